@@ -1,0 +1,58 @@
+# Entry points people type. Each target installs what it needs first (scripts/ensure-deps.sh).
+SHELL := /bin/bash
+export NODE_JQ_SKIP_INSTALL_BINARY := true
+NODE_BIN := node_modules/.bin
+ENGINE := engine/dist/engine.cjs
+EMACS ?= emacs
+
+.PHONY: all deps build build-engine build-client-lib test demo emacs lint bench clean
+
+all: build
+
+deps:
+	@scripts/ensure-deps.sh all
+
+## build: type-check the engine and bundle it into one file that starts fast; build the client library.
+build:
+	@scripts/ensure-deps.sh npm
+	@$(MAKE) --no-print-directory build-engine build-client-lib
+
+build-engine:
+	$(NODE_BIN)/tsc -p engine/tsconfig.json --noEmit
+	$(NODE_BIN)/esbuild engine/src/main.ts --bundle --platform=node --target=node20 --format=cjs \
+	  --outfile=$(ENGINE) --log-level=warning --legal-comments=none
+
+build-client-lib:
+	npm run --silent --if-present build -w client-lib
+
+## test: every suite (vitest, ERT, bats); ends with "N passed, N failed".
+test:
+	@scripts/ensure-deps.sh all
+	@$(MAKE) --no-print-directory build
+	@node test/run.mjs
+
+## demo: start the example API, run every request of examples/demo.sheet through Emacs.
+demo:
+	@scripts/ensure-deps.sh emacs
+	@$(MAKE) --no-print-directory build
+	@examples/run-demo.sh
+
+## emacs: the example API and an interactive Emacs on the example sheet.
+emacs:
+	@scripts/ensure-deps.sh emacs
+	@$(MAKE) --no-print-directory build
+	@examples/run-emacs.sh
+
+## lint: byte-compile/checkdoc/package-lint the elisp, shellcheck and zsh -n the shell file.
+lint:
+	@scripts/ensure-deps.sh all
+	@scripts/lint.sh
+
+## bench: every benchmark; results in docs/benchmarks.md.
+bench:
+	@scripts/ensure-deps.sh all
+	@$(MAKE) --no-print-directory build
+	@node test/bench/run.mjs
+
+clean:
+	rm -rf engine/dist client-lib/dist

@@ -1,0 +1,75 @@
+/**
+ * Request -> curl command line that reproduces it exactly when pasted into bash (curl's
+ * manual: `-X`, `-H`, `--data-binary`, `--url`). Used by C-c C-u and the shell's --dry-run.
+ */
+import { bodyBytes, type Request } from '../model.js';
+
+/**
+ * Quote one word for bash. Plain words stay bare; others go in single quotes; text with
+ * control characters (newlines, tabs, NUL-free binary) uses ANSI-C quoting `$'...'`.
+ */
+export function shellQuote(word: string): string {
+  if (word !== '' && /^[A-Za-z0-9_@%+=:,./-]+$/.test(word)) return word;
+  // eslint-disable-next-line no-control-regex
+  if (!/[\x00-\x1f\x7f]/.test(word)) return `'${word.replace(/'/g, `'\\''`)}'`;
+  let out = "$'";
+  for (const ch of word) {
+    const c = ch.codePointAt(0)!;
+    if (ch === '\\') out += '\\\\';
+    else if (ch === "'") out += "\\'";
+    else if (ch === '\n') out += '\\n';
+    else if (ch === '\r') out += '\\r';
+    else if (ch === '\t') out += '\\t';
+    else if (c < 0x20 || c === 0x7f) out += '\\x' + c.toString(16).padStart(2, '0');
+    else out += ch;
+  }
+  return out + "'";
+}
+
+/** Bytes as an ANSI-C quoted bash word (exact, for binary bodies). */
+function bytesWord(bytes: Uint8Array): string {
+  let out = "$'";
+  for (const b of bytes) {
+    if (b >= 0x20 && b < 0x7f && b !== 0x27 && b !== 0x5c) out += String.fromCharCode(b);
+    else out += '\\x' + b.toString(16).padStart(2, '0');
+  }
+  return out + "'";
+}
+
+export interface CurlOptions {
+  /** Extra curl arguments placed before the URL, already split into words. */
+  extraArgs?: string[];
+}
+
+/**
+ * The curl command for `req`. Bodies go through `--data-binary`; a body containing a NUL byte
+ * (which no bash word can hold) is fed through `printf` into `--data-binary @-`.
+ */
+export function toCurl(req: Request, opts: CurlOptions = {}): string {
+  const words: string[] = ['curl'];
+  const body = bodyBytes(req.body);
+  const hasBody = body !== undefined;
+  if (req.method === 'HEAD') words.push('-I');
+  else if (!(req.method === 'GET' && !hasBody) && !(req.method === 'POST' && hasBody)) words.push('-X', req.method);
+  for (const [n, v] of req.headers) words.push('-H', shellQuote(v === '' ? `${n};` : `${n}: ${v}`));
+  let prefix = '';
+  if (hasBody) {
+    if (body.includes(0)) {
+      // No bash word can hold NUL: printf's format string with octal escapes carries the bytes.
+      let fmt = '';
+      for (const b of body) fmt += b === 0x25 ? '%%' : b >= 0x20 && b < 0x7f && b !== 0x27 && b !== 0x5c ? String.fromCharCode(b) : '\\' + b.toString(8).padStart(3, '0');
+      prefix = `printf '${fmt}' | `;
+      words.push('--data-binary', '@-');
+    } else {
+      const text = Buffer.from(body).toString('utf8');
+      const exact = Buffer.from(text, 'utf8').equals(Buffer.from(body));
+      words.push('--data-binary', exact ? shellQuote(text) : bytesWord(body));
+    }
+    const hasType = req.headers.some(([n]) => n.toLowerCase() === 'content-type');
+    // --data-binary adds a form Content-Type; send none unless the request had one.
+    if (!hasType) words.push('-H', shellQuote('Content-Type:'));
+  }
+  if (opts.extraArgs) words.push(...opts.extraArgs.map(shellQuote));
+  words.push(shellQuote(req.url));
+  return prefix + words.join(' ');
+}

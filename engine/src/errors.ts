@@ -1,0 +1,84 @@
+/**
+ * The engine's one error type. Every failure a user can cause (bad sheet text, unreadable file,
+ * refused connection, jq error, ...) is an {@link EngineError} with a stable string `code`, the
+ * 1-based sheet `line` where it applies, and a `hint` that says what to do. Callers match on
+ * `code`, never on `instanceof` or message text. Over JSON-RPC it travels as a ResponseError
+ * whose `data` is {@link EngineErrorData} (see docs/protocol.md and docs/errors.md).
+ */
+export type ErrorCode =
+  // sheet text (parse)
+  | 'no-request-at-point'
+  | 'unknown-method'
+  | 'missing-url'
+  | 'unterminated-multiline'
+  | 'unterminated-hook-form'
+  | 'bad-header'
+  // resolve
+  | 'variable-cycle'
+  | 'lisp-unavailable'
+  | 'lisp-error'
+  | 'file-unreadable'
+  | 'invalid-url'
+  // http
+  | 'connection-refused'
+  | 'unknown-host'
+  | 'timeout'
+  | 'cancelled'
+  | 'tls-error'
+  | 'network-error'
+  | 'too-many-redirects'
+  // hooks
+  | 'jq-error'
+  | 'unknown-hook'
+  // cli / options
+  | 'bad-option'
+  | 'bad-argument'
+  // anything else
+  | 'internal-error';
+
+/** The JSON shape of an error's data, over JSON-RPC and in the CLI's `--json` output. */
+export interface EngineErrorData {
+  code: ErrorCode;
+  /** 1-based sheet line the error is about, when there is one. */
+  line?: number;
+  /** What the user can do about it. */
+  hint?: string;
+  /** Extra machine-readable details (e.g. `url`, `variables`). */
+  details?: Record<string, unknown>;
+}
+
+export class EngineError extends Error {
+  readonly code: ErrorCode;
+  readonly line?: number;
+  readonly hint?: string;
+  readonly details?: Record<string, unknown>;
+
+  constructor(code: ErrorCode, message: string, opts: { line?: number; hint?: string; details?: Record<string, unknown>; cause?: unknown } = {}) {
+    super(opts.line !== undefined ? `line ${opts.line}: ${message}` : message, opts.cause !== undefined ? { cause: opts.cause } : undefined);
+    this.name = 'EngineError';
+    this.code = code;
+    this.line = opts.line;
+    this.hint = opts.hint;
+    this.details = opts.details;
+  }
+
+  toData(): EngineErrorData {
+    const d: EngineErrorData = { code: this.code };
+    if (this.line !== undefined) d.line = this.line;
+    if (this.hint !== undefined) d.hint = this.hint;
+    if (this.details !== undefined) d.details = this.details;
+    return d;
+  }
+}
+
+/** True when `e` is an engine error (matched by shape, so it works across bundles). */
+export function isEngineError(e: unknown): e is EngineError {
+  return typeof e === 'object' && e !== null && typeof (e as EngineError).code === 'string' && (e as Error).name === 'EngineError';
+}
+
+/** Wrap anything thrown into an EngineError, keeping engine errors as they are. */
+export function toEngineError(e: unknown): EngineError {
+  if (isEngineError(e)) return e;
+  const msg = e instanceof Error ? e.message : String(e);
+  return new EngineError('internal-error', msg, { hint: 'This is a bug in the engine; the engine log (stderr) has the stack.', cause: e });
+}

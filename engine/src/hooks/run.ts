@@ -1,0 +1,67 @@
+/**
+ * After-response hooks (sheet format doc, "Hooks"):
+ * - `-> jq-set-var :name <jq expression>` runs jq (node-jq, the system jq) on the response
+ *   body and sets the override `:name` to the raw output, as `jq -r` prints it;
+ * - `-> run-hook (<lisp form>)` is handed back to Emacs, which evaluates it in the response buffer;
+ * - any other hook name is a warning naming it; the request has run anyway.
+ * A hook's failure never loses the response: it becomes a warning with its line.
+ */
+import type { HookNode } from '../sheet/ast.js';
+import type { HookResults } from '../rpc/protocol.js';
+
+/** The hook types the engine knows, for C-c C-i. */
+export const HOOK_TYPES = [
+  { name: 'jq-set-var', args: ':name <jq expression>', doc: 'Set :name to the jq expression\'s raw output (jq -r) on the response body.' },
+  { name: 'run-hook', args: '(<lisp form>)', doc: 'Evaluate the Lisp form in the response buffer (Emacs only).' },
+];
+
+let jqModule: typeof import('node-jq') | undefined;
+async function jq(): Promise<typeof import('node-jq')> {
+  if (!jqModule) {
+    // node-jq reads JQ_PATH when loaded: point it at the system jq unless the user chose one.
+    if (!process.env.JQ_PATH) process.env.JQ_PATH = 'jq';
+    jqModule = await import('node-jq');
+  }
+  return jqModule;
+}
+
+/**
+ * Run jq `filter` on `input` (JSON text) and return the raw output without its final newline.
+ * @throws Error with jq's message when jq fails (bad filter, input not JSON, jq missing).
+ */
+export async function runJq(filter: string, input: string): Promise<string> {
+  const out = await (await jq()).run(filter, input, { input: 'string', output: 'string', raw: true });
+  return typeof out === 'string' ? out : JSON.stringify(out);
+}
+
+/**
+ * Run the request's hooks on the response body.
+ * @param setVar stores an override (the engine session's).
+ */
+export async function runHooks(hooks: HookNode[], bodyText: string, setVar: (name: string, value: string) => void): Promise<HookResults> {
+  const results: HookResults = { runHooks: [], setVars: [], warnings: [] };
+  for (const h of hooks) {
+    if (h.name === 'run-hook') {
+      if (h.args) results.runHooks.push(h.args);
+      else results.warnings.push({ line: h.line, code: 'bad-argument', message: `line ${h.line}: run-hook needs a Lisp form` });
+    } else if (h.name === 'jq-set-var') {
+      const m = /^(:[^\s:]+)\s+([\s\S]+)$/.exec(h.args);
+      if (!m) {
+        results.warnings.push({ line: h.line, code: 'bad-argument', message: `line ${h.line}: jq-set-var needs a variable and a jq expression: -> jq-set-var :name .path` });
+        continue;
+      }
+      const [, name, expr] = m;
+      try {
+        const value = await runJq(expr!, bodyText);
+        setVar(name!, value);
+        results.setVars.push({ name: name!, value });
+      } catch (e) {
+        const msg = (e instanceof Error ? e.message : String(e)).trim().split('\n')[0];
+        results.warnings.push({ line: h.line, code: 'jq-error', message: `line ${h.line}: jq expression ${JSON.stringify(expr)} failed: ${msg}` });
+      }
+    } else {
+      results.warnings.push({ line: h.line, code: 'unknown-hook', message: `line ${h.line}: unknown hook ${h.name} (known: ${HOOK_TYPES.map((t) => t.name).join(', ')}); ignored` });
+    }
+  }
+  return results;
+}

@@ -1,0 +1,62 @@
+/**
+ * The one request model shared by every front end: the sheet resolver produces it, the shell
+ * CLI builds it from curl-style options, the curl converter prints it, and `http/send` sends it.
+ */
+
+/** A header as written: name with its case kept, value as a string. Order is kept. */
+export type Header = [name: string, value: string];
+
+/** A request body: text (sent as UTF-8) or bytes (sent exactly). */
+export type Body = { kind: 'text'; text: string } | { kind: 'bytes'; bytes: Uint8Array; path?: string };
+
+/** A concrete request, ready to send. */
+export interface Request {
+  /** HTTP method in upper case (RFC 9110 section 9). */
+  method: string;
+  /** Absolute http: or https: URL, non-ASCII already percent-encoded. */
+  url: string;
+  headers: Header[];
+  body?: Body;
+  /** Where it came from: the sheet line of the request line, when from a sheet. */
+  line?: number;
+}
+
+/** One hop of a followed redirect. */
+export interface Redirect {
+  status: number;
+  url: string;
+  location: string;
+}
+
+/** The response as received: status line, headers and raw body bytes. */
+export interface Response {
+  /** e.g. "1.1" */
+  httpVersion: string;
+  status: number;
+  statusText: string;
+  headers: Header[];
+  body: Uint8Array;
+}
+
+/** A request as sent and its response, with timings in milliseconds. */
+export interface Exchange {
+  /** The request as sent: final URL after redirects, headers including Cookie. */
+  request: Request;
+  response: Response;
+  redirects: Redirect[];
+  /** Wall time from the start of sending to the last body byte, in ms. */
+  durationMs: number;
+}
+
+/** Case-insensitive first value of a header, or undefined. */
+export function headerValue(headers: Header[], name: string): string | undefined {
+  const lower = name.toLowerCase();
+  for (const [n, v] of headers) if (n.toLowerCase() === lower) return v;
+  return undefined;
+}
+
+/** The body as bytes (text bodies encoded as UTF-8). */
+export function bodyBytes(body: Body | undefined): Uint8Array | undefined {
+  if (!body) return undefined;
+  return body.kind === 'text' ? Buffer.from(body.text, 'utf8') : body.bytes;
+}

@@ -1,0 +1,186 @@
+/**
+ * Sheet AST + variables -> a concrete {@link Request}.
+ *
+ * Variable values come from the declarations above the request (a later declaration wins),
+ * then the overrides (set by hooks or by the client) win over those. `:=` forms are evaluated
+ * by the client (Emacs) through `evalLisp`, top to bottom; their results may hold references.
+ * Substitution applies to the URL, header values and the text body (sheet format doc,
+ * "Variables"); a `< path` body is read from disk, binary-safe.
+ */
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { HookNode, RequestNode, Sheet, VarDecl } from '../sheet/ast.js';
+import { varsBefore } from '../sheet/parse.js';
+import { EngineError, isEngineError } from '../errors.js';
+import type { Body, Header, Request } from '../model.js';
+import { DEFAULT_MAX_PASSES, Substitution } from './substitute.js';
+
+/** Evaluate one `:=` form in the client; resolves to the value as a string. */
+export type EvalLisp = (form: string, decl: { name: string; line: number }) => Promise<string>;
+
+export interface ResolveOptions {
+  /** Variable overrides (name with colon -> value); they win over declarations. */
+  overrides?: ReadonlyMap<string, string>;
+  /** How `:=` forms are evaluated; absent on clients without Lisp (the command line). */
+  evalLisp?: EvalLisp;
+  /** Substitution pass limit (default 10). */
+  maxPasses?: number;
+  /** Directory that `< path` bodies are relative to (the sheet's directory); default cwd. */
+  baseDir?: string;
+}
+
+export interface ResolvedRequest {
+  request: Request;
+  /** The request's hook lines, for `hooks/`. */
+  hooks: HookNode[];
+  /** Final variable values used (name -> value), Lisp results included. */
+  variables: Map<string, string>;
+}
+
+/** A marker standing for an unevaluated Lisp value on clients without Lisp. */
+const lispMarker = (i: number) => `\u0000lisp${i}\u0000`;
+
+/**
+ * The variable values visible to a request: declarations above it, evaluated top to bottom,
+ * then the overrides.
+ * @throws EngineError `lisp-error` (naming the variable and line) when Emacs fails to evaluate a form.
+ */
+export async function variableValues(
+  decls: VarDecl[],
+  opts: ResolveOptions,
+): Promise<{ values: Map<string, string>; unevaluated: Map<string, VarDecl> }> {
+  const values = new Map<string, string>();
+  const unevaluated = new Map<string, VarDecl>();
+  const overrides = opts.overrides ?? new Map<string, string>();
+  for (const d of decls) {
+    if (overrides.has(d.name)) continue;
+    if (d.kind === 'literal') {
+      values.set(d.name, d.value);
+      unevaluated.delete(d.name);
+    } else if (opts.evalLisp) {
+      let v: string;
+      try {
+        v = await opts.evalLisp(d.value, { name: d.name, line: d.line });
+      } catch (e) {
+        if (isEngineError(e) && e.code === 'lisp-error') throw e;
+        const msg = e instanceof Error ? e.message : String(e);
+        throw new EngineError('lisp-error', `evaluating ${d.name}: ${msg}`, {
+          line: d.line,
+          hint: `Fix the Lisp form of ${d.name}; the request was not sent.`,
+          details: { variable: d.name },
+        });
+      }
+      values.set(d.name, String(v));
+      unevaluated.delete(d.name);
+    } else {
+      values.set(d.name, lispMarker(unevaluated.size));
+      unevaluated.set(lispMarker(unevaluated.size), d);
+    }
+  }
+  for (const [k, v] of overrides) values.set(k, v);
+  return { values, unevaluated };
+}
+
+function checkLisp(text: string, unevaluated: Map<string, VarDecl>): void {
+  if (!unevaluated.size || !text.includes('\u0000')) return;
+  for (const [marker, d] of unevaluated) {
+    if (text.includes(marker)) {
+      throw new EngineError('lisp-unavailable', `${d.name} is a Lisp (:=) variable, and this client cannot evaluate Lisp`, {
+        line: d.line,
+        hint: `Send this request from Emacs (sheet-mode), or declare ${d.name} with = and a literal value.`,
+        details: { variable: d.name },
+      });
+    }
+  }
+}
+
+/** Expand `~` and make `p` absolute against `baseDir`. */
+export function expandPath(p: string, baseDir: string): string {
+  let out = p;
+  if (out === '~') out = os.homedir();
+  else if (out.startsWith('~/')) out = path.join(os.homedir(), out.slice(2));
+  return path.resolve(baseDir, out);
+}
+
+/**
+ * Validate a URL and percent-encode what needs it (non-ASCII in path and query, IDN hosts).
+ * @throws EngineError `invalid-url` naming the line.
+ */
+export function normalizeUrl(url: string, line?: number): string {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    throw new EngineError('invalid-url', `invalid URL ${JSON.stringify(url)}`, {
+      line,
+      hint: /^[a-z][a-z0-9+.-]*:\/\//i.test(url) ? 'Check the URL for spaces or stray characters.' : 'Write an absolute URL starting with http:// or https://.',
+      details: { url },
+    });
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') {
+    throw new EngineError('invalid-url', `unsupported URL scheme ${u.protocol} in ${JSON.stringify(url)}`, {
+      line,
+      hint: 'Use an http:// or https:// URL.',
+      details: { url },
+    });
+  }
+  return u.href;
+}
+
+/** Parse `Name: value` lines (a variable used as a header block). */
+function headerLines(text: string, line: number): Header[] {
+  const out: Header[] = [];
+  for (const l of text.split(/\r?\n/)) {
+    if (!l.trim()) continue;
+    const i = l.indexOf(':');
+    if (i <= 0) {
+      throw new EngineError('bad-header', `not a header line: ${JSON.stringify(l)}`, {
+        line,
+        hint: 'A variable used as a header block holds lines of the form Name: value.',
+      });
+    }
+    out.push([l.slice(0, i).trim(), l.slice(i + 1).trim()]);
+  }
+  return out;
+}
+
+/**
+ * Resolve the request `req` of `sheet` into a concrete request.
+ * @throws EngineError: `variable-cycle`, `lisp-error`, `lisp-unavailable`, `invalid-url`,
+ *   `file-unreadable`, `bad-header`; each names the line.
+ */
+export async function resolveRequest(sheet: Sheet, req: RequestNode, opts: ResolveOptions = {}): Promise<ResolvedRequest> {
+  const { values, unevaluated } = await variableValues(varsBefore(sheet, req), opts);
+  const sub = new Substitution(values, opts.maxPasses ?? DEFAULT_MAX_PASSES);
+  const apply = (text: string, line: number) => {
+    const out = sub.apply(text, line);
+    checkLisp(out, unevaluated);
+    return out;
+  };
+
+  const url = normalizeUrl(apply(req.url, req.line).trim(), req.line);
+  const headers: Header[] = [];
+  for (const h of req.headers) {
+    if (h.kind === 'header') headers.push([h.name, apply(h.value, h.line)]);
+    else headers.push(...headerLines(apply(h.name, h.line), h.line));
+  }
+  let body: Body | undefined;
+  if (req.body?.kind === 'text') {
+    body = { kind: 'text', text: apply(req.body.text, req.body.line) };
+  } else if (req.body?.kind === 'file') {
+    const file = expandPath(apply(req.body.path, req.body.line), opts.baseDir ?? process.cwd());
+    try {
+      body = { kind: 'bytes', bytes: await fs.readFile(file), path: file };
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      throw new EngineError('file-unreadable', `cannot read body file ${file}${code ? ` (${code})` : ''}`, {
+        line: req.body.line,
+        hint: code === 'ENOENT' ? 'Check the path; it is relative to the sheet file\'s directory.' : 'Check the file\'s permissions.',
+        details: { path: file },
+      });
+    }
+  }
+  const variables = new Map([...values].filter(([, v]) => !v.includes('\u0000')));
+  return { request: { method: req.method, url, headers, body, line: req.line }, hooks: req.hooks, variables };
+}

@@ -1,0 +1,227 @@
+/**
+ * The Emacs <-> engine protocol: every method and payload type, declared once. JSON-RPC 2.0
+ * over stdio with Content-Length framing (vscode-jsonrpc here, jsonrpc.el in Emacs).
+ * Described for people in docs/protocol.md; keep both in step.
+ *
+ * Conventions: lines are 1-based; text bodies travel as strings, binary ones as base64 with an
+ * explicit `encoding`; durations are in ms; errors are ResponseErrors whose `data` is
+ * {@link EngineErrorData} (stable `code`, `line`, `hint`).
+ */
+import { NotificationType, NotificationType0, RequestType, RequestType0 } from 'vscode-jsonrpc';
+import type { EngineErrorData } from '../errors.js';
+import type { Mode } from '../present/present.js';
+
+export type { EngineErrorData };
+
+/** JSON-RPC error code used for every engine error (in the server-defined range). */
+export const ENGINE_ERROR = -32001;
+
+// ---------------------------------------------------------------------------------------------
+// Shared payloads
+
+/** Settings a client may give in `initialize` and override per `sheet/send`. */
+export interface Settings {
+  /** Substitution pass limit; default 10 (`sheet-vars-max-passes`). */
+  maxPasses?: number;
+  /** Response size threshold in characters; null disables; default 100000. */
+  threshold?: number | null;
+  /** Do not send cookies from the jar implicitly (`sheet-inhibit-cookies`). */
+  inhibitCookies?: boolean;
+  /** Per-request timeout in ms; 0 = none (default). */
+  timeoutMs?: number;
+  /** Follow redirects (default true). */
+  followRedirects?: boolean;
+  /** Persist the cookie jar to this file, in the Netscape format curl reads and writes. */
+  cookieJarFile?: string | null;
+}
+
+/** A body on the wire: text as a string, bytes as base64. */
+export interface WireBody {
+  encoding: 'utf-8' | 'base64';
+  data: string;
+}
+
+/** The request as sent. */
+export interface RequestInfo {
+  method: string;
+  url: string;
+  headers: [string, string][];
+  body?: WireBody;
+  /** Sheet line of the request line. */
+  line?: number;
+}
+
+/** Status line and headers of the response. */
+export interface ResponseInfo {
+  httpVersion: string;
+  status: number;
+  statusText: string;
+  headers: [string, string][];
+  /** Body size in bytes as received. */
+  bytes: number;
+}
+
+/** The body made readable (see present/present.ts). */
+export interface PresentationInfo {
+  kind: 'text' | 'image' | 'binary';
+  /** kind text: the body (pretty-printed unless raw). */
+  text?: string;
+  /** kind image/binary: the bytes. */
+  base64?: string;
+  contentType: string;
+  charset?: string;
+  mode: Mode;
+  formatted: boolean;
+  overThreshold: boolean;
+}
+
+export interface RedirectInfo {
+  status: number;
+  url: string;
+  location: string;
+}
+
+/** What the request's hooks produced. */
+export interface HookResults {
+  /** `run-hook` forms, to be evaluated by the client in the response buffer, in order. */
+  runHooks: string[];
+  /** Variables set by `jq-set-var` (already stored as overrides in the engine). */
+  setVars: { name: string; value: string }[];
+  /** Problems that did not stop the request (unknown hook, jq error), with their line. */
+  warnings: { line: number; message: string; code: string }[];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Client -> engine
+
+export interface InitializeParams {
+  /** e.g. "sheet-mode" */
+  clientName: string;
+  clientVersion?: string;
+  /** Whether the client can evaluate `:=` Lisp forms (answers `lisp/eval`). */
+  lisp: boolean;
+  settings?: Settings;
+}
+export interface InitializeResult {
+  serverName: string;
+  version: string;
+}
+export const Initialize = new RequestType<InitializeParams, InitializeResult, EngineErrorData>('initialize');
+
+/** Stop work; the engine answers null and exits on the `exit` notification. */
+export const Shutdown = new RequestType0<null, void>('shutdown');
+export const Exit = new NotificationType0('exit');
+
+/** Change settings for the rest of the session (same shape as in initialize). */
+export const SetSettings = new NotificationType<Settings>('settings/set');
+
+export interface SendParams {
+  /** The whole sheet text. */
+  text: string;
+  /** 1-based line of point. */
+  line: number;
+  /** The sheet's file name, for `< path` bodies; default: the engine's cwd. */
+  path?: string;
+  /** Return the body untouched (C-c C-r). */
+  raw?: boolean;
+  /** Per-call settings, over the session's. */
+  settings?: Settings;
+}
+export interface SendResult {
+  request: RequestInfo;
+  response: ResponseInfo;
+  presentation: PresentationInfo;
+  redirects: RedirectInfo[];
+  /** From the start of sending to the last body byte, in ms. */
+  durationMs: number;
+  hooks: HookResults;
+}
+/** Parse the sheet, resolve the request at `line`, send it, present the response, run hooks. */
+export const SheetSend = new RequestType<SendParams, SendResult, EngineErrorData>('sheet/send');
+
+export interface OutlineParams {
+  text: string;
+}
+export interface OutlineRequest {
+  method: string;
+  url: string;
+  line: number;
+  startLine: number;
+  endLine: number;
+  /** Where the body starts, when there is one (for outline hiding). */
+  bodyLine?: number;
+}
+export interface OutlineVariable {
+  name: string;
+  kind: 'literal' | 'lisp';
+  multiline: boolean;
+  value: string;
+  line: number;
+  endLine: number;
+}
+export interface OutlineResult {
+  requests: OutlineRequest[];
+  variables: OutlineVariable[];
+  diagnostics: { line: number; code: string; severity: 'error' | 'warning'; message: string; hint?: string }[];
+}
+/** The requests and variable declarations of a sheet (navigation, outline, helm). */
+export const SheetOutline = new RequestType<OutlineParams, OutlineResult, EngineErrorData>('sheet/outline');
+
+export interface VariablesParams {
+  text: string;
+  line: number;
+  path?: string;
+  settings?: Settings;
+}
+export interface VariablesResult {
+  /** Values set by hooks or `sheet-set-var`, for this engine session. */
+  overrides: { name: string; value: string }[];
+  /** Variables visible at `line`, each with its value after substitution (or the error). */
+  variables: { name: string; kind: 'literal' | 'lisp'; line: number; raw: string; value?: string; error?: string }[];
+  /** Hook types the engine knows. */
+  hookTypes: { name: string; args: string; doc: string }[];
+}
+/** Variables at point with resolved values, and the overrides (C-c C-i). */
+export const SheetVariables = new RequestType<VariablesParams, VariablesResult, EngineErrorData>('sheet/variables');
+
+export interface CurlParams {
+  text: string;
+  line: number;
+  path?: string;
+  settings?: Settings;
+}
+export interface CurlResult {
+  /** A bash command line that reproduces the request exactly. */
+  command: string;
+}
+/** The request at point as a curl command line (C-c C-u). */
+export const SheetCurl = new RequestType<CurlParams, CurlResult, EngineErrorData>('sheet/curl');
+
+export interface SetVarParams {
+  /** With its colon, e.g. ":token". */
+  name: string;
+  value: string;
+}
+/** Set a variable override for later requests (`sheet-set-var`). */
+export const SetVar = new RequestType<SetVarParams, null, EngineErrorData>('sheet/setVar');
+
+// ---------------------------------------------------------------------------------------------
+// Engine -> client
+
+export interface LispEvalParams {
+  /** The Lisp form's source text. */
+  form: string;
+  /** The variable it is for, with its colon. */
+  name: string;
+  /** Line of the declaration. */
+  line: number;
+}
+export interface LispEvalResult {
+  /** The value, as the client turned it into a string (`format "%s"` for non-strings). */
+  value: string;
+}
+/**
+ * Evaluate a `:=` form in the sheet buffer's context. A Lisp read or evaluation error comes
+ * back as a JSON-RPC error whose message is the Lisp error.
+ */
+export const LispEval = new RequestType<LispEvalParams, LispEvalResult, void>('lisp/eval');

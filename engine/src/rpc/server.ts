@@ -1,0 +1,89 @@
+/**
+ * The JSON-RPC server on stdin/stdout (vscode-jsonrpc, Content-Length framing). Nothing but
+ * protocol goes to stdout; logs go to stderr. Engine errors travel as ResponseErrors with code
+ * ENGINE_ERROR and `data` = { code, line, hint, details }. `$/cancelRequest` aborts a send.
+ */
+import { ResponseError, type CancellationToken, type MessageConnection } from 'vscode-jsonrpc';
+import { createMessageConnection, StreamMessageReader, StreamMessageWriter } from 'vscode-jsonrpc/node.js';
+import { EngineError, toEngineError } from '../errors.js';
+import { closeConnections } from '../http/send.js';
+import * as P from './protocol.js';
+import { Session } from './session.js';
+
+const VERSION = '0.1.0';
+
+/** Turn anything thrown into the ResponseError the protocol promises. */
+function toResponseError(e: unknown): ResponseError<P.EngineErrorData> {
+  const err = toEngineError(e);
+  if (err.code === 'internal-error') process.stderr.write(`engine: internal error: ${(err.cause as Error)?.stack ?? err.message}\n`);
+  return new ResponseError(P.ENGINE_ERROR, err.message, err.toData());
+}
+
+function abortSignal(token: CancellationToken): AbortSignal {
+  const ctrl = new AbortController();
+  if (token.isCancellationRequested) ctrl.abort();
+  else token.onCancellationRequested(() => ctrl.abort());
+  return ctrl.signal;
+}
+
+/** Wire a Session to a connection. Exported for tests, which use in-memory streams too. */
+export function serve(conn: MessageConnection, onExit: () => void = () => process.exit(0)): void {
+  let lisp = false;
+  const session = new Session(async (form, decl) => {
+    if (!lisp) {
+      throw new EngineError('lisp-unavailable', `${decl.name} is a Lisp (:=) variable and the client cannot evaluate Lisp`, { line: decl.line });
+    }
+    try {
+      const r = await conn.sendRequest(P.LispEval, { form, name: decl.name, line: decl.line });
+      return r.value;
+    } catch (e) {
+      const msg = e instanceof Error ? e.message : String(e);
+      throw new EngineError('lisp-error', `evaluating ${decl.name}: ${msg}`, {
+        line: decl.line,
+        hint: `Fix the Lisp form of ${decl.name}; the request was not sent.`,
+        details: { variable: decl.name },
+      });
+    }
+  });
+  const guard =
+    <A extends unknown[], R>(fn: (...a: A) => Promise<R> | R) =>
+    async (...a: A): Promise<R | ResponseError<P.EngineErrorData>> => {
+      try {
+        return await fn(...a);
+      } catch (e) {
+        return toResponseError(e);
+      }
+    };
+
+  conn.onRequest(P.Initialize, guard(async (p: P.InitializeParams) => {
+    lisp = !!p.lisp;
+    await session.configure(p.settings);
+    return { serverName: 'sheet-engine', version: VERSION };
+  }));
+  conn.onNotification(P.SetSettings, (s) => void session.configure(s).catch((e) => process.stderr.write(`engine: settings: ${e}\n`)));
+  conn.onRequest(P.SheetSend, guard((p: P.SendParams, token: CancellationToken) => session.send(p, abortSignal(token))));
+  conn.onRequest(P.SheetOutline, guard((p: P.OutlineParams) => session.outline(p.text)));
+  conn.onRequest(P.SheetVariables, guard((p: P.VariablesParams) => session.variables(p)));
+  conn.onRequest(P.SheetCurl, guard((p: P.CurlParams) => session.curl(p)));
+  conn.onRequest(P.SetVar, guard((p: P.SetVarParams) => {
+    if (!/^:[^\s:=]+$/.test(p.name)) {
+      throw new EngineError('bad-argument', `not a variable name: ${JSON.stringify(p.name)}`, { hint: 'Variable names start with a colon, e.g. ":token".' });
+    }
+    session.overrides.set(p.name, String(p.value));
+    return null;
+  }));
+  conn.onRequest(P.Shutdown, async () => {
+    await closeConnections();
+    return null;
+  });
+  conn.onNotification(P.Exit, () => onExit());
+}
+
+/** Run the server on this process's stdio until `exit` or stdin closes. */
+export function runStdioServer(): void {
+  const conn = createMessageConnection(new StreamMessageReader(process.stdin), new StreamMessageWriter(process.stdout));
+  serve(conn);
+  conn.onClose(() => process.exit(0));
+  process.stdin.on('end', () => process.exit(0));
+  conn.listen();
+}

@@ -1,0 +1,197 @@
+/**
+ * One engine session's state and the sheet operations the protocol exposes: variable
+ * overrides, the cookie jar and the settings live here; every operation is
+ * parse -> resolve -> (send -> present -> hooks) as in DESIGN.md's data flow.
+ */
+import path from 'node:path';
+import type { CookieJar } from 'tough-cookie';
+import { parseSheet, requestAt, varsBefore } from '../sheet/parse.js';
+import type { Sheet } from '../sheet/ast.js';
+import { resolveRequest, variableValues, type EvalLisp } from '../resolve/resolve.js';
+import { DEFAULT_MAX_PASSES, Substitution } from '../resolve/substitute.js';
+import { send } from '../http/send.js';
+import { loadJar, newJar, saveJar } from '../http/cookies.js';
+import { present, DEFAULT_THRESHOLD } from '../present/present.js';
+import { HOOK_TYPES, runHooks } from '../hooks/run.js';
+import { toCurl } from '../curl/to-curl.js';
+import { isEngineError } from '../errors.js';
+import type { Request } from '../model.js';
+import type {
+  CurlParams,
+  CurlResult,
+  OutlineResult,
+  RequestInfo,
+  SendParams,
+  SendResult,
+  Settings,
+  VariablesParams,
+  VariablesResult,
+  WireBody,
+} from './protocol.js';
+
+/** Settings with every default filled in. */
+export const DEFAULT_SETTINGS: Required<Settings> = {
+  maxPasses: DEFAULT_MAX_PASSES,
+  threshold: DEFAULT_THRESHOLD,
+  inhibitCookies: false,
+  timeoutMs: 0,
+  followRedirects: true,
+  cookieJarFile: null,
+};
+
+/** A body for the wire: UTF-8 text as a string when it is valid UTF-8, else base64. */
+export function wireBody(bytes: Uint8Array | undefined): WireBody | undefined {
+  if (!bytes) return undefined;
+  const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const text = buf.toString('utf8');
+  if (!text.includes('\uFFFD') || Buffer.from(text, 'utf8').equals(buf)) return { encoding: 'utf-8', data: text };
+  return { encoding: 'base64', data: buf.toString('base64') };
+}
+
+function requestInfo(r: Request): RequestInfo {
+  const body = r.body ? (r.body.kind === 'text' ? Buffer.from(r.body.text, 'utf8') : r.body.bytes) : undefined;
+  return { method: r.method, url: r.url, headers: r.headers.map(([n, v]) => [n, v]), body: wireBody(body), line: r.line };
+}
+
+export class Session {
+  readonly overrides = new Map<string, string>();
+  settings: Required<Settings> = { ...DEFAULT_SETTINGS };
+  private jar: CookieJar = newJar();
+  private jarFile: string | null = null;
+  /** Last parse, reused while the text is the same (navigation asks often). */
+  private cache: { text: string; sheet: Sheet } | undefined;
+
+  /** @param evalLisp how `:=` forms are evaluated (asks the client); absent without Lisp. */
+  constructor(private readonly evalLisp?: EvalLisp) {}
+
+  /** Apply settings; a new cookie jar file is loaded (missing file: empty jar). */
+  async configure(s: Settings | undefined): Promise<void> {
+    if (!s) return;
+    for (const [k, v] of Object.entries(s)) if (v !== undefined) (this.settings as Record<string, unknown>)[k] = v;
+    const file = this.settings.cookieJarFile ?? null;
+    if (file !== this.jarFile) {
+      this.jar = await loadJar(file);
+      this.jarFile = file;
+    }
+  }
+
+  parse(text: string): Sheet {
+    if (this.cache?.text === text) return this.cache.sheet;
+    const sheet = parseSheet(text);
+    this.cache = { text, sheet };
+    return sheet;
+  }
+
+  private merged(s: Settings | undefined): Required<Settings> {
+    return { ...this.settings, ...Object.fromEntries(Object.entries(s ?? {}).filter(([, v]) => v !== undefined)) };
+  }
+
+  private async resolveAt(text: string, line: number, file: string | undefined, s: Required<Settings>) {
+    const sheet = this.parse(text);
+    const node = requestAt(sheet, line);
+    return resolveRequest(sheet, node, {
+      overrides: this.overrides,
+      evalLisp: this.evalLisp,
+      maxPasses: s.maxPasses,
+      baseDir: file ? path.dirname(path.resolve(file)) : process.cwd(),
+    });
+  }
+
+  /** `sheet/send`: the request at point, sent; the response presented; hooks run. */
+  async send(p: SendParams, signal?: AbortSignal): Promise<SendResult> {
+    const s = this.merged(p.settings);
+    const resolved = await this.resolveAt(p.text, p.line, p.path, s);
+    const exchange = await send(resolved.request, {
+      jar: s.inhibitCookies ? undefined : this.jar,
+      signal,
+      timeoutMs: s.timeoutMs,
+      followRedirects: s.followRedirects,
+    });
+    if (this.jarFile && !s.inhibitCookies) await saveJar(this.jar, this.jarFile);
+    const pres = present(exchange.response, { raw: p.raw, threshold: s.threshold });
+    const hooks = await runHooks(resolved.hooks, pres.kind === 'text' ? pres.text! : '', (n, v) => this.overrides.set(n, v));
+    const { request, response } = exchange;
+    return {
+      request: requestInfo(request),
+      response: {
+        httpVersion: response.httpVersion,
+        status: response.status,
+        statusText: response.statusText,
+        headers: response.headers,
+        bytes: response.body.length,
+      },
+      presentation: {
+        kind: pres.kind,
+        text: pres.text,
+        base64: pres.base64,
+        contentType: pres.contentType,
+        charset: pres.charset,
+        mode: pres.mode,
+        formatted: pres.formatted,
+        overThreshold: pres.overThreshold,
+      },
+      redirects: exchange.redirects,
+      durationMs: exchange.durationMs,
+      hooks,
+    };
+  }
+
+  /** `sheet/outline`: requests and variable declarations with their lines. */
+  outline(text: string): OutlineResult {
+    const sheet = this.parse(text);
+    return {
+      requests: sheet.requests.map((r) => ({
+        method: r.method,
+        url: r.url,
+        line: r.line,
+        startLine: r.startLine,
+        endLine: r.endLine,
+        ...(r.body ? { bodyLine: r.body.line } : {}),
+      })),
+      variables: sheet.vars.map((v) => ({ ...v })),
+      diagnostics: sheet.diagnostics.map((d) => ({ ...d })),
+    };
+  }
+
+  /** `sheet/variables`: the overrides and the variables visible at a line, resolved. */
+  async variables(p: VariablesParams): Promise<VariablesResult> {
+    const s = this.merged(p.settings);
+    const sheet = this.parse(p.text);
+    // Variables above the line (or above the request at point).
+    let decls = sheet.vars.filter((v) => v.line < p.line);
+    try {
+      decls = varsBefore(sheet, requestAt(sheet, p.line));
+    } catch {
+      // not on a request: the declarations above the line
+    }
+    const latest = new Map(decls.map((d) => [d.name, d]));
+    const { values } = await variableValues(decls, { overrides: this.overrides, evalLisp: this.evalLisp, maxPasses: s.maxPasses });
+    const sub = new Substitution(values, s.maxPasses);
+    const variables: VariablesResult['variables'] = [];
+    for (const d of latest.values()) {
+      const v = values.get(d.name) ?? '';
+      const entry: VariablesResult['variables'][number] = { name: d.name, kind: d.kind, line: d.line, raw: d.value };
+      if (v.includes('\u0000')) entry.error = 'Lisp value: evaluated only in Emacs';
+      else {
+        try {
+          entry.value = sub.apply(v, d.line);
+        } catch (e) {
+          entry.error = isEngineError(e) ? e.message : String(e);
+        }
+      }
+      variables.push(entry);
+    }
+    return {
+      overrides: [...this.overrides].map(([name, value]) => ({ name, value })),
+      variables,
+      hookTypes: HOOK_TYPES,
+    };
+  }
+
+  /** `sheet/curl`: the request at point as a curl command line. */
+  async curl(p: CurlParams): Promise<CurlResult> {
+    const s = this.merged(p.settings);
+    const resolved = await this.resolveAt(p.text, p.line, p.path, s);
+    return { command: toCurl(resolved.request) };
+  }
+}

@@ -1,0 +1,304 @@
+/**
+ * Sheet text -> {@link Sheet}. Pure: no I/O, never throws on any input; problems become
+ * diagnostics with a line. The syntax is restclient.el's (see docs/sheet-format.md):
+ *
+ * - a line starting with `#` is a comment and ends the previous request, body included;
+ * - `METHOD URL` starts a request; `Name: value` lines follow; `-> hook args` lines too;
+ *   a line `:name` among them inserts the headers held in that variable;
+ * - the body starts after an empty line (or at the first line that is none of the above) and
+ *   runs to the next `#` line; the newline before that line is not part of the body;
+ * - a body made of one line `< path` is the file's content;
+ * - `:name = value`, `:name := form`, and `:name = <<` / `:name := <<` ... closed by a `#` line
+ *   declare variables (only above a request line, outside requests).
+ */
+import type { Block, BodyNode, Diagnostic, HeaderItem, HookNode, RequestNode, Sheet, VarDecl } from './ast.js';
+import { EngineError } from '../errors.js';
+
+/** Methods a request line may use (RFC 9110 section 9 plus PATCH, RFC 5789). */
+export const METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'HEAD', 'OPTIONS', 'TRACE'] as const;
+const METHOD_SET = new Set<string>(METHODS);
+
+const REQUEST_LINE = /^([A-Z]+)[ \t]+(\S.*)$/;
+const METHOD_ONLY = /^([A-Z]+)[ \t]*$/;
+/** A word followed by something URL-like: a request line with a method we do not know. */
+const METHODISH_LINE = /^([A-Za-z]+)[ \t]+(https?:\/\/\S*|:[^\s:=]+\S*|\/\S*)/;
+// restclient-var-regexp: name without `:`, `=` or blanks; `=` or `:=`; a value not starting with `<`, or `<<`.
+const VAR_LINE = /^(:[^:=\s]+)[ \t]*(:?)=[ \t]*(.*)$/;
+const MULTILINE_START = /^<<[ \t]*$/;
+// restclient-header-regexp
+const HEADER_LINE = /^([^\](),/:;@[\\{}= \t]+):[ \t]+(.*)$|^([^\](),/:;@[\\{}= \t]+):$/;
+const USE_VAR_LINE = /^(:[^:\s]+)[ \t]*$/;
+const HOOK_LINE = /^->[ \t]+(\S+)[ \t]*(.*)$/;
+const FILE_BODY = /^<[ \t]*([^<>\n\r]+?)[ \t]*$/;
+const BLANK = /^[ \t]*$/;
+
+const isComment = (l: string) => l.startsWith('#');
+
+/**
+ * Split sheet text into lines: `\r\n` and `\r` count as newlines; a final newline does not
+ * start another line.
+ */
+export function splitLines(text: string): string[] {
+  const lines = text.replace(/\r\n?/g, '\n').split('\n');
+  if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop();
+  return lines;
+}
+
+/**
+ * Where a Lisp form that starts at `text[from]` ends: the index after its closing paren, or -1
+ * when the parens are not balanced. Strings, `?x` characters and `;` comments are skipped.
+ */
+export function lispFormEnd(text: string, from = 0): number {
+  let depth = 0;
+  let started = false;
+  for (let i = from; i < text.length; i++) {
+    const c = text[i];
+    if (c === '"') {
+      for (i++; i < text.length && text[i] !== '"'; i++) if (text[i] === '\\') i++;
+      if (!started) return i + 1 <= text.length ? i + 1 : -1;
+    } else if (c === '?') {
+      i += text[i + 1] === '\\' ? 2 : 1;
+    } else if (c === ';') {
+      while (i < text.length && text[i] !== '\n') i++;
+    } else if (c === '(' || c === '[') {
+      depth++;
+      started = true;
+    } else if (c === ')' || c === ']') {
+      depth--;
+      if (started && depth === 0) return i + 1;
+      if (depth < 0) return -1;
+    } else if (!started && !/\s/.test(c!)) {
+      // an atom (symbol, number): ends at whitespace or a paren
+      let j = i;
+      while (j < text.length && !/[\s()[\]";]/.test(text[j]!)) j++;
+      return j;
+    }
+  }
+  return started ? -1 : text.length;
+}
+
+/** Parse a whole sheet. Never throws. */
+export function parseSheet(text: string): Sheet {
+  const lines = splitLines(text);
+  const n = lines.length;
+  const vars: VarDecl[] = [];
+  const requests: RequestNode[] = [];
+  const blocks: Block[] = [];
+  const diagnostics: Diagnostic[] = [];
+
+  let i = 0; // 0-based index of the current line
+  while (i < n) {
+    // Skip comment lines between blocks.
+    if (isComment(lines[i]!)) {
+      i++;
+      continue;
+    }
+    // A block runs from i to the line before the next comment line.
+    const start = i;
+    let end = i;
+    while (end + 1 < n && !isComment(lines[end + 1]!)) end++;
+    const block: Block = { startLine: start + 1, endLine: end + 1 };
+    blocks.push(block);
+
+    let j = start;
+    // Pre-request part: variable declarations, blank or other lines, until a request line.
+    while (j <= end && !block.request && !block.error) {
+      const line = lines[j]!;
+      const v = VAR_LINE.exec(line);
+      if (v && (MULTILINE_START.test(v[3]!) || !v[3]!.startsWith('<')) && v[3] !== '') {
+        const kind = v[2] === ':' ? 'lisp' : 'literal';
+        if (MULTILINE_START.test(v[3]!)) {
+          // The value runs to the next line starting with `#`, which also ends this block.
+          let k = j + 1;
+          while (k < n && !isComment(lines[k]!)) k++;
+          if (k >= n) {
+            const d: Diagnostic = {
+              code: 'unterminated-multiline',
+              severity: 'error',
+              message: `unterminated multi-line variable ${v[1]}`,
+              line: j + 1,
+              hint: `Close the value of ${v[1]} with a line holding only #.`,
+            };
+            diagnostics.push(d);
+            block.error = d;
+            block.endLine = n;
+            end = n - 1;
+            break;
+          }
+          vars.push({ name: v[1]!, kind, multiline: true, value: lines.slice(j + 1, k).join('\n'), line: j + 1, endLine: k + 1 });
+          // The closing `#` line ends this block; the next block starts after it.
+          block.endLine = k; // the last value line (1-based k is the `#` line's index)
+          end = k - 1;
+          j = k;
+          break;
+        }
+        vars.push({ name: v[1]!, kind, multiline: false, value: v[3]!, line: j + 1, endLine: j + 1 });
+        j++;
+        continue;
+      }
+      const r = REQUEST_LINE.exec(line);
+      if (r && METHOD_SET.has(r[1]!)) {
+        const req = parseRequest(lines, j, end, block, diagnostics);
+        if (req) {
+          block.request = req;
+          requests.push(req);
+        }
+        break;
+      }
+      const only = METHOD_ONLY.exec(line);
+      if (only && METHOD_SET.has(only[1]!)) {
+        const d: Diagnostic = {
+          code: 'missing-url',
+          severity: 'error',
+          message: `request line without URL: ${JSON.stringify(line.trim())}`,
+          line: j + 1,
+          hint: `Write the URL after the method: ${only[1]} http://host/path`,
+        };
+        diagnostics.push(d);
+        block.error = d;
+        break;
+      }
+      const m = METHODISH_LINE.exec(line);
+      if (m && !METHOD_SET.has(m[1]!)) {
+        const upper = m[1]!.toUpperCase();
+        const d: Diagnostic = {
+          code: 'unknown-method',
+          severity: 'error',
+          message: `unknown method ${m[1]}`,
+          line: j + 1,
+          hint: METHOD_SET.has(upper) ? `Methods are written in upper case: ${upper}.` : `Use one of ${METHODS.join(', ')}.`,
+        };
+        diagnostics.push(d);
+        block.error = d;
+        break;
+      }
+      j++;
+    }
+    i = end + 1;
+  }
+  return { vars, requests, blocks, diagnostics, lineCount: n };
+}
+
+/** Parse the request whose request line is at index `at`, in the block ending at index `end`. */
+function parseRequest(lines: string[], at: number, end: number, block: Block, diagnostics: Diagnostic[]): RequestNode | undefined {
+  const r = REQUEST_LINE.exec(lines[at]!)!;
+  const headers: HeaderItem[] = [];
+  const hooks: HookNode[] = [];
+  let j = at + 1;
+  while (j <= end) {
+    const line = lines[j]!;
+    const h = HOOK_LINE.exec(line);
+    if (h) {
+      const name = h[1]!;
+      let args = h[2]!.trim();
+      let last = j;
+      if (name === 'run-hook' && args) {
+        // The form may continue over several lines: read until its parens balance.
+        let text = args;
+        while (lispFormEnd(text) < 0 && last < end) {
+          last++;
+          text += '\n' + lines[last];
+        }
+        if (lispFormEnd(text) < 0) {
+          const d: Diagnostic = {
+            code: 'unterminated-hook-form',
+            severity: 'error',
+            message: 'unbalanced parentheses in the run-hook form',
+            line: j + 1,
+            hint: 'Close every ( of the form before the next # line.',
+          };
+          diagnostics.push(d);
+          block.error = d;
+          return undefined;
+        }
+        args = text.trim();
+      }
+      hooks.push({ name, args, line: j + 1, endLine: last + 1 });
+      j = last + 1;
+      continue;
+    }
+    if (!BLANK.test(line)) {
+      const hd = HEADER_LINE.exec(line);
+      if (hd) {
+        headers.push({ kind: 'header', name: hd[1] ?? hd[3]!, value: hd[2] ?? '', line: j + 1 });
+        j++;
+        continue;
+      }
+      const u = USE_VAR_LINE.exec(line);
+      if (u) {
+        headers.push({ kind: 'use-var', name: u[1]!, line: j + 1 });
+        j++;
+        continue;
+      }
+    }
+    break;
+  }
+  if (j <= end && BLANK.test(lines[j]!)) j++;
+  let body: BodyNode | undefined;
+  if (j <= end) {
+    const bodyLines = lines.slice(j, end + 1);
+    const text = bodyLines.join('\n');
+    const nonBlank = bodyLines.filter((l) => !BLANK.test(l));
+    const file = nonBlank.length === 1 ? FILE_BODY.exec(nonBlank[0]!) : null;
+    if (file) body = { kind: 'file', path: file[1]!, line: j + 1 + bodyLines.indexOf(nonBlank[0]!) };
+    else if (text !== '') body = { kind: 'text', text, line: j + 1, endLine: end + 1 };
+  }
+  return {
+    method: r[1]!,
+    url: r[2]!.trim(),
+    line: at + 1,
+    startLine: block.startLine,
+    endLine: block.endLine,
+    headers,
+    hooks,
+    body,
+  };
+}
+
+/**
+ * The block that a 1-based `line` belongs to. On a comment line, the block below it (as
+ * restclient.el does).
+ */
+export function blockAt(sheet: Sheet, line: number): Block | undefined {
+  const bs = sheet.blocks;
+  let lo = 0;
+  let hi = bs.length - 1;
+  let found = -1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (bs[mid]!.startLine <= line) {
+      found = mid;
+      lo = mid + 1;
+    } else hi = mid - 1;
+  }
+  if (found >= 0 && bs[found]!.endLine >= line) return bs[found];
+  // On a comment line (or before the first block): the next block.
+  return bs[found + 1];
+}
+
+/**
+ * The request at a 1-based `line`.
+ * @throws EngineError `no-request-at-point`, or the block's own error (e.g. `unknown-method`).
+ */
+export function requestAt(sheet: Sheet, line: number): RequestNode {
+  const b = blockAt(sheet, line);
+  if (b?.error) {
+    throw new EngineError(b.error.code, b.error.message, { line: b.error.line, hint: b.error.hint });
+  }
+  if (!b?.request) {
+    throw new EngineError('no-request-at-point', `no request at line ${line}`, {
+      hint: 'Put point on a request (a line like GET http://host/path, or its headers or body).',
+    });
+  }
+  return b.request;
+}
+
+/** The variable declarations that apply to `req`: those above its request line, in order. */
+export function varsBefore(sheet: Sheet, req: RequestNode): VarDecl[] {
+  const out: VarDecl[] = [];
+  for (const v of sheet.vars) {
+    if (v.line >= req.line) break;
+    out.push(v);
+  }
+  return out;
+}

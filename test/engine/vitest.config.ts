@@ -1,0 +1,12 @@
+import { defineProject } from 'vitest/config';
+
+export default defineProject({
+  test: {
+    name: 'engine',
+    root: new URL('../..', import.meta.url).pathname,
+    include: ['test/engine/**/*.test.ts'],
+    environment: 'node',
+    testTimeout: 20000,
+    hookTimeout: 20000,
+  },
+});
