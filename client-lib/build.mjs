@@ -1,0 +1,18 @@
+// Build dist/: the browser script (IIFE, angular as a global), the ES module, and .d.ts files.
+//   node build.mjs
+import { build } from 'esbuild';
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const dist = path.join(here, 'dist');
+fs.rmSync(dist, { recursive: true, force: true });
+const common = { bundle: true, target: 'es2017', logLevel: 'warning', legalComments: 'none' };
+await build({ ...common, entryPoints: [path.join(here, 'src/browser.ts')], outfile: path.join(dist, 'client.js'), format: 'iife', banner: { js: '/* angular-client-rest: module `client` (Client, ClientProvider). MIT */' } });
+await build({ ...common, entryPoints: [path.join(here, 'src/browser.ts')], outfile: path.join(dist, 'client.min.js'), format: 'iife', minify: true });
+await build({ ...common, entryPoints: [path.join(here, 'src/index.ts')], outfile: path.join(dist, 'index.mjs'), format: 'esm' });
+const tsc = path.resolve(here, '../node_modules/typescript/bin/tsc');
+const r = spawnSync(process.execPath, [tsc, '-p', path.join(here, 'tsconfig.json'), '--emitDeclarationOnly'], { stdio: 'inherit' });
+if (r.status !== 0) process.exit(r.status ?? 1);

@@ -1,0 +1,405 @@
+/**
+ * Public types of the client library. The names follow Restangular 1.6 with `restangular`
+ * replaced by `client` (see README's migration table).
+ */
+
+/** Query parameters: name to value (arrays repeat the name, objects are sent as JSON). */
+export type QueryParams = Record<string, any>;
+/** Request headers: name to value; `undefined` removes a default header. */
+export type Headers = Record<string, any>;
+
+/** Options of the HTTP facility (`$http` config, or the same shape for the fetch transport). */
+export interface HttpConfig {
+  method?: string;
+  url?: string;
+  params?: QueryParams;
+  headers?: Headers;
+  data?: any;
+  /** Milliseconds, or a promise whose resolution aborts the request. */
+  timeout?: number | PromiseLike<any>;
+  cache?: any;
+  withCredentials?: boolean;
+  responseType?: string;
+  transformRequest?: ((data: any, headersGetter?: any) => any) | Array<(data: any, headersGetter?: any) => any>;
+  transformResponse?: ((data: any, headersGetter?: any, status?: number) => any) | Array<(data: any, headersGetter?: any, status?: number) => any>;
+  [option: string]: any;
+}
+
+/** A response as `$http` gives it (the fetch transport gives the same shape). */
+export interface HttpResponse<T = any> {
+  data: T;
+  status: number;
+  statusText: string;
+  headers: (name?: string) => any;
+  config: HttpConfig;
+  xhrStatus?: string;
+}
+
+/** `$q.defer()`-like deferred. */
+export interface Deferred<T = any> {
+  promise: PromiseLike<T>;
+  resolve(value?: T | PromiseLike<T>): void;
+  reject(reason?: any): void;
+  notify?(value?: any): void;
+}
+
+/** The framework the core talks to: how to send a request and how to make promises. */
+export interface Runtime {
+  /** Send a request; resolve with the response on 2xx, reject with the response otherwise. */
+  http(config: HttpConfig): PromiseLike<HttpResponse>;
+  defer<T = any>(): Deferred<T>;
+}
+
+/** Operation names as the interceptors see them. */
+export type Operation = 'get' | 'getList' | 'put' | 'post' | 'remove' | 'head' | 'trace' | 'options' | 'patch' | 'jsonp';
+
+/**
+ * Property names of the library fields and methods on enhanced objects
+ * (Restangular's `restangularFields`). Change them with `setClientFields`.
+ */
+export interface ClientFields {
+  /** @default 'id' */
+  id: string;
+  /** @default 'route' */
+  route: string;
+  /** @default 'parentResource' */
+  parentResource: string;
+  /** @default 'clientCollection' */
+  clientCollection: string;
+  /** @default '__cannonicalId' */
+  cannonicalId: string;
+  /** @default 'clientEtag' */
+  etag: string;
+  /** Dotted path allowed, e.g. `'_links.self.href'`. @default 'href' */
+  selfLink: string;
+  [methodOrField: string]: string;
+}
+
+export type ResponseInterceptor = (data: any, operation: string, what: string, url: string, response: HttpResponse, deferred: Deferred) => any;
+export type RequestInterceptor = (element: any, operation: string, what: string, url: string) => any;
+export interface FullRequest {
+  element?: any;
+  headers?: Headers;
+  params?: QueryParams;
+  httpConfig?: HttpConfig;
+}
+export type FullRequestInterceptor = (
+  element: any,
+  operation: string,
+  what: string,
+  url: string,
+  headers: Headers,
+  params: QueryParams,
+  httpConfig: HttpConfig,
+) => FullRequest | undefined | void;
+export type ErrorInterceptor = (response: any, deferred: Deferred, responseHandler: (response: HttpResponse) => void) => boolean | void | any;
+export type ElementTransformer = (element: any) => any;
+export type OnElemClientized = (elem: any, isCollection: boolean, what: string, client: ClientService) => any;
+
+/** Configuration values (`Client.configuration`, `ClientProvider.configuration`). */
+export interface ClientConfiguration {
+  /** @default '' */
+  baseUrl: string;
+  /** true: every self link is used as-is; false: relative ones are appended to the parent path; null: decide by `http(s)://`. @default true */
+  absoluteUrl: boolean | null;
+  /** @default [] */
+  extraFields: string[];
+  /** @default {} */
+  defaultHttpFields: HttpConfig;
+  /** @default false */
+  plainByDefault: boolean;
+  /** @default true */
+  encodeIds: boolean;
+  /** Per operation (`common`, `get`, `post`, `put`, `remove`, `jsonp`, ...). @default {get:{},post:{},put:{},remove:{},common:{}} */
+  defaultRequestParams: Record<string, QueryParams>;
+  /** Alias of `defaultRequestParams`. */
+  readonly requestParams: Record<string, QueryParams>;
+  /** @default {} */
+  defaultHeaders: Headers;
+  /** @default [] */
+  methodOverriders: string[];
+  /** @default false */
+  jsonp: boolean;
+  /** @default null */
+  requestSuffix: string | null;
+  /** Alias of `requestSuffix` (Restangular's name). */
+  suffix: string | null;
+  /** @default false */
+  useCannonicalId: boolean;
+  /** @default false */
+  fullResponse: boolean;
+  /** Opposite of setTransformOnlyServerElements. @default false */
+  transformLocalElements: boolean;
+  clientFields: ClientFields;
+  responseInterceptors: ResponseInterceptor[];
+  requestInterceptors: FullRequestInterceptor[];
+  errorInterceptors: ErrorInterceptor[];
+  isSafe(operation: string): boolean;
+  isAbsoluteUrl(url: string): boolean;
+  isOverridenMethod(method: string, values?: string[]): boolean;
+  isValidId(id: any): boolean;
+  setFieldToElem(field: string, elem: any, value: any): ClientConfiguration;
+  getFieldFromElem(field: string, elem: any): any;
+  setIdToElem(elem: any, id: any, route?: string): ClientConfiguration;
+  /** Override to read ids differently per route. */
+  getIdFromElem(elem: any): any;
+  setUrlToElem(elem: any, url: any, route?: string): ClientConfiguration;
+  getUrlFromElem(elem: any): any;
+  getCannonicalIdFromElem(elem: any): any;
+  shouldSaveParent(route: string): boolean;
+  [option: string]: any;
+}
+
+/** Setters shared by `ClientProvider` (config phase), `Client` (run phase) and `withConfig`'s configurer. Each returns the object it was called on. */
+export interface ClientConfigurer {
+  readonly configuration: ClientConfiguration;
+  /** Alias of `configuration.defaultRequestParams`. */
+  readonly requestParams: Record<string, QueryParams>;
+  /** Alias of `configuration.defaultHeaders`. */
+  readonly defaultHeaders: Headers;
+  /**
+   * Base URL of every request; a trailing slash is dropped.
+   * @default ''
+   * @example ClientProvider.setBaseUrl('/api/v1');
+   */
+  setBaseUrl(url: string): this;
+  /**
+   * Fields of a parent copied into the `parentResource` of its children.
+   * @default []
+   * @example ClientProvider.setExtraFields(['name']);
+   */
+  setExtraFields(fields: string[]): this;
+  /**
+   * `true`: no element keeps its parent in URLs; array: only these routes.
+   * @default false
+   * @example ClientProvider.setParentless(['buildings']);
+   */
+  setParentless(values: boolean | string[]): this;
+  /**
+   * Options of the HTTP facility used on every call.
+   * @default {}
+   * @example ClientProvider.setDefaultHttpFields({cache: true});
+   */
+  setDefaultHttpFields(values: HttpConfig): this;
+  /**
+   * Run element transformers only for elements that came from the server.
+   * @default true
+   * @example Client.setTransformOnlyServerElements(false);
+   */
+  setTransformOnlyServerElements(active: boolean): this;
+  /**
+   * Use JSONP for get and getList.
+   * @default false
+   * @example ClientProvider.setJsonp(true); ClientProvider.setDefaultRequestParams('jsonp', {callback: 'JSON_CALLBACK'});
+   */
+  setJsonp(active: boolean): this;
+  /**
+   * Default query params for all (`common`) or some operations; call params win.
+   * @default {}
+   * @example ClientProvider.setDefaultRequestParams(['get', 'remove'], {apiKey: 'k'});
+   */
+  setDefaultRequestParams(methods: string | string[], params: QueryParams): this;
+  setDefaultRequestParams(params: QueryParams): this;
+  /**
+   * Resolve with `{data, status, headers, config}` instead of the data.
+   * @default false
+   * @example ClientProvider.setFullResponse(true);
+   */
+  setFullResponse(full: boolean): this;
+  /**
+   * Headers sent on every request.
+   * @default {}
+   * @example ClientProvider.setDefaultHeaders({Authorization: 'Bearer t'});
+   */
+  setDefaultHeaders(headers: Headers): this;
+  /**
+   * Appended to request URLs (not to self links).
+   * @default null
+   * @example ClientProvider.setRequestSuffix('.json');
+   */
+  setRequestSuffix(suffix: string | null): this;
+  /**
+   * Use the id received from the server in URLs even after the element's id was changed.
+   * @default false
+   * @example ClientProvider.setUseCannonicalId(true);
+   */
+  setUseCannonicalId(value: boolean): this;
+  /**
+   * Resolve with plain data, without library methods.
+   * @default false
+   * @example ClientProvider.setPlainByDefault(true);
+   */
+  setPlainByDefault(value: boolean): this;
+  /**
+   * URL-encode ids.
+   * @default true
+   * @example ClientProvider.setEncodeIds(false);
+   */
+  setEncodeIds(encode: boolean): this;
+  /**
+   * Operations sent as POST with `X-HTTP-Method-Override`. `delete` covers `remove`.
+   * @default []
+   * @example ClientProvider.setMethodOverriders(['put', 'delete']);
+   */
+  setMethodOverriders(methods: string[]): this;
+  /**
+   * Rename fields and methods of enhanced objects.
+   * @default see ClientFields
+   * @example ClientProvider.setClientFields({id: '_id', selfLink: '_links.self.href'});
+   */
+  setClientFields(fields: Partial<ClientFields>): this;
+  /**
+   * How self links are treated; see `ClientConfiguration.absoluteUrl`.
+   * @default true
+   * @example ClientProvider.setSelfLinkAbsoluteUrl(false);
+   */
+  setSelfLinkAbsoluteUrl(value: boolean | null): this;
+  /** Only `'path'` exists. @default 'path' */
+  setUrlCreator(name: string): this;
+  addElementTransformer(route: string | RegExp, transformer: ElementTransformer): this;
+  addElementTransformer(route: string | RegExp, isCollection: boolean, transformer: ElementTransformer): this;
+  extendCollection(route: string | RegExp, fn: ElementTransformer): this;
+  extendModel(route: string | RegExp, fn: ElementTransformer): this;
+  setOnElemClientized(fn: OnElemClientized): this;
+  setOnBeforeElemClientized(fn: (elem: any, isCollection: boolean, what: string) => any): this;
+  setClientizePromiseInterceptor(fn: (promise: ClientPromise<any>) => void): this;
+  addResponseInterceptor(fn: ResponseInterceptor): this;
+  addRequestInterceptor(fn: RequestInterceptor): this;
+  addFullRequestInterceptor(fn: FullRequestInterceptor): this;
+  addErrorInterceptor(fn: ErrorInterceptor): this;
+  setErrorInterceptor(fn: ErrorInterceptor): this;
+  /** @deprecated single slot; use addResponseInterceptor */
+  setResponseInterceptor(fn: ResponseInterceptor): this;
+  /** @deprecated single slot; use addResponseInterceptor */
+  setResponseExtractor(fn: ResponseInterceptor): this;
+  /** @deprecated single slot; use addRequestInterceptor */
+  setRequestInterceptor(fn: RequestInterceptor): this;
+  /** @deprecated single slot; use addFullRequestInterceptor */
+  setFullRequestInterceptor(fn: FullRequestInterceptor): this;
+}
+
+/** A promise of the library: `$q` promise (AngularJS) or native Promise, enhanced. */
+export interface ClientPromise<T> extends PromiseLike<T> {
+  /** New promise of the previous value, resolved after `value[method](...args)` was called. */
+  call(method: string, ...args: any[]): ClientPromise<T>;
+  /** Promise of one field of the result. */
+  get(field: string): ClientPromise<any>;
+  /** Arrays only: `call('push', ...)`. */
+  push?(...items: any[]): ClientPromise<T>;
+  /** Filled in place when the server answers (empty array/object before). */
+  $object: T;
+  catch<R = never>(onRejected?: ((reason: any) => R | PromiseLike<R>) | null): PromiseLike<T | R>;
+  finally?(fn: () => any): PromiseLike<T>;
+}
+
+/** Methods shared by elements and collections. */
+export interface ClientBase {
+  one(route: string, id?: any, singleOne?: boolean): ClientElement;
+  all(route: string): ClientCollection;
+  several(route: string, ...ids: any[]): ClientCollection;
+  oneUrl(route: string, url: string): ClientElement;
+  allUrl(route: string, url: string): ClientCollection;
+  getClientUrl(what?: string): string;
+  getRequestedUrl(what?: string): string;
+  withHttpConfig(config: HttpConfig): this;
+  addClientMethod(name: string, operation: string, path?: string, params?: QueryParams, headers?: Headers, elem?: any): void;
+  head(params?: QueryParams, headers?: Headers): ClientPromise<any>;
+  trace(params?: QueryParams, headers?: Headers): ClientPromise<any>;
+  options(params?: QueryParams, headers?: Headers): ClientPromise<any>;
+  patch(object: any, params?: QueryParams, headers?: Headers): ClientPromise<any>;
+  remove(params?: QueryParams, headers?: Headers): ClientPromise<any>;
+  customGET(path: string, params?: QueryParams, headers?: Headers): ClientPromise<any>;
+  customGETLIST(path: string, params?: QueryParams, headers?: Headers): ClientPromise<ClientCollection>;
+  customDELETE(path: string, params?: QueryParams, headers?: Headers): ClientPromise<any>;
+  customPOST(elem?: any, path?: string, params?: QueryParams, headers?: Headers): ClientPromise<any>;
+  customPUT(elem?: any, path?: string, params?: QueryParams, headers?: Headers): ClientPromise<any>;
+  customPATCH(elem?: any, path?: string, params?: QueryParams, headers?: Headers): ClientPromise<any>;
+  customOperation(operation: string, path?: string, params?: QueryParams, headers?: Headers, elem?: any): ClientPromise<any>;
+  doGET(path: string, params?: QueryParams, headers?: Headers): ClientPromise<any>;
+  doGETLIST(path: string, params?: QueryParams, headers?: Headers): ClientPromise<ClientCollection>;
+  doDELETE(path: string, params?: QueryParams, headers?: Headers): ClientPromise<any>;
+  doPOST(elem?: any, path?: string, params?: QueryParams, headers?: Headers): ClientPromise<any>;
+  doPUT(elem?: any, path?: string, params?: QueryParams, headers?: Headers): ClientPromise<any>;
+  doPATCH(elem?: any, path?: string, params?: QueryParams, headers?: Headers): ClientPromise<any>;
+  plain(): any;
+  clone(): this;
+  readonly route: string;
+  readonly parentResource: any;
+  readonly clientCollection: boolean;
+  readonly fromServer: boolean;
+  readonly reqParams: QueryParams | null;
+  clientEtag?: string;
+  [field: string]: any;
+}
+
+/** An enhanced element. Data fields are its own enumerable properties. */
+export interface ClientElement extends ClientBase {
+  get(params?: QueryParams, headers?: Headers): ClientPromise<ClientElement>;
+  getList(subElement?: string, params?: QueryParams, headers?: Headers): ClientPromise<ClientCollection>;
+  put(params?: QueryParams, headers?: Headers): ClientPromise<ClientElement>;
+  post(subElement: string, elementToPost: any, params?: QueryParams, headers?: Headers): ClientPromise<ClientElement>;
+  save(params?: QueryParams, headers?: Headers): ClientPromise<ClientElement>;
+  getParentList(): ClientCollection | undefined;
+}
+
+/** An enhanced collection: a real array whose prototype carries the collection methods. */
+export interface ClientCollection<T = any> extends Array<ClientElement & T> {
+  getList(params?: QueryParams, headers?: Headers): ClientPromise<ClientCollection<T>>;
+  get(id: any, params?: QueryParams, headers?: Headers): ClientPromise<ClientElement & T>;
+  post(elementToPost: any, params?: QueryParams, headers?: Headers): ClientPromise<ClientElement & T>;
+  putElement(idx: number, params?: QueryParams, headers?: Headers): ClientPromise<ClientCollection<T>>;
+  one(route: string, id?: any, singleOne?: boolean): ClientElement;
+  all(route: string): ClientCollection;
+  several(route: string, ...ids: any[]): ClientCollection;
+  oneUrl(route: string, url: string): ClientElement;
+  allUrl(route: string, url: string): ClientCollection;
+  getClientUrl(what?: string): string;
+  getRequestedUrl(what?: string): string;
+  withHttpConfig(config: HttpConfig): this;
+  addClientMethod(name: string, operation: string, path?: string, params?: QueryParams, headers?: Headers, elem?: any): void;
+  head(params?: QueryParams, headers?: Headers): ClientPromise<any>;
+  trace(params?: QueryParams, headers?: Headers): ClientPromise<any>;
+  options(params?: QueryParams, headers?: Headers): ClientPromise<any>;
+  patch(object: any, params?: QueryParams, headers?: Headers): ClientPromise<any>;
+  remove(params?: QueryParams, headers?: Headers): ClientPromise<any>;
+  customGET(path: string, params?: QueryParams, headers?: Headers): ClientPromise<any>;
+  customGETLIST(path: string, params?: QueryParams, headers?: Headers): ClientPromise<ClientCollection>;
+  customDELETE(path: string, params?: QueryParams, headers?: Headers): ClientPromise<any>;
+  customPOST(elem?: any, path?: string, params?: QueryParams, headers?: Headers): ClientPromise<any>;
+  customPUT(elem?: any, path?: string, params?: QueryParams, headers?: Headers): ClientPromise<any>;
+  customPATCH(elem?: any, path?: string, params?: QueryParams, headers?: Headers): ClientPromise<any>;
+  customOperation(operation: string, path?: string, params?: QueryParams, headers?: Headers, elem?: any): ClientPromise<any>;
+  plain(): any[];
+  clone(): this;
+  readonly route: string;
+  readonly parentResource: any;
+  readonly clientCollection: boolean;
+  [field: string]: any;
+}
+
+/** `Client.service(route)` result. */
+export interface ClientRouteService {
+  one(id: any): ClientElement;
+  get(id: any, params?: QueryParams, headers?: Headers): ClientPromise<ClientElement>;
+  getList(params?: QueryParams, headers?: Headers): ClientPromise<ClientCollection>;
+  post(elementToPost: any, params?: QueryParams, headers?: Headers): ClientPromise<ClientElement>;
+  withHttpConfig(config: HttpConfig): ClientCollection;
+  [customMethod: string]: any;
+}
+
+/** The `Client` service. */
+export interface ClientService extends ClientConfigurer {
+  one(route: string, id?: any, singleOne?: boolean): ClientElement;
+  all(route: string): ClientCollection;
+  several(route: string, ...ids: any[]): ClientCollection;
+  oneUrl(route: string, url: string): ClientElement;
+  allUrl(route: string, url: string): ClientCollection;
+  copy<T>(fromElement: T): T;
+  clientizeElement(parent: any, element: any, route: string, fromServer?: boolean, collection?: any, reqParams?: QueryParams): ClientElement;
+  clientizeCollection(parent: any, element: any[], route: string, fromServer?: boolean, reqParams?: QueryParams): ClientCollection;
+  service(route: string, parent?: any): ClientRouteService;
+  withConfig(fn: (configurer: ClientConfigurer) => void): ClientService;
+  stripClient<T = any>(elem: T): any;
+  /** Is this object enhanced by this library? */
+  isClientized(obj: any): boolean;
+}

@@ -1,0 +1,15 @@
+import { defineProject } from 'vitest/config';
+
+// The client library's suite on AngularJS 1.5.x (setup.ng15.ts loads angular15 + angular-mocks15 into jsdom).
+export default defineProject({
+  test: {
+    name: 'client-lib-ng15',
+    root: new URL('../..', import.meta.url).pathname,
+    include: ['test/client-lib/**/*.test.ts'],
+    environment: 'jsdom',
+    environmentOptions: { jsdom: { url: 'http://localhost/' } },
+    setupFiles: ['test/client-lib/setup.ng15.ts'],
+    testTimeout: 20000,
+    hookTimeout: 20000,
+  },
+});
