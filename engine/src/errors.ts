@@ -13,6 +13,7 @@ export type ErrorCode =
   | 'unterminated-multiline'
   | 'unterminated-hook-form'
   | 'bad-header'
+  | 'ignored-lines'
   // resolve
   | 'variable-cycle'
   | 'lisp-unavailable'

@@ -8,5 +8,7 @@ export default defineProject({
     environment: 'node',
     testTimeout: 20000,
     hookTimeout: 20000,
+    // Builds engine/dist/engine.cjs (the stdio server the RPC tests spawn).
+    globalSetup: ['test/engine/global-setup.ts'],
   },
 });

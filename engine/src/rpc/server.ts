@@ -9,6 +9,7 @@ import { EngineError, toEngineError } from '../errors.js';
 import { closeConnections } from '../http/send.js';
 import * as P from './protocol.js';
 import { Session } from './session.js';
+import type { EvalLisp } from '../resolve/resolve.js';
 
 const VERSION = '0.1.0';
 
@@ -28,11 +29,7 @@ function abortSignal(token: CancellationToken): AbortSignal {
 
 /** Wire a Session to a connection. Exported for tests, which use in-memory streams too. */
 export function serve(conn: MessageConnection, onExit: () => void = () => process.exit(0)): void {
-  let lisp = false;
-  const session = new Session(async (form, decl) => {
-    if (!lisp) {
-      throw new EngineError('lisp-unavailable', `${decl.name} is a Lisp (:=) variable and the client cannot evaluate Lisp`, { line: decl.line });
-    }
+  const evalLisp: EvalLisp = async (form, decl) => {
     try {
       const r = await conn.sendRequest(P.LispEval, { form, name: decl.name, line: decl.line });
       return r.value;
@@ -44,7 +41,9 @@ export function serve(conn: MessageConnection, onExit: () => void = () => proces
         details: { variable: decl.name },
       });
     }
-  });
+  };
+  // Until `initialize` says the client has Lisp, `:=` variables are unavailable.
+  const session = new Session(undefined);
   const guard =
     <A extends unknown[], R>(fn: (...a: A) => Promise<R> | R) =>
     async (...a: A): Promise<R | ResponseError<P.EngineErrorData>> => {
@@ -56,7 +55,7 @@ export function serve(conn: MessageConnection, onExit: () => void = () => proces
     };
 
   conn.onRequest(P.Initialize, guard(async (p: P.InitializeParams) => {
-    lisp = !!p.lisp;
+    session.evalLisp = p.lisp ? evalLisp : undefined;
     await session.configure(p.settings);
     return { serverName: 'sheet-engine', version: VERSION };
   }));

@@ -61,8 +61,11 @@ export class Session {
   /** Last parse, reused while the text is the same (navigation asks often). */
   private cache: { text: string; sheet: Sheet } | undefined;
 
-  /** @param evalLisp how `:=` forms are evaluated (asks the client); absent without Lisp. */
-  constructor(private readonly evalLisp?: EvalLisp) {}
+  /**
+   * @param evalLisp how `:=` forms are evaluated (asks the client); undefined on clients without
+   *   Lisp, whose requests then fail with `lisp-unavailable` only when they use a `:=` variable.
+   */
+  constructor(public evalLisp?: EvalLisp) {}
 
   /** Apply settings; a new cookie jar file is loaded (missing file: empty jar). */
   async configure(s: Settings | undefined): Promise<void> {

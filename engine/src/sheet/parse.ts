@@ -101,6 +101,10 @@ export function parseSheet(text: string): Sheet {
     blocks.push(block);
 
     let j = start;
+    // A line that looks like a request line but is not one (unknown method, no URL) is
+    // reported only when no real request line follows in the block: restclient.el searches
+    // the block for the first request line and ignores other text above it.
+    let candidate: Diagnostic | undefined;
     // Pre-request part: variable declarations, blank or other lines, until a request line.
     while (j <= end && !block.request && !block.error) {
       const line = lines[j]!;
@@ -117,7 +121,7 @@ export function parseSheet(text: string): Sheet {
               severity: 'error',
               message: `unterminated multi-line variable ${v[1]}`,
               line: j + 1,
-              hint: `Close the value of ${v[1]} with a line holding only #.`,
+              hint: `Close the value of ${v[1]} with a line starting with # (e.g. a line holding only #).`,
             };
             diagnostics.push(d);
             block.error = d;
@@ -127,12 +131,12 @@ export function parseSheet(text: string): Sheet {
           }
           vars.push({ name: v[1]!, kind, multiline: true, value: lines.slice(j + 1, k).join('\n'), line: j + 1, endLine: k + 1 });
           // The closing `#` line ends this block; the next block starts after it.
-          block.endLine = k; // the last value line (1-based k is the `#` line's index)
+          block.endLine = k; // 1-based: the last value line
           end = k - 1;
           j = k;
           break;
         }
-        vars.push({ name: v[1]!, kind, multiline: false, value: v[3]!, line: j + 1, endLine: j + 1 });
+        vars.push({ name: v[1]!, kind, multiline: false, value: v[3]!.replace(/[ \t]+$/, ''), line: j + 1, endLine: j + 1 });
         j++;
         continue;
       }
@@ -145,34 +149,33 @@ export function parseSheet(text: string): Sheet {
         }
         break;
       }
-      const only = METHOD_ONLY.exec(line);
-      if (only && METHOD_SET.has(only[1]!)) {
-        const d: Diagnostic = {
-          code: 'missing-url',
-          severity: 'error',
-          message: `request line without URL: ${JSON.stringify(line.trim())}`,
-          line: j + 1,
-          hint: `Write the URL after the method: ${only[1]} http://host/path`,
-        };
-        diagnostics.push(d);
-        block.error = d;
-        break;
-      }
-      const m = METHODISH_LINE.exec(line);
-      if (m && !METHOD_SET.has(m[1]!)) {
-        const upper = m[1]!.toUpperCase();
-        const d: Diagnostic = {
-          code: 'unknown-method',
-          severity: 'error',
-          message: `unknown method ${m[1]}`,
-          line: j + 1,
-          hint: METHOD_SET.has(upper) ? `Methods are written in upper case: ${upper}.` : `Use one of ${METHODS.join(', ')}.`,
-        };
-        diagnostics.push(d);
-        block.error = d;
-        break;
+      if (!candidate) {
+        const only = METHOD_ONLY.exec(line);
+        const m = METHODISH_LINE.exec(line);
+        if (only && METHOD_SET.has(only[1]!)) {
+          candidate = {
+            code: 'missing-url',
+            severity: 'error',
+            message: `request line without URL: ${JSON.stringify(line.trim())}`,
+            line: j + 1,
+            hint: `Write the URL after the method: ${only[1]} http://host/path`,
+          };
+        } else if (m && !METHOD_SET.has(m[1]!)) {
+          const upper = m[1]!.toUpperCase();
+          candidate = {
+            code: 'unknown-method',
+            severity: 'error',
+            message: `unknown method ${m[1]}`,
+            line: j + 1,
+            hint: METHOD_SET.has(upper) ? `Methods are written in upper case: ${upper}.` : `Use one of ${METHODS.join(', ')}.`,
+          };
+        }
       }
       j++;
+    }
+    if (candidate && !block.request && !block.error) {
+      diagnostics.push(candidate);
+      block.error = candidate;
     }
     i = end + 1;
   }
@@ -237,11 +240,24 @@ function parseRequest(lines: string[], at: number, end: number, block: Block, di
   let body: BodyNode | undefined;
   if (j <= end) {
     const bodyLines = lines.slice(j, end + 1);
-    const text = bodyLines.join('\n');
-    const nonBlank = bodyLines.filter((l) => !BLANK.test(l));
-    const file = nonBlank.length === 1 ? FILE_BODY.exec(nonBlank[0]!) : null;
-    if (file) body = { kind: 'file', path: file[1]!, line: j + 1 + bodyLines.indexOf(nonBlank[0]!) };
-    else if (text !== '') body = { kind: 'text', text, line: j + 1, endLine: end + 1 };
+    // restclient.el: a body whose first line is `< path` is that file's content.
+    const file = FILE_BODY.exec(bodyLines[0]!);
+    if (file) {
+      body = { kind: 'file', path: file[1]!, line: j + 1 };
+      const extra = bodyLines.findIndex((l, k) => k > 0 && !BLANK.test(l));
+      if (extra > 0) {
+        diagnostics.push({
+          code: 'ignored-lines',
+          severity: 'warning',
+          message: `lines after the file body "< ${file[1]}" are ignored`,
+          line: j + 1 + extra,
+          hint: 'A file body is the whole body: remove these lines or start a new request with a # line.',
+        });
+      }
+    } else {
+      const text = bodyLines.join('\n');
+      if (text !== '') body = { kind: 'text', text, line: j + 1, endLine: end + 1 };
+    }
   }
   return {
     method: r[1]!,

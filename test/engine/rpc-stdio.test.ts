@@ -1,0 +1,177 @@
+// The JSON-RPC server driven over a real stdio pipe: `node engine/dist/engine.cjs --stdio`
+// (built by global-setup.ts), spoken to with vscode-jsonrpc's StreamMessageReader/Writer, as
+// sheet-mode does with jsonrpc.el. Covers every method of engine/src/rpc/protocol.ts, the
+// lisp/eval callback, $/cancelRequest and the error data shape (docs/protocol.md).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CancellationTokenSource, ResponseError } from 'vscode-jsonrpc/node.js';
+import { spawnEngine, startApi, type Api, type EngineProcess } from './helpers.js';
+
+let api: Api;
+beforeAll(async () => {
+  api = await startApi();
+});
+afterAll(async () => {
+  await api.close();
+});
+
+/** The ResponseError a request fails with (fails the test when it succeeds). */
+async function rpcError(p: Promise<unknown>): Promise<ResponseError<{ code: string; line?: number; hint?: string; details?: Record<string, unknown> }>> {
+  try {
+    await p;
+  } catch (e) {
+    expect(e).toBeInstanceOf(ResponseError);
+    return e as ResponseError<{ code: string; line?: number; hint?: string }>;
+  }
+  throw new Error('expected the request to fail');
+}
+
+describe('stdio server, Lisp-capable client (as sheet-mode)', () => {
+  let engine: EngineProcess;
+  const evalCalls: { form: string; name: string; line: number }[] = [];
+  beforeAll(async () => {
+    engine = spawnEngine();
+    engine.conn.onRequest('lisp/eval', (p: { form: string; name: string; line: number }) => {
+      evalCalls.push(p);
+      if (p.form === '(error "boom")') return new ResponseError(-32000, 'boom');
+      if (p.form === '(concat ":base" "/users")') return { value: ':base/users' };
+      if (p.form === '(+ 1 2)') return { value: '3' };
+      return new ResponseError(-32000, `void-function ${p.form}`);
+    });
+    const init = await engine.conn.sendRequest('initialize', { clientName: 'test', lisp: true, settings: { maxPasses: 10 } });
+    expect(init).toMatchObject({ serverName: 'sheet-engine' });
+  });
+  afterAll(async () => {
+    expect(await engine.close()).toBe(0);
+  });
+
+  it('sheet/outline lists requests with line ranges and the variable declarations', async () => {
+    const text = [':base = http://h', '# one', 'GET :base/a', 'Accept: x', '', 'body', '# two', ':v = 1', 'POST :base/b'].join('\n');
+    const r = await engine.conn.sendRequest('sheet/outline', { text });
+    expect(r).toEqual({
+      requests: [
+        { method: 'GET', url: ':base/a', line: 3, startLine: 3, endLine: 6, bodyLine: 6 },
+        { method: 'POST', url: ':base/b', line: 9, startLine: 8, endLine: 9 },
+      ],
+      variables: [
+        { name: ':base', kind: 'literal', multiline: false, value: 'http://h', line: 1, endLine: 1 },
+        { name: ':v', kind: 'literal', multiline: false, value: '1', line: 8, endLine: 8 },
+      ],
+      diagnostics: [],
+    });
+  });
+
+  it('sheet/send sends the request at point and presents the JSON response', async () => {
+    const text = `:base = ${api.url}\n#\nGET :base/users/1\nAccept: application/json\n`;
+    const r = await engine.conn.sendRequest('sheet/send', { text, line: 3 });
+    expect(r.request).toMatchObject({ method: 'GET', url: `${api.url}/users/1`, line: 3 });
+    expect(r.response).toMatchObject({ status: 200, statusText: 'OK' });
+    expect(r.presentation).toMatchObject({ kind: 'text', mode: 'json', formatted: true, overThreshold: false });
+    expect(r.presentation.text).toBe('{\n  "id": 1,\n  "name": "Ada Lovelace",\n  "email": "ada@example.org"\n}');
+    expect(r.hooks).toEqual({ runHooks: [], setVars: [], warnings: [] });
+  });
+
+  it('asks the client to evaluate := forms top to bottom and substitutes references in the result', async () => {
+    evalCalls.length = 0;
+    const text = [`:base = ${api.url}`, ':path := (concat ":base" "/users")', ':n := (+ 1 2)', 'GET :path/:n'].join('\n');
+    const r = await engine.conn.sendRequest('sheet/send', { text, line: 4 });
+    expect(evalCalls).toEqual([
+      { form: '(concat ":base" "/users")', name: ':path', line: 2 },
+      { form: '(+ 1 2)', name: ':n', line: 3 },
+    ]);
+    expect(r.request.url).toBe(`${api.url}/users/3`);
+    expect(r.response.status).toBe(200);
+  });
+
+  it('a Lisp error returned by the client is lisp-error naming the line, with a hint', async () => {
+    const text = `:x := (error "boom")\nGET ${api.url}/users`;
+    const e = await rpcError(engine.conn.sendRequest('sheet/send', { text, line: 2 }));
+    expect(e.code).toBe(-32001);
+    expect(e.data).toMatchObject({ code: 'lisp-error', line: 1 });
+    expect(e.data!.hint).toMatch(/:x/);
+    expect(e.message).toMatch(/boom/);
+  });
+
+  it('engine errors travel as ResponseError -32001 with data {code, line, hint}', async () => {
+    const e = await rpcError(engine.conn.sendRequest('sheet/send', { text: 'FETCH http://x/', line: 1 }));
+    expect(e.code).toBe(-32001);
+    expect(e.data).toMatchObject({ code: 'unknown-method', line: 1 });
+    expect(typeof e.data!.hint).toBe('string');
+  });
+
+  it('$/cancelRequest aborts an in-flight send, and the engine keeps serving', async () => {
+    const source = new CancellationTokenSource();
+    const started = Date.now();
+    const p = engine.conn.sendRequest('sheet/send', { text: `GET ${api.url}/slow?ms=10000`, line: 1 }, source.token);
+    setTimeout(() => source.cancel(), 200);
+    const e = await rpcError(p);
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(e.data).toMatchObject({ code: 'cancelled' });
+    const again = await engine.conn.sendRequest('sheet/send', { text: `GET ${api.url}/small`, line: 1 });
+    expect(again.response.status).toBe(200);
+  });
+
+  it('sheet/setVar overrides a declaration for later requests; sheet/variables shows both', async () => {
+    const text = `:base = ${api.url}\n:id = 1\n:u = :base/users/:id\nGET :u`;
+    await engine.conn.sendRequest('sheet/setVar', { name: ':id', value: '2' });
+    const r = await engine.conn.sendRequest('sheet/send', { text, line: 4 });
+    expect(r.request.url).toBe(`${api.url}/users/2`);
+    const v = await engine.conn.sendRequest('sheet/variables', { text, line: 4 });
+    expect(v.overrides).toContainEqual({ name: ':id', value: '2' });
+    expect(v.variables).toContainEqual({ name: ':u', kind: 'literal', line: 3, raw: ':base/users/:id', value: `${api.url}/users/2` });
+    expect(v.hookTypes.map((h: { name: string }) => h.name)).toEqual(['jq-set-var', 'run-hook']);
+    const bad = await rpcError(engine.conn.sendRequest('sheet/setVar', { name: 'id', value: '2' }));
+    expect(bad.data).toMatchObject({ code: 'bad-argument' });
+  });
+
+  it('jq-set-var sets an override from the response that the next request uses; run-hook comes back', async () => {
+    const text = [
+      `:base = ${api.url}`,
+      '#',
+      'POST :base/login',
+      '-> jq-set-var :token .token',
+      '-> run-hook (message "logged in %s"',
+      '   (sheet-get-var ":token"))',
+      'Content-Type: application/json',
+      '',
+      '{"user": "ada", "password": "secret"}',
+      '#',
+      'GET :base/me',
+      'Authorization: Bearer :token',
+    ].join('\n');
+    const login = await engine.conn.sendRequest('sheet/send', { text, line: 3 });
+    expect(login.hooks.setVars).toEqual([{ name: ':token', value: 'token-ada' }]);
+    expect(login.hooks.runHooks).toEqual(['(message "logged in %s"\n   (sheet-get-var ":token"))']);
+    const me = await engine.conn.sendRequest('sheet/send', { text, line: 11 });
+    expect(me.response.status).toBe(200);
+    expect(JSON.parse(me.presentation.text)).toEqual({ user: 'ada' });
+  });
+
+  it('sheet/curl returns a curl command line for the request at point', async () => {
+    const r = await engine.conn.sendRequest('sheet/curl', { text: `GET ${api.url}/users\nAccept: text/plain`, line: 1 });
+    expect(r.command).toMatch(/^curl /);
+    expect(r.command).toContain(`${api.url}/users`);
+  });
+});
+
+describe('stdio server, client without Lisp', () => {
+  let engine: EngineProcess;
+  beforeAll(async () => {
+    engine = spawnEngine();
+    await engine.conn.sendRequest('initialize', { clientName: 'cli-like', lisp: false });
+  });
+  afterAll(async () => {
+    await engine.close();
+  });
+
+  it('a request that does not use a := variable runs', async () => {
+    const text = `:unused := (current-time-string)\nGET ${api.url}/small`;
+    const r = await engine.conn.sendRequest('sheet/send', { text, line: 2 });
+    expect(r.response.status).toBe(200);
+  });
+
+  it('a request that uses a := variable fails with lisp-unavailable naming its declaration line', async () => {
+    const text = `:a = 1\n:when := (current-time-string)\nGET ${api.url}/echo?t=:when`;
+    const e = await rpcError(engine.conn.sendRequest('sheet/send', { text, line: 3 }));
+    expect(e.data).toMatchObject({ code: 'lisp-unavailable', line: 2 });
+  });
+});
