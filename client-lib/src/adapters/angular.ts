@@ -26,11 +26,18 @@ function ClientProviderCtor(this: any) {
     '$q',
     '$rootScope',
     function ($http: any, $q: any, $rootScope: any): ClientService {
+      // $http sends from a digest; a call made outside one (a setTimeout, a third-party
+      // callback) would wait for the next digest, so schedule one (once per digest).
+      let digestScheduled = false;
+      const digestRan = () => {
+        digestScheduled = false;
+      };
       const runtime: Runtime = {
         http(cfg) {
-          // $http sends from a digest; a call made outside one (a setTimeout, a third-party
-          // callback) would wait for the next digest, so schedule one.
-          if (!$rootScope.$$phase) $rootScope.$evalAsync(noop);
+          if (!digestScheduled && !$rootScope.$$phase) {
+            digestScheduled = true;
+            $rootScope.$evalAsync(digestRan);
+          }
           return $http(cfg);
         },
         defer: () => $q.defer(),
@@ -39,7 +46,6 @@ function ClientProviderCtor(this: any) {
     },
   ];
 }
-function noop() {}
 
 /**
  * Register module `client` on the given `angular` (idempotent). Returns the module name.

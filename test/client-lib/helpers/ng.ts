@@ -1,8 +1,16 @@
 // Test helpers: a fresh injector with ng, ngMock and `client`, and a flush-and-collect helper.
+import { afterEach } from 'vitest';
 import '../../../client-lib/src/index';
 
 export const angular: any = (window as any).angular;
 export const ngVersion: string = angular.version.full;
+
+let last: any = null;
+// Every expectation a test set must have been met.
+afterEach(() => {
+  if (last) last.get('$httpBackend').verifyNoOutstandingExpectation();
+  last = null;
+});
 
 export interface Ng {
   Client: any;
@@ -31,6 +39,7 @@ export function ng(configure?: (ClientProvider: any, $provide: any, $httpProvide
     },
   ]);
   const $injector = angular.injector(modules);
+  last = $injector;
   return {
     Client: $injector.get('Client'),
     $httpBackend: $injector.get('$httpBackend'),
