@@ -38,32 +38,39 @@ export interface ResolvedRequest {
   variables: Map<string, string>;
 }
 
-/** A marker standing for an unevaluated Lisp value on clients without Lisp. */
+/**
+ * A marker standing for an unevaluated Lisp value on clients without Lisp. It holds NUL, which
+ * no sheet text holds, and no colon, so no variable name can match inside it.
+ */
 const lispMarker = (i: number) => `\u0000lisp${i}\u0000`;
 
 /**
- * The variable values visible to a request: declarations above it, evaluated top to bottom,
- * then the overrides.
- * @throws EngineError `lisp-error` (naming the variable and line) when Emacs fails to evaluate a form.
+ * The variable values visible to a request: declarations above it, evaluated top to bottom (a
+ * later declaration wins), then the overrides, which win over every declaration.
+ *
+ * Without `evalLisp` (a client without Lisp), a `:=` variable's value is a marker; the
+ * request fails with `lisp-unavailable` only if a marker reaches the URL, a header or the body.
+ * @throws EngineError `lisp-error` (naming the variable and its line) when the client fails to
+ *   evaluate a form.
  */
 export async function variableValues(
   decls: VarDecl[],
   opts: ResolveOptions,
 ): Promise<{ values: Map<string, string>; unevaluated: Map<string, VarDecl> }> {
   const values = new Map<string, string>();
+  /** marker -> the declaration it stands for */
   const unevaluated = new Map<string, VarDecl>();
   const overrides = opts.overrides ?? new Map<string, string>();
   for (const d of decls) {
     if (overrides.has(d.name)) continue;
     if (d.kind === 'literal') {
       values.set(d.name, d.value);
-      unevaluated.delete(d.name);
     } else if (opts.evalLisp) {
       let v: string;
       try {
         v = await opts.evalLisp(d.value, { name: d.name, line: d.line });
       } catch (e) {
-        if (isEngineError(e) && e.code === 'lisp-error') throw e;
+        if (isEngineError(e)) throw e;
         const msg = e instanceof Error ? e.message : String(e);
         throw new EngineError('lisp-error', `evaluating ${d.name}: ${msg}`, {
           line: d.line,
@@ -72,14 +79,19 @@ export async function variableValues(
         });
       }
       values.set(d.name, String(v));
-      unevaluated.delete(d.name);
     } else {
-      values.set(d.name, lispMarker(unevaluated.size));
-      unevaluated.set(lispMarker(unevaluated.size), d);
+      const marker = lispMarker(unevaluated.size);
+      values.set(d.name, marker);
+      unevaluated.set(marker, d);
     }
   }
   for (const [k, v] of overrides) values.set(k, v);
   return { values, unevaluated };
+}
+
+/** Whether a value is (or holds) a Lisp value this client could not evaluate. */
+export function isUnevaluated(value: string): boolean {
+  return value.includes('\u0000');
 }
 
 function checkLisp(text: string, unevaluated: Map<string, VarDecl>): void {
@@ -163,7 +175,16 @@ export async function resolveRequest(sheet: Sheet, req: RequestNode, opts: Resol
   const headers: Header[] = [];
   for (const h of req.headers) {
     if (h.kind === 'header') headers.push([h.name, apply(h.value, h.line)]);
-    else headers.push(...headerLines(apply(h.name, h.line), h.line));
+    else {
+      if (!values.has(h.name)) {
+        throw new EngineError('bad-header', `${h.name} is not a declared variable, so it holds no headers`, {
+          line: h.line,
+          hint: `Declare ${h.name} above the request (e.g. ${h.name} = <<, then Name: value lines, then #), or remove the line.`,
+          details: { variable: h.name },
+        });
+      }
+      headers.push(...headerLines(apply(h.name, h.line), h.line));
+    }
   }
   let body: Body | undefined;
   if (req.body?.kind === 'text') {
@@ -181,6 +202,6 @@ export async function resolveRequest(sheet: Sheet, req: RequestNode, opts: Resol
       });
     }
   }
-  const variables = new Map([...values].filter(([, v]) => !v.includes('\u0000')));
+  const variables = new Map([...values].filter(([, v]) => !isUnevaluated(v)));
   return { request: { method: req.method, url, headers, body, line: req.line }, hooks: req.hooks, variables };
 }
