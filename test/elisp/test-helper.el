@@ -1,0 +1,125 @@
+;;; test-helper.el --- Shared setup for the sheet-mode ERT tests  -*- lexical-binding: t; -*-
+
+;;; Commentary:
+
+;; Loaded once before every *-test.el (ert-runner layout; test/run.mjs does the same).
+;; Starts the example API (test/fixtures/server.mjs) on 127.0.0.1 once, provides the
+;; fixture macro `sheet-test-with-sheet' and the bounded wait `sheet-test-wait-until',
+;; and stops the engine and the API when Emacs exits.
+
+;;; Code:
+
+(require 'ert)
+(require 'cl-lib)
+(require 'sheet-mode)
+
+(defconst sheet-test-root
+  (expand-file-name "../.." (file-name-directory (or load-file-name buffer-file-name)))
+  "The checkout's root directory.")
+
+(defvar sheet-test--api-process nil "The example API process.")
+(defvar sheet-test--api-url nil "Base URL of the example API, e.g. http://127.0.0.1:PORT.")
+
+(defun sheet-test-wait-until (predicate &optional timeout what)
+  "Wait until PREDICATE returns non-nil, at most TIMEOUT seconds (default 10).
+Return its value; fail the test (naming WHAT) on timeout instead of hanging."
+  (let ((deadline (+ (float-time) (or timeout 10)))
+        value)
+    (while (and (not (setq value (funcall predicate)))
+                (< (float-time) deadline))
+      (accept-process-output nil 0.01))
+    (or value
+        (ert-fail (list "Timed out waiting" (or what predicate))))))
+
+(defun sheet-test-api-url ()
+  "The example API's base URL, starting the API on first use."
+  (unless (and sheet-test--api-process (process-live-p sheet-test--api-process))
+    (let* ((port-file (make-temp-file "sheet-test-port"))
+           (deadline (+ (float-time) 15)))
+      (delete-file port-file)
+      (setq sheet-test--api-process
+            (make-process :name "sheet-test-api"
+                          :command (list "node" (expand-file-name "test/fixtures/server.mjs" sheet-test-root)
+                                         "--port-file" port-file)
+                          :buffer (get-buffer-create " *sheet-test-api*")
+                          :connection-type 'pipe
+                          :noquery t))
+      (while (and (not (file-exists-p port-file)) (< (float-time) deadline))
+        (accept-process-output sheet-test--api-process 0.05))
+      (unless (file-exists-p port-file)
+        (error "The example API did not start: %s"
+               (with-current-buffer " *sheet-test-api*" (buffer-string))))
+      (setq sheet-test--api-url
+            (format "http://127.0.0.1:%s"
+                    (string-trim (with-temp-buffer
+                                   (insert-file-contents port-file)
+                                   (buffer-string)))))
+      (delete-file port-file)))
+  sheet-test--api-url)
+
+(defun sheet-test-stop-all ()
+  "Stop the engine and the example API."
+  (ignore-errors (sheet-engine-shutdown))
+  (when (and sheet-test--api-process (process-live-p sheet-test--api-process))
+    (delete-process sheet-test--api-process)))
+
+(add-hook 'kill-emacs-hook #'sheet-test-stop-all)
+
+(defmacro sheet-test-with-sheet (text &rest body)
+  "Run BODY in a fresh `sheet-mode' buffer holding TEXT.
+The first line of the buffer declares `:base' as the example
+API's URL; TEXT follows it.  Point is at the start of TEXT.
+Response buffers and option values are reset around BODY."
+  (declare (indent 1) (debug t))
+  `(let ((sheet-same-buffer-response t)
+         (sheet-buffer-response-name "*HTTP Response*")
+         (sheet-response-received-hook nil)
+         (sheet-response-loaded-hook nil)
+         (sheet-log-request nil)
+         (sheet-response-size-threshold 100000)
+         (buf (generate-new-buffer "test.sheet")))
+     (sheet-test-kill-response-buffers)
+     (unwind-protect
+         (with-current-buffer buf
+           (insert ":base = " (sheet-test-api-url) "\n")
+           (let ((start (point)))
+             (insert ,text)
+             (sheet-mode)
+             (goto-char start))
+           ,@body)
+       (kill-buffer buf))))
+
+(defun sheet-test-kill-response-buffers ()
+  "Kill every response buffer left by earlier tests."
+  (dolist (b (buffer-list))
+    (when (string-prefix-p "*HTTP " (buffer-name b))
+      (kill-buffer b))))
+
+(defun sheet-test-goto (regexp)
+  "Move point to the beginning of the first line matching REGEXP."
+  (goto-char (point-min))
+  (re-search-forward regexp)
+  (beginning-of-line))
+
+(defun sheet-test-send-and-wait (&optional command buffer-name)
+  "Run COMMAND (default `sheet-http-send-current-stay-in-window') and wait.
+Wait until `sheet-response-loaded-hook' has run; return the
+response buffer.  BUFFER-NAME defaults to the shared response buffer."
+  (let* ((done nil)
+         (sheet-response-loaded-hook (cons (lambda () (setq done (current-buffer)))
+                                           sheet-response-loaded-hook)))
+    (ignore buffer-name)
+    (call-interactively (or command #'sheet-http-send-current-stay-in-window))
+    (sheet-test-wait-until (lambda () done) 15 "the response")))
+
+(defun sheet-test-messages-since (mark)
+  "Text added to *Messages* since MARK (a buffer size)."
+  (with-current-buffer (messages-buffer)
+    (buffer-substring-no-properties (min (1+ mark) (point-max)) (point-max))))
+
+(defun sheet-test-messages-mark ()
+  "The current size of *Messages*, for `sheet-test-messages-since'."
+  (with-current-buffer (messages-buffer) (buffer-size)))
+
+(provide 'test-helper)
+;;; test-helper.el ends here
