@@ -74,6 +74,14 @@ export class Substitution {
     );
   }
 
+  /** The cycle rotated to start at its first-declared name, so the message does not depend on the pass count. */
+  private canonical(cycle: string[]): string[] {
+    const order = [...this.values.keys()];
+    let best = 0;
+    for (let i = 1; i < cycle.length; i++) if (order.indexOf(cycle[i]!) < order.indexOf(cycle[best]!)) best = i;
+    return [...cycle.slice(best), ...cycle.slice(0, best)];
+  }
+
   /** A cycle of references reachable from `start`, as a list of names; [] when none. */
   private cycleFrom(start: string[]): string[] {
     const state = new Map<string, 1 | 2>(); // 1: on the DFS path, 2: done
@@ -83,7 +91,7 @@ export class Substitution {
       pathStack.push(name);
       for (const ref of this.references(this.values.get(name) ?? '')) {
         const s = state.get(ref);
-        if (s === 1) return pathStack.slice(pathStack.indexOf(ref));
+        if (s === 1) return this.canonical(pathStack.slice(pathStack.indexOf(ref)));
         if (s === undefined) {
           const c = visit(ref);
           if (c.length) return c;
