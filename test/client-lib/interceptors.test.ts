@@ -123,7 +123,7 @@ describe('response interceptors', () => {
     t.$httpBackend.whenPATCH('/a/1').respond(200, { id: 1 });
     const a = t.Client.all('a');
     const one = t.Client.one('a', 1);
-    for (const p of [a.getList(), one.get(), a.post({}), one.put(), one.remove(), one.patch({})]) settle(t, p);
+    for (const call of [() => a.getList(), () => one.get(), () => a.post({}), () => one.put(), () => one.remove(), () => one.patch({})]) settle(t, call());
     expect(ops).toEqual(['getList', 'get', 'post', 'put', 'remove', 'patch']);
   });
 
