@@ -225,6 +225,9 @@ request has no timeout (cancel it with \\[sheet-cancel])."
 (defvar sheet--lisp-buffer nil
   "The sheet buffer whose request the engine is resolving; `lisp/eval' runs there.")
 
+(defvar sheet--process nil
+  "The engine's process, or nil.")
+
 (defvar sheet--in-flight nil
   "Ids of the `sheet/send' requests waiting for an answer.")
 
@@ -323,13 +326,14 @@ ID and METHOD are those of the message."
            :on-shutdown #'sheet--on-shutdown
            :process
            (lambda ()
-             (make-process
+             (setq sheet--process
+                   (make-process
               :name sheet--name
               :command sheet-engine-command
               :connection-type 'pipe
               :coding 'utf-8-emacs-unix
               :noquery t
-              :stderr (get-buffer-create (format "*%s stderr*" sheet--name)))))))
+              :stderr (get-buffer-create (format "*%s stderr*" sheet--name))))))))
     (condition-case err
         (jsonrpc-request conn 'initialize
                          (list :clientName "sheet-mode"
@@ -370,9 +374,19 @@ ID and METHOD are those of the message."
     (when (and conn (jsonrpc-running-p conn))
       (ignore-errors (jsonrpc-request conn 'shutdown nil :timeout 2))
       (ignore-errors (jsonrpc-notify conn 'exit nil))
+      ;; Let the engine exit by itself before jsonrpc.el deletes the process.
+      (with-timeout (1 nil)
+        (while (jsonrpc-running-p conn)
+          (accept-process-output nil 0.02)))
       (jsonrpc-shutdown conn))
     (when (called-interactively-p 'interactive)
       (message "Sheet engine stopped"))))
+
+(defun sheet-engine-process ()
+  "The engine's process, or nil when it is not running."
+  (and sheet--connection (jsonrpc-running-p sheet--connection)
+       (process-live-p sheet--process)
+       sheet--process))
 
 (defun sheet-engine-restart ()
   "Stop the engine and start a new one."

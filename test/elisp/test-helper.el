@@ -112,6 +112,34 @@ response buffer.  BUFFER-NAME defaults to the shared response buffer."
     (call-interactively (or command #'sheet-http-send-current-stay-in-window))
     (sheet-test-wait-until (lambda () done) 15 "the response")))
 
+(defun sheet-test-key (keys)
+  "Run the command bound to KEYS (a `kbd' string) in the current buffer; return it."
+  (let ((command (key-binding (kbd keys))))
+    (should (commandp command))
+    (call-interactively command)
+    command))
+
+(defun sheet-test-key-and-wait (keys)
+  "Run the command bound to KEYS and wait for the response; return its buffer."
+  (let* ((done nil)
+         (sheet-response-loaded-hook (cons (lambda () (setq done (current-buffer)))
+                                           sheet-response-loaded-hook)))
+    (sheet-test-key keys)
+    (sheet-test-wait-until (lambda () done) 15 (format "the response to %s" keys))))
+
+(defun sheet-test-wait-idle ()
+  "Wait until no request is in flight."
+  (sheet-test-wait-until (lambda () (null sheet--in-flight)) 15 "no request in flight"))
+
+(defun sheet-test-wait-message (regexp &optional mark)
+  "Wait until *Messages* matches REGEXP after MARK; return the text since MARK."
+  (let ((mark (or mark 0)))
+    (sheet-test-wait-until
+     (lambda ()
+       (let ((text (sheet-test-messages-since mark)))
+         (and (string-match-p regexp text) text)))
+     15 (format "a message matching %s" regexp))))
+
 (defun sheet-test-messages-since (mark)
   "Text added to *Messages* since MARK (a buffer size)."
   (with-current-buffer (messages-buffer)
