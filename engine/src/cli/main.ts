@@ -1,8 +1,106 @@
 /**
- * The command the shell verbs call (`engine.cjs cli ...`). Filled in by the shell front end;
- * see shell/README.md.
+ * The command the shell verbs call (`engine.cjs cli ...`); see docs/shell.md.
+ *
+ *   cli run [--start-daemon DIR] ARGS...   one verb call (argument vector: src/cli/run.ts);
+ *                                          with --start-daemon, also start the daemon for
+ *                                          the next calls, detached, when none runs in DIR
+ *   cli daemon --dir DIR [--idle SECONDS]  serve verb calls on DIR/engine.sock until idle
+ *   cli split LINE                         print the words of an option-file line, one per line
+ *   cli options                            print the curl options the engine understands
  */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { closeConnections } from '../http/send.js';
+import { KNOWN_OPTIONS } from '../curl/options.js';
+import { splitShellWords } from '../curl/words.js';
+import { EXIT, run } from './run.js';
+import { SOCKET_NAME } from './daemon.js';
+
+function readAllStdin(): Promise<Uint8Array> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    process.stdin.on('data', (c: Buffer) => chunks.push(c));
+    process.stdin.on('end', () => resolve(Buffer.concat(chunks)));
+    process.stdin.on('error', reject);
+  });
+}
+
+function write(stream: NodeJS.WriteStream, bufs: Buffer[]): Promise<void> {
+  const all = Buffer.concat(bufs);
+  if (!all.length) return Promise.resolve();
+  return new Promise((resolve) => stream.write(all, () => resolve()));
+}
+
+/** Idle time of the daemon, in seconds: REST_DAEMON_IDLE, default 900 (15 minutes). */
+export function idleSeconds(): number {
+  const n = Number(process.env.REST_DAEMON_IDLE);
+  return Number.isFinite(n) && n > 0 ? n : 900;
+}
+
+function startDaemon(dir: string): void {
+  if (fs.existsSync(path.join(dir, SOCKET_NAME))) return;
+  // The same bundle as this process: rest-cli.cjs takes `daemon`, engine.cjs `cli daemon`.
+  const pre = process.argv[2] === 'cli' ? ['cli'] : [];
+  const child = spawn(process.execPath, [path.resolve(process.argv[1]!), ...pre, 'daemon', '--dir', dir, '--idle', String(idleSeconds())], {
+    detached: true,
+    stdio: 'ignore',
+    cwd: '/',
+  });
+  child.on('error', () => undefined);
+  child.unref();
+}
+
 export async function runCli(argv: string[]): Promise<number> {
-  process.stderr.write(`rest: the command line is not built yet (${argv.join(' ')})\n`);
-  return 2;
+  const [cmd, ...rest] = argv;
+  switch (cmd) {
+    case 'run': {
+      let args = rest;
+      if (args[0] === '--start-daemon' && args[1]) {
+        try {
+          startDaemon(args[1]);
+        } catch {
+          /* the direct mode works without it */
+        }
+        args = args.slice(2);
+      }
+      const r = await run({ argv: args, cwd: process.cwd(), pathEnv: process.env.PATH ?? '', readStdin: readAllStdin });
+      await closeConnections();
+      await write(process.stderr, r.stderr);
+      await write(process.stdout, r.stdout);
+      return r.code;
+    }
+    case 'daemon': {
+      const i = rest.indexOf('--dir');
+      const dir = i >= 0 ? rest[i + 1] : undefined;
+      const j = rest.indexOf('--idle');
+      const idle = j >= 0 ? Number(rest[j + 1]) : idleSeconds();
+      if (!dir) {
+        process.stderr.write('rest: cli daemon needs --dir DIR\n');
+        return EXIT.usage;
+      }
+      const { runDaemon } = await import('./daemon.js');
+      try {
+        return await runDaemon({ dir, idleSeconds: idle > 0 ? idle : idleSeconds() });
+      } catch (e) {
+        process.stderr.write(`rest: engine daemon: ${e instanceof Error ? e.message : String(e)}\n`);
+        return EXIT.failure;
+      }
+    }
+    case 'split': {
+      try {
+        for (const w of splitShellWords(rest[0] ?? '')) process.stdout.write(w + '\n');
+        return 0;
+      } catch (e) {
+        process.stderr.write(`rest: ${(e as Error).message}\n`);
+        return EXIT.usage;
+      }
+    }
+    case 'options':
+      process.stdout.write(KNOWN_OPTIONS.join('\n') + '\n');
+      return 0;
+    default:
+      process.stderr.write(`rest: unknown engine command ${JSON.stringify(cmd ?? '')}; use run, daemon, split or options\n`);
+      return EXIT.usage;
+  }
 }
