@@ -140,6 +140,11 @@ response buffer.  BUFFER-NAME defaults to the shared response buffer."
          (and (string-match-p regexp text) text)))
      15 (format "a message matching %s" regexp))))
 
+(defun sheet-test-send-and-wait-ready ()
+  "Make sure the engine is running."
+  (sheet--engine)
+  (should (sheet-engine-process)))
+
 (defun sheet-test-messages-since (mark)
   "Text added to *Messages* since MARK (a buffer size)."
   (with-current-buffer (messages-buffer)

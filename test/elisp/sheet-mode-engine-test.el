@@ -1,0 +1,145 @@
+;;; sheet-mode-engine-test.el --- Engine lifecycle, Lisp variables, errors, cancel  -*- lexical-binding: t; -*-
+
+;;; Commentary:
+
+;; The engine connection (start, crash, restart, shutdown), `lisp/eval' answered in the
+;; sheet buffer, `sheet-set-var', cancelling, and bad input.
+
+;;; Code:
+
+(require 'test-helper)
+
+(ert-deftest sheet-test-lisp-variables ()
+  "`:=' forms are evaluated by Emacs in the sheet buffer's context."
+  (sheet-test-with-sheet ":n := (+ 40 2)\n:buf := (buffer-name)\n:multi := <<\n(concat \"a\"\n        \"b\")\n#\nGET :base/echo/:n/:multi?buffer=:buf\n"
+    (sheet-test-goto "^GET")
+    (with-current-buffer (sheet-test-send-and-wait)
+      (should (string-match-p "\"path\": \"/echo/42/ab\"" (buffer-string)))
+      (should (string-match-p "\"buffer\": \"test.sheet\"" (buffer-string))))))
+
+(ert-deftest sheet-test-lisp-variable-errors ()
+  "A Lisp read or evaluation error names the variable; the request is not sent."
+  (sheet-test-with-sheet ":unread := (concat \"x\"\n#\nGET :base/echo/:unread\n#\n:bad := (error \"boom %s\" 42)\n#\nGET :base/echo/:bad\n"
+    ;; A read error (the first variable above the request).
+    (sheet-test-goto "^GET .*:unread")
+    (let ((mark (sheet-test-messages-mark)))
+      (sheet-test-key "C-c C-c")
+      (sheet-test-wait-idle)
+      (should (string-match-p ":unread.*End of file" (sheet-test-messages-since mark)))
+      (should-not (get-buffer "*HTTP Response*")))
+    ;; An evaluation error (comment out :unread so that :bad is evaluated).
+    (sheet-test-goto "^:unread")
+    (insert "# ")
+    (sheet-test-goto "^GET .*:bad")
+    (let ((mark (sheet-test-messages-mark)))
+      (sheet-test-key "C-c C-c")
+      (sheet-test-wait-idle)
+      (let ((text (sheet-test-messages-since mark)))
+        (should (string-match-p ":bad.*boom 42" text)))
+      (should-not (get-buffer "*HTTP Response*")))
+    ;; The engine is unharmed.
+    (goto-char (point-min))
+    (forward-line 1)
+    (insert "GET :base/users\n#\n")
+    (forward-line -2)
+    (with-current-buffer (sheet-test-send-and-wait)
+      (should (string-match-p "Ada Lovelace" (buffer-string))))))
+
+(ert-deftest sheet-test-set-var ()
+  "`sheet-set-var' sets an override, from user code and from run-hook forms."
+  (sheet-test-with-sheet "GET :base/echo/:from-code\n-> run-hook (sheet-set-var \":from-hook\" (+ 1 2))\n#\nGET :base/echo/:from-hook\n"
+    (sheet-set-var ":from-code" "set-by-code")
+    (with-current-buffer (sheet-test-send-and-wait)
+      (should (string-match-p "\"path\": \"/echo/set-by-code\"" (buffer-string))))
+    (sheet-test-goto "^GET .*:from-hook")
+    (with-current-buffer (sheet-test-send-and-wait)
+      (should (string-match-p "\"path\": \"/echo/3\"" (buffer-string)))))
+  (should-error (sheet-set-var "no-colon" "x") :type 'user-error))
+
+(ert-deftest sheet-test-no-request-at-point ()
+  "No request at point: a message says so, nothing is sent, the engine is unharmed."
+  (sheet-test-with-sheet "# only a comment\n\n"
+    (sheet-test-send-and-wait-ready)
+    (let ((process (sheet-engine-process))
+          (mark (sheet-test-messages-mark)))
+      (should process)
+      (goto-char (point-max))
+      (sheet-test-key "C-c C-c")
+      (sheet-test-wait-idle)
+      (should (string-match-p "no request at line" (sheet-test-messages-since mark)))
+      (should-not (get-buffer "*HTTP Response*"))
+      (should (eq process (sheet-engine-process))))))
+
+(ert-deftest sheet-test-connection-refused ()
+  "Connection refused: the message names the URL and the error; Emacs does not hang."
+  (let ((port (let ((p (make-network-process :name "sheet-test-port" :server t
+                                             :host "127.0.0.1" :service t :noquery t)))
+                (prog1 (process-contact p :service) (delete-process p)))))
+    (sheet-test-with-sheet (format "GET http://127.0.0.1:%d/nothing\n" port)
+      (let ((mark (sheet-test-messages-mark))
+            (start (float-time)))
+        (sheet-test-key "C-c C-c")
+        (let ((text (sheet-test-wait-message "connection refused" mark)))
+          (should (string-match-p (format "http://127.0.0.1:%d/nothing" port) text)))
+        (should (< (- (float-time) start) 10))
+        (should-not (get-buffer "*HTTP Response*"))))))
+
+(ert-deftest sheet-test-cancel ()
+  "C-c C-k cancels the request in flight."
+  (sheet-test-with-sheet "GET :base/slow?ms=8000\n"
+    (let ((mark (sheet-test-messages-mark))
+          (start (float-time)))
+      (sheet-test-key "C-c C-c")
+      (should sheet--in-flight)
+      (accept-process-output nil 0.2)
+      (sheet-test-key "C-c C-k")
+      (sheet-test-wait-idle)
+      (should (< (- (float-time) start) 5))
+      (should (string-match-p "request cancelled" (sheet-test-messages-since mark)))
+      (should-not (get-buffer "*HTTP Response*")))))
+
+(ert-deftest sheet-test-engine-crash-and-restart ()
+  "If the engine dies, the pending request fails with a message and the next command starts a new one."
+  (sheet-test-with-sheet "GET :base/slow?ms=8000\n#\nGET :base/users\n"
+    (let ((mark (sheet-test-messages-mark)))
+      (sheet-test-key "C-c C-c")
+      (let ((old (sheet-engine-process)))
+        (should old)
+        (signal-process old 'kill)
+        (sheet-test-wait-message "engine died" mark)
+        (sheet-test-wait-idle)
+        (should-not (sheet-engine-process))
+        (sheet-test-goto "^GET .*/users")
+        (with-current-buffer (sheet-test-send-and-wait)
+          (should (string-match-p "Ada Lovelace" (buffer-string))))
+        (should (sheet-engine-process))
+        (should-not (eq old (sheet-engine-process)))))))
+
+(ert-deftest sheet-test-engine-restart-and-shutdown ()
+  "`sheet-engine-restart' starts a new engine; `sheet-engine-shutdown' stops it."
+  (sheet-test-with-sheet "GET :base/users\n"
+    (sheet-test-send-and-wait)
+    (let ((old (sheet-engine-process)))
+      (sheet-engine-restart)
+      (should (sheet-engine-process))
+      (should-not (eq old (sheet-engine-process)))
+      (should-not (process-live-p old)))
+    (let ((process (sheet-engine-process)))
+      (sheet-engine-shutdown)
+      (should-not (sheet-engine-process))
+      (should-not (process-live-p process)))
+    (with-current-buffer (sheet-test-send-and-wait)
+      (should (string-match-p "Ada Lovelace" (buffer-string))))))
+
+(ert-deftest sheet-test-engine-noquery-and-buffers ()
+  "Quitting Emacs never asks about the engine; stderr and traffic go to buffers."
+  (sheet-test-with-sheet "GET :base/users\n"
+    (sheet-test-send-and-wait)
+    (dolist (p (process-list))
+      (when (string-prefix-p "sheet-engine" (process-name p))
+        (should-not (process-query-on-exit-flag p))))
+    (should (get-buffer " *sheet-engine stderr*"))
+    (with-current-buffer (jsonrpc-events-buffer sheet--connection)
+      (should (string-match-p "sheet/send" (buffer-string))))))
+
+;;; sheet-mode-engine-test.el ends here
