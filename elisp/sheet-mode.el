@@ -19,7 +19,7 @@
 
 ;; `sheet-mode' is restclient.el's syntax and keys on top of one engine.  A sheet holds
 ;; requests (`GET http://host/path', headers, a body after an empty line), variables
-;; (`:name = value', `:name := (lisp)', multi-line with `<<') and hooks (`-> jq-set-var',
+;; (`:name = value', `:name := (form)', multi-line with `<<') and hooks (`-> jq-set-var',
 ;; `-> run-hook').  Put point on a request and press C-c C-c.
 ;;
 ;; How it works: Emacs never parses the sheet for behaviour.  A TypeScript engine, started
@@ -67,7 +67,7 @@
   "Directory this file was loaded from; the checkout's elisp directory.")
 
 (defun sheet--default-engine-command ()
-  "The command that starts the engine built in this checkout."
+  "Return the command line of the engine built in this checkout."
   (list "node"
         (expand-file-name "../engine/dist/engine.cjs" sheet--elisp-directory)
         "--stdio"))
@@ -105,7 +105,7 @@ appended for repeated calls."
 (defcustom sheet-response-size-threshold 100000
   "Response size, in characters, above which only the bare major mode is used.
 Above the threshold the response's major mode runs without its
-hooks (`delay-mode-hooks'); above ten times the threshold the
+hooks (function `delay-mode-hooks'); above ten times the threshold the
 buffer stays in `fundamental-mode'.  nil disables the threshold."
   :type '(choice (const :tag "No threshold" nil)
                  (natnum :tag "Characters"))
@@ -366,7 +366,7 @@ ID and METHOD are those of the message."
           sheet--in-flight nil)))
 
 (defun sheet-engine-shutdown ()
-  "Stop the engine.  The next command that needs it starts a new one."
+  "Stop the engine; the next command that needs it will start a new one."
   (interactive)
   (let ((conn sheet--connection))
     (setq sheet--connection nil
@@ -533,7 +533,7 @@ not one.  Usable from `-> run-hook' forms and from user code."
       (user-error "Sheet-mode: no request at line %d" (sheet--line))))
 
 (defun sheet--request-bounds (request)
-  "Start and end positions of REQUEST: its request line to the end of its last line."
+  "Return (START . END) of REQUEST: its request line to its last line's end."
   (cons (sheet--line-position (plist-get request :line))
         (sheet--line-end-position (plist-get request :endLine))))
 
@@ -959,8 +959,12 @@ non-nil, keep focus in the sheet."
 
 (define-minor-mode sheet-outline-mode
   "Hide and show request bodies with TAB on the request line.
-\\<sheet-outline-mode-map>\\[sheet-toggle-body-visibility-or-indent] on a request line hides or shows \
-everything under it; \\[sheet-show-all] shows every hidden region."
+\\<sheet-outline-mode-map>\\[sheet-toggle-body-visibility-or-indent] on a \
+request line hides or shows everything under it;
+\\[sheet-show-all] shows every hidden region.  Elsewhere TAB indents.
+
+This mode is on `sheet-mode-hook' by default; remove it from the
+hook to free TAB."
   :lighter nil
   :keymap sheet-outline-mode-map
   :group 'sheet
@@ -1055,7 +1059,9 @@ everything under it; \\[sheet-show-all] shows every hidden region."
     (modify-syntax-entry ?\" "." table)
     (modify-syntax-entry ?' "." table)
     table)
-  "Syntax table of `sheet-mode'.  Comments are fontified by regexp, at line start only.")
+  "Syntax table of `sheet-mode'.
+Comments are fontified by regexp, at line start only, so that a
+`#' in a URL is not taken for a comment.")
 
 ;;;###autoload
 (define-derived-mode sheet-mode fundamental-mode "Sheet"
