@@ -1,4 +1,5 @@
-// Loads angular15 and angular-mocks15 into the jsdom window before each test file.
+// Loads angular15 and angular-mocks15 into the jsdom window before each test file
+// (files running in the node environment, like native.test.ts, have no window: skipped).
 import { loadAngular } from './helpers/load-angular';
 
-loadAngular('angular15', 'angular-mocks15');
+if (typeof window !== 'undefined') loadAngular('angular15', 'angular-mocks15');

@@ -1,4 +1,5 @@
-// Loads angular and angular-mocks into the jsdom window before each test file.
+// Loads angular and angular-mocks into the jsdom window before each test file
+// (files running in the node environment, like native.test.ts, have no window: skipped).
 import { loadAngular } from './helpers/load-angular';
 
-loadAngular('angular', 'angular-mocks');
+if (typeof window !== 'undefined') loadAngular('angular', 'angular-mocks');
