@@ -327,13 +327,17 @@ ID and METHOD are those of the message."
            :process
            (lambda ()
              (setq sheet--process
-                   (make-process
+                   ;; Adaptive read buffering delays reading a process whose reads come
+                   ;; back short, which adds up to tens of ms per response; it is read
+                   ;; when the process is created, so binding it affects this one only.
+                   (let ((process-adaptive-read-buffering nil))
+                     (make-process
               :name sheet--name
               :command sheet-engine-command
               :connection-type 'pipe
               :coding 'utf-8-emacs-unix
               :noquery t
-              :stderr (get-buffer-create (format "*%s stderr*" sheet--name))))))))
+              :stderr (get-buffer-create (format "*%s stderr*" sheet--name)))))))))
     (condition-case err
         (jsonrpc-request conn 'initialize
                          (list :clientName "sheet-mode"

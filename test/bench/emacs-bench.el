@@ -1,0 +1,92 @@
+;;; emacs-bench.el --- sheet-mode timings in batch Emacs  -*- lexical-binding: t; -*-
+
+;;; Commentary:
+
+;; Run by emacs.bench.mjs:
+;;   emacs --batch -Q -L elisp -l test/bench/emacs-bench.el BASE-URL [SMALL-COUNT] [REPEATS]
+;; Measures, with the real engine and the example API at BASE-URL, the time from pressing
+;; C-c C-c (the command bound to it, called as a key press would) to
+;; `sheet-response-loaded-hook' in the response buffer.  Prints one line per case on stdout:
+;;   RESULT <name> <times in ms> <ms before the engine's first byte> <buffer size> <mode>
+;; (times comma-separated).
+
+;;; Code:
+
+(require 'sheet-mode)
+
+(defvar sheet-bench--done nil "Set by `sheet-response-loaded-hook'.")
+
+(defvar sheet-bench--first-byte nil
+  "When the first output of the engine for the current request arrived.")
+
+(defun sheet-bench--watch-engine ()
+  "Note when the engine's first output for a request arrives."
+  (add-function :before (process-filter sheet--process)
+                (lambda (&rest _)
+                  (unless sheet-bench--first-byte
+                    (setq sheet-bench--first-byte (float-time))))))
+
+(defun sheet-bench--note-loaded ()
+  "Record the time the response was loaded."
+  (setq sheet-bench--done (float-time)))
+
+(defun sheet-bench--press (keys)
+  "Press KEYS in the current buffer and wait for the response.
+Return (MS . MS-BEFORE-FIRST-BYTE)."
+  (setq sheet-bench--done nil
+        sheet-bench--first-byte nil)
+  (let ((start (float-time))
+        (command (key-binding (kbd keys)))
+        (deadline (+ (float-time) 60)))
+    (call-interactively command)
+    (while (and (not sheet-bench--done) (< (float-time) deadline))
+      (accept-process-output nil 0.05))
+    (unless sheet-bench--done
+      (error "No response within 60 s"))
+    (cons (* 1000.0 (- sheet-bench--done start))
+          (* 1000.0 (- (or sheet-bench--first-byte start) start)))))
+
+(defun sheet-bench--case (name line repeats)
+  "Send the request at LINE REPEATS times; print the RESULT line for NAME."
+  (goto-char (point-min))
+  (forward-line (1- line))
+  (let ((times (cl-loop repeat repeats collect (sheet-bench--press "C-c C-c")))
+        (buf (get-buffer sheet-buffer-response-name)))
+    (princ (format "RESULT %s %s %s %d %s\n" name
+                   (mapconcat (lambda (ms) (format "%.3f" (car ms))) times ",")
+                   (mapconcat (lambda (ms) (format "%.3f" (cdr ms))) times ",")
+                   (buffer-size buf) (buffer-local-value 'major-mode buf)))
+    (message "bench: %s done" name)))
+
+(let* ((base (nth 0 command-line-args-left))
+       (small-count (string-to-number (or (nth 1 command-line-args-left) "100")))
+       (repeats (string-to-number (or (nth 2 command-line-args-left) "5")))
+       (sheet-log-request nil))
+  (setq command-line-args-left nil)
+  (add-hook 'sheet-response-loaded-hook #'sheet-bench--note-loaded)
+  (with-current-buffer (get-buffer-create "bench.sheet")
+    (insert ":base = " base "\n"
+            "#\nGET :base/small\n"          ; line 3
+            "#\nGET :base/big.json?kb=1024\n" ; line 5
+            "#\nGET :base/big.json?kb=5120\n" ; line 7
+            "#\nGET :base/big.xml?kb=1024\n")  ; line 9
+    (sheet-mode)
+    (switch-to-buffer (current-buffer))
+    (sheet--engine)
+    (sheet-bench--watch-engine)
+    ;; Warm up: start the engine, open the keep-alive connection, fill the API's caches,
+    ;; load the major modes.
+    (dolist (line '(3 3 3 5 7 9))
+      (goto-char (point-min))
+      (forward-line (1- line))
+      (sheet-bench--press "C-c C-c")
+      (switch-to-buffer "bench.sheet"))
+    (garbage-collect)
+    (sheet-bench--case "small-json" 3 small-count)
+    (sheet-bench--case "json-1mb" 5 repeats)
+    (sheet-bench--case "json-5mb" 7 repeats)
+    (sheet-bench--case "xml-1mb" 9 repeats))
+  (sheet-engine-shutdown)
+  (kill-emacs 0))
+
+;;; emacs-bench.el ends here
