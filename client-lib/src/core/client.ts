@@ -623,10 +623,18 @@ export function createService(config: ClientConfiguration, runtime: Runtime): Cl
     );
   }
 
+  function metaFor(self: any, method: string): Meta {
+    const m = metaOf(self);
+    if (!m) {
+      throw new ClientError('NOT_CLIENTIZED', `${method}(): this object is not enhanced by the client (a copy made with angular.copy or a spread loses the library bookkeeping; use elem.clone() or Client.copy(elem))`);
+    }
+    return m;
+  }
+
   function fetchFunction(self: any, what: any, reqParams?: any, headers?: any): ClientPromise<any> {
+    const m = metaFor(self, 'getList');
     const d = runtime.defer();
     const operation = 'getList';
-    const m = metaOf(self)!;
     const url = fetchUrl(self, what);
     const whatFetched = what || m.route;
     const request = config.fullRequestInterceptor(null, operation, whatFetched, url, headers || {}, reqParams || {}, m.httpConfig || {});
@@ -660,8 +668,8 @@ export function createService(config: ClientConfiguration, runtime: Runtime): Cl
   }
 
   function elemFunction(self: any, operation: string, what: any, params: any, obj: any, headers: any): ClientPromise<any> {
+    const m = metaFor(self, operation);
     const d = runtime.defer();
-    const m = metaOf(self)!;
     const route = what || m.route;
     const fetchU = fetchUrl(self, what);
     let callObj = obj || self;

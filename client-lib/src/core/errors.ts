@@ -17,7 +17,8 @@ export type ClientErrorCode =
   | 'NOT_AN_ARRAY' // a getList answer was not an array (after the response interceptors)
   | 'INVALID_ROUTE' // one()/all() called with a number or nothing where a route name belongs
   | 'UNKNOWN_OPERATION' // customOperation() with an operation that is not an HTTP method name
-  | 'JSONP_UNSUPPORTED'; // JSONP asked from the fetch transport
+  | 'JSONP_UNSUPPORTED' // JSONP asked from the fetch transport
+  | 'NOT_CLIENTIZED'; // a request method called on a copy that lost its bookkeeping (angular.copy, spread)
 
 export class ClientError extends Error {
   readonly code: ClientErrorCode;
