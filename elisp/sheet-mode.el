@@ -468,6 +468,7 @@ ID and METHOD are those of the message."
           (and buffer-file-name (list :path buffer-file-name))
           (list :settings (sheet--settings))))
 
+;;;###autoload
 (defun sheet-set-var (name value)
   "Set the variable NAME (a string such as \":token\") to VALUE for later requests.
 The value overrides the sheet's declarations for this engine
@@ -874,7 +875,10 @@ DISPLAY is `select' (show and select the response window), `stay'
      (lambda (result)
        (setq sheet--in-flight (delq id sheet--in-flight))
        (sheet--log-event conn "engine-reply" (list :id id :result result))
-       (sheet--handle-response result raw display sheet-buffer))
+       (condition-case-unless-debug err
+           (sheet--handle-response result raw display sheet-buffer)
+         (error (message "Sheet-mode: showing the response failed: %s"
+                         (error-message-string err)))))
      :error-fn
      (lambda (err)
        (setq sheet--in-flight (delq id sheet--in-flight))
