@@ -217,3 +217,59 @@ describe('configuration setters', () => {
     expect(t.Client.setUrlCreator('path')).toBe(t.Client);
   });
 });
+
+describe('fields table: each field renamed through setClientFields', () => {
+  const get = (t: any) => {
+    t.$httpBackend.expectGET('/a/1/b').respond(200, [{ id: 2 }], { ETag: '"l"' });
+    return settle(t, t.Client.one('a', 1).getList('b')).value;
+  };
+  it('id', () => {
+    const t = ng((p) => p.setClientFields({ id: 'uuid' }));
+    expect(t.Client.one('a', 'u-1').uuid).toBe('u-1');
+    expect(t.Client.clientizeElement(null, { uuid: 'z', id: 'ignored' }, 'a').getClientUrl()).toBe('/a/z');
+  });
+  it('route', () => {
+    const t = ng((p) => p.setClientFields({ route: '_route' }));
+    expect(get(t)[0]._route).toBe('b');
+  });
+  it('parentResource', () => {
+    const t = ng((p) => p.setClientFields({ parentResource: '_parent' }));
+    const l = get(t);
+    expect(l[0]._parent.id).toBe(1);
+    expect(l[0]._parent.route).toBe('a');
+  });
+  it('clientCollection', () => {
+    const t = ng((p) => p.setClientFields({ clientCollection: '_isList' }));
+    const l = get(t);
+    expect([l._isList, l[0]._isList]).toEqual([true, false]);
+  });
+  it('cannonicalId', () => {
+    const t = ng((p) => {
+      p.setClientFields({ cannonicalId: '_origId' });
+      p.setUseCannonicalId(true);
+    });
+    const l = get(t);
+    l[0].id = 3;
+    expect(l[0]._origId).toBe(2);
+    expect(l[0].getClientUrl()).toBe('/a/1/b/2');
+  });
+  it('etag', () => {
+    const t = ng((p) => p.setClientFields({ etag: '_etag' }));
+    const l = get(t);
+    expect(l._etag).toBe('"l"');
+    expect(l.clientEtag).toBeUndefined();
+  });
+  it('selfLink', () => {
+    const t = ng((p) => p.setClientFields({ selfLink: 'self' }));
+    const el = t.Client.clientizeElement(null, { id: 1, self: '/elsewhere/1', href: '/not-this' }, 'a', true);
+    expect(el.getClientUrl()).toBe('/elsewhere/1');
+  });
+  it('library methods too (getList -> fetch, getClientUrl -> url)', () => {
+    const t = ng((p) => p.setClientFields({ getList: 'fetch', getClientUrl: 'url' }));
+    const c = t.Client.all('a');
+    expect(c.url()).toBe('/a');
+    expect(c.getList).toBeUndefined();
+    t.$httpBackend.expectGET('/a').respond(200, []);
+    settle(t, c.fetch());
+  });
+});
