@@ -1,6 +1,9 @@
+# shellcheck shell=bash
+# Expects $root (the checkout) to be set by the caller.
 # Sourced by run-demo.sh and run-emacs.sh: start the example API on 127.0.0.1 and export
 # SHEET_DEMO_BASE (read by examples/demo.sheet's :base); stop it when the script exits.
 api_dir=$(mktemp -d "${TMPDIR:-/tmp}/sheet-demo.XXXXXX")
+: "${root:?}"
 node "$root/test/fixtures/server.mjs" --port-file "$api_dir/port" >"$api_dir/log" 2>&1 &
 api_pid=$!
 stop_api() {

@@ -7,7 +7,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=examples/lib-api.sh
 . "$root/examples/lib-api.sh"
 if [ ! -f "$root/engine/dist/engine.cjs" ]; then
-  printf 'the engine is not built: run `make build` first\n' >&2
+  printf 'the engine is not built: run "make build" first\n' >&2
   exit 1
 fi
 "${EMACS:-emacs}" --batch -Q -L "$root/elisp" -l "$root/examples/run-demo.el" "$root/examples/demo.sheet"

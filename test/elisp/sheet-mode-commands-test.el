@@ -219,3 +219,18 @@
       (should (eq (face-at "< ./file.json") 'sheet-file-body)))))
 
 ;;; sheet-mode-commands-test.el ends here
+
+(ert-deftest sheet-test-autoloads ()
+  "The generated autoloads define the mode, the .sheet entry and `sheet-set-var' only."
+  (let* ((dir (make-temp-file "sheet-autoloads" t))
+         (file (expand-file-name "sheet-mode-autoloads.el" dir)))
+    (unwind-protect
+        (progn
+          (copy-file (locate-library "sheet-mode.el") (expand-file-name "sheet-mode.el" dir))
+          (make-directory-autoloads dir file)
+          (let ((text (with-temp-buffer (insert-file-contents file) (buffer-string))))
+            (should (string-match-p "(autoload 'sheet-mode " text))
+            (should (string-match-p "(autoload 'sheet-set-var " text))
+            (should (string-match-p (regexp-quote "(add-to-list 'auto-mode-alist '(\"\\\\.sheet\\\\'\" . sheet-mode))") text))
+            (should-not (string-match-p "add-hook" text))))
+      (delete-directory dir t))))
