@@ -143,9 +143,13 @@ export async function runDaemon(opts: DaemonOptions): Promise<number> {
   let lastCheck = Date.now();
   let stopping = false;
 
+  let active = 0;
   const server = http.createServer((req, res) => {
+    active++;
     touch();
     const done = () => {
+      active--;
+      touch();
       // A rebuilt engine bundle: finish this request, then let the next call start the new one.
       if (Date.now() - lastCheck > 1000) {
         lastCheck = Date.now();
@@ -154,10 +158,12 @@ export async function runDaemon(opts: DaemonOptions): Promise<number> {
     };
     if (req.method === 'GET' && req.url === '/ping') {
       res.end('pong');
+      done();
       return;
     }
     if (req.method !== 'POST' || !req.url?.startsWith('/run')) {
       res.writeHead(404).end();
+      done();
       return;
     }
     handleRun(req, res)
@@ -201,7 +207,8 @@ export async function runDaemon(opts: DaemonOptions): Promise<number> {
   let timer: NodeJS.Timeout | undefined;
   function touch() {
     if (timer) clearTimeout(timer);
-    timer = setTimeout(() => void stop(), opts.idleSeconds * 1000);
+    // Never stop under a request in flight; look again after another idle period.
+    timer = setTimeout(() => (active > 0 ? touch() : void stop()), opts.idleSeconds * 1000);
     timer.unref?.();
   }
   let resolveDone: (code: number) => void = () => undefined;

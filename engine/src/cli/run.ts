@@ -331,7 +331,7 @@ export async function run(input: RunInput): Promise<RunOutput> {
     const b = built;
     const timeoutMs = b.opts.maxTime !== undefined && b.opts.maxTime > 0 ? b.opts.maxTime * 1000 : undefined;
     if (b.flags.dryRun) {
-      const extra = ['-L', ...curlSessionArgs(b, timeoutMs)];
+      const extra = ['-s', '-L', ...curlSessionArgs(b, timeoutMs)];
       if (b.opts.include) extra.push('-i');
       if (b.opts.verbose) extra.push('-v');
       if (b.opts.output !== undefined) extra.push('-o', b.opts.output);

@@ -1,0 +1,84 @@
+# shellcheck shell=bash
+# Shared by every test/shell/*.bats file. Each test runs the verbs inside $REST_TEST_SHELL
+# (bash, or zsh -f), sourcing shell/rest, against the example API on 127.0.0.1, with its own
+# HOME, no XDG variables, and the engine daemon in a runtime directory of this test file.
+
+bats_require_minimum_version 1.5.0
+
+REST_TEST_SHELL=${REST_TEST_SHELL:-bash}
+REST_ROOT=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
+export REST_ROOT REST_TEST_SHELL
+
+# Start the example API and make a short runtime dir (Unix socket paths are limited in length).
+api_start() {
+  local portfile=$BATS_FILE_TMPDIR/port
+  node "$REST_ROOT/test/fixtures/server.mjs" --port-file "$portfile" >/dev/null 2>&1 3>&- &
+  echo $! >"$BATS_FILE_TMPDIR/server.pid"
+  local i
+  for i in $(seq 1 100); do
+    [ -s "$portfile" ] && break
+    sleep 0.1
+  done
+  [ -s "$portfile" ] || return 1
+  API_PORT=$(cat "$portfile")
+  API=http://127.0.0.1:$API_PORT
+  REST_RUNTIME_DIR=$(mktemp -d /tmp/rest-rt.XXXXXX)
+  export API_PORT API REST_RUNTIME_DIR
+  export REST_DAEMON_IDLE=20
+}
+
+# Stop the daemon of this file's runtime dir and the API.
+api_stop() {
+  local pid
+  if [ -n "${REST_RUNTIME_DIR-}" ] && [ -f "$REST_RUNTIME_DIR/engine.pid" ]; then
+    pid=$(cat "$REST_RUNTIME_DIR/engine.pid")
+    kill "$pid" 2>/dev/null || true
+    for _ in 1 2 3 4 5 6 7 8 9 10; do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+  fi
+  if [ -f "$BATS_FILE_TMPDIR/server.pid" ]; then
+    kill "$(cat "$BATS_FILE_TMPDIR/server.pid")" 2>/dev/null || true
+  fi
+  [ -n "${REST_RUNTIME_DIR-}" ] && rm -rf "$REST_RUNTIME_DIR"
+  return 0
+}
+
+setup_file() { api_start; }
+teardown_file() { api_stop; }
+
+setup() {
+  export HOME=$BATS_TEST_TMPDIR/home
+  mkdir -p "$HOME"
+  unset XDG_CONFIG_HOME XDG_DATA_HOME XDG_RUNTIME_DIR REST_NO_PRESERVE_PATH REST_NO_DAEMON _rest_host _REST_PATH
+  export EDITOR=false
+}
+
+# rsh CODE: run CODE in the shell under test after `source shell/rest` (no arguments).
+rsh() {
+  local pre="source \"\$REST_ROOT/shell/rest\""
+  case $REST_TEST_SHELL in
+    zsh) zsh -f -c "$pre; $1" </dev/null ;;
+    *) bash -c "$pre; $1" </dev/null ;;
+  esac
+}
+
+# rsh_in CODE: as rsh, with the test's standard input passed through.
+rsh_in() {
+  local pre="source \"\$REST_ROOT/shell/rest\""
+  case $REST_TEST_SHELL in
+    zsh) zsh -f -c "$pre; $1" ;;
+    *) bash -c "$pre; $1" ;;
+  esac
+}
+
+# rsh_raw CODE: run CODE in the shell under test without sourcing anything first.
+rsh_raw() {
+  case $REST_TEST_SHELL in
+    zsh) zsh -f -c "$1" </dev/null ;;
+    *) bash -c "$1" </dev/null ;;
+  esac
+}
+
+# A JSON field of $output (the echo route's answer).
+field() {
+  printf '%s' "$output" | jq -r "$1"
+}
