@@ -332,12 +332,12 @@ ID and METHOD are those of the message."
                    ;; when the process is created, so binding it affects this one only.
                    (let ((process-adaptive-read-buffering nil))
                      (make-process
-              :name sheet--name
-              :command sheet-engine-command
-              :connection-type 'pipe
-              :coding 'utf-8-emacs-unix
-              :noquery t
-              :stderr (get-buffer-create (format "*%s stderr*" sheet--name)))))))))
+                      :name sheet--name
+                      :command sheet-engine-command
+                      :connection-type 'pipe
+                      :coding 'utf-8-emacs-unix
+                      :noquery t
+                      :stderr (get-buffer-create (format "*%s stderr*" sheet--name)))))))))
     (condition-case err
         (jsonrpc-request conn 'initialize
                          (list :clientName "sheet-mode"
@@ -659,11 +659,11 @@ not one.  Usable from `-> run-hook' forms and from user code."
                                    (plist-get v :line)))
                            (sheet--variables))))
     (list (helm-make-source "Variables" 'helm-source-sync
-            :candidates variables
-            :action (lambda (line) (with-current-buffer buf (sheet--goto-line line))))
+                            :candidates variables
+                            :action (lambda (line) (with-current-buffer buf (sheet--goto-line line))))
           (helm-make-source "Requests" 'helm-source-sync
-            :candidates requests
-            :action (lambda (line) (with-current-buffer buf (sheet--goto-line line)))))))
+                            :candidates requests
+                            :action (lambda (line) (with-current-buffer buf (sheet--goto-line line)))))))
 
 (defun sheet-helm ()
   "Jump to a request or variable: with helm when installed, else `completing-read'."

@@ -143,3 +143,52 @@
       (should (string-match-p "sheet/send" (buffer-string))))))
 
 ;;; sheet-mode-engine-test.el ends here
+
+(defconst sheet-test--silent-engine
+  "let buf = Buffer.alloc(0);
+process.stdin.on('data', (d) => {
+  buf = Buffer.concat([buf, d]);
+  for (;;) {
+    const s = buf.toString('latin1');
+    const h = s.indexOf('\\r\\n\\r\\n');
+    if (h < 0) return;
+    const n = Number(/Content-Length: *(\\d+)/i.exec(s.slice(0, h))[1]);
+    if (buf.length < h + 4 + n) return;
+    const msg = JSON.parse(buf.slice(h + 4, h + 4 + n).toString('utf8'));
+    buf = buf.slice(h + 4 + n);
+    if (msg.method === 'initialize') {
+      const out = JSON.stringify({ jsonrpc: '2.0', id: msg.id, result: { serverName: 'silent', version: '0' } });
+      process.stdout.write('Content-Length: ' + Buffer.byteLength(out) + '\\r\\n\\r\\n' + out);
+    }
+  }
+});"
+  "A stand-in engine that answers `initialize' and nothing else.")
+
+(ert-deftest sheet-test-setting-request-timeout ()
+  "`sheet-request-timeout' bounds quick look-ups: an engine that does not answer is an error, not a hang."
+  (sheet-engine-shutdown)
+  (unwind-protect
+      (let ((sheet-engine-command (list "node" "-e" sheet-test--silent-engine))
+            (sheet-request-timeout 0.5))
+        (sheet-test-with-sheet "GET :base/users\n#\nGET :base/users\n"
+          (let ((start (float-time))
+                (err (should-error (sheet-test-key "C-c C-n") :type 'user-error)))
+            (should (string-match-p "Timed out" (cadr err)))
+            (should (< (- (float-time) start) 5)))))
+    (sheet-engine-shutdown)))
+
+(ert-deftest sheet-test-setting-events-buffer-size ()
+  "`sheet-events-buffer-size': 0 keeps jsonrpc.el's full log off, a size turns it on."
+  (sheet-test-with-sheet "GET :base/users\n"
+    (dolist (size '(0 100000))
+      (sheet-engine-shutdown)
+      (when (get-buffer "*sheet-engine events*") (kill-buffer "*sheet-engine events*"))
+      (let ((sheet-events-buffer-size size))
+        (sheet-test-send-and-wait)
+        (with-current-buffer (jsonrpc-events-buffer sheet--connection)
+          ;; sheet-mode's own summary lines are always there ...
+          (should (string-match-p "^\\[client\\] .*sheet/send" (buffer-string)))
+          ;; ... jsonrpc.el's pretty-printed entries only with a size.
+          (should (eq (and (string-match-p "^\\[client-request\\]" (buffer-string)) t)
+                      (> size 0))))))
+    (sheet-engine-shutdown)))
