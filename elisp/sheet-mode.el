@@ -702,7 +702,9 @@ not one.  Usable from `-> run-hook' forms and from user code."
         (setq buffer-read-only nil)
         (buffer-disable-undo)
         (erase-buffer)
-        (remove-overlays)))
+        (remove-overlays)
+        ;; A reused buffer starts afresh, as a new one would.
+        (unless (eq major-mode 'fundamental-mode) (fundamental-mode))))
     buf))
 
 (defun sheet--mode-for (presentation)
@@ -837,6 +839,7 @@ RAW: show it untouched.  DISPLAY is `select', `stay' or nil."
           (sheet--format-response result)))
       (setq sheet--response-info result)
       (sheet-response-mode 1)
+      (buffer-enable-undo)
       (set-buffer-modified-p nil)
       (run-hooks 'sheet-response-loaded-hook)
       (sheet--run-hook-forms (plist-get hooks :runHooks)))

@@ -6,12 +6,18 @@ api_dir=$(mktemp -d "${TMPDIR:-/tmp}/sheet-demo.XXXXXX")
 : "${root:?}"
 node "$root/test/fixtures/server.mjs" --port-file "$api_dir/port" >"$api_dir/log" 2>&1 &
 api_pid=$!
+# Stop the API even if this shell is killed without running its traps (a closed terminal).
+(
+  while kill -0 "$$" 2>/dev/null && kill -0 "$api_pid" 2>/dev/null; do sleep 1; done
+  kill "$api_pid" 2>/dev/null
+) </dev/null >/dev/null 2>&1 &
 stop_api() {
   kill "$api_pid" 2>/dev/null
   wait "$api_pid" 2>/dev/null
   rm -rf "$api_dir"
 }
 trap stop_api EXIT
+trap 'exit 130' INT TERM HUP
 for _ in $(seq 1 100); do
   [ -s "$api_dir/port" ] && break
   if ! kill -0 "$api_pid" 2>/dev/null; then
