@@ -9,13 +9,11 @@
  *   cli options                            print the curl options the engine understands
  */
 import { spawn } from 'node:child_process';
-import fs from 'node:fs';
 import path from 'node:path';
 import { closeConnections } from '../http/send.js';
 import { KNOWN_OPTIONS } from '../curl/options.js';
 import { splitShellWords } from '../curl/words.js';
 import { EXIT, run } from './run.js';
-import { SOCKET_NAME } from './daemon.js';
 
 function readAllStdin(): Promise<Uint8Array> {
   return new Promise((resolve, reject) => {
@@ -38,8 +36,8 @@ export function idleSeconds(): number {
   return Number.isFinite(n) && n > 0 ? n : 900;
 }
 
+/** Start the daemon, detached. When one already serves `dir`, the new one sees it and exits. */
 function startDaemon(dir: string): void {
-  if (fs.existsSync(path.join(dir, SOCKET_NAME))) return;
   // The same bundle as this process: rest-cli.cjs takes `daemon`, engine.cjs `cli daemon`.
   const pre = process.argv[2] === 'cli' ? ['cli'] : [];
   const child = spawn(process.execPath, [path.resolve(process.argv[1]!), ...pre, 'daemon', '--dir', dir, '--idle', String(idleSeconds())], {

@@ -1,0 +1,100 @@
+#!/usr/bin/env bats
+# The engine daemon: socket permissions, direct mode, fallback, idle stop.
+
+load test_helper
+
+@test "the first call starts a daemon whose socket is private" {
+  run rsh 'rest "$API" >/dev/null; GET /small >/dev/null'
+  [ "$status" -eq 0 ]
+  for _ in $(seq 1 50); do [ -S "$REST_RUNTIME_DIR/engine.sock" ] && break; sleep 0.1; done
+  [ -S "$REST_RUNTIME_DIR/engine.sock" ]
+  [ "$(stat -c %a "$REST_RUNTIME_DIR")" = 700 ]
+  [ "$(stat -c %a "$REST_RUNTIME_DIR/engine.sock")" = 600 ]
+  run curl -s --unix-socket "$REST_RUNTIME_DIR/engine.sock" http://rest/ping
+  [ "$output" = pong ]
+}
+
+@test "later calls go through the daemon" {
+  rsh 'rest "$API" >/dev/null; GET /small >/dev/null'
+  for _ in $(seq 1 50); do [ -S "$REST_RUNTIME_DIR/engine.sock" ] && break; sleep 0.1; done
+  # A node that cannot run: only the daemon can answer.
+  run rsh 'REST_NODE=/bin/false; GET /small'
+  [ "$status" -eq 0 ]
+  [ "$(field .name)" = small ]
+}
+
+@test "REST_NO_DAEMON runs the engine directly and starts no daemon" {
+  export REST_RUNTIME_DIR=$BATS_TEST_TMPDIR/rt REST_NO_DAEMON=1
+  run rsh 'rest "$API" >/dev/null; GET /small; echo; GET /users/999'
+  [ "$status" -eq 4 ]
+  [ "$(printf '%s' "${lines[0]}" | jq -r .name)" = small ]
+  sleep 0.5
+  [ ! -e "$REST_RUNTIME_DIR/engine.sock" ]
+}
+
+@test "a stale socket falls back to the direct mode" {
+  local rt
+  rt=$(mktemp -d /tmp/rest-rt.XXXXXX)
+  export REST_RUNTIME_DIR=$rt
+  # A socket file nobody listens on.
+  node -e 'const s=require("net").createServer().listen(process.argv[1],()=>{process.exit(0)})' "$rt/engine.sock"
+  [ -S "$rt/engine.sock" ]
+  run rsh 'rest "$API" >/dev/null; GET /small'
+  [ "$status" -eq 0 ]
+  [ "$(field .name)" = small ]
+  REST_RUNTIME_DIR=$rt rsh 'rest --stop'
+  for _ in $(seq 1 30); do [ -e "$rt/engine.pid" ] || break; sleep 0.1; done
+  rm -rf "$rt"
+}
+
+@test "the daemon stops when idle and removes its socket" {
+  local rt
+  rt=$(mktemp -d /tmp/rest-rt.XXXXXX)
+  export REST_RUNTIME_DIR=$rt REST_DAEMON_IDLE=1
+  run rsh 'rest "$API" >/dev/null; GET /small >/dev/null'
+  for _ in $(seq 1 50); do [ -S "$rt/engine.sock" ] && break; sleep 0.1; done
+  [ -S "$rt/engine.sock" ]
+  pid=$(cat "$rt/engine.pid")
+  for _ in $(seq 1 40); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+  ! kill -0 "$pid" 2>/dev/null
+  [ ! -e "$rt/engine.sock" ]
+  rm -rf "$rt"
+}
+
+@test "rest --stop stops the daemon" {
+  local rt
+  rt=$(mktemp -d /tmp/rest-rt.XXXXXX)
+  export REST_RUNTIME_DIR=$rt
+  rsh 'rest "$API" >/dev/null; GET /small >/dev/null'
+  for _ in $(seq 1 50); do [ -f "$rt/engine.pid" ] && break; sleep 0.1; done
+  pid=$(cat "$rt/engine.pid")
+  run rsh 'rest --stop'
+  [ "$status" -eq 0 ]
+  for _ in $(seq 1 30); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+  ! kill -0 "$pid" 2>/dev/null
+  rm -rf "$rt"
+}
+
+@test "the daemon refuses a runtime directory other users can open" {
+  local rt
+  rt=$(mktemp -d /tmp/rest-rt.XXXXXX)
+  chmod 755 "$rt"
+  run node "$REST_ROOT/engine/dist/rest-cli.cjs" daemon --dir "$rt" --idle 1
+  [ "$status" -eq 8 ]
+  [[ "$output" == *0700* ]]
+  [ ! -e "$rt/engine.sock" ]
+  rm -rf "$rt"
+}
+
+@test "the verbs still work when the runtime directory is unsafe" {
+  local rt
+  rt=$(mktemp -d /tmp/rest-rt.XXXXXX)
+  chmod 777 "$rt"
+  export REST_RUNTIME_DIR=$rt
+  run rsh 'rest "$API" >/dev/null; GET /small'
+  [ "$status" -eq 0 ]
+  [ "$(field .name)" = small ]
+  sleep 0.5
+  [ ! -e "$rt/engine.sock" ]
+  rm -rf "$rt"
+}
