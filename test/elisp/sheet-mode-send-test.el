@@ -147,3 +147,23 @@
       (should (string-match-p "no user 999" (buffer-string))))))
 
 ;;; sheet-mode-send-test.el ends here
+
+(ert-deftest sheet-test-hook-warnings-keep-the-response ()
+  "An unknown hook or a failing jq expression is reported; the response is shown anyway."
+  (sheet-test-with-sheet "GET :base/users\n-> no-such-hook x\n-> jq-set-var :broken .[\n"
+    (let ((mark (sheet-test-messages-mark)))
+      (with-current-buffer (sheet-test-send-and-wait)
+        (should (string-match-p "Ada Lovelace" (buffer-string))))
+      (let ((text (sheet-test-messages-since mark)))
+        (should (string-match-p "line 3: unknown hook no-such-hook" text))
+        (should (string-match-p "line 4: jq expression" text))))))
+
+(ert-deftest sheet-test-redirect-in-trailer ()
+  "A followed redirect is named in the trailer, before the final status line."
+  (sheet-test-with-sheet "GET :base/redirect\n"
+    (with-current-buffer (sheet-test-send-and-wait)
+      (should (string-match-p
+               (concat "^// GET " (regexp-quote (sheet-test-api-url)) "/users\n"
+                       "// Redirect: 302 " (regexp-quote (sheet-test-api-url)) "/redirect -> .*/users\n"
+                       "// HTTP/1.1 200 OK$")
+               (buffer-string))))))
