@@ -167,3 +167,26 @@
                        "// Redirect: 302 " (regexp-quote (sheet-test-api-url)) "/redirect -> .*/users\n"
                        "// HTTP/1.1 200 OK$")
                (buffer-string))))))
+
+(ert-deftest sheet-test-file-body-relative-to-sheet ()
+  "A `< path' body is read relative to the sheet's file."
+  (let* ((dir (make-temp-file "sheet-test-dir" t))
+         (sheet-file (expand-file-name "api.sheet" dir)))
+    (unwind-protect
+        (progn
+          (with-temp-file (expand-file-name "body.json" dir)
+            (insert "{\"from\": \"file\"}"))
+          (with-temp-file sheet-file
+            (insert ":base = " (sheet-test-api-url) "\n#\nPOST :base/echo/file\nContent-Type: application/json\n\n< ./body.json\n"))
+          (let ((buf (find-file-noselect sheet-file))
+                (sheet-same-buffer-response t)
+                (sheet-buffer-response-name "*HTTP Response*"))
+            (unwind-protect
+                (with-current-buffer buf
+                  (should (eq major-mode 'sheet-mode))
+                  (sheet-test-goto "^POST")
+                  (with-current-buffer (sheet-test-send-and-wait)
+                    (should (string-match-p (regexp-quote "\"body\": \"{\\\"from\\\": \\\"file\\\"}\"")
+                                            (buffer-string)))))
+              (kill-buffer buf))))
+      (delete-directory dir t))))
