@@ -38,7 +38,7 @@
             (setq failures (1+ failures))
             (princ (format "NO RESPONSE: %s\n"
                            (with-current-buffer (messages-buffer)
-                             (string-trim (buffer-substring errors-before (point-max))))))))))
+                             (string-trim (buffer-substring (min (1+ errors-before) (point-max)) (point-max))))))))))
     failures))
 
 (let* ((file (car command-line-args-left))
