@@ -57,7 +57,7 @@ const rows = cases.map(([k, what, target, restclient]) => {
   const r = results.get(k);
   const med = median(r.times);
   const verdict = target === null ? '' : med < target ? ` (met)` : ` (missed)`;
-  return `| ${what} | ${fmt(med)} ms | ${fmt(median(r.engine))} ms | ${target === null ? '-' : `< ${target} ms${verdict}`} | ${restclient} | ${r.size >= 1e5 ? `${(r.size / 1e6).toFixed(2)} M` : `${r.size} `}chars, ${r.mode} |`;
+  return `| ${what} | ${fmt(med)} ms | ${fmt(median(r.engine))} ms | ${target === null ? '-' : `< ${target} ms${verdict}`} | ${restclient} | ${r.size >= 1e5 ? `${(r.size / 1e6).toFixed(2)} M ` : `${r.size} `}chars, ${r.mode} |`;
 });
 process.stdout.write(`## Emacs (sheet-mode)
 
