@@ -111,6 +111,23 @@ buffer stays in `fundamental-mode'.  nil disables the threshold."
                  (natnum :tag "Characters"))
   :group 'sheet)
 
+(defcustom sheet-cookie-jar-file nil
+  "File that keeps the engine's cookies, in the Netscape format curl uses.
+nil keeps them in the engine's memory for its session.  The same
+file works with curl (-b/-c) and with the shell verbs."
+  :type '(choice (const :tag "In memory" nil) (file :tag "Cookie file"))
+  :group 'sheet)
+
+(defcustom sheet-timeout nil
+  "Seconds to wait for a complete response; nil waits without limit."
+  :type '(choice (const :tag "No limit" nil) (number :tag "Seconds"))
+  :group 'sheet)
+
+(defcustom sheet-follow-redirects t
+  "When non-nil, redirects are followed; when nil, the redirect response is shown."
+  :type 'boolean
+  :group 'sheet)
+
 (defcustom sheet-vars-max-passes 10
   "Maximum number of substitution passes for variables."
   :type 'natnum
@@ -296,11 +313,45 @@ ID and METHOD are those of the message."
           (abbreviate-file-name
            (expand-file-name ".." sheet--elisp-directory))))
 
+(defvar sheet--jar-file nil
+  "The cookie jar file the running engine was last configured with.")
+
+(defun sheet--jar-setting ()
+  "`sheet-cookie-jar-file', expanded, or nil."
+  (and sheet-cookie-jar-file (expand-file-name sheet-cookie-jar-file)))
+
 (defun sheet--settings ()
   "The engine settings from the current buffer's values of the options."
   (list :maxPasses sheet-vars-max-passes
         :threshold sheet-response-size-threshold
-        :inhibitCookies (if sheet-inhibit-cookies t :json-false)))
+        :inhibitCookies (if sheet-inhibit-cookies t :json-false)
+        :timeoutMs (if sheet-timeout (max 1 (round (* 1000 sheet-timeout))) 0)
+        :followRedirects (if sheet-follow-redirects t :json-false)
+        :cookieJarFile (sheet--jar-setting)))
+
+(defun sheet--initialize-params ()
+  "The parameters of the `initialize' request."
+  (list :clientName "sheet-mode"
+        :clientVersion "0.1.0"
+        :lisp t
+        :settings (sheet--settings)))
+
+(defun sheet--sync-jar (conn)
+  "Tell the engine on CONN when `sheet-cookie-jar-file' changed.
+The engine loads a new jar file asynchronously; `settings/set' is
+a notification, so the next request could still use the old jar.
+`initialize' applies the same settings and answers once the jar is
+loaded, so it is used here and waited for."
+  (let ((file (sheet--jar-setting)))
+    (unless (equal file sheet--jar-file)
+      (condition-case err
+          (progn
+            (jsonrpc-request conn 'initialize (sheet--initialize-params)
+                             :timeout sheet-request-timeout)
+            (setq sheet--jar-file file))
+        (jsonrpc-error
+         (user-error "Sheet-mode: cannot use the cookie file %s: %s"
+                     file (sheet--error-text err)))))))
 
 (defun sheet--start-engine ()
   "Start the engine and initialize it; return the connection."
@@ -339,12 +390,8 @@ ID and METHOD are those of the message."
                       :noquery t
                       :stderr (get-buffer-create (format "*%s stderr*" sheet--name)))))))))
     (condition-case err
-        (jsonrpc-request conn 'initialize
-                         (list :clientName "sheet-mode"
-                               :clientVersion "0.1.0"
-                               :lisp t
-                               :settings (sheet--settings))
-                         :timeout 20)
+        (jsonrpc-request conn 'initialize (sheet--initialize-params) :timeout 20)
+      (:success (setq sheet--jar-file (sheet--jar-setting)))
       (error
        (ignore-errors (jsonrpc-shutdown conn))
        (user-error "Sheet-mode: the engine did not start (%s): %s; %s"
@@ -866,6 +913,7 @@ RAW: show it untouched.  DISPLAY is `select', `stay' or nil."
 DISPLAY is `select' (show and select the response window), `stay'
 \(show it, keep focus) or nil (fill the buffer only)."
   (let* ((conn (sheet--engine))
+         (_ (sheet--sync-jar conn))
          (sheet-buffer (current-buffer))
          (line (sheet--line))
          (params (append (sheet--location-params) (list :raw (if raw t :json-false))))

@@ -141,3 +141,59 @@
       (should (string-match-p "Ada Lovelace" (buffer-string))))))
 
 ;;; sheet-mode-settings-test.el ends here
+
+(ert-deftest sheet-test-setting-cookie-jar-file ()
+  "`sheet-cookie-jar-file': cookies are kept in that file, in the Netscape format."
+  (let* ((dir (make-temp-file "sheet-jar" t))
+         (jar (expand-file-name "cookies.txt" dir))
+         (other (expand-file-name "other.txt" dir)))
+    (unwind-protect
+        (sheet-test-with-sheet "GET :base/cookies/persistent\n#\nGET :base/cookies\n"
+          (let ((sheet-cookie-jar-file jar))
+            (sheet-test-send-and-wait)
+            (should (file-exists-p jar))
+            (let ((text (with-temp-buffer (insert-file-contents jar) (buffer-string))))
+              (should (string-match-p "^127\\.0\\.0\\.1\t.*\tkeep\tyes$" text))))
+          ;; A new file, set while the engine runs, starts empty: no cookie is sent.
+          (let ((sheet-cookie-jar-file other))
+            (sheet-test-goto "^GET .*/cookies$")
+            (with-current-buffer (sheet-test-send-and-wait)
+              (should (string-match-p "\"cookies\": {}" (buffer-string)))))
+          ;; Back to the first file: its cookie is sent again.
+          (let ((sheet-cookie-jar-file jar))
+            (with-current-buffer (sheet-test-send-and-wait)
+              (should (string-match-p "\"keep\": \"yes\"" (buffer-string))))))
+      ;; Leave the engine with its in-memory jar for the other tests.
+      (sheet-test-with-sheet "GET :base/users\n" (sheet-test-send-and-wait))
+      (delete-directory dir t))))
+
+(ert-deftest sheet-test-setting-timeout ()
+  "`sheet-timeout': a response slower than it fails with a message naming the URL."
+  (sheet-test-with-sheet "GET :base/slow?ms=3000\n"
+    (let ((sheet-timeout 0.3)
+          (mark (sheet-test-messages-mark))
+          (start (float-time)))
+      (sheet-test-key "C-c C-c")
+      (sheet-test-wait-idle)
+      (should (< (- (float-time) start) 2.5))
+      (let ((text (sheet-test-messages-since mark)))
+        (should (string-match-p (regexp-quote (concat (sheet-test-api-url) "/slow?ms=3000")) text))
+        (should (string-match-p "within 300 ms" text))))
+    (let ((sheet-timeout nil))
+      (goto-char (point-min))
+      (forward-line 1)
+      (delete-region (point) (line-end-position))
+      (insert "GET :base/slow?ms=400")
+      (with-current-buffer (sheet-test-send-and-wait)
+        (should (string-match-p "\"waited\": 400" (buffer-string)))))))
+
+(ert-deftest sheet-test-setting-follow-redirects ()
+  "`sheet-follow-redirects': nil shows the redirect response itself."
+  (sheet-test-with-sheet "GET :base/redirect\n"
+    (let ((sheet-follow-redirects nil))
+      (with-current-buffer (sheet-test-send-and-wait)
+        (should (string-match-p "^# HTTP/1.1 302 Found$\\|^// HTTP/1.1 302 Found$" (buffer-string)))
+        (should (string-match-p "Location: /users" (buffer-string)))))
+    (let ((sheet-follow-redirects t))
+      (with-current-buffer (sheet-test-send-and-wait)
+        (should (string-match-p "HTTP/1.1 200 OK" (buffer-string)))))))
