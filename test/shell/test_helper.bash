@@ -14,8 +14,8 @@ api_start() {
   local portfile=$BATS_FILE_TMPDIR/port
   node "$REST_ROOT/test/fixtures/server.mjs" --port-file "$portfile" >/dev/null 2>&1 3>&- &
   echo $! >"$BATS_FILE_TMPDIR/server.pid"
-  local i
-  for i in $(seq 1 100); do
+  local _
+  for _ in $(seq 1 100); do
     [ -s "$portfile" ] && break
     sleep 0.1
   done
@@ -79,6 +79,7 @@ rsh_raw() {
 }
 
 # A JSON field of $output (the echo route's answer).
+# shellcheck disable=SC2154 # $output is set by bats' run
 field() {
   printf '%s' "$output" | jq -r "$1"
 }

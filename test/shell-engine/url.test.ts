@@ -1,0 +1,61 @@
+// Paths and base URLs (engine/src/cli/url.ts), by resty's rules.
+import { describe, expect, it } from 'vitest';
+import { appendQuery, buildUrl, encodePath, normaliseBase } from '../../engine/src/cli/url.js';
+
+describe('encodePath', () => {
+  it.each([
+    ['/users/1', '/users/1'],
+    ['/a b', '/a%20b'],
+    ['/x?y=z&w', '/x%3Fy%3Dz%26w'],
+    ['/a%2Fb/c', '/a%2Fb/c'],
+    ['/a%2fb', '/a%2Fb'],
+    ['/100%', '/100%25'],
+    ['/%20', '/%2520'],
+    ['/été', '/%C3%A9t%C3%A9'],
+    ['/#frag', '/%23frag'],
+    ['/-._~', '/-._~'],
+    ['/+:@', '/%2B%3A%40'],
+    ['', ''],
+  ])('%s -> %s', (path, encoded) => {
+    expect(encodePath(path)).toBe(encoded);
+  });
+});
+
+describe('normaliseBase', () => {
+  it.each([
+    ['localhost:8080', 'http://localhost:8080*'],
+    ['https://h/api', 'https://h/api*'],
+    ['http://h/api*.json', 'http://h/api*.json'],
+    ['h/*/x/*', 'http://h/*/x/*'],
+  ])('%s -> %s', (remote, base) => {
+    expect(normaliseBase(remote)).toBe(base);
+  });
+});
+
+describe('buildUrl', () => {
+  it('replaces every star with the path', () => {
+    expect(buildUrl({ base: 'http://h/*/v/*', path: '/p', raw: false, queries: [] })).toBe('http://h//p/v//p');
+  });
+  it('appends the -q query with ?', () => {
+    expect(buildUrl({ base: 'http://h*', path: '/p q', raw: false, queries: ['a=b&c=d'] })).toBe('http://h/p%20q?a=b&c=d');
+  });
+  it('-Q leaves the path as written', () => {
+    expect(buildUrl({ base: 'http://h*', path: '/p?x=1 2', raw: true, queries: [] })).toBe('http://h/p?x=1 2');
+  });
+  it('a second query joins with &', () => {
+    expect(buildUrl({ base: 'http://h*', path: '/p?x=1', raw: true, queries: ['y=2'] })).toBe('http://h/p?x=1&y=2');
+  });
+  it('an empty path leaves the base', () => {
+    expect(buildUrl({ base: 'http://h/api*', path: '', raw: false, queries: [] })).toBe('http://h/api');
+  });
+});
+
+describe('appendQuery', () => {
+  it.each([
+    ['http://h/p', 'a=1', 'http://h/p?a=1'],
+    ['http://h/p?x=1', 'a=1', 'http://h/p?x=1&a=1'],
+    ['http://h/p', '', 'http://h/p'],
+  ])('%s + %s', (url, q, out) => {
+    expect(appendQuery(url, q)).toBe(out);
+  });
+});

@@ -1,0 +1,12 @@
+import { defineProject } from 'vitest/config';
+
+export default defineProject({
+  test: {
+    name: 'shell-engine',
+    root: new URL('../..', import.meta.url).pathname,
+    include: ['test/shell-engine/**/*.test.ts'],
+    environment: 'node',
+    testTimeout: 20000,
+    hookTimeout: 20000,
+  },
+});
