@@ -147,6 +147,12 @@ load test_helper
   [[ "$stderr" == *"no-such-host.invalid"* ]]
 }
 
+@test "a TLS failure exits 6" {
+  run --separate-stderr rsh 'rest "https://127.0.0.1:$API_PORT" >/dev/null; GET /x'
+  [ "$status" -eq 6 ]
+  [[ "$stderr" == *"https://127.0.0.1:$API_PORT/x"* ]]
+}
+
 @test "a timeout (--max-time) exits 6" {
   run --separate-stderr rsh 'rest "$API" >/dev/null; GET /slow -q ms=3000 --max-time 0.3'
   [ "$status" -eq 6 ]

@@ -117,6 +117,24 @@ function probe(sock: string): Promise<boolean> {
   });
 }
 
+/** Remove per-call files (r.PID, e.PID, i.PID) left by shells more than a minute ago. */
+function sweep(dir: string): void {
+  const old = Date.now() - 60_000;
+  try {
+    for (const f of fs.readdirSync(dir)) {
+      if (!/^[rei]\.\d+$/.test(f)) continue;
+      const p = path.join(dir, f);
+      try {
+        if (fs.lstatSync(p).mtimeMs < old) fs.rmSync(p, { force: true });
+      } catch {
+        /* gone */
+      }
+    }
+  } catch {
+    /* directory gone */
+  }
+}
+
 export interface DaemonOptions {
   dir: string;
   idleSeconds: number;
@@ -228,6 +246,7 @@ export async function runDaemon(opts: DaemonOptions): Promise<number> {
     } catch {
       /* gone */
     }
+    sweep(opts.dir);
     server.close();
     server.closeAllConnections?.();
     await closeConnections();
