@@ -775,7 +775,6 @@ export function createService(config: ClientConfiguration, runtime: Runtime): Cl
   }
 
   function toService(route: string, parent?: any): any {
-    const owner = parent || service;
     const collection = all(parent || null, route);
     const f = F();
     const serv: any = {};
@@ -789,7 +788,6 @@ export function createService(config: ClientConfiguration, runtime: Runtime): Cl
       const v = collection[prop];
       if (typeof v === 'function' && !(prop in serv)) serv[prop] = v.bind(collection);
     }
-    void owner;
     return serv;
   }
 

@@ -256,25 +256,75 @@ export interface ClientConfigurer {
   setSelfLinkAbsoluteUrl(value: boolean | null): this;
   /** Only `'path'` exists. @default 'path' */
   setUrlCreator(name: string): this;
+  /**
+   * Transform elements (and/or collections) of a route after they were enhanced; the result
+   * replaces the element. `isCollection` true/false limits it to collections/elements.
+   * @default none
+   * @example ClientProvider.addElementTransformer('users', false, (u) => { u.fullName = u.first + ' ' + u.last; return u; });
+   */
   addElementTransformer(route: string | RegExp, transformer: ElementTransformer): this;
   addElementTransformer(route: string | RegExp, isCollection: boolean, transformer: ElementTransformer): this;
+  /**
+   * `addElementTransformer(route, true, fn)`.
+   * @example ClientProvider.extendCollection('users', (c) => { c.active = () => c.filter((u) => u.active); return c; });
+   */
   extendCollection(route: string | RegExp, fn: ElementTransformer): this;
+  /**
+   * `addElementTransformer(route, false, fn)`.
+   * @example ClientProvider.extendModel('users', (u) => { u.addClientMethod('ban', 'put', 'ban'); return u; });
+   */
   extendModel(route: string | RegExp, fn: ElementTransformer): this;
+  /**
+   * Called for every enhanced object: a collection first, then each of its elements.
+   * @default none
+   * @example ClientProvider.setOnElemClientized((elem, isCollection, what, Client) => { elem.loadedAt = Date.now(); });
+   */
   setOnElemClientized(fn: OnElemClientized): this;
+  /**
+   * Called with the raw object before it is enhanced; returns the object to enhance.
+   * @default identity
+   * @example ClientProvider.setOnBeforeElemClientized((elem) => elem);
+   */
   setOnBeforeElemClientized(fn: (elem: any, isCollection: boolean, what: string) => any): this;
+  /**
+   * Called with every enhanced promise (to add members to promises).
+   * @default none
+   * @example ClientProvider.setClientizePromiseInterceptor((promise) => { promise.$loading = true; });
+   */
   setClientizePromiseInterceptor(fn: (promise: ClientPromise<any>) => void): this;
+  /**
+   * After each response, in the order added: returns the data to enhance.
+   * @default none
+   * @example ClientProvider.addResponseInterceptor((data, operation) => operation === 'getList' ? Object.assign(data.items, {meta: data.meta}) : data.item);
+   */
   addResponseInterceptor(fn: ResponseInterceptor): this;
+  /**
+   * Before sending: returns the element to send; `null` sends no body.
+   * @default none
+   * @example ClientProvider.addRequestInterceptor((elem, operation) => operation === 'remove' ? null : elem);
+   */
   addRequestInterceptor(fn: RequestInterceptor): this;
+  /**
+   * Before sending: returns any of `{element, headers, params, httpConfig}`; omitted ones keep their value.
+   * @default none
+   * @example ClientProvider.addFullRequestInterceptor((elem, op, what, url, headers) => ({headers: {...headers, 'X-Trace': '1'}}));
+   */
   addFullRequestInterceptor(fn: FullRequestInterceptor): this;
+  /**
+   * On every error, in the order added; returning `false` stops the request's promise from completing.
+   * @default none
+   * @example ClientProvider.addErrorInterceptor((response, deferred, responseHandler) => { if (response.status === 401) { refresh().then(() => $http(response.config).then(responseHandler, deferred.reject)); return false; } return true; });
+   */
   addErrorInterceptor(fn: ErrorInterceptor): this;
+  /** Same as addErrorInterceptor. @example ClientProvider.setErrorInterceptor((response) => response.status !== 404); */
   setErrorInterceptor(fn: ErrorInterceptor): this;
-  /** @deprecated single slot; use addResponseInterceptor */
+  /** @deprecated single slot (a second call replaces); use addResponseInterceptor */
   setResponseInterceptor(fn: ResponseInterceptor): this;
-  /** @deprecated single slot; use addResponseInterceptor */
+  /** @deprecated alias of setResponseInterceptor; use addResponseInterceptor */
   setResponseExtractor(fn: ResponseInterceptor): this;
-  /** @deprecated single slot; use addRequestInterceptor */
+  /** @deprecated single slot (a second call replaces); use addRequestInterceptor */
   setRequestInterceptor(fn: RequestInterceptor): this;
-  /** @deprecated single slot; use addFullRequestInterceptor */
+  /** @deprecated single slot (a second call replaces); use addFullRequestInterceptor */
   setFullRequestInterceptor(fn: FullRequestInterceptor): this;
 }
 
