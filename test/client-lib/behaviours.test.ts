@@ -202,7 +202,7 @@ describe('cancellation and digests', () => {
     );
     // Nothing ran a digest yet: the request waits for one.
     expect(() => t.$httpBackend.verifyNoOutstandingRequest(false)).not.toThrow();
-    // The library scheduled one (in a browser: setTimeout 0; with ngMock: $timeout.flush()).
+    // $http's $q chain scheduled one (in a browser: setTimeout 0; with ngMock: $timeout.flush()).
     t.$timeout.flush();
     expect(() => t.$httpBackend.verifyNoOutstandingRequest(false)).toThrow();
     t.$httpBackend.flush();

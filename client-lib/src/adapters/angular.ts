@@ -24,22 +24,11 @@ function ClientProviderCtor(this: any) {
   this.$get = [
     '$http',
     '$q',
-    '$rootScope',
-    function ($http: any, $q: any, $rootScope: any): ClientService {
-      // $http sends from a digest; a call made outside one (a setTimeout, a third-party
-      // callback) would wait for the next digest, so schedule one (once per digest).
-      let digestScheduled = false;
-      const digestRan = () => {
-        digestScheduled = false;
-      };
+    function ($http: any, $q: any): ClientService {
+      // A call made outside a digest needs no $apply: $http (1.3+) chains on a $q promise,
+      // whose resolution schedules a digest ($evalAsync -> $browser.defer).
       const runtime: Runtime = {
-        http(cfg) {
-          if (!digestScheduled && !$rootScope.$$phase) {
-            digestScheduled = true;
-            $rootScope.$evalAsync(digestRan);
-          }
-          return $http(cfg);
-        },
+        http: (cfg) => $http(cfg),
         defer: () => $q.defer(),
       };
       return createService(config, runtime);
