@@ -247,14 +247,19 @@ export async function runDaemon(opts: DaemonOptions): Promise<number> {
       /* gone */
     }
     sweep(opts.dir);
+    process.off('SIGHUP', onHup);
+    process.off('SIGTERM', onStop);
+    process.off('SIGINT', onStop);
     server.close();
     server.closeAllConnections?.();
     await closeConnections();
     resolveDone(0);
   }
-  process.on('SIGHUP', () => undefined);
-  process.on('SIGTERM', () => void stop());
-  process.on('SIGINT', () => void stop());
+  const onHup = () => undefined;
+  const onStop = () => void stop();
+  process.on('SIGHUP', onHup);
+  process.on('SIGTERM', onStop);
+  process.on('SIGINT', onStop);
   touch();
   const code = await finished;
   return code;
