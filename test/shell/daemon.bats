@@ -32,16 +32,17 @@ load test_helper
   [ ! -e "$REST_RUNTIME_DIR/engine.sock" ]
 }
 
-@test "a stale socket falls back to the direct mode" {
+@test "a stale socket falls back to the direct mode, piped body included" {
   local rt
   rt=$(mktemp -d /tmp/rest-rt.XXXXXX)
   export REST_RUNTIME_DIR=$rt
   # A socket file nobody listens on.
   node -e 'const s=require("net").createServer().listen(process.argv[1],()=>{process.exit(0)})' "$rt/engine.sock"
   [ -S "$rt/engine.sock" ]
-  run rsh 'rest "$API" >/dev/null; GET /small'
+  # A piped body, kept for the direct mode after the daemon did not answer.
+  run rsh 'rest "$API" >/dev/null; printf "piped body" | POST /echo'
   [ "$status" -eq 0 ]
-  [ "$(field .name)" = small ]
+  [ "$(field .body)" = "piped body" ]
   REST_RUNTIME_DIR=$rt rsh 'rest --stop'
   for _ in $(seq 1 30); do [ -e "$rt/engine.pid" ] || break; sleep 0.1; done
   rm -rf "$rt"
