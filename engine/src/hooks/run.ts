@@ -6,6 +6,8 @@
  * - any other hook name is a warning naming it; the request has run anyway.
  * A hook's failure never loses the response: it becomes a warning with its line.
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import type { HookNode } from '../sheet/ast.js';
 import type { HookResults } from '../rpc/protocol.js';
 
@@ -16,27 +18,63 @@ export const HOOK_TYPES = [
 ];
 
 let jqModule: typeof import('node-jq') | undefined;
+
+/** The system jq's absolute path: node-jq starts it with an empty environment (no PATH). */
+function systemJq(): string {
+  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
+    if (!dir) continue;
+    const p = path.join(dir, 'jq');
+    try {
+      fs.accessSync(p, fs.constants.X_OK);
+      return p;
+    } catch {
+      // not here
+    }
+  }
+  return 'jq';
+}
+
 async function jq(): Promise<typeof import('node-jq')> {
   if (!jqModule) {
     // node-jq reads JQ_PATH when loaded: point it at the system jq unless the user chose one.
-    if (!process.env.JQ_PATH) process.env.JQ_PATH = 'jq';
+    if (!process.env.JQ_PATH) process.env.JQ_PATH = systemJq();
     jqModule = await import('node-jq');
   }
   return jqModule;
 }
 
+/** How long one jq run may take, in ms, before it counts as failed. */
+export const JQ_TIMEOUT_MS = 10_000;
+
 /**
- * Run jq `filter` on `input` (JSON text) and return the raw output without its final newline.
- * @throws Error with jq's message when jq fails (bad filter, input not JSON, jq missing).
+ * Run jq `filter` on `input` (JSON text) and return the raw output (as `jq -r` prints it)
+ * without its final newline.
+ * @throws Error with jq's message when jq fails (bad filter, input not JSON, jq missing), when
+ *   the input is empty, or when jq takes longer than {@link JQ_TIMEOUT_MS}.
  */
-export async function runJq(filter: string, input: string): Promise<string> {
-  const out = await (await jq()).run(filter, input, { input: 'string', output: 'string', raw: true });
-  return typeof out === 'string' ? out : JSON.stringify(out);
+export async function runJq(filter: string, input: string, timeoutMs = JQ_TIMEOUT_MS): Promise<string> {
+  // node-jq never closes jq's stdin for an empty input, and jq would wait for ever.
+  if (!input.trim()) throw new Error('the response body is empty, not JSON');
+  const mod = await jq();
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`jq did not finish within ${timeoutMs} ms`)), timeoutMs);
+  });
+  try {
+    const out = await Promise.race([mod.run(filter, input, { input: 'string', output: 'string', raw: true }), timeout]);
+    return typeof out === 'string' ? out : JSON.stringify(out);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /**
- * Run the request's hooks on the response body.
+ * Run the request's hooks on the response body, in sheet order.
+ * @param bodyText the response body as text (decoded by its charset).
  * @param setVar stores an override (the engine session's).
+ * @returns run-hook forms for the client, the variables set, and warnings (`jq-error` naming
+ *   the expression, `unknown-hook` naming the hook, `bad-argument`), each with its sheet line.
+ *   Never throws: a hook's failure never loses the response.
  */
 export async function runHooks(hooks: HookNode[], bodyText: string, setVar: (name: string, value: string) => void): Promise<HookResults> {
   const results: HookResults = { runHooks: [], setVars: [], warnings: [] };

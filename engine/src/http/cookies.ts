@@ -57,8 +57,11 @@ export function toNetscape(cookies: Cookie[]): string {
   const now = Date.now();
   const lines: string[] = [];
   for (const c of cookies) {
-    const exp = c.expires instanceof Date ? Math.floor(c.expires.getTime() / 1000) : 0;
-    if (c.expires instanceof Date && c.expires.getTime() <= now) continue;
+    // Expires or Max-Age (relative to when the cookie was stored); none: a session cookie (0).
+    const t = c.expiryTime();
+    const finite = typeof t === 'number' && Number.isFinite(t);
+    if (finite && t <= now) continue;
+    const exp = finite ? Math.floor(t / 1000) : 0;
     const domain = (c.hostOnly ? '' : '.') + (c.domain ?? '');
     lines.push(
       [

@@ -57,7 +57,10 @@ function dispatchOnce(dispatcher: Dispatcher, req: Request, signal: AbortSignal)
   const url = new URL(req.url);
   const body = bodyBytes(req.body);
   const headers: string[] = [];
-  for (const [n, v] of req.headers) headers.push(n, v);
+  // Header values are sent as UTF-8 bytes; undici writes header strings as Latin-1, so
+  // non-ASCII text is handed over as the Latin-1 string of its UTF-8 bytes.
+  // eslint-disable-next-line no-control-regex
+  for (const [n, v] of req.headers) headers.push(n, /[^\x00-\x7f]/.test(v) ? Buffer.from(v, 'utf8').toString('latin1') : v);
   return new Promise<RawResponse>((resolve, reject) => {
     let status = 0;
     let statusText = '';

@@ -3,6 +3,10 @@
  * pretty-printed, images as base64, HTML as is with a mode hint (restclient.el shows the same).
  */
 import { headerValue, type Response } from '../model.js';
+import { prettyJson } from './json.js';
+import { prettyXml } from './xml.js';
+
+export { prettyJson, prettyXml };
 
 /** What the body is, for the client's choice of major mode. */
 export type Mode = 'json' | 'xml' | 'html' | 'image' | 'javascript' | 'text';
@@ -74,13 +78,20 @@ export function decodeBody(bytes: Uint8Array, charset: string | undefined): { te
   }
 }
 
-/** Pretty-print JSON with a 2-space indent; undefined when the text is not JSON. */
-export function prettyJson(text: string): string | undefined {
-  try {
-    return JSON.stringify(JSON.parse(text), null, 2);
-  } catch {
-    return undefined;
+/** Length of `text` in characters as Emacs counts them (code points, not UTF-16 units). */
+export function charLength(text: string): number {
+  let n = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff) {
+      const d = text.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        n--;
+        i++;
+      }
+    }
   }
+  return n;
 }
 
 /** Whether bytes look like text (no NUL byte in the first 8 KiB and valid UTF-8 there). */
@@ -92,8 +103,17 @@ function looksBinary(bytes: Uint8Array): boolean {
 
 /**
  * Make a response readable.
- * @returns text (decoded by charset, pretty-printed when JSON or XML unless `raw`), or base64
- *   for images and binary bodies; with the mode hint and whether the threshold was passed.
+ *
+ * - images (`image/*`): base64 of the bytes, with the content type, mode `image`;
+ * - other bodies that hold NUL bytes and declare no text type or charset: base64, kind `binary`;
+ * - text: decoded by the Content-Type charset (UTF-8 by default); unless `raw`, JSON
+ *   (`application/json`, `+json`) is re-indented by {@link prettyJson} (numbers and keys kept
+ *   exactly, `\uXXXX` shown as characters) and XML (`text/xml`, `application/xml`, `+xml`) by
+ *   {@link prettyXml}; HTML and the rest as they are, with a mode hint.
+ *
+ * `overThreshold` is true when the decoded body is longer than `threshold` characters (code
+ * points); the body is formatted all the same, and the client may choose its bare mode.
+ * A body that does not parse as its type is returned as received, `formatted: false`.
  */
 export function present(response: Response, opts: PresentOptions = {}): Presentation {
   const { type, charset } = parseContentType(headerValue(response.headers, 'content-type'));
@@ -113,9 +133,10 @@ export function present(response: Response, opts: PresentOptions = {}): Presenta
   }
   const decoded = decodeBody(response.body, charset);
   let text = decoded.text;
+  const over = threshold !== null && text.length > threshold && charLength(text) > threshold;
   let formatted = false;
-  if (!opts.raw && mode === 'json') {
-    const pretty = prettyJson(text);
+  if (!opts.raw && (mode === 'json' || mode === 'xml') && text.trim() !== '') {
+    const pretty = mode === 'json' ? prettyJson(text) : prettyXml(text);
     if (pretty !== undefined) {
       text = pretty;
       formatted = true;
@@ -128,7 +149,7 @@ export function present(response: Response, opts: PresentOptions = {}): Presenta
     charset: decoded.charset,
     mode,
     formatted,
-    overThreshold: threshold !== null && text.length > threshold,
+    overThreshold: over,
     bytes,
   };
 }
