@@ -1,0 +1,133 @@
+// Presentation helpers, table-driven: the JSON re-indenter (exact numbers and keys, \u escapes,
+// invalid input), XML batching equal to xml-formatter on the whole document, charsets, modes.
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { charLength, decodeBody, modeFor, parseContentType, present, prettyJson, prettyXml } from '../../engine/src/present/present.js';
+import { XML_WHOLE_LIMIT } from '../../engine/src/present/xml.js';
+// @ts-expect-error plain ESM fixture without types
+import { bigXml } from '../fixtures/routes/core.mjs';
+import xmlFormatImport from 'xml-formatter';
+
+describe('prettyJson', () => {
+  it.each([
+    ['scalars', '  42 ', '42'],
+    ['big integers as sent', '[12345678901234567890, -0.0, 1E400, 1.50]', '[\n  12345678901234567890,\n  -0.0,\n  1E400,\n  1.50\n]'],
+    ['duplicate keys kept, in order', '{"a":1,"b":2,"a":3}', '{\n  "a": 1,\n  "b": 2,\n  "a": 3\n}'],
+    ['empty containers on one line', '{"o":{ },"l":[\n]}', '{\n  "o": {},\n  "l": []\n}'],
+    ['nesting', '[[[]],{"a":{"b":[null,true,false]}}]', '[\n  [\n    []\n  ],\n  {\n    "a": {\n      "b": [\n        null,\n        true,\n        false\n      ]\n    }\n  }\n]'],
+    ['\\u escapes shown as characters', '"\\u00e9\\u65e5\\ud83d\\ude00"', '"\u00e9\u65e5\u{1f600}"'],
+    ['escapes that would change the meaning kept', '"\\u0022\\u005c\\u0000\\u001f\\u007f\\u0085"', '"\\u0022\\u005c\\u0000\\u001f\\u007f\\u0085"'],
+    ['lone surrogates kept escaped', '["\\ud800", "\\udc00x", "\\ud800\\u0041"]', '[\n  "\\ud800",\n  "\\udc00x",\n  "\\ud800A"\n]'],
+    ['other escapes as written', '"a\\/b\\n\\t\\"\\\\"', '"a\\/b\\n\\t\\"\\\\"'],
+    ['non-ASCII text as is', '{"k\u00e9y":"\u65e5\u672c"}', '{\n  "k\u00e9y": "\u65e5\u672c"\n}'],
+  ])('%s', (_, input, output) => {
+    expect(prettyJson(input)).toBe(output);
+  });
+
+  it.each([
+    ['empty', ''],
+    ['trailing comma', '[1,]'],
+    ['missing comma', '{"a":1 "b":2}'],
+    ['leading zero', '01'],
+    ['bare dot', '1.'],
+    ['bad escape', '"\\x"'],
+    ['raw control character in a string', '"a\nb"'],
+    ['unterminated string', '"abc'],
+    ['two values', '1 2'],
+    ['single quotes', "{'a':1}"],
+    ['unclosed', '{"a":[1,2}'],
+    ['NaN', 'NaN'],
+    ['short \\u', '"\\u12"'],
+  ])('invalid: %s -> undefined', (_, input) => {
+    expect(prettyJson(input)).toBeUndefined();
+  });
+
+  it('agrees with JSON.stringify(v, null, 2) on any JSON value', () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), (v) => {
+        const text = JSON.stringify(v);
+        expect(prettyJson(text)).toBe(JSON.stringify(v, null, 2));
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it('never throws on any text', () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.string(), fc.json().map((j) => j.slice(0, Math.max(0, j.length - 1)))), (t) => {
+        const out = prettyJson(t);
+        expect(out === undefined || typeof out === 'string').toBe(true);
+      }),
+      { numRuns: 400 },
+    );
+  });
+});
+
+describe('prettyXml', () => {
+  const xmlFormat = ((xmlFormatImport as unknown as { default?: typeof xmlFormatImport }).default ?? xmlFormatImport) as (x: string, o: object) => string;
+  const whole = (x: string) => xmlFormat(x, { indentation: '  ', collapseContent: true, lineSeparator: '\n' });
+
+  it.each([
+    ['the example API document', bigXml(5 * XML_WHOLE_LIMIT)],
+    [
+      'a deep document with a prolog, comments, CDATA and attributes holding >',
+      `<?xml version="1.0"?>\n<!DOCTYPE r>\n<!-- head -->\n<r a="1"><big x="a>b">${Array.from({ length: 3000 }, (_, i) => `<i n='${i}'><![CDATA[<x>]]><!-- c --><e/>t${i}</i>`).join('')}</big><tail>z</tail></r>`,
+    ],
+  ])('formats a large document in batches exactly as xml-formatter does whole: %s', (_, doc) => {
+    expect(doc.length).toBeGreaterThan(XML_WHOLE_LIMIT);
+    expect(prettyXml(doc)).toBe(whole(doc));
+  });
+
+  it.each([
+    ['unclosed', `<a>${'<b>x</b>'.repeat(5000)}`],
+    ['two roots', `<a>${'<b/>'.repeat(10000)}</a><c/>`],
+    ['small and broken', '<a><b></a'],
+  ])('invalid: %s -> undefined', (_, doc) => {
+    expect(prettyXml(doc)).toBeUndefined();
+  });
+});
+
+describe('content types, charsets, modes', () => {
+  it.each([
+    ['application/json; charset=UTF-8', { type: 'application/json', charset: 'UTF-8' }],
+    ['Text/XML;Charset="iso-8859-1"', { type: 'text/xml', charset: 'iso-8859-1' }],
+    [undefined, { type: '' }],
+  ])('parseContentType(%j)', (value, parsed) => {
+    expect(parseContentType(value)).toEqual(parsed);
+  });
+
+  it.each([
+    ['application/json', 'json'],
+    ['application/hal+json', 'json'],
+    ['text/xml', 'xml'],
+    ['application/xml', 'xml'],
+    ['application/rss+xml', 'xml'],
+    ['text/html', 'html'],
+    ['image/svg+xml', 'xml'],
+    ['image/jpeg', 'image'],
+    ['text/plain', 'text'],
+  ])('modeFor(%s) = %s', (type, mode) => {
+    expect(modeFor(type)).toBe(mode);
+  });
+
+  it.each([
+    [[0x63, 0x61, 0x66, 0xe9], 'iso-8859-1', 'caf\u00e9'],
+    [[0x93, 0xfa, 0x96, 0x7b], 'shift_jis', '\u65e5\u672c'],
+    [[0xc3, 0xa9], undefined, '\u00e9'],
+    [[0xc3, 0xa9], 'no-such-charset', '\u00e9'],
+  ])('decodeBody(%j, %s)', (bytes, charset, text) => {
+    expect(decodeBody(Uint8Array.from(bytes), charset).text).toBe(text);
+  });
+
+  it('charLength counts code points, as Emacs counts characters', () => {
+    expect(charLength('a\u{1f600}b')).toBe(3);
+    expect(charLength('\ud800x')).toBe(2);
+  });
+
+  it('the threshold counts characters, not bytes or UTF-16 units', () => {
+    const body = Buffer.from('"' + '\u{1f600}'.repeat(10) + '"');
+    const r = (threshold: number) => present({ httpVersion: '1.1', status: 200, statusText: 'OK', headers: [['Content-Type', 'application/json']], body }, { threshold });
+    expect(r(12).overThreshold).toBe(false);
+    expect(r(11).overThreshold).toBe(true);
+  });
+});
