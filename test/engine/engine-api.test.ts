@@ -221,6 +221,13 @@ describe('HTTP', () => {
     expect(r.request.body).toEqual({ encoding: 'base64', data: bytes.toString('base64') });
   });
 
+  it('parse warnings of the request come back with the response', async () => {
+    fs.writeFileSync(path.join(dir, 'w.txt'), 'file text');
+    const r = await run(session, sheet('POST :api/echo/w', '', '< w.txt', 'not sent'), { path: path.join(dir, 'x.sheet') });
+    expect(echoed(r).body).toBe('file text');
+    expect(r.hooks.warnings).toEqual([{ line: 5, code: 'ignored-lines', message: expect.stringMatching(/line 5: lines after the file body/) }]);
+  });
+
   it('redirects are followed and reported', async () => {
     const r = await run(session, 'GET :api/redirect/3');
     expect(r.response.status).toBe(200);

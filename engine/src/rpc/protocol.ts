@@ -87,7 +87,11 @@ export interface HookResults {
   runHooks: string[];
   /** Variables set by `jq-set-var` (already stored as overrides in the engine). */
   setVars: { name: string; value: string }[];
-  /** Problems that did not stop the request (unknown hook, jq error), with their line. */
+  /**
+   * Problems that did not stop the request, with their sheet line: parse warnings of the
+   * request (`ignored-lines`) first, then hook warnings (`unknown-hook`, `jq-error`,
+   * `bad-argument`) in sheet order.
+   */
   warnings: { line: number; message: string; code: string }[];
 }
 

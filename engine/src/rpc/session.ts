@@ -7,7 +7,7 @@ import path from 'node:path';
 import type { CookieJar } from 'tough-cookie';
 import { parseSheet, requestAt, varsBefore } from '../sheet/parse.js';
 import type { Sheet } from '../sheet/ast.js';
-import { resolveRequest, variableValues, type EvalLisp } from '../resolve/resolve.js';
+import { expandPath, isUnevaluated, resolveRequest, variableValues, type EvalLisp } from '../resolve/resolve.js';
 import { DEFAULT_MAX_PASSES, Substitution } from '../resolve/substitute.js';
 import { send } from '../http/send.js';
 import { loadJar, newJar, saveJar } from '../http/cookies.js';
@@ -71,7 +71,7 @@ export class Session {
   async configure(s: Settings | undefined): Promise<void> {
     if (!s) return;
     for (const [k, v] of Object.entries(s)) if (v !== undefined) (this.settings as Record<string, unknown>)[k] = v;
-    const file = this.settings.cookieJarFile ?? null;
+    const file = this.settings.cookieJarFile ? expandPath(this.settings.cookieJarFile, process.cwd()) : null;
     if (file !== this.jarFile) {
       this.jar = await loadJar(file);
       this.jarFile = file;
@@ -113,6 +113,14 @@ export class Session {
     if (this.jarFile && !s.inhibitCookies) await saveJar(this.jar, this.jarFile);
     const pres = present(exchange.response, { raw: p.raw, threshold: s.threshold });
     const hooks = await runHooks(resolved.hooks, pres.kind === 'text' ? pres.text! : '', (n, v) => this.overrides.set(n, v));
+    // Parse warnings inside this request's block (e.g. lines ignored after a file body).
+    const sheet = this.parse(p.text);
+    const node = requestAt(sheet, p.line);
+    for (const d of sheet.diagnostics) {
+      if (d.severity === 'warning' && d.line >= node.startLine && d.line <= node.endLine) {
+        hooks.warnings.unshift({ line: d.line, code: d.code, message: `line ${d.line}: ${d.message}` });
+      }
+    }
     const { request, response } = exchange;
     return {
       request: requestInfo(request),
@@ -174,7 +182,7 @@ export class Session {
     for (const d of latest.values()) {
       const v = values.get(d.name) ?? '';
       const entry: VariablesResult['variables'][number] = { name: d.name, kind: d.kind, line: d.line, raw: d.value };
-      if (v.includes('\u0000')) entry.error = 'Lisp value: evaluated only in Emacs';
+      if (isUnevaluated(v)) entry.error = 'Lisp value: evaluated only in Emacs';
       else {
         try {
           entry.value = sub.apply(v, d.line);
