@@ -153,6 +153,72 @@ describe('stdio server, Lisp-capable client (as sheet-mode)', () => {
   });
 });
 
+describe('stdio server, bad input: a coded, located error, and the engine keeps serving', () => {
+  let engine: EngineProcess;
+  beforeAll(async () => {
+    engine = spawnEngine();
+    engine.conn.onRequest('lisp/eval', () => new ResponseError(-32000, '(void-function nope)'));
+    await engine.conn.sendRequest('initialize', { clientName: 'test', lisp: true });
+  });
+  afterAll(async () => {
+    expect(await engine.close()).toBe(0);
+  });
+
+  const u = () => api.url;
+  it.each([
+    ['an unterminated << block', () => ':b = <<\n{"a": 1}\nPOST http://h/', 3, 'unterminated-multiline', 1],
+    ['a request line without URL', () => '# c\nPOST', 2, 'missing-url', 2],
+    ['an unknown method', () => 'FETCH http://h/', 1, 'unknown-method', 1],
+    ['a missing < file', () => `POST ${u()}/echo\n\n< no-such-file.bin`, 1, 'file-unreadable', 3],
+    ['an invalid URL', () => 'GET http://exa mple:99999/', 1, 'invalid-url', 1],
+    ['a Lisp error returned by Emacs', () => `:x := (nope)\nGET ${u()}/users`, 2, 'lisp-error', 1],
+    ['a variable cycle', () => `:a = :b\n:b = :a\nGET ${u()}/:a`, 3, 'variable-cycle', 3],
+    ['an unbalanced run-hook form', () => `GET ${u()}/users\n-> run-hook (message "x"`, 1, 'unterminated-hook-form', 2],
+    ['no request at point', () => '# only a comment\n:a = 1', 2, 'no-request-at-point', undefined],
+    ['a refused connection', () => 'GET http://127.0.0.1:1/x', 1, 'connection-refused', undefined],
+  ])('%s', async (_, text, line, code, errLine) => {
+    const e = await rpcError(engine.conn.sendRequest('sheet/send', { text: text(), line }));
+    expect(e.code).toBe(-32001);
+    expect(e.data!.code).toBe(code);
+    expect(e.data!.line).toBe(errLine);
+    if (code !== 'cancelled') expect(e.data!.hint).toEqual(expect.any(String));
+    const ok = await engine.conn.sendRequest('sheet/send', { text: `GET ${api.url}/small`, line: 1 });
+    expect(ok.response.status).toBe(200);
+  });
+
+  it.each([
+    ['no text', { line: 1 }],
+    ['a line of 0', { text: 'GET http://h/', line: 0 }],
+    ['a line that is a string', { text: 'GET http://h/', line: '1' }],
+  ])('malformed params (%s) are bad-argument', async (_, params) => {
+    const e = await rpcError(engine.conn.sendRequest('sheet/send', params));
+    expect(e.data).toMatchObject({ code: 'bad-argument' });
+  });
+
+  it('a jq error is a warning; the response is kept', async () => {
+    const r = await engine.conn.sendRequest('sheet/send', { text: `GET ${api.url}/users\n-> jq-set-var :x .[`, line: 1 });
+    expect(r.response.status).toBe(200);
+    expect(r.hooks.warnings).toEqual([expect.objectContaining({ code: 'jq-error', line: 2 })]);
+  });
+
+  it('non-ASCII sheet text and responses cross the pipe intact (Content-Length counts bytes)', async () => {
+    const text = `POST ${api.url}/echo/caf\u00e9\nContent-Type: text/plain; charset=utf-8\nX-Who: Zo\u00eb\n\n\u00e9t\u00e9 \u65e5\u672c \u{1f600}`;
+    const r = await engine.conn.sendRequest('sheet/send', { text, line: 1 });
+    const echo = JSON.parse(r.presentation.text);
+    expect(echo.body).toBe('\u00e9t\u00e9 \u65e5\u672c \u{1f600}');
+    expect(echo.rawPath).toBe('/echo/caf%C3%A9');
+    expect(r.request.body).toEqual({ encoding: 'utf-8', data: '\u00e9t\u00e9 \u65e5\u672c \u{1f600}' });
+    const sjis = await engine.conn.sendRequest('sheet/send', { text: `GET ${api.url}/charset/sjis`, line: 1 });
+    expect(sjis.presentation.text).toBe('\u65e5\u672c\u8a9e');
+  });
+
+  it('a big response body crosses the pipe (5 MB JSON, formatted, over the threshold)', async () => {
+    const r = await engine.conn.sendRequest('sheet/send', { text: `GET ${api.url}/big.json?kb=5120`, line: 1 });
+    expect(r.presentation).toMatchObject({ formatted: true, overThreshold: true, mode: 'json' });
+    expect(r.response.bytes).toBeGreaterThan(5 * 1024 * 1024);
+  });
+});
+
 describe('stdio server, client without Lisp', () => {
   let engine: EngineProcess;
   beforeAll(async () => {

@@ -27,6 +27,20 @@ function abortSignal(token: CancellationToken): AbortSignal {
   return ctrl.signal;
 }
 
+/**
+ * Check the shape of a sheet method's params (`text` a string, `line` a positive integer).
+ * @throws EngineError `bad-argument`
+ */
+function checkSheetParams<T extends { text: string; line?: number }>(p: T, needsLine: boolean): T {
+  if (!p || typeof p.text !== 'string') {
+    throw new EngineError('bad-argument', 'params.text must be the sheet text (a string)', { hint: 'See docs/protocol.md.' });
+  }
+  if (needsLine && !(Number.isInteger(p.line) && p.line! >= 1)) {
+    throw new EngineError('bad-argument', `params.line must be a 1-based line number, not ${JSON.stringify(p.line)}`, { hint: 'See docs/protocol.md.' });
+  }
+  return p;
+}
+
 /** Wire a Session to a connection. Exported for tests, which use in-memory streams too. */
 export function serve(conn: MessageConnection, onExit: () => void = () => process.exit(0)): void {
   const evalLisp: EvalLisp = async (form, decl) => {
@@ -60,10 +74,10 @@ export function serve(conn: MessageConnection, onExit: () => void = () => proces
     return { serverName: 'sheet-engine', version: VERSION };
   }));
   conn.onNotification(P.SetSettings, (s) => void session.configure(s).catch((e) => process.stderr.write(`engine: settings: ${e}\n`)));
-  conn.onRequest(P.SheetSend, guard((p: P.SendParams, token: CancellationToken) => session.send(p, abortSignal(token))));
-  conn.onRequest(P.SheetOutline, guard((p: P.OutlineParams) => session.outline(p.text)));
-  conn.onRequest(P.SheetVariables, guard((p: P.VariablesParams) => session.variables(p)));
-  conn.onRequest(P.SheetCurl, guard((p: P.CurlParams) => session.curl(p)));
+  conn.onRequest(P.SheetSend, guard((p: P.SendParams, token: CancellationToken) => session.send(checkSheetParams(p, true), abortSignal(token))));
+  conn.onRequest(P.SheetOutline, guard((p: P.OutlineParams) => session.outline(checkSheetParams(p, false).text)));
+  conn.onRequest(P.SheetVariables, guard((p: P.VariablesParams) => session.variables(checkSheetParams(p, true))));
+  conn.onRequest(P.SheetCurl, guard((p: P.CurlParams) => session.curl(checkSheetParams(p, true))));
   conn.onRequest(P.SetVar, guard((p: P.SetVarParams) => {
     if (!/^:[^\s:=]+$/.test(p.name)) {
       throw new EngineError('bad-argument', `not a variable name: ${JSON.stringify(p.name)}`, { hint: 'Variable names start with a colon, e.g. ":token".' });
