@@ -48,6 +48,10 @@ export interface EngineErrorData {
   details?: Record<string, unknown>;
 }
 
+/**
+ * An error a user can act on. `message` starts with `line N: ` when there is a line.
+ * @see docs/errors.md for every code, when it happens and its hint.
+ */
 export class EngineError extends Error {
   readonly code: ErrorCode;
   readonly line?: number;

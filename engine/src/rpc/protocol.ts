@@ -110,10 +110,12 @@ export interface InitializeResult {
   serverName: string;
   version: string;
 }
+/** First message: the client's capabilities (Lisp or not) and initial settings. */
 export const Initialize = new RequestType<InitializeParams, InitializeResult, EngineErrorData>('initialize');
 
 /** Stop work; the engine answers null and exits on the `exit` notification. */
 export const Shutdown = new RequestType0<null, void>('shutdown');
+/** After `shutdown`: the engine exits with status 0. */
 export const Exit = new NotificationType0('exit');
 
 /** Change settings for the rest of the session (same shape as in initialize). */

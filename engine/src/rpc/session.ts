@@ -53,6 +53,11 @@ function requestInfo(r: Request): RequestInfo {
   return { method: r.method, url: r.url, headers: r.headers.map(([n, v]) => [n, v]), body: wireBody(body), line: r.line };
 }
 
+/**
+ * One engine session (one Emacs connection, or one test): the variable overrides, the cookie
+ * jar and the settings, and the operations behind the sheet methods of docs/protocol.md.
+ * Errors are thrown as EngineError (docs/errors.md); the server turns them into ResponseErrors.
+ */
 export class Session {
   readonly overrides = new Map<string, string>();
   settings: Required<Settings> = { ...DEFAULT_SETTINGS };
@@ -78,6 +83,7 @@ export class Session {
     }
   }
 
+  /** Parse `text` (pure), reusing the last result while the text is the same. */
   parse(text: string): Sheet {
     if (this.cache?.text === text) return this.cache.sheet;
     const sheet = parseSheet(text);
@@ -100,7 +106,13 @@ export class Session {
     });
   }
 
-  /** `sheet/send`: the request at point, sent; the response presented; hooks run. */
+  /**
+   * `sheet/send`: the request at point, resolved, sent; the response presented; hooks run.
+   * The cookie jar is saved to the session's cookie file after the exchange.
+   * @param signal aborts the exchange (`$/cancelRequest`).
+   * @throws EngineError with a parse, resolve or HTTP code (docs/errors.md); an HTTP error
+   *   status is a result, not an error.
+   */
   async send(p: SendParams, signal?: AbortSignal): Promise<SendResult> {
     const s = this.merged(p.settings);
     const resolved = await this.resolveAt(p.text, p.line, p.path, s);
