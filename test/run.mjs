@@ -13,15 +13,24 @@ import { fileURLToPath } from 'node:url';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'sheet-rest-test-'));
 
-/** Run a command with output shown live and also captured. */
+/** A suite that runs longer than this is stopped and counted as failed (no hang in CI). */
+const SUITE_LIMIT_MS = 20 * 60 * 1000;
+
+/** Run a command with output shown live and also captured; its process group is killed at the limit. */
 function run(cmd, args, env = {}) {
   return new Promise((resolve) => {
-    const child = spawn(cmd, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(cmd, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     let out = '';
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      process.stderr.write(`\ntest/run.mjs: ${cmd} ran over ${SUITE_LIMIT_MS / 60000} minutes; stopping it\n`);
+      try { process.kill(-child.pid, 'SIGKILL'); } catch { /* already gone */ }
+    }, SUITE_LIMIT_MS);
     child.stdout.on('data', (d) => { out += d; process.stdout.write(d); });
     child.stderr.on('data', (d) => { out += d; process.stderr.write(d); });
-    child.on('error', (e) => resolve({ code: 127, out: out + String(e) }));
-    child.on('close', (code) => resolve({ code: code ?? 1, out }));
+    child.on('error', (e) => { clearTimeout(timer); resolve({ code: 127, out: out + String(e), timedOut }); });
+    child.on('close', (code) => { clearTimeout(timer); resolve({ code: code ?? 1, out, timedOut }); });
   });
 }
 

@@ -23,18 +23,29 @@ const machine = [
   `- Node ${process.version}`,
   `- Emacs: ${spawnSync('emacs', ['--version'], { encoding: 'utf8' }).stdout?.split('\n')[0] || 'not installed'}`,
 ];
-const sections = [];
+// Sections are kept between markers, so a partial run (`run.mjs engine`) replaces only its own
+// section and keeps the others from the last full run.
+const docPath = path.join(root, 'docs/benchmarks.md');
+const previous = new Map();
+if (fs.existsSync(docPath)) {
+  const re = /<!-- bench:([\w-]+) -->\n([\s\S]*?)<!-- \/bench:\1 -->/g;
+  for (const m of fs.readFileSync(docPath, 'utf8').matchAll(re)) previous.set(m[1], m[2]);
+}
+const sections = new Map(previous);
 let failed = 0;
 for (const f of files) {
+  const name = f.replace(/\.bench\.mjs$/, '');
   process.stderr.write(`bench: ${f}\n`);
   const r = spawnSync(process.execPath, [path.join(here, f)], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 64 << 20 });
+  const stamp = `_Measured ${new Date().toISOString()} on the machine above._\n`;
   if (r.status !== 0) {
     failed++;
-    sections.push(`## ${f}\n\nFAILED (exit ${r.status}).\n\n${r.stdout || ''}`);
-  } else sections.push(r.stdout.trim() + '\n');
+    sections.set(name, `## ${name}\n\nFAILED (exit ${r.status}).\n\n${r.stdout || ''}\n`);
+  } else sections.set(name, r.stdout.trim() + '\n\n' + stamp);
 }
-const doc = `# Benchmarks\n\nWritten by \`make bench\` (test/bench/run.mjs). Medians; each section says what was measured and the target.\n\n${machine.join('\n')}\n\n${sections.join('\n')}`;
-fs.writeFileSync(path.join(root, 'docs/benchmarks.md.tmp'), doc);
-fs.renameSync(path.join(root, 'docs/benchmarks.md.tmp'), path.join(root, 'docs/benchmarks.md'));
+const body = [...sections].sort(([a], [b]) => a.localeCompare(b)).map(([n, t]) => `<!-- bench:${n} -->\n${t}<!-- /bench:${n} -->\n`).join('\n');
+const doc = `# Benchmarks\n\nWritten by \`make bench\` (test/bench/run.mjs). Medians; each section says what was measured and the target.\n\n${machine.join('\n')}\n\n${body}`;
+fs.writeFileSync(docPath + '.tmp', doc);
+fs.renameSync(docPath + '.tmp', docPath);
 process.stdout.write(doc);
 process.exit(failed ? 1 : 0);
