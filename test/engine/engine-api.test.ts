@@ -356,3 +356,21 @@ describe('cookies', () => {
     expect(JSON.parse((await run(third, 'GET :api/cookies')).presentation.text!)).toEqual({ cookies: { fromcurl: '1' } });
   });
 });
+
+describe('variables at point (C-c C-i)', () => {
+  it('lists the overrides and each visible variable with its resolved value or why there is none', async () => {
+    const session = new Session();
+    session.overrides.set(':id', '9');
+    const text = sheet(':base = http://h', ':id = 1', ':u = :base/users/:id', ':a = :b', ':b = :a', ':t := (now)', ':base = https://h2', 'GET :u', '#', ':later = 1');
+    const v = await session.variables({ text, line: 8 });
+    expect(v.overrides).toEqual([{ name: ':id', value: '9' }]);
+    expect(v.variables).toEqual([
+      { name: ':base', kind: 'literal', line: 7, raw: 'https://h2', value: 'https://h2' },
+      { name: ':id', kind: 'literal', line: 2, raw: '1', value: '9' },
+      { name: ':u', kind: 'literal', line: 3, raw: ':base/users/:id', value: 'https://h2/users/9' },
+      { name: ':a', kind: 'literal', line: 4, raw: ':b', error: expect.stringMatching(/cycle: :a -> :b -> :a/) },
+      { name: ':b', kind: 'literal', line: 5, raw: ':a', error: expect.stringMatching(/cycle/) },
+      { name: ':t', kind: 'lisp', line: 6, raw: '(now)', error: 'Lisp value: evaluated only in Emacs' },
+    ]);
+  });
+});
