@@ -6,6 +6,7 @@
  * - any other hook name is a warning naming it; the request has run anyway.
  * A hook's failure never loses the response: it becomes a warning with its line.
  */
+import childProcess, { type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { HookNode } from '../sheet/ast.js';
@@ -43,26 +44,67 @@ async function jq(): Promise<typeof import('node-jq')> {
   return jqModule;
 }
 
-/** How long one jq run may take, in ms, before it counts as failed. */
+/** How long one jq run may take, in ms, before it counts as failed (and jq is killed). */
 export const JQ_TIMEOUT_MS = 10_000;
+/** The most output, in bytes, one jq run may print before it counts as failed (and is killed). */
+export const JQ_MAX_OUTPUT = 16 * 1024 * 1024;
 
 /**
- * Run jq `filter` on `input` (JSON text) and return the raw output (as `jq -r` prints it)
- * without its final newline.
+ * Call `fn`, keeping the first child process it spawns. node-jq starts jq synchronously inside
+ * `run()` and does not expose the process; the engine needs it to stop a jq that runs for
+ * ever (`repeat(1)`, `def f: f; f`), which would otherwise outlive the request and grow
+ * without bound.
+ */
+function withSpawnCaptured<T>(fn: () => T): { result: T; child: ChildProcess | undefined } {
+  const original = childProcess.spawn;
+  let child: ChildProcess | undefined;
+  const patched = function (this: unknown, ...args: unknown[]): ChildProcess {
+    const c = (original as unknown as (...a: unknown[]) => ChildProcess).apply(this, args);
+    child ??= c;
+    return c;
+  };
+  childProcess.spawn = patched as unknown as typeof childProcess.spawn;
+  try {
+    return { result: fn(), child };
+  } finally {
+    childProcess.spawn = original;
+  }
+}
+
+/**
+ * Run jq `filter` on `input` (JSON text) and return the raw output (as `jq -r` prints it;
+ * objects and arrays compact) without its final newline.
+ * @param timeoutMs limit in ms (default {@link JQ_TIMEOUT_MS}); jq is killed when it is reached.
  * @throws Error with jq's message when jq fails (bad filter, input not JSON, jq missing), when
- *   the input is empty, or when jq takes longer than {@link JQ_TIMEOUT_MS}.
+ *   the input is empty, when jq runs longer than `timeoutMs` or prints more than
+ *   {@link JQ_MAX_OUTPUT} bytes.
  */
 export async function runJq(filter: string, input: string, timeoutMs = JQ_TIMEOUT_MS): Promise<string> {
   // node-jq never closes jq's stdin for an empty input, and jq would wait for ever.
   if (!input.trim()) throw new Error('the response body is empty, not JSON');
   const mod = await jq();
   let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`jq did not finish within ${timeoutMs} ms`)), timeoutMs);
+  let failure: Error | undefined;
+  const { result, child } = withSpawnCaptured(() => mod.run(filter, input, { input: 'string', output: 'string', raw: true }));
+  const stop = new Promise<never>((_, reject) => {
+    const fail = (e: Error) => {
+      failure ??= e;
+      child?.kill('SIGKILL');
+      reject(failure);
+    };
+    timer = setTimeout(() => fail(new Error(`jq did not finish within ${timeoutMs} ms`)), timeoutMs);
+    let bytes = 0;
+    child?.stdout?.on('data', (d: Buffer | string) => {
+      bytes += d.length;
+      if (bytes > JQ_MAX_OUTPUT) fail(new Error(`jq printed more than ${JQ_MAX_OUTPUT} bytes`));
+    });
   });
+  stop.catch(() => undefined);
   try {
-    const out = await Promise.race([mod.run(filter, input, { input: 'string', output: 'string', raw: true }), timeout]);
+    const out = await Promise.race([result, stop]);
     return typeof out === 'string' ? out : JSON.stringify(out);
+  } catch (e) {
+    throw failure ?? e;
   } finally {
     clearTimeout(timer);
   }

@@ -1,0 +1,77 @@
+// Hooks, table-driven: jq-set-var through node-jq and the system jq (raw output as jq -r,
+// errors, and a jq that runs for ever is stopped and killed), run-hook forms, unknown hooks.
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { JQ_MAX_OUTPUT, runHooks, runJq } from '../../engine/src/hooks/run.js';
+
+const execFileP = promisify(execFile);
+const USERS = '[{"id":1,"name":"Ada","tags":["a","b"]},{"id":2,"name":"Alan \\"T\\"","tags":[]}]';
+
+/** Whether a process whose command line contains `marker` is running. */
+async function running(marker: string): Promise<boolean> {
+  const { stdout } = await execFileP('ps', ['-eo', 'args']);
+  return stdout.split('\n').some((l) => l.includes(marker) && !l.includes('ps -eo'));
+}
+
+describe('runJq', () => {
+  it.each([
+    ['a string, without quotes', '.[0].name', 'Ada'],
+    ['a string with quotes', '.[1].name', 'Alan "T"'],
+    ['a number', '.[1].id', '2'],
+    ['several outputs, one a line', '.[].id', '1\n2'],
+    ['an array, compact', '.[0].tags', '["a","b"]'],
+    ['null', '.[0].missing', 'null'],
+    ['a boolean', 'length == 2', 'true'],
+  ])('%s', async (_, filter, out) => {
+    expect(await runJq(filter, USERS)).toBe(out);
+  });
+
+  it.each([
+    ['a syntax error', '.[', /syntax error/],
+    ['input that is not JSON', '.', /parse error|Invalid/i],
+    ['an empty body', '.', /empty/],
+  ])('%s fails with jq\'s message', async (what, filter, message) => {
+    const input = what === 'input that is not JSON' ? 'plain text' : what === 'an empty body' ? '  ' : USERS;
+    await expect(runJq(filter, input)).rejects.toThrow(message);
+  });
+
+  it('a jq that loops without output is stopped at the timeout and killed', async () => {
+    const marker = `loop-marker-${process.pid}`;
+    const t = Date.now();
+    await expect(runJq(`def f: f; "${marker}" as $m | f`, USERS, 500)).rejects.toThrow(/did not finish within 500 ms/);
+    expect(Date.now() - t).toBeLessThan(3000);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(await running(marker)).toBe(false);
+  });
+
+  it('a jq that prints for ever is stopped at the output limit and killed', async () => {
+    const marker = `repeat-marker-${process.pid}`;
+    await expect(runJq(`repeat("${marker}")`, USERS, 15000)).rejects.toThrow(new RegExp(`more than ${JQ_MAX_OUTPUT} bytes|did not finish`));
+    await new Promise((r) => setTimeout(r, 100));
+    expect(await running(marker)).toBe(false);
+  });
+});
+
+describe('runHooks', () => {
+  it('runs the hooks in sheet order: sets overrides, hands back forms, warns', async () => {
+    const set: [string, string][] = [];
+    const r = await runHooks(
+      [
+        { name: 'jq-set-var', args: ':id .[0].id', line: 2, endLine: 2 },
+        { name: 'run-hook', args: '(message "x")', line: 3, endLine: 3 },
+        { name: 'jq-set-var', args: ':bad .[', line: 4, endLine: 4 },
+        { name: 'no-such-hook', args: '', line: 5, endLine: 5 },
+        { name: 'jq-set-var', args: ':names [.[].name] | join(", ")', line: 6, endLine: 6 },
+      ],
+      USERS,
+      (n, v) => set.push([n, v]),
+    );
+    expect(set).toEqual([[':id', '1'], [':names', 'Ada, Alan "T"']]);
+    expect(r.setVars).toEqual([{ name: ':id', value: '1' }, { name: ':names', value: 'Ada, Alan "T"' }]);
+    expect(r.runHooks).toEqual(['(message "x")']);
+    expect(r.warnings.map((w) => [w.line, w.code])).toEqual([[4, 'jq-error'], [5, 'unknown-hook']]);
+    expect(r.warnings[0]!.message).toContain('".["');
+    expect(r.warnings[1]!.message).toContain('no-such-hook');
+  });
+});
