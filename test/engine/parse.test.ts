@@ -255,6 +255,20 @@ describe('blocks and point', () => {
   });
 });
 
+describe('bad input stays fast (never a hang)', () => {
+  const many = Array.from({ length: 20000 }, (_, i) => `  "k${i}": (${i},`).join('\n');
+  it.each([
+    ['a run-hook form left open before 20,000 lines', sheet('POST http://h/', '-> run-hook (progn', many), 'unterminated-hook-form'],
+    ['an unterminated << before 20,000 lines', sheet(':v = <<', many), 'unterminated-multiline'],
+    ['20,000 lines that look like unknown requests', Array.from({ length: 20000 }, (_, i) => `FETCH http://h/${i}`).join('\n'), 'unknown-method'],
+  ])('%s', (_, text, code) => {
+    const t = performance.now();
+    const s = parseSheet(text);
+    expect(performance.now() - t).toBeLessThan(1000);
+    expect(s.diagnostics[0]).toMatchObject({ code, line: code === 'unterminated-hook-form' ? 2 : 1 });
+  });
+});
+
 describe('properties', () => {
   const lineArb = fc.oneof(
     fc.constantFrom('#', '# c', '', '  ', 'GET http://h/:a', 'POST :base/x', 'PUT', 'FETCH http://x', 'get /x', ':a = 1', ':b := (x)', ':m = <<', ':n := <<',

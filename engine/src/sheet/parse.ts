@@ -196,13 +196,15 @@ function parseRequest(lines: string[], at: number, end: number, block: Block, di
       let args = h[2]!.trim();
       let last = j;
       if (name === 'run-hook' && args) {
-        // The form may continue over several lines: read until its parens balance.
-        let text = args;
-        while (lispFormEnd(text) < 0 && last < end) {
-          last++;
-          text += '\n' + lines[last];
+        // The form may continue over several lines, until its parens balance: scan the rest
+        // of the block once (not line by line, which is quadratic on a long open form).
+        const rest = lispFormEnd(args) >= 0 ? args : [args, ...lines.slice(j + 1, end + 1)].join('\n');
+        const formEnd = lispFormEnd(rest);
+        if (formEnd >= 0) {
+          for (let k = rest.indexOf('\n'); k >= 0 && k < formEnd; k = rest.indexOf('\n', k + 1)) last++;
         }
-        if (lispFormEnd(text) < 0) {
+        const text = [args, ...lines.slice(j + 1, last + 1)].join('\n');
+        if (formEnd < 0) {
           const d: Diagnostic = {
             code: 'unterminated-hook-form',
             severity: 'error',
