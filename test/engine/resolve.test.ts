@@ -66,6 +66,11 @@ describe('substitution', () => {
     expect(e.hint).toMatch(/cycle/);
   });
 
+  it('a value that doubles at every pass stops with variable-cycle, even with a huge pass limit', async () => {
+    const e = await failure(resolveLast(sheet(':a = :a:a', 'GET http://h/:a'), { maxPasses: 1000 }));
+    expect(e).toMatchObject({ code: 'variable-cycle', line: 2, details: { variables: [':a'] } });
+  });
+
   it('references nested deeper than the pass limit are an error that says to raise the limit', async () => {
     const decls = Array.from({ length: 12 }, (_, i) => `:v${String.fromCharCode(97 + i)} = ${i < 11 ? `:v${String.fromCharCode(98 + i)}` : 'end'}`);
     const text = sheet(...decls, 'GET http://h/:va');

@@ -10,6 +10,9 @@ import { EngineError } from '../errors.js';
 /** Default number of substitution passes (sheet format doc, "Limits"). */
 export const DEFAULT_MAX_PASSES = 10;
 
+/** Text longer than this (in UTF-16 units) after a pass ends substitution with an error. */
+export const MAX_SUBSTITUTED_LENGTH = 16 * 1024 * 1024;
+
 const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** A compiled set of variables, reusable for every template of one request. */
@@ -54,6 +57,8 @@ export class Substitution {
       const next = current.replace(re, (m) => this.values.get(m)!);
       if (next === current) break;
       current = next;
+      // A value that holds itself twice doubles the text at every pass: stop before memory runs out.
+      if (current.length > MAX_SUBSTITUTED_LENGTH) break;
     }
     const left = this.references(current);
     if (!left.length) return current;
