@@ -146,6 +146,21 @@ describe('stdio server, Lisp-capable client (as sheet-mode)', () => {
     expect(JSON.parse(me.presentation.text)).toEqual({ user: 'ada' });
   });
 
+  it('settings/set changes the session settings; per-call settings win for that call', async () => {
+    const text = `:base = ${api.url}\n:u = :base/users\nGET :u`;
+    await engine.conn.sendNotification('settings/set', { maxPasses: 1 });
+    const e = await rpcError(engine.conn.sendRequest('sheet/send', { text, line: 3 }));
+    expect(e.data).toMatchObject({ code: 'variable-cycle', line: 3 });
+    const ok = await engine.conn.sendRequest('sheet/send', { text, line: 3, settings: { maxPasses: 2 } });
+    expect(ok.response.status).toBe(200);
+    await engine.conn.sendNotification('settings/set', { maxPasses: 10, threshold: 10 });
+    const small = await engine.conn.sendRequest('sheet/send', { text, line: 3 });
+    expect(small.presentation.overThreshold).toBe(true);
+    await engine.conn.sendNotification('settings/set', { threshold: null });
+    const none = await engine.conn.sendRequest('sheet/send', { text, line: 3 });
+    expect(none.presentation.overThreshold).toBe(false);
+  });
+
   it('sheet/curl returns a curl command line for the request at point', async () => {
     const r = await engine.conn.sendRequest('sheet/curl', { text: `GET ${api.url}/users\nAccept: text/plain`, line: 1 });
     expect(r.command).toMatch(/^curl /);
