@@ -2,6 +2,8 @@
 // (built by global-setup.ts), spoken to with vscode-jsonrpc's StreamMessageReader/Writer, as
 // sheet-mode does with jsonrpc.el. Covers every method of engine/src/rpc/protocol.ts, the
 // lisp/eval callback, $/cancelRequest and the error data shape (docs/protocol.md).
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CancellationTokenSource, ResponseError } from 'vscode-jsonrpc/node.js';
 import { spawnEngine, startApi, type Api, type EngineProcess } from './helpers.js';
@@ -214,6 +216,16 @@ describe('stdio server, bad input: a coded, located error, and the engine keeps 
     const r = await engine.conn.sendRequest('sheet/send', { text: `GET ${api.url}/users\n-> jq-set-var :x .[`, line: 1 });
     expect(r.response.status).toBe(200);
     expect(r.hooks.warnings).toEqual([expect.objectContaining({ code: 'jq-error', line: 2 })]);
+  });
+
+  it('a jq that prints for ever is stopped and killed by the bundled engine; the response is kept', async () => {
+    const marker = `rpc-repeat-${process.pid}`;
+    const r = await engine.conn.sendRequest('sheet/send', { text: `GET ${api.url}/users\n-> jq-set-var :x repeat("${marker}")`, line: 1 });
+    expect(r.response.status).toBe(200);
+    expect(r.hooks.warnings).toEqual([expect.objectContaining({ code: 'jq-error', line: 2, message: expect.stringMatching(/more than \d+ bytes/) })]);
+    await new Promise((done) => setTimeout(done, 100));
+    const { stdout } = await promisify(execFile)('ps', ['-eo', 'args']);
+    expect(stdout.split('\n').filter((l) => l.includes(marker) && !l.includes('ps -eo'))).toEqual([]);
   });
 
   it('non-ASCII sheet text and responses cross the pipe intact (Content-Length counts bytes)', async () => {
