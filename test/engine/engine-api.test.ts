@@ -213,6 +213,12 @@ describe('HTTP', () => {
     expect(e.rawHeaders.map(([n]) => n).filter((n) => /^(x-name|content-type)$/i.test(n))).toEqual(['X-Name', 'content-TYPE']);
   });
 
+  it('response header values are read as UTF-8, or Latin-1 when they are not UTF-8', async () => {
+    const r = await run(session, 'GET :api/engine/header-bytes');
+    expect(r.response.headers).toContainEqual(['X-Utf8', 'Zo\u00eb \u65e5\u672c']);
+    expect(r.response.headers).toContainEqual(['X-Latin1', 'caf\u00e9']);
+  });
+
   it('a < file body is sent byte for byte, relative to the sheet file', async () => {
     const bytes = Buffer.from([0x00, 0xff, 0x0d, 0x0a, 0x23, 0x80, 0x00, 0x7f]);
     fs.writeFileSync(path.join(dir, 'b.bin'), bytes);

@@ -52,6 +52,15 @@ interface RawResponse {
   body: Uint8Array;
 }
 
+/**
+ * A response header value as text: UTF-8 when the bytes are valid UTF-8 (what servers send in
+ * practice), else Latin-1 (RFC 9110 section 5.5: field values are octets, historically ISO-8859-1).
+ */
+function headerText(b: Buffer): string {
+  const s = b.toString('utf8');
+  return !s.includes('\uFFFD') || Buffer.from(s, 'utf8').equals(b) ? s : b.toString('latin1');
+}
+
 /** One HTTP exchange without redirects, through undici's dispatcher API to keep header case and status text. */
 function dispatchOnce(dispatcher: Dispatcher, req: Request, signal: AbortSignal): Promise<RawResponse> {
   const url = new URL(req.url);
@@ -97,7 +106,7 @@ function dispatchOnce(dispatcher: Dispatcher, req: Request, signal: AbortSignal)
           status = statusCode;
           statusText = text || STATUS_CODES[statusCode] || '';
           const hs: Header[] = [];
-          for (let i = 0; i + 1 < raw.length; i += 2) hs.push([raw[i]!.toString('latin1'), raw[i + 1]!.toString('latin1')]);
+          for (let i = 0; i + 1 < raw.length; i += 2) hs.push([raw[i]!.toString('latin1'), headerText(raw[i + 1]!)]);
           resHeaders = hs;
           return true;
         },
