@@ -36,6 +36,11 @@ describe('runJq', () => {
     await expect(runJq(filter, input)).rejects.toThrow(message);
   });
 
+  it('a syntax error carries jq\'s message even when jq exits before reading a large input (EPIPE)', async () => {
+    const big = JSON.stringify(Array.from({ length: 200000 }, (_, i) => ({ i })));
+    for (let k = 0; k < 10; k++) await expect(runJq('.[', big)).rejects.toThrow(/syntax error/);
+  });
+
   it('a jq that loops without output is stopped at the timeout and killed', async () => {
     const marker = `loop-marker-${process.pid}`;
     const t = Date.now();

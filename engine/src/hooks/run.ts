@@ -100,11 +100,21 @@ export async function runJq(filter: string, input: string, timeoutMs = JQ_TIMEOU
     });
   });
   stop.catch(() => undefined);
+  // jq may exit (syntax error) before node-jq has written the input: node-jq then rejects with
+  // EPIPE, and jq's own message is only on its stderr.
+  let stderr = '';
+  child?.stderr?.on('data', (d: Buffer | string) => (stderr += d.toString()));
+  const closed = new Promise<void>((done) => (child && child.exitCode === null ? child.once('close', () => done()) : done()));
   try {
     const out = await Promise.race([result, stop]);
     return typeof out === 'string' ? out : JSON.stringify(out);
   } catch (e) {
-    throw failure ?? e;
+    if (failure) throw failure;
+    if ((e as NodeJS.ErrnoException)?.code === 'EPIPE' || /EPIPE/.test(String((e as Error)?.message))) {
+      await Promise.race([closed, new Promise((done) => setTimeout(done, 2000))]);
+      if (stderr.trim()) throw new Error(stderr.trim());
+    }
+    throw e;
   } finally {
     clearTimeout(timer);
   }
