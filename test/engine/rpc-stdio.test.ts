@@ -5,7 +5,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CancellationTokenSource, ResponseError } from 'vscode-jsonrpc/node.js';
+import { CancellationTokenSource, ResponseError, type CancellationToken } from 'vscode-jsonrpc/node.js';
 import { spawnEngine, startApi, type Api, type EngineProcess } from './helpers.js';
 
 let api: Api;
@@ -30,10 +30,18 @@ async function rpcError(p: Promise<unknown>): Promise<ResponseError<{ code: stri
 describe('stdio server, Lisp-capable client (as sheet-mode)', () => {
   let engine: EngineProcess;
   const evalCalls: { form: string; name: string; line: number }[] = [];
+  let lispCancelled = false;
   beforeAll(async () => {
     engine = spawnEngine();
-    engine.conn.onRequest('lisp/eval', (p: { form: string; name: string; line: number }) => {
+    engine.conn.onRequest('lisp/eval', (p: { form: string; name: string; line: number }, token: CancellationToken) => {
       evalCalls.push(p);
+      if (p.form === '(read-from-minibuffer "never")') {
+        // Answers only when the engine cancels the evaluation.
+        return new Promise((resolve) => token.onCancellationRequested(() => {
+          lispCancelled = true;
+          resolve(new ResponseError(-32800, 'cancelled'));
+        }));
+      }
       if (p.form === '(error "boom")') return new ResponseError(-32000, 'boom');
       if (p.form === '(concat ":base" "/users")') return { value: ':base/users' };
       if (p.form === '(+ 1 2)') return { value: '3' };
@@ -110,6 +118,16 @@ describe('stdio server, Lisp-capable client (as sheet-mode)', () => {
     expect(e.data).toMatchObject({ code: 'cancelled' });
     const again = await engine.conn.sendRequest('sheet/send', { text: `GET ${api.url}/small`, line: 1 });
     expect(again.response.status).toBe(200);
+  });
+
+  it('$/cancelRequest while the engine waits for a Lisp value cancels the lisp/eval too', async () => {
+    const source = new CancellationTokenSource();
+    const p = engine.conn.sendRequest('sheet/send', { text: `:x := (read-from-minibuffer "never")\nGET ${api.url}/users`, line: 2 }, source.token);
+    setTimeout(() => source.cancel(), 200);
+    const e = await rpcError(p);
+    expect(e.data).toMatchObject({ code: 'cancelled', line: 1 });
+    await new Promise((done) => setTimeout(done, 100));
+    expect(lispCancelled).toBe(true);
   });
 
   it('sheet/setVar overrides a declaration for later requests; sheet/variables shows both', async () => {

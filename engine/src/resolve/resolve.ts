@@ -17,13 +17,19 @@ import type { Body, Header, Request } from '../model.js';
 import { DEFAULT_MAX_PASSES, Substitution } from './substitute.js';
 
 /** Evaluate one `:=` form in the client; resolves to the value as a string. */
-export type EvalLisp = (form: string, decl: { name: string; line: number }) => Promise<string>;
+/**
+ * Evaluate one `:=` form in the client; resolves to the value as a string.
+ * @param signal aborted when the request that needs the value is cancelled.
+ */
+export type EvalLisp = (form: string, decl: { name: string; line: number }, signal?: AbortSignal) => Promise<string>;
 
 export interface ResolveOptions {
   /** Variable overrides (name with colon -> value); they win over declarations. */
   overrides?: ReadonlyMap<string, string>;
   /** How `:=` forms are evaluated; absent on clients without Lisp (the command line). */
   evalLisp?: EvalLisp;
+  /** Cancels the resolution (while waiting for the client's Lisp values). */
+  signal?: AbortSignal;
   /** Substitution pass limit (default 10). */
   maxPasses?: number;
   /** Directory that `< path` bodies are relative to (the sheet's directory); default cwd. */
@@ -68,7 +74,8 @@ export async function variableValues(
     } else if (opts.evalLisp) {
       let v: string;
       try {
-        v = await opts.evalLisp(d.value, { name: d.name, line: d.line });
+        if (opts.signal?.aborted) throw new EngineError('cancelled', `request cancelled while evaluating ${d.name}`, { line: d.line });
+        v = await opts.evalLisp(d.value, { name: d.name, line: d.line }, opts.signal);
       } catch (e) {
         if (isEngineError(e)) throw e;
         const msg = e instanceof Error ? e.message : String(e);

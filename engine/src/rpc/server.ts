@@ -3,9 +3,9 @@
  * protocol goes to stdout; logs go to stderr. Engine errors travel as ResponseErrors with code
  * ENGINE_ERROR and `data` = { code, line, hint, details }. `$/cancelRequest` aborts a send.
  */
-import { ResponseError, type CancellationToken, type MessageConnection } from 'vscode-jsonrpc';
+import { CancellationTokenSource, ResponseError, type CancellationToken, type MessageConnection } from 'vscode-jsonrpc';
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter } from 'vscode-jsonrpc/node.js';
-import { EngineError, toEngineError } from '../errors.js';
+import { EngineError, isEngineError, toEngineError } from '../errors.js';
 import { closeConnections } from '../http/send.js';
 import * as P from './protocol.js';
 import { Session } from './session.js';
@@ -43,17 +43,34 @@ function checkSheetParams<T extends { text: string; line?: number }>(p: T, needs
 
 /** Wire a Session to a connection. Exported for tests, which use in-memory streams too. */
 export function serve(conn: MessageConnection, onExit: () => void = () => process.exit(0)): void {
-  const evalLisp: EvalLisp = async (form, decl) => {
+  const evalLisp: EvalLisp = async (form, decl, signal) => {
+    // A cancelled sheet/send cancels the pending lisp/eval too ($/cancelRequest to the client)
+    // and does not wait for its answer.
+    const source = new CancellationTokenSource();
+    let onAbort: (() => void) | undefined;
+    const aborted = new Promise<never>((_, reject) => {
+      onAbort = () => {
+        source.cancel();
+        reject(new EngineError('cancelled', `request cancelled while evaluating ${decl.name}`, { line: decl.line }));
+      };
+      if (signal?.aborted) onAbort();
+      else signal?.addEventListener('abort', onAbort, { once: true });
+    });
+    aborted.catch(() => undefined);
     try {
-      const r = await conn.sendRequest(P.LispEval, { form, name: decl.name, line: decl.line });
+      const r = await Promise.race([conn.sendRequest(P.LispEval, { form, name: decl.name, line: decl.line }, source.token), aborted]);
       return r.value;
     } catch (e) {
+      if (isEngineError(e)) throw e;
       const msg = e instanceof Error ? e.message : String(e);
       throw new EngineError('lisp-error', `evaluating ${decl.name}: ${msg}`, {
         line: decl.line,
         hint: `Fix the Lisp form of ${decl.name}; the request was not sent.`,
         details: { variable: decl.name },
       });
+    } finally {
+      if (onAbort) signal?.removeEventListener('abort', onAbort);
+      source.dispose();
     }
   };
   // Until `initialize` says the client has Lisp, `:=` variables are unavailable.

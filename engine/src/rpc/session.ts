@@ -95,12 +95,13 @@ export class Session {
     return { ...this.settings, ...Object.fromEntries(Object.entries(s ?? {}).filter(([, v]) => v !== undefined)) };
   }
 
-  private async resolveAt(text: string, line: number, file: string | undefined, s: Required<Settings>) {
+  private async resolveAt(text: string, line: number, file: string | undefined, s: Required<Settings>, signal?: AbortSignal) {
     const sheet = this.parse(text);
     const node = requestAt(sheet, line);
     return resolveRequest(sheet, node, {
       overrides: this.overrides,
       evalLisp: this.evalLisp,
+      signal,
       maxPasses: s.maxPasses,
       baseDir: file ? path.dirname(path.resolve(file)) : process.cwd(),
     });
@@ -115,7 +116,7 @@ export class Session {
    */
   async send(p: SendParams, signal?: AbortSignal): Promise<SendResult> {
     const s = this.merged(p.settings);
-    const resolved = await this.resolveAt(p.text, p.line, p.path, s);
+    const resolved = await this.resolveAt(p.text, p.line, p.path, s, signal);
     const exchange = await send(resolved.request, {
       jar: s.inhibitCookies ? undefined : this.jar,
       signal,
