@@ -99,3 +99,13 @@ load test_helper
   [ ! -e "$rt/engine.sock" ]
   rm -rf "$rt"
 }
+
+@test "concurrent calls from one shell keep their outputs and statuses apart" {
+  rsh 'rest "$API" >/dev/null; GET /small >/dev/null'
+  for _ in $(seq 1 50); do [ -S "$REST_RUNTIME_DIR/engine.sock" ] && break; sleep 0.1; done
+  [ -S "$REST_RUNTIME_DIR/engine.sock" ]
+  run rsh 'REST_NODE=/bin/false
+    for i in 1 2 3 4 5 6; do { GET "/echo/$i" -q "status=40$i" 2>"$HOME/err.$i"; echo $? >"$HOME/rc.$i"; } & done; wait
+    for i in 1 2 3 4 5 6; do printf "%s %s " "$(jq -r .path "$HOME/err.$i")" "$(cat "$HOME/rc.$i")"; done'
+  [ "$output" = "/echo/1 4 /echo/2 4 /echo/3 4 /echo/4 4 /echo/5 4 /echo/6 4 " ]
+}
