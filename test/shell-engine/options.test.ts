@@ -1,6 +1,6 @@
 // The curl option table (engine/src/curl/options.ts) and the option-file word splitter.
 import { describe, expect, it } from 'vitest';
-import { parseCurlOptions } from '../../engine/src/curl/options.js';
+import { parseCurlOptions, takesNextWord } from '../../engine/src/curl/options.js';
 import { splitShellWords } from '../../engine/src/curl/words.js';
 
 describe('parseCurlOptions', () => {
@@ -78,5 +78,21 @@ describe('splitShellWords', () => {
 
   it.each(['"open', "'open", "$'open"])('unterminated %s is an error', (line) => {
     expect(() => splitShellWords(line)).toThrowError(expect.objectContaining({ code: 'bad-argument' }));
+  });
+});
+
+describe('takesNextWord', () => {
+  it.each([
+    ['-H', true],
+    ['--header', true],
+    ['-sH', true],
+    ['-HX: y', false],
+    ['-s', false],
+    ['--compressed', false],
+    ['-G', false],
+    ['--max-time', true],
+    ['x', false],
+  ])('%s -> %s', (w, expected) => {
+    expect(takesNextWord(w)).toBe(expected);
   });
 });

@@ -77,6 +77,11 @@ describe('requests', () => {
     expect(e.rawHeaders.filter((h: string[]) => h[0] === 'X-O').map((h: string[]) => h[1])).toEqual(['line one', 'line two', 'opt']);
   });
 
+  it('the argument of a curl option is data even when it looks like a verb option', async () => {
+    const e = JSON.parse((await call('POST', '/echo', ['-d', '-Q', '-H', 'X-Z: 1'])).out.toString());
+    expect(e.body).toBe('-Q');
+  });
+
   it('a stdin body is sent byte for byte', async () => {
     const bytes = Buffer.from([0, 1, 2, 255, 10, 10]);
     const e = JSON.parse((await call('POST', '/echo', [], bytes)).out.toString());

@@ -21,7 +21,7 @@ import { jarCookies, loadJar, parseNetscape, saveJar, toNetscape } from '../http
 import { parseContentType } from '../present/present.js';
 import { toCurl } from '../curl/to-curl.js';
 import { curlArgv } from '../curl/argv.js';
-import { emptyOptions, parseCurlOptions, type CurlOptions } from '../curl/options.js';
+import { emptyOptions, parseCurlOptions, takesNextWord, type CurlOptions } from '../curl/options.js';
 import { splitShellWords } from '../curl/words.js';
 import { appendQuery, buildUrl } from './url.js';
 
@@ -65,7 +65,11 @@ function takeRestFlags(words: string[]): { flags: RestFlags; rest: string[] } {
     else if (w === '-q') {
       if (i + 1 >= words.length) throw new EngineError('bad-option', '-q needs a query string', { hint: "Write -q 'name=value&other=x'." });
       flags.queries.push(words[++i]!);
-    } else rest.push(w);
+    } else {
+      rest.push(w);
+      // The argument of a curl option is data, even when it looks like -Q or -Z.
+      if (takesNextWord(w) && i + 1 < words.length) rest.push(words[++i]!);
+    }
   }
   return { flags, rest };
 }

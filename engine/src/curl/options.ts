@@ -153,6 +153,21 @@ export const KNOWN_OPTIONS: string[] = Object.keys(LONG).map((l) => {
   return s ? `-${s}/--${l}` : `--${l}`;
 });
 
+/**
+ * Whether the option word `w` is a known option whose argument is the NEXT word (so that word
+ * is data, not an option: `-d -Q` sends "-Q").
+ */
+export function takesNextWord(w: string): boolean {
+  if (w.startsWith('--')) return LONG[w.slice(2)]?.arg ?? false;
+  if (!w.startsWith('-') || w.length < 2) return false;
+  for (let k = 1; k < w.length; k++) {
+    const long = SHORT[w[k]!];
+    if (!long) return false;
+    if (LONG[long]!.arg) return k === w.length - 1;
+  }
+  return false;
+}
+
 /** Empty options. */
 export function emptyOptions(): CurlOptions {
   return {
