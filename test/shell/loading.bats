@@ -172,3 +172,22 @@ load test_helper
   [ "$(field .body)" = '$(touch pwned2); `touch pwned3`' ]
   [ "$(field '.headers["x-evil"]')" = '$(touch pwned4)' ]
 }
+
+@test "sourcing works under strict caller options" {
+  if [ "$REST_TEST_SHELL" = zsh ]; then
+    opts='setopt err_exit no_unset pipe_fail no_glob ksh_arrays sh_word_split'
+  else
+    opts='set -euo pipefail -f'
+  fi
+  run rsh_raw "$opts; IFS=:; source \"\$REST_ROOT/shell/rest\" \"\$API\"; GET /echo -q a=2 | jq -r .query.a"
+  [ "$status" -eq 0 ]
+  [ "$output" = 2 ]
+}
+
+@test "a per-host line with an unterminated quote is a clear error, exit 2" {
+  mkdir -p "$HOME/.rest"
+  printf '%s\n' "GET -H 'X-Broken: 1" >"$HOME/.rest/127.0.0.1:$API_PORT"
+  run --separate-stderr rsh 'rest "$API" >/dev/null; GET /echo'
+  [ "$status" -eq 2 ]
+  [[ "$stderr" == *"unterminated single quote"* ]]
+}
