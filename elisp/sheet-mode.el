@@ -338,15 +338,13 @@ ID and METHOD are those of the message."
 
 (defun sheet--sync-jar (conn)
   "Tell the engine on CONN when `sheet-cookie-jar-file' changed.
-The engine loads a new jar file asynchronously; `settings/set' is
-a notification, so the next request could still use the old jar.
-`initialize' applies the same settings and answers once the jar is
-loaded, so it is used here and waited for."
+`settings/set' answers once the engine has loaded the new jar, so
+the request that follows uses it."
   (let ((file (sheet--jar-setting)))
     (unless (equal file sheet--jar-file)
       (condition-case err
           (progn
-            (jsonrpc-request conn 'initialize (sheet--initialize-params)
+            (jsonrpc-request conn 'settings/set (list :cookieJarFile file)
                              :timeout sheet-request-timeout)
             (setq sheet--jar-file file))
         (jsonrpc-error

@@ -3,10 +3,12 @@
 // sheet-mode does with jsonrpc.el. Covers every method of engine/src/rpc/protocol.ts, the
 // lisp/eval callback, $/cancelRequest and the error data shape (docs/protocol.md).
 import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CancellationTokenSource, ResponseError, type CancellationToken } from 'vscode-jsonrpc/node.js';
-import { spawnEngine, startApi, type Api, type EngineProcess } from './helpers.js';
+import { spawnEngine, startApi, tempDir, type Api, type EngineProcess } from './helpers.js';
 
 let api: Api;
 beforeAll(async () => {
@@ -168,17 +170,46 @@ describe('stdio server, Lisp-capable client (as sheet-mode)', () => {
 
   it('settings/set changes the session settings; per-call settings win for that call', async () => {
     const text = `:base = ${api.url}\n:u = :base/users\nGET :u`;
-    await engine.conn.sendNotification('settings/set', { maxPasses: 1 });
+    expect(await engine.conn.sendRequest('settings/set', { maxPasses: 1 })).toBeNull();
     const e = await rpcError(engine.conn.sendRequest('sheet/send', { text, line: 3 }));
     expect(e.data).toMatchObject({ code: 'variable-cycle', line: 3 });
     const ok = await engine.conn.sendRequest('sheet/send', { text, line: 3, settings: { maxPasses: 2 } });
     expect(ok.response.status).toBe(200);
-    await engine.conn.sendNotification('settings/set', { maxPasses: 10, threshold: 10 });
+    expect(await engine.conn.sendRequest('settings/set', { maxPasses: 10, threshold: 10 })).toBeNull();
     const small = await engine.conn.sendRequest('sheet/send', { text, line: 3 });
     expect(small.presentation.overThreshold).toBe(true);
+    // Sent as a notification (older clients): applied all the same, before the next request.
     await engine.conn.sendNotification('settings/set', { threshold: null });
     const none = await engine.conn.sendRequest('sheet/send', { text, line: 3 });
     expect(none.presentation.overThreshold).toBe(false);
+  });
+
+  it('settings/set answers once a new cookie jar file is loaded; a send right after it uses the new jar', async () => {
+    const dir = tempDir('rpc-jar-');
+    const first = path.join(dir, 'first.txt');
+    const second = path.join(dir, 'second.txt');
+    const send = (url: string) => engine.conn.sendRequest('sheet/send', { text: `GET ${api.url}${url}`, line: 1 });
+    try {
+      expect(await engine.conn.sendRequest('settings/set', { cookieJarFile: first })).toBeNull();
+      await send('/cookies/persistent');
+      expect(fs.readFileSync(first, 'utf8')).toMatch(/^127\.0\.0\.1\t.*\tkeep\tyes$/m);
+      // Each switch is followed at once by a send, without waiting for the answer to settings/set.
+      for (const [file, cookies] of [[second, {}], [first, { keep: 'yes' }], [second, {}], [first, { keep: 'yes' }]] as const) {
+        const [set, r] = await Promise.all([engine.conn.sendRequest('settings/set', { cookieJarFile: file }), send('/cookies')]);
+        expect(set).toBeNull();
+        expect(JSON.parse(r.presentation.text)).toEqual({ cookies });
+      }
+      // The second file was saved, empty of cookies; the first still holds its cookie.
+      expect(fs.readFileSync(second, 'utf8')).not.toMatch(/keep/);
+      expect(fs.readFileSync(first, 'utf8')).toMatch(/\tkeep\tyes$/m);
+      // A cookie file that cannot be read is an error; the session keeps its jar.
+      const bad = await rpcError(engine.conn.sendRequest('settings/set', { cookieJarFile: dir }));
+      expect(bad.data).toMatchObject({ code: 'file-unreadable', details: { path: dir } });
+      expect(JSON.parse((await send('/cookies')).presentation.text)).toEqual({ cookies: { keep: 'yes' } });
+    } finally {
+      await engine.conn.sendRequest('settings/set', { cookieJarFile: null });
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('sheet/curl returns a curl command line for the request at point', async () => {

@@ -7,7 +7,7 @@
  * explicit `encoding`; durations are in ms; errors are ResponseErrors whose `data` is
  * {@link EngineErrorData} (stable `code`, `line`, `hint`).
  */
-import { NotificationType, NotificationType0, RequestType, RequestType0 } from 'vscode-jsonrpc';
+import { NotificationType0, RequestType, RequestType0 } from 'vscode-jsonrpc';
 import type { EngineErrorData } from '../errors.js';
 import type { Mode } from '../present/present.js';
 
@@ -118,8 +118,12 @@ export const Shutdown = new RequestType0<null, void>('shutdown');
 /** After `shutdown`: the engine exits with status 0. */
 export const Exit = new NotificationType0('exit');
 
-/** Change settings for the rest of the session (same shape as in initialize). */
-export const SetSettings = new NotificationType<Settings>('settings/set');
+/**
+ * Change settings for the rest of the session (same shape as in initialize). Answers null once
+ * they are in place, a new cookie jar file loaded; requests that arrive after it use them.
+ * (Sent as a notification, as older clients did, it is applied all the same, in order.)
+ */
+export const SetSettings = new RequestType<Settings, null, EngineErrorData>('settings/set');
 
 export interface SendParams {
   /** The whole sheet text. */

@@ -90,7 +90,12 @@ export function serve(conn: MessageConnection, onExit: () => void = () => proces
     await session.configure(p.settings);
     return { serverName: 'sheet-engine', version: VERSION };
   }));
-  conn.onNotification(P.SetSettings, (s) => void session.configure(s).catch((e) => process.stderr.write(`engine: settings: ${e}\n`)));
+  conn.onRequest(P.SetSettings, guard(async (s: P.Settings) => {
+    await session.configure(s);
+    return null;
+  }));
+  // Older clients sent settings/set as a notification: applied in order all the same.
+  conn.onNotification(P.SetSettings.method, (s: P.Settings) => void session.configure(s).catch((e) => process.stderr.write(`engine: settings: ${e}\n`)));
   conn.onRequest(P.SheetSend, guard((p: P.SendParams, token: CancellationToken) => session.send(checkSheetParams(p, true), abortSignal(token))));
   conn.onRequest(P.SheetOutline, guard((p: P.OutlineParams) => session.outline(checkSheetParams(p, false).text)));
   conn.onRequest(P.SheetVariables, guard((p: P.VariablesParams) => session.variables(checkSheetParams(p, true))));

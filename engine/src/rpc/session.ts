@@ -14,7 +14,7 @@ import { loadJar, newJar, saveJar } from '../http/cookies.js';
 import { present, DEFAULT_THRESHOLD } from '../present/present.js';
 import { HOOK_TYPES, runHooks } from '../hooks/run.js';
 import { toCurl } from '../curl/to-curl.js';
-import { isEngineError } from '../errors.js';
+import { EngineError, isEngineError } from '../errors.js';
 import type { Request } from '../model.js';
 import type {
   CurlParams,
@@ -63,6 +63,8 @@ export class Session {
   settings: Required<Settings> = { ...DEFAULT_SETTINGS };
   private jar: CookieJar = newJar();
   private jarFile: string | null = null;
+  /** Settles when the settings given so far (and their cookie jar) are in place. */
+  private ready: Promise<void> = Promise.resolve();
   /** Last parse, reused while the text is the same (navigation asks often). */
   private cache: { text: string; sheet: Sheet } | undefined;
 
@@ -72,13 +74,35 @@ export class Session {
    */
   constructor(public evalLisp?: EvalLisp) {}
 
-  /** Apply settings; a new cookie jar file is loaded (missing file: empty jar). */
-  async configure(s: Settings | undefined): Promise<void> {
+  /**
+   * Apply settings; a new cookie jar file is loaded (missing file: empty jar). Settings are
+   * applied one call after the other, and the sheet operations wait for the ones given before
+   * them, so a request that follows a jar change always uses the new jar.
+   * @throws EngineError `file-unreadable` when the cookie file exists but cannot be read (the
+   *   session keeps its previous jar and file).
+   */
+  configure(s: Settings | undefined): Promise<void> {
+    const run = this.ready.then(() => this.apply(s));
+    this.ready = run.catch(() => undefined);
+    return run;
+  }
+
+  private async apply(s: Settings | undefined): Promise<void> {
     if (!s) return;
+    const before = this.settings.cookieJarFile;
     for (const [k, v] of Object.entries(s)) if (v !== undefined) (this.settings as Record<string, unknown>)[k] = v;
     const file = this.settings.cookieJarFile ? expandPath(this.settings.cookieJarFile, process.cwd()) : null;
     if (file !== this.jarFile) {
-      this.jar = await loadJar(file);
+      try {
+        this.jar = await loadJar(file);
+      } catch (e) {
+        this.settings.cookieJarFile = before;
+        throw new EngineError('file-unreadable', `cannot read the cookie file ${file}: ${(e as Error).message}`, {
+          hint: 'Check the path and permissions of the cookie jar file.',
+          details: { path: file },
+          cause: e,
+        });
+      }
       this.jarFile = file;
     }
   }
@@ -115,6 +139,7 @@ export class Session {
    *   status is a result, not an error.
    */
   async send(p: SendParams, signal?: AbortSignal): Promise<SendResult> {
+    await this.ready;
     const s = this.merged(p.settings);
     const resolved = await this.resolveAt(p.text, p.line, p.path, s, signal);
     const exchange = await send(resolved.request, {
@@ -179,6 +204,7 @@ export class Session {
 
   /** `sheet/variables`: the overrides and the variables visible at a line, resolved. */
   async variables(p: VariablesParams): Promise<VariablesResult> {
+    await this.ready;
     const s = this.merged(p.settings);
     const sheet = this.parse(p.text);
     // Variables above the line (or above the request at point).
@@ -214,6 +240,7 @@ export class Session {
 
   /** `sheet/curl`: the request at point as a curl command line. */
   async curl(p: CurlParams): Promise<CurlResult> {
+    await this.ready;
     const s = this.merged(p.settings);
     const resolved = await this.resolveAt(p.text, p.line, p.path, s);
     return { command: toCurl(resolved.request) };
