@@ -239,8 +239,14 @@ request has no timeout (cancel it with \\[sheet-cancel])."
 (defvar sheet--connection nil
   "The running engine connection, or nil.  One per Emacs.")
 
-(defvar sheet--lisp-buffer nil
-  "The sheet buffer whose request the engine is resolving; `lisp/eval' runs there.")
+(defvar sheet--contexts (make-hash-table)
+  "Sheet buffers of the requests in flight, by the request's context (a number).
+The engine echoes a request's context in each `lisp/eval' it sends
+while serving it, so a `:=' form is evaluated in the buffer that
+sent that request, even when several requests are in flight.")
+
+(defvar sheet--last-context 0
+  "The last context number given to a request.")
 
 (defvar sheet--process nil
   "The engine's process, or nil.")
@@ -405,6 +411,7 @@ the request that follows uses it."
   (unless (and sheet--connection (jsonrpc-running-p sheet--connection))
     (setq sheet--connection nil
           sheet--in-flight nil)
+    (clrhash sheet--contexts)
     (setq sheet--connection (sheet--start-engine)))
   sheet--connection)
 
@@ -452,15 +459,32 @@ the request that follows uses it."
     ('lisp/eval (sheet--lisp-eval params))
     (_ (jsonrpc-error :code -32601 :message (format "method not found: %s" method)))))
 
+(defun sheet--new-context (buffer)
+  "Return a new context for a request sent from BUFFER.
+The context is remembered until `sheet--end-context'."
+  (let ((context (setq sheet--last-context (1+ sheet--last-context))))
+    (puthash context buffer sheet--contexts)
+    context))
+
+(defun sheet--end-context (context)
+  "Forget CONTEXT: its request is answered."
+  (remhash context sheet--contexts))
+
 (defun sheet--lisp-eval (params)
-  "Evaluate the `:=' form in PARAMS in the sheet buffer; answer (:value STRING)."
-  (let ((form (plist-get params :form))
-        (name (plist-get params :name))
-        (buf (if (buffer-live-p sheet--lisp-buffer) sheet--lisp-buffer (current-buffer))))
+  "Evaluate the `:=' form in PARAMS; answer (:value STRING).
+The form is evaluated in the sheet buffer of the request named by
+the context in PARAMS (the current buffer when there is none)."
+  (let* ((form (plist-get params :form))
+         (name (plist-get params :name))
+         (context (plist-get params :context))
+         (buf (if context (gethash context sheet--contexts) (current-buffer))))
     (condition-case err
-        (let ((value (with-current-buffer buf
-                       (eval (car (read-from-string form)) t))))
-          (list :value (if (stringp value) value (format "%s" value))))
+        (progn
+          (unless (buffer-live-p buf)
+            (error "The sheet buffer of this request was killed"))
+          (let ((value (with-current-buffer buf
+                         (eval (car (read-from-string form)) t))))
+            (list :value (if (stringp value) value (format "%s" value)))))
       (error
        (let ((msg (error-message-string err)))
          (message "Sheet-mode: error in Lisp variable %s: %s" name msg)
@@ -498,14 +522,20 @@ the request that follows uses it."
   "The 1-based line of point, ignoring narrowing."
   (line-number-at-pos nil t))
 
-(defun sheet--request (method params)
-  "Ask the engine METHOD with PARAMS and wait; signal a `user-error' on failure."
-  (let ((conn (sheet--engine)))
-    (setq sheet--lisp-buffer (current-buffer))
-    (condition-case err
-        (jsonrpc-request conn method params :timeout sheet-request-timeout)
-      (jsonrpc-error
-       (user-error "Sheet-mode: %s" (sheet--error-text err))))))
+(defun sheet--request (method params &optional lisp)
+  "Ask the engine METHOD with PARAMS and wait; signal a `user-error' on failure.
+LISP non-nil: the engine may ask for the values of the current
+buffer's `:=' forms while serving it (a context is added to PARAMS)."
+  (let* ((conn (sheet--engine))
+         (context (and lisp (sheet--new-context (current-buffer)))))
+    (unwind-protect
+        (condition-case err
+            (jsonrpc-request conn method
+                             (if context (append params (list :context context)) params)
+                             :timeout sheet-request-timeout)
+          (jsonrpc-error
+           (user-error "Sheet-mode: %s" (sheet--error-text err))))
+      (when context (sheet--end-context context)))))
 
 (defun sheet--location-params ()
   "The text, line and file of the current buffer, as the engine wants them."
@@ -626,7 +656,7 @@ not one.  Usable from `-> run-hook' forms and from user code."
 (defun sheet-copy-curl-command ()
   "Copy the request at point, as a curl command line, to the kill ring."
   (interactive)
-  (let* ((result (sheet--request 'sheet/curl (sheet--location-params)))
+  (let* ((result (sheet--request 'sheet/curl (sheet--location-params) t))
          (command (plist-get result :command)))
     (kill-new command)
     (message "curl command copied: %s" command)
@@ -635,7 +665,7 @@ not one.  Usable from `-> run-hook' forms and from user code."
 (defun sheet-show-info ()
   "Show the overrides, the variables at point and the hook types."
   (interactive)
-  (let* ((result (sheet--request 'sheet/variables (sheet--location-params)))
+  (let* ((result (sheet--request 'sheet/variables (sheet--location-params) t))
          (buf (get-buffer-create "*Sheet Info*")))
     (with-current-buffer buf
       (let ((inhibit-read-only t))
@@ -914,15 +944,17 @@ DISPLAY is `select' (show and select the response window), `stay'
          (_ (sheet--sync-jar conn))
          (sheet-buffer (current-buffer))
          (line (sheet--line))
-         (params (append (sheet--location-params) (list :raw (if raw t :json-false))))
+         (context (sheet--new-context sheet-buffer))
+         (params (append (sheet--location-params)
+                         (list :raw (if raw t :json-false) :context context)))
          (id nil))
-    (setq sheet--lisp-buffer sheet-buffer)
     (jsonrpc-async-request
      conn 'sheet/send params
      :timeout nil
      :success-fn
      (lambda (result)
        (setq sheet--in-flight (delq id sheet--in-flight))
+       (sheet--end-context context)
        (sheet--log-event conn "engine-reply" (list :id id :result result))
        (condition-case-unless-debug err
            (sheet--handle-response result raw display sheet-buffer)
@@ -931,6 +963,7 @@ DISPLAY is `select' (show and select the response window), `stay'
      :error-fn
      (lambda (err)
        (setq sheet--in-flight (delq id sheet--in-flight))
+       (sheet--end-context context)
        (sheet--log-event conn "engine-reply" (list :id id :error err))
        (sheet--report-send-error err line)))
     (setq id (sheet--engine-connection-last-id conn))

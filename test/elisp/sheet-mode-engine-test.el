@@ -45,6 +45,55 @@
     (with-current-buffer (sheet-test-send-and-wait)
       (should (string-match-p "Ada Lovelace" (buffer-string))))))
 
+(ert-deftest sheet-test-lisp-variables-of-concurrent-sends ()
+  "Two sheets sending at once each get their own `:=' values, from their own buffer."
+  (sheet-test-with-sheet ":who := (concat \"first-\" (buffer-name))\nGET :base/echo/:who\n"
+    (let ((first (current-buffer))
+          (second (generate-new-buffer "second.sheet"))
+          (sheet-same-buffer-response nil)
+          (loaded nil))
+      (unwind-protect
+          (let ((sheet-response-loaded-hook
+                 (list (lambda () (push (buffer-string) loaded)))))
+            (with-current-buffer second
+              (insert ":base = " (sheet-test-api-url) "\n"
+                      ":who := (concat \"second-\" (buffer-name))\nGET :base/echo/:who\n")
+              (sheet-mode)
+              (sheet-test-goto "^GET"))
+            (sheet-test-goto "^GET")
+            ;; Both requests are in flight before Emacs reads the engine's lisp/eval requests.
+            (sheet-test-key "C-c C-v")
+            (with-current-buffer second (sheet-test-key "C-c C-v"))
+            (should (= (length sheet--in-flight) 2))
+            (sheet-test-wait-until (lambda () (= (length loaded) 2)) 15 "two responses")
+            (let ((paths (sort (mapcar (lambda (text)
+                                         (and (string-match "\"path\": \"\\([^\"]*\\)\"" text)
+                                              (match-string 1 text)))
+                                       loaded)
+                               #'string<)))
+              (should (equal paths (list (concat "/echo/first-" (buffer-name first))
+                                         (concat "/echo/second-" (buffer-name second)))))))
+        (kill-buffer second)
+        (sheet-test-kill-response-buffers)))))
+
+(ert-deftest sheet-test-lisp-variable-of-killed-sheet ()
+  "A sheet killed before its `:=' form is evaluated: a Lisp error naming the variable."
+  (let ((buf (generate-new-buffer "killed.sheet"))
+        (mark (sheet-test-messages-mark)))
+    (sheet-test-kill-response-buffers)
+    (sheet-test-send-and-wait-ready)
+    (with-current-buffer buf
+      (insert ":gone := (buffer-name)\nGET " (sheet-test-api-url) "/echo/:gone\n")
+      (sheet-mode)
+      (sheet-test-goto "^GET")
+      (sheet-test-key "C-c C-v"))
+    (kill-buffer buf)
+    (sheet-test-wait-idle)
+    (let ((text (sheet-test-messages-since mark)))
+      (should (string-match-p ":gone.*sheet buffer of this request was killed" text)))
+    (should-not (get-buffer "*HTTP Response*"))
+    (should (= (hash-table-count sheet--contexts) 0))))
+
 (ert-deftest sheet-test-set-var ()
   "`sheet-set-var' sets an override, from user code and from run-hook forms."
   (sheet-test-with-sheet "GET :base/echo/:from-code\n-> run-hook (sheet-set-var \":from-hook\" (+ 1 2))\n#\nGET :base/echo/:from-hook\n"

@@ -31,12 +31,17 @@ async function rpcError(p: Promise<unknown>): Promise<ResponseError<{ code: stri
 
 describe('stdio server, Lisp-capable client (as sheet-mode)', () => {
   let engine: EngineProcess;
-  const evalCalls: { form: string; name: string; line: number }[] = [];
+  const evalCalls: { form: string; name: string; line: number; context?: string | number }[] = [];
   let lispCancelled = false;
   beforeAll(async () => {
     engine = spawnEngine();
-    engine.conn.onRequest('lisp/eval', (p: { form: string; name: string; line: number }, token: CancellationToken) => {
+    engine.conn.onRequest('lisp/eval', (p: { form: string; name: string; line: number; context?: string | number }, token: CancellationToken) => {
       evalCalls.push(p);
+      // The value depends on the request's context, as a buffer-local value in Emacs would; the
+      // first context's answer comes late, so the two requests' evaluations overlap.
+      if (p.form === 'sheet-test-who') {
+        return new Promise((resolve) => setTimeout(() => resolve({ value: `who-${p.context}` }), p.context === 'first' ? 150 : 0));
+      }
       if (p.form === '(read-from-minibuffer "never")') {
         // Answers only when the engine cancels the evaluation.
         return new Promise((resolve) => token.onCancellationRequested(() => {
@@ -92,6 +97,31 @@ describe('stdio server, Lisp-capable client (as sheet-mode)', () => {
     ]);
     expect(r.request.url).toBe(`${api.url}/users/3`);
     expect(r.response.status).toBe(200);
+  });
+
+  it('lisp/eval carries the context of the request it serves (sheet/send, sheet/variables, sheet/curl)', async () => {
+    evalCalls.length = 0;
+    const text = [`:base = ${api.url}`, ':who := sheet-test-who', 'GET :base/echo/:who'].join('\n');
+    const [a, b] = await Promise.all([
+      engine.conn.sendRequest('sheet/send', { text, line: 3, context: 'first' }),
+      engine.conn.sendRequest('sheet/send', { text, line: 3, context: 2 }),
+    ]);
+    expect(a.request.url).toBe(`${api.url}/echo/who-first`);
+    expect(b.request.url).toBe(`${api.url}/echo/who-2`);
+    expect(evalCalls).toEqual([
+      { form: 'sheet-test-who', name: ':who', line: 2, context: 'first' },
+      { form: 'sheet-test-who', name: ':who', line: 2, context: 2 },
+    ]);
+    const v = await engine.conn.sendRequest('sheet/variables', { text, line: 3, context: 'vars' });
+    expect(v.variables).toContainEqual({ name: ':who', kind: 'lisp', line: 2, raw: 'sheet-test-who', value: 'who-vars' });
+    const c = await engine.conn.sendRequest('sheet/curl', { text, line: 3, context: 0 });
+    expect(c.command).toContain(`${api.url}/echo/who-0`);
+    // Without a context, lisp/eval has none.
+    evalCalls.length = 0;
+    await engine.conn.sendRequest('sheet/curl', { text, line: 3 });
+    expect(evalCalls).toEqual([{ form: 'sheet-test-who', name: ':who', line: 2 }]);
+    const bad = await rpcError(engine.conn.sendRequest('sheet/send', { text, line: 3, context: { buffer: 1 } }));
+    expect(bad.data).toMatchObject({ code: 'bad-argument' });
   });
 
   it('a Lisp error returned by the client is lisp-error naming the line, with a hint', async () => {

@@ -35,6 +35,13 @@ export interface Settings {
   cookieJarFile?: string | null;
 }
 
+/**
+ * A value the client chooses for one request (`sheet/send`, `sheet/variables`, `sheet/curl`);
+ * the engine echoes it in every `lisp/eval` it sends while serving that request, so the client
+ * knows which sheet buffer a `:=` form belongs to when several requests are in flight.
+ */
+export type RequestContext = string | number;
+
 /** A body on the wire: text as a string, bytes as base64. */
 export interface WireBody {
   encoding: 'utf-8' | 'base64';
@@ -136,6 +143,8 @@ export interface SendParams {
   raw?: boolean;
   /** Per-call settings, over the session's. */
   settings?: Settings;
+  /** Echoed in the `lisp/eval` requests sent while serving this request. */
+  context?: RequestContext;
 }
 export interface SendResult {
   request: RequestInfo;
@@ -182,6 +191,8 @@ export interface VariablesParams {
   line: number;
   path?: string;
   settings?: Settings;
+  /** Echoed in the `lisp/eval` requests sent while serving this request. */
+  context?: RequestContext;
 }
 export interface VariablesResult {
   /** Values set by hooks or `sheet-set-var`, for this engine session. */
@@ -199,6 +210,8 @@ export interface CurlParams {
   line: number;
   path?: string;
   settings?: Settings;
+  /** Echoed in the `lisp/eval` requests sent while serving this request. */
+  context?: RequestContext;
 }
 export interface CurlResult {
   /** A bash command line that reproduces the request exactly. */
@@ -225,13 +238,16 @@ export interface LispEvalParams {
   name: string;
   /** Line of the declaration. */
   line: number;
+  /** The `context` of the request being served, when it had one. */
+  context?: RequestContext;
 }
 export interface LispEvalResult {
   /** The value, as the client turned it into a string (`format "%s"` for non-strings). */
   value: string;
 }
 /**
- * Evaluate a `:=` form in the sheet buffer's context. A Lisp read or evaluation error comes
- * back as a JSON-RPC error whose message is the Lisp error.
+ * Evaluate a `:=` form in the context of the sheet buffer that sent the request being served
+ * (named by `context`). A Lisp read or evaluation error comes back as a JSON-RPC error whose
+ * message is the Lisp error.
  */
 export const LispEval = new RequestType<LispEvalParams, LispEvalResult, void>('lisp/eval');

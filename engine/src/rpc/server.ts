@@ -8,8 +8,7 @@ import { createMessageConnection, StreamMessageReader, StreamMessageWriter } fro
 import { EngineError, isEngineError, toEngineError } from '../errors.js';
 import { closeConnections } from '../http/send.js';
 import * as P from './protocol.js';
-import { Session } from './session.js';
-import type { EvalLisp } from '../resolve/resolve.js';
+import { Session, type SessionEvalLisp } from './session.js';
 
 const VERSION = '0.1.0';
 
@@ -28,12 +27,16 @@ function abortSignal(token: CancellationToken): AbortSignal {
 }
 
 /**
- * Check the shape of a sheet method's params (`text` a string, `line` a positive integer).
+ * Check the shape of a sheet method's params (`text` a string, `line` a positive integer,
+ * `context` absent, a string or a number).
  * @throws EngineError `bad-argument`
  */
-function checkSheetParams<T extends { text: string; line?: number }>(p: T, needsLine: boolean): T {
+function checkSheetParams<T extends { text: string; line?: number; context?: unknown }>(p: T, needsLine: boolean): T {
   if (!p || typeof p.text !== 'string') {
     throw new EngineError('bad-argument', 'params.text must be the sheet text (a string)', { hint: 'See docs/protocol.md.' });
+  }
+  if (p.context !== undefined && typeof p.context !== 'string' && !(typeof p.context === 'number' && Number.isFinite(p.context))) {
+    throw new EngineError('bad-argument', `params.context must be a string or a number, not ${JSON.stringify(p.context)}`, { hint: 'See docs/protocol.md.' });
   }
   if (needsLine && !(Number.isInteger(p.line) && p.line! >= 1)) {
     throw new EngineError('bad-argument', `params.line must be a 1-based line number, not ${JSON.stringify(p.line)}`, { hint: 'See docs/protocol.md.' });
@@ -43,7 +46,7 @@ function checkSheetParams<T extends { text: string; line?: number }>(p: T, needs
 
 /** Wire a Session to a connection. Exported for tests, which use in-memory streams too. */
 export function serve(conn: MessageConnection, onExit: () => void = () => process.exit(0)): void {
-  const evalLisp: EvalLisp = async (form, decl, signal) => {
+  const evalLisp: SessionEvalLisp = async (form, decl, signal, context) => {
     // A cancelled sheet/send cancels the pending lisp/eval too ($/cancelRequest to the client)
     // and does not wait for its answer.
     const source = new CancellationTokenSource();
@@ -58,7 +61,7 @@ export function serve(conn: MessageConnection, onExit: () => void = () => proces
     });
     aborted.catch(() => undefined);
     try {
-      const r = await Promise.race([conn.sendRequest(P.LispEval, { form, name: decl.name, line: decl.line }, source.token), aborted]);
+      const r = await Promise.race([conn.sendRequest(P.LispEval, { form, name: decl.name, line: decl.line, ...(context !== undefined ? { context } : {}) }, source.token), aborted]);
       return r.value;
     } catch (e) {
       if (isEngineError(e)) throw e;

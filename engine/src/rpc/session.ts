@@ -20,6 +20,7 @@ import type {
   CurlParams,
   CurlResult,
   OutlineResult,
+  RequestContext,
   RequestInfo,
   SendParams,
   SendResult,
@@ -54,6 +55,17 @@ function requestInfo(r: Request): RequestInfo {
 }
 
 /**
+ * How the session has `:=` forms evaluated: an {@link EvalLisp} that also gets the `context`
+ * of the request being served, to pass on to the client.
+ */
+export type SessionEvalLisp = (
+  form: string,
+  decl: { name: string; line: number },
+  signal?: AbortSignal,
+  context?: RequestContext,
+) => Promise<string>;
+
+/**
  * One engine session (one Emacs connection, or one test): the variable overrides, the cookie
  * jar and the settings, and the operations behind the sheet methods of docs/protocol.md.
  * Errors are thrown as EngineError (docs/errors.md); the server turns them into ResponseErrors.
@@ -72,7 +84,13 @@ export class Session {
    * @param evalLisp how `:=` forms are evaluated (asks the client); undefined on clients without
    *   Lisp, whose requests then fail with `lisp-unavailable` only when they use a `:=` variable.
    */
-  constructor(public evalLisp?: EvalLisp) {}
+  constructor(public evalLisp?: SessionEvalLisp) {}
+
+  /** The evaluator for one request: `evalLisp` with that request's context, or undefined. */
+  private lispFor(context: RequestContext | undefined): EvalLisp | undefined {
+    const evalLisp = this.evalLisp;
+    return evalLisp && ((form, decl, signal) => evalLisp(form, decl, signal, context));
+  }
 
   /**
    * Apply settings; a new cookie jar file is loaded (missing file: empty jar). Settings are
@@ -119,12 +137,13 @@ export class Session {
     return { ...this.settings, ...Object.fromEntries(Object.entries(s ?? {}).filter(([, v]) => v !== undefined)) };
   }
 
-  private async resolveAt(text: string, line: number, file: string | undefined, s: Required<Settings>, signal?: AbortSignal) {
-    const sheet = this.parse(text);
-    const node = requestAt(sheet, line);
+  private async resolveAt(p: { text: string; line: number; path?: string; context?: RequestContext }, s: Required<Settings>, signal?: AbortSignal) {
+    const sheet = this.parse(p.text);
+    const node = requestAt(sheet, p.line);
+    const file = p.path;
     return resolveRequest(sheet, node, {
       overrides: this.overrides,
-      evalLisp: this.evalLisp,
+      evalLisp: this.lispFor(p.context),
       signal,
       maxPasses: s.maxPasses,
       baseDir: file ? path.dirname(path.resolve(file)) : process.cwd(),
@@ -141,7 +160,7 @@ export class Session {
   async send(p: SendParams, signal?: AbortSignal): Promise<SendResult> {
     await this.ready;
     const s = this.merged(p.settings);
-    const resolved = await this.resolveAt(p.text, p.line, p.path, s, signal);
+    const resolved = await this.resolveAt(p, s, signal);
     const exchange = await send(resolved.request, {
       jar: s.inhibitCookies ? undefined : this.jar,
       signal,
@@ -215,7 +234,7 @@ export class Session {
       // not on a request: the declarations above the line
     }
     const latest = new Map(decls.map((d) => [d.name, d]));
-    const { values } = await variableValues(decls, { overrides: this.overrides, evalLisp: this.evalLisp, maxPasses: s.maxPasses });
+    const { values } = await variableValues(decls, { overrides: this.overrides, evalLisp: this.lispFor(p.context), maxPasses: s.maxPasses });
     const sub = new Substitution(values, s.maxPasses);
     const variables: VariablesResult['variables'] = [];
     for (const d of latest.values()) {
@@ -242,7 +261,7 @@ export class Session {
   async curl(p: CurlParams): Promise<CurlResult> {
     await this.ready;
     const s = this.merged(p.settings);
-    const resolved = await this.resolveAt(p.text, p.line, p.path, s);
+    const resolved = await this.resolveAt(p, s);
     return { command: toCurl(resolved.request) };
   }
 }
