@@ -752,6 +752,12 @@ not one.  Usable from `-> run-hook' forms and from user code."
 
 ;;; Sending and the response buffer
 
+(defvar sheet--body-file-min 65536
+  "Bodies at least this many characters long come from the engine in a file.
+Reading a file is much faster than reading and parsing a JSON-RPC
+message of several megabytes (docs/protocol.md, `bodyFileMin').
+nil: every body comes inside the engine's answer.")
+
 (defvar-local sheet--response-info nil
   "In a response buffer: the engine's answer it shows (a plist).")
 
@@ -795,27 +801,59 @@ not one.  Usable from `-> run-hook' forms and from user code."
           ("image" #'fundamental-mode)
           (_ #'text-mode)))))
 
+(defun sheet--insert-file (file)
+  "Insert FILE, text the engine wrote in UTF-8, at point; leave point after it."
+  (let ((coding-system-for-read 'utf-8-unix)
+        (file-name-handler-alist nil))
+    (goto-char (+ (point) (cadr (insert-file-contents file))))))
+
+(defun sheet--file-bytes (file)
+  "The bytes of FILE, a unibyte string."
+  (with-temp-buffer
+    (set-buffer-multibyte nil)
+    (let ((file-name-handler-alist nil))
+      (insert-file-contents-literally file))
+    (buffer-string)))
+
+(defun sheet--delete-body-file (presentation)
+  "Delete the file holding the body of PRESENTATION, if any, and its directory.
+The engine writes each such file alone in a fresh private directory."
+  (let ((file (plist-get presentation :file))
+        (file-name-handler-alist nil))
+    (when (stringp file)
+      (ignore-errors (delete-file file))
+      (ignore-errors (delete-directory (file-name-directory file))))))
+
 (defun sheet--insert-body (presentation raw)
-  "Insert the body of PRESENTATION at point.  RAW: bytes untouched."
+  "Insert the body of PRESENTATION at point.  RAW: bytes untouched.
+A body the engine handed over in a file is read from it, and the
+file is deleted, whatever happens."
   (let ((kind (plist-get presentation :kind))
-        (type (plist-get presentation :contentType)))
-    (pcase kind
-      ("text" (insert (or (plist-get presentation :text) "")))
-      ((or "image" "binary")
-       (let ((bytes (base64-decode-string (or (plist-get presentation :base64) ""))))
-         (cond
-          (raw (insert (decode-coding-string bytes 'raw-text)))
-          ((and (equal kind "image") (display-images-p)
-                (image-type-from-data bytes))
-           (insert-image (create-image bytes nil t) "[image]")
-           (insert "\n"))
-          ((equal kind "image")
-           (insert (format "[image %s, %d bytes: this Emacs cannot display images]\n"
-                           type (length bytes))))
-          (t
-           (insert (format "[binary body %s, %d bytes, not shown; C-c C-r shows it raw]\n"
-                           (if (string-empty-p type) "(no content type)" type)
-                           (length bytes))))))))))
+        (type (plist-get presentation :contentType))
+        (file (plist-get presentation :file)))
+    (unwind-protect
+        (pcase kind
+          ("text" (if file
+                      (sheet--insert-file file)
+                    (insert (or (plist-get presentation :text) ""))))
+          ((or "image" "binary")
+           (let ((bytes (if file
+                            (sheet--file-bytes file)
+                          (base64-decode-string (or (plist-get presentation :base64) "")))))
+             (cond
+              (raw (insert (decode-coding-string bytes 'raw-text)))
+              ((and (equal kind "image") (display-images-p)
+                    (image-type-from-data bytes))
+               (insert-image (create-image bytes nil t) "[image]")
+               (insert "\n"))
+              ((equal kind "image")
+               (insert (format "[image %s, %d bytes: this Emacs cannot display images]\n"
+                               type (length bytes))))
+              (t
+               (insert (format "[binary body %s, %d bytes, not shown; C-c C-r shows it raw]\n"
+                               (if (string-empty-p type) "(no content type)" type)
+                               (length bytes))))))))
+      (sheet--delete-body-file presentation))))
 
 (defun sheet--trailer-lines (result)
   "The lines restclient.el puts under the body, from the engine's RESULT."
@@ -946,7 +984,9 @@ DISPLAY is `select' (show and select the response window), `stay'
          (line (sheet--line))
          (context (sheet--new-context sheet-buffer))
          (params (append (sheet--location-params)
-                         (list :raw (if raw t :json-false) :context context)))
+                         (list :raw (if raw t :json-false) :context context)
+                         (and sheet--body-file-min
+                              (list :bodyFileMin sheet--body-file-min))))
          (id nil))
     (jsonrpc-async-request
      conn 'sheet/send params
@@ -955,11 +995,15 @@ DISPLAY is `select' (show and select the response window), `stay'
      (lambda (result)
        (setq sheet--in-flight (delq id sheet--in-flight))
        (sheet--end-context context)
-       (sheet--log-event conn "engine-reply" (list :id id :result result))
-       (condition-case-unless-debug err
-           (sheet--handle-response result raw display sheet-buffer)
-         (error (message "Sheet-mode: showing the response failed: %s"
-                         (error-message-string err)))))
+       (unwind-protect
+           (progn
+             (sheet--log-event conn "engine-reply" (list :id id :result result))
+             (condition-case-unless-debug err
+                 (sheet--handle-response result raw display sheet-buffer)
+               (error (message "Sheet-mode: showing the response failed: %s"
+                               (error-message-string err)))))
+         ;; Normally deleted as soon as it is read; this covers every other way out.
+         (sheet--delete-body-file (plist-get result :presentation))))
      :error-fn
      (lambda (err)
        (setq sheet--in-flight (delq id sheet--in-flight))

@@ -325,6 +325,88 @@ describe('stdio server, bad input: a coded, located error, and the engine keeps 
   });
 });
 
+describe('stdio server, big bodies in a file (bodyFileMin)', () => {
+  let engine: EngineProcess;
+  let tmp: string;
+  beforeAll(async () => {
+    // The engine's temp directory is one of the test's own, to see what is left in it.
+    tmp = tempDir('rpc-bodyfile-');
+    engine = spawnEngine({ env: { TMPDIR: tmp } });
+    await engine.conn.sendRequest('initialize', { clientName: 'test', lisp: false });
+  });
+  afterAll(async () => {
+    await engine.close();
+    fs.rmSync(tmp, { recursive: true, force: true });
+  });
+  const send = (url: string, extra: Record<string, unknown> = {}) =>
+    engine.conn.sendRequest('sheet/send', { text: `GET ${api.url}${url}`, line: 1, ...extra });
+  /** Read the body file, check where and how it was written, delete it as the client does. */
+  const take = (file: string, encoding: 'utf8' | null): string | Buffer => {
+    expect(path.isAbsolute(file)).toBe(true);
+    const dir = path.dirname(file);
+    expect(path.dirname(dir)).toBe(tmp);
+    expect(path.basename(dir)).toMatch(/^sheet-body-/);
+    expect(fs.readdirSync(dir)).toEqual([path.basename(file)]);
+    expect(fs.statSync(dir).mode & 0o777).toBe(0o700);
+    expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+    const data = fs.readFileSync(file, encoding);
+    fs.rmSync(dir, { recursive: true });
+    return data;
+  };
+
+  it('a 5 MB JSON body comes in a file, the same text as inside the answer', async () => {
+    const inline = await send('/big.json?kb=5120');
+    const r = await send('/big.json?kb=5120', { bodyFileMin: 65536 });
+    expect(r.presentation).toMatchObject({ kind: 'text', mode: 'json', formatted: true, overThreshold: true, fileEncoding: 'utf-8' });
+    expect(r.presentation.text).toBeUndefined();
+    expect(inline.presentation.file).toBeUndefined();
+    expect(take(r.presentation.file, 'utf8')).toBe(inline.presentation.text);
+    expect(fs.readdirSync(tmp)).toEqual([]);
+  });
+
+  it('bodyFileMin counts characters (code points), not UTF-16 units or bytes', async () => {
+    const text = `POST ${api.url}/echo\nContent-Type: text/plain; charset=utf-8\n\n${'\u{1f600}\u00e9'.repeat(50)}`;
+    const inline = await engine.conn.sendRequest('sheet/send', { text, line: 1 });
+    const body: string = inline.presentation.text;
+    const chars = [...body].length;
+    expect(body.length).toBeGreaterThan(chars);
+    const at = await engine.conn.sendRequest('sheet/send', { text, line: 1, bodyFileMin: chars });
+    expect(take(at.presentation.file, 'utf8')).toBe(body);
+    const over = await engine.conn.sendRequest('sheet/send', { text, line: 1, bodyFileMin: chars + 1 });
+    expect(over.presentation.file).toBeUndefined();
+    expect(over.presentation.text).toBe(body);
+  });
+
+  it('an image at least bodyFileMin long in base64 comes as its bytes in a file; smaller ones stay inline', async () => {
+    const inline = await send('/image.png');
+    const b64: string = inline.presentation.base64;
+    const r = await send('/image.png', { bodyFileMin: b64.length });
+    expect(r.presentation).toMatchObject({ kind: 'image', fileEncoding: 'binary' });
+    expect(r.presentation.base64).toBeUndefined();
+    expect((take(r.presentation.file, null) as Buffer).toString('base64')).toBe(b64);
+    const small = await send('/image.png', { bodyFileMin: b64.length + 1 });
+    expect(small.presentation).toMatchObject({ kind: 'image', base64: b64 });
+    expect(small.presentation.file).toBeUndefined();
+  });
+
+  it('a bad bodyFileMin is bad-argument', async () => {
+    for (const bodyFileMin of [-1, 1.5, 'big']) {
+      const e = await rpcError(send('/small', { bodyFileMin }));
+      expect(e.data).toMatchObject({ code: 'bad-argument' });
+    }
+  });
+
+  it('body files the client never read are removed when the engine exits', async () => {
+    const other = spawnEngine({ env: { TMPDIR: tmp } });
+    await other.conn.sendRequest('initialize', { clientName: 'test', lisp: false });
+    const r = await other.conn.sendRequest('sheet/send', { text: `GET ${api.url}/big.json?kb=100`, line: 1, bodyFileMin: 1000 });
+    expect(fs.existsSync(r.presentation.file)).toBe(true);
+    expect(await other.close()).toBe(0);
+    expect(fs.existsSync(path.dirname(r.presentation.file))).toBe(false);
+    expect(fs.readdirSync(tmp)).toEqual([]);
+  });
+});
+
 describe('stdio server, client without Lisp', () => {
   let engine: EngineProcess;
   beforeAll(async () => {

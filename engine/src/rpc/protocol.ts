@@ -71,10 +71,21 @@ export interface ResponseInfo {
 /** The body made readable (see present/present.ts). */
 export interface PresentationInfo {
   kind: 'text' | 'image' | 'binary';
-  /** kind text: the body (pretty-printed unless raw). */
+  /** kind text: the body (pretty-printed unless raw). Absent when `file` holds it. */
   text?: string;
-  /** kind image/binary: the bytes. */
+  /** kind image/binary: the bytes. Absent when `file` holds them. */
   base64?: string;
+  /**
+   * When the body was at least `bodyFileMin` long: the absolute path of a file that holds it
+   * instead of `text`/`base64`, alone in a fresh private directory (0700, file 0600). The
+   * client reads it, then deletes the file and the directory.
+   */
+  file?: string;
+  /**
+   * With `file`: `utf-8` when it holds the text (kind text) in UTF-8; `binary` when it holds
+   * the bytes themselves (kind image/binary: what `base64` would have decoded to).
+   */
+  fileEncoding?: 'utf-8' | 'binary';
   contentType: string;
   charset?: string;
   mode: Mode;
@@ -145,6 +156,12 @@ export interface SendParams {
   settings?: Settings;
   /** Echoed in the `lisp/eval` requests sent while serving this request. */
   context?: RequestContext;
+  /**
+   * Hand the body over in a file (`presentation.file`) when the text is at least this many
+   * characters (code points) long, or the base64 of an image/binary body at least this long.
+   * Absent: always inside the answer.
+   */
+  bodyFileMin?: number;
 }
 export interface SendResult {
   request: RequestInfo;

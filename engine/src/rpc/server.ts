@@ -99,7 +99,13 @@ export function serve(conn: MessageConnection, onExit: () => void = () => proces
   }));
   // Older clients sent settings/set as a notification: applied in order all the same.
   conn.onNotification(P.SetSettings.method, (s: P.Settings) => void session.configure(s).catch((e) => process.stderr.write(`engine: settings: ${e}\n`)));
-  conn.onRequest(P.SheetSend, guard((p: P.SendParams, token: CancellationToken) => session.send(checkSheetParams(p, true), abortSignal(token))));
+  conn.onRequest(P.SheetSend, guard((p: P.SendParams, token: CancellationToken) => {
+    checkSheetParams(p, true);
+    if (p.bodyFileMin !== undefined && p.bodyFileMin !== null && !(Number.isInteger(p.bodyFileMin) && p.bodyFileMin >= 0)) {
+      throw new EngineError('bad-argument', `params.bodyFileMin must be a number of characters, not ${JSON.stringify(p.bodyFileMin)}`, { hint: 'See docs/protocol.md.' });
+    }
+    return session.send({ ...p, bodyFileMin: p.bodyFileMin ?? undefined }, abortSignal(token));
+  }));
   conn.onRequest(P.SheetOutline, guard((p: P.OutlineParams) => session.outline(checkSheetParams(p, false).text)));
   conn.onRequest(P.SheetVariables, guard((p: P.VariablesParams) => session.variables(checkSheetParams(p, true))));
   conn.onRequest(P.SheetCurl, guard((p: P.CurlParams) => session.curl(checkSheetParams(p, true))));

@@ -11,7 +11,8 @@ import { expandPath, isUnevaluated, resolveRequest, variableValues, type EvalLis
 import { DEFAULT_MAX_PASSES, Substitution } from '../resolve/substitute.js';
 import { send } from '../http/send.js';
 import { loadJar, newJar, saveJar } from '../http/cookies.js';
-import { present, DEFAULT_THRESHOLD } from '../present/present.js';
+import { charLength, present, DEFAULT_THRESHOLD, type Presentation } from '../present/present.js';
+import { writeBodyFile } from './body-file.js';
 import { HOOK_TYPES, runHooks } from '../hooks/run.js';
 import { toCurl } from '../curl/to-curl.js';
 import { EngineError, isEngineError } from '../errors.js';
@@ -20,6 +21,7 @@ import type {
   CurlParams,
   CurlResult,
   OutlineResult,
+  PresentationInfo,
   RequestContext,
   RequestInfo,
   SendParams,
@@ -190,8 +192,7 @@ export class Session {
       },
       presentation: {
         kind: pres.kind,
-        text: pres.text,
-        base64: pres.base64,
+        ...(await this.bodyOut(pres, response.body, p.bodyFileMin)),
         contentType: pres.contentType,
         charset: pres.charset,
         mode: pres.mode,
@@ -202,6 +203,24 @@ export class Session {
       durationMs: exchange.durationMs,
       hooks,
     };
+  }
+
+  /**
+   * The body part of a presentation: `text`/`base64` in the answer, or, from `min` characters
+   * on, a file (docs/protocol.md, `bodyFileMin`). Written last, once nothing else can fail.
+   */
+  private async bodyOut(pres: Presentation, bytes: Uint8Array, min: number | undefined): Promise<Partial<PresentationInfo>> {
+    if (min !== undefined) {
+      if (pres.kind === 'text') {
+        const text = pres.text ?? '';
+        if (text.length >= min && (min <= text.length / 2 || charLength(text) >= min)) {
+          return { file: await writeBodyFile(text), fileEncoding: 'utf-8' };
+        }
+      } else if ((pres.base64 ?? '').length >= min) {
+        return { file: await writeBodyFile(bytes), fileEncoding: 'binary' };
+      }
+    }
+    return pres.kind === 'text' ? { text: pres.text } : { base64: pres.base64 };
   }
 
   /** `sheet/outline`: requests and variable declarations with their lines. */
