@@ -2,7 +2,7 @@
 // invalid input), XML batching equal to xml-formatter on the whole document, charsets, modes.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { charLength, decodeBody, modeFor, parseContentType, present, prettyJson, prettyXml } from '../../engine/src/present/present.js';
+import { charLength, decodeBody, modeFor, parseContentType, present, prettyJson, prettyJsonUtf8, prettyXml } from '../../engine/src/present/present.js';
 import { XML_WHOLE_LIMIT } from '../../engine/src/present/xml.js';
 // @ts-expect-error plain ESM fixture without types
 import { bigXml } from '../fixtures/routes/core.mjs';
@@ -60,6 +60,48 @@ describe('prettyJson', () => {
       }),
       { numRuns: 400 },
     );
+  });
+});
+
+describe('JSON re-indented on the UTF-8 bytes as received (present)', () => {
+  const json = (body: Uint8Array, charset = '', threshold: number | null = 100000) =>
+    present({ httpVersion: '1.1', status: 200, statusText: 'OK', headers: [['Content-Type', `application/json${charset}`]], body }, { threshold });
+
+  it('gives the text JSON.stringify(v, null, 2) gives, for any JSON value with any Unicode text', () => {
+    fc.assert(
+      fc.property(fc.jsonValue({ stringUnit: 'grapheme' }), (v) => {
+        const body = Buffer.from(JSON.stringify(v), 'utf8');
+        const r = json(body);
+        expect(r).toMatchObject({ kind: 'text', formatted: true, charset: 'utf-8' });
+        expect(r.text).toBe(JSON.stringify(v, null, 2));
+        expect(Buffer.from(prettyJsonUtf8(body)!).toString('utf8')).toBe(JSON.stringify(v, null, 2));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it.each([
+    ['a byte order mark, dropped as decoding drops it', [0xef, 0xbb, 0xbf, ...Buffer.from('{"a":1}')], '', '{\n  "a": 1\n}', true],
+    ['invalid UTF-8: decoded with U+FFFD, then re-indented', [...Buffer.from('["'), 0xff, ...Buffer.from('"]')], '', '[\n  "\ufffd"\n]', true],
+    ['a charset label for UTF-8', [...Buffer.from('{"\u00e9":"\\u00e9"}')], '; charset=UTF8', '{\n  "\u00e9": "\u00e9"\n}', true],
+    ['another charset: decoded by it', [0x5b, 0x22, 0xe9, 0x22, 0x5d], '; charset=iso-8859-1', '[\n  "\u00e9"\n]', true],
+    ['not JSON: the text as received', [...Buffer.from('{"a":\u00e9')], '', '{"a":\u00e9', false],
+  ])('%s', (_, bytes, charset, text, formatted) => {
+    const r = json(Uint8Array.from(bytes), charset);
+    expect(r.text).toBe(text);
+    expect(r.formatted).toBe(formatted);
+  });
+
+  it('the threshold counts the characters of the body as decoded (no BOM, code points)', () => {
+    const bom = Buffer.from([0xef, 0xbb, 0xbf]);
+    const ascii = Buffer.concat([bom, Buffer.from('"' + 'a'.repeat(10) + '"')]);
+    expect(json(ascii, '', 12).overThreshold).toBe(false);
+    expect(json(ascii, '', 11).overThreshold).toBe(true);
+    const wide = Buffer.from('"' + '\u{1f600}'.repeat(10) + '"');
+    expect(json(wide, '', 12).overThreshold).toBe(false);
+    expect(json(wide, '', 11).overThreshold).toBe(true);
+    expect(json(wide, '', 9).overThreshold).toBe(true);
+    expect(json(wide, '', null).overThreshold).toBe(false);
   });
 });
 

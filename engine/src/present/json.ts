@@ -5,7 +5,7 @@
  * shown as the characters they stand for, except where that would change the meaning or hide
  * something: `"`, `\`, control characters (U+0000-U+001F, U+007F-U+009F) and lone surrogates
  * stay escaped. Other escapes (`\n`, `\/`, ...) are kept as written. Grammar: RFC 8259.
- * One pass, no recursion (any nesting depth), linear time.
+ * One pass over the UTF-8 bytes, no recursion (any nesting depth), linear time.
  */
 
 const enum S {
@@ -21,10 +21,10 @@ const CR = 13;
 const QUOTE = 34;
 const BACKSLASH = 92;
 
-function hex4(text: string, at: number): number {
+function hex4(text: Uint8Array, at: number): number {
   let v = 0;
   for (let k = 0; k < 4; k++) {
-    const c = text.charCodeAt(at + k);
+    const c = text[at + k]!;
     let d: number;
     if (c >= 48 && c <= 57) d = c - 48;
     else if (c >= 65 && c <= 70) d = c - 55;
@@ -37,141 +37,157 @@ function hex4(text: string, at: number): number {
 
 const keepEscaped = (cp: number) => cp < 0x20 || (cp >= 0x7f && cp <= 0x9f) || cp === QUOTE || cp === BACKSLASH;
 
+/** Append the UTF-8 encoding of code point `cp` (not a surrogate) to `buf` at `o`; new `o`. */
+function putUtf8(buf: Uint8Array, o: number, cp: number): number {
+  if (cp < 0x80) buf[o++] = cp;
+  else if (cp < 0x800) {
+    buf[o++] = 0xc0 | (cp >> 6);
+    buf[o++] = 0x80 | (cp & 0x3f);
+  } else if (cp < 0x10000) {
+    buf[o++] = 0xe0 | (cp >> 12);
+    buf[o++] = 0x80 | ((cp >> 6) & 0x3f);
+    buf[o++] = 0x80 | (cp & 0x3f);
+  } else {
+    buf[o++] = 0xf0 | (cp >> 18);
+    buf[o++] = 0x80 | ((cp >> 12) & 0x3f);
+    buf[o++] = 0x80 | ((cp >> 6) & 0x3f);
+    buf[o++] = 0x80 | (cp & 0x3f);
+  }
+  return o;
+}
+
 /**
- * Pretty-print JSON text with `indent` (default two spaces) per level, in the layout of
- * `JSON.stringify(v, null, 2)` (`"key": value`, empty `{}`/`[]` on one line).
- * @returns the re-indented text, or undefined when `text` is not valid JSON (RFC 8259);
- *   leading and trailing whitespace is allowed.
+ * Pretty-print JSON given as UTF-8 bytes, into UTF-8 bytes, with `indent` (default two
+ * spaces) per level, in the layout of `JSON.stringify(v, null, 2)` (`"key": value`, empty
+ * `{}`/`[]` on one line). Works on the bytes as received: no decoding to a string and back,
+ * strings copied in one pass. A leading byte order mark is skipped.
+ * @param input UTF-8 bytes; must be valid UTF-8 (the caller checks, e.g. with `isUtf8`).
+ * @returns the re-indented text as UTF-8 bytes, or undefined when `input` is not valid JSON
+ *   (RFC 8259); leading and trailing whitespace is allowed.
  */
-export function prettyJson(text: string, indent = '  '): string | undefined {
+export function prettyJsonUtf8(input: Uint8Array, indent = '  '): Uint8Array | undefined {
+  const text = input;
   const n = text.length;
-  // The output is written as UTF-16 code units into a growing buffer and decoded once at the
-  // end: much faster on large bodies than concatenating millions of small strings.
-  let buf = new Uint16Array(Math.max(64, Math.ceil(n * 1.6)));
+  let i = n >= 3 && text[0] === 0xef && text[1] === 0xbb && text[2] === 0xbf ? 3 : 0;
+  // The output grows in one buffer; indentation makes it longer than the input.
+  let buf = new Uint8Array(Math.max(64, Math.ceil(n * 1.7)));
   let o = 0;
   const ensure = (more: number) => {
     if (o + more <= buf.length) return;
-    const next = new Uint16Array(Math.max(buf.length * 2, o + more));
+    const next = new Uint8Array(Math.max(buf.length * 2, o + more));
     next.set(buf.subarray(0, o));
     buf = next;
   };
-  const ind: number[] = [];
-  for (let k = 0; k < indent.length; k++) ind.push(indent.charCodeAt(k));
+  const ind = Buffer.from(indent, 'utf8');
   const il = ind.length;
   const newline = (depth: number) => {
     ensure(1 + depth * il);
     buf[o++] = LF;
-    for (let d = 0; d < depth; d++) for (let k = 0; k < il; k++) buf[o++] = ind[k]!;
+    if (il === 2 && ind[0] === SPACE && ind[1] === SPACE) {
+      for (let d = 2 * depth; d > 0; d--) buf[o++] = SPACE;
+    } else for (let d = 0; d < depth; d++) for (let k = 0; k < il; k++) buf[o++] = ind[k]!;
   };
   const put = (c: number) => {
     ensure(1);
     buf[o++] = c;
   };
-  let i = 0;
   const stack: number[] = []; // 123 `{` or 91 `[`
   let state = S.Value;
 
   /** Copies the string starting at text[i] === '"'; false when it is not a valid string. */
   const readString = (): boolean => {
-    // The output of a string is never longer than its input.
-    const start = i;
+    // The output of a string is never longer than its input (an escape turns into at most
+    // as many bytes as it has), so room for the rest of the input is enough.
+    ensure(n - i);
+    const b = buf;
+    let k = o;
+    b[k++] = QUOTE;
     i++;
     for (;;) {
       if (i >= n) return false;
-      const c = text.charCodeAt(i);
+      const c = text[i]!;
       if (c === QUOTE) break;
-      if (c < 0x20) return false;
       if (c !== BACKSLASH) {
+        if (c < 0x20) return false;
+        b[k++] = c;
         i++;
         continue;
       }
-      const e = text.charCodeAt(i + 1);
+      const e = text[i + 1];
       if (e === 117 /* u */) {
-        if (hex4(text, i + 2) < 0) return false;
-        i += 6;
-      } else if (e === QUOTE || e === BACKSLASH || e === 47 || e === 98 || e === 102 || e === 110 || e === 114 || e === 116) i += 2;
-      else return false;
-    }
-    i++;
-    ensure(i - start);
-    for (let k = start; k < i; k++) {
-      const c = text.charCodeAt(k);
-      if (c !== BACKSLASH) {
-        buf[o++] = c;
-        continue;
-      }
-      const e = text.charCodeAt(k + 1);
-      if (e !== 117) {
-        buf[o++] = c;
-        buf[o++] = e;
-        k++;
-        continue;
-      }
-      const cp = hex4(text, k + 2);
-      if (cp >= 0xd800 && cp <= 0xdbff && text.charCodeAt(k + 6) === BACKSLASH && text.charCodeAt(k + 7) === 117) {
-        // A pair written as two escapes becomes one character.
-        const lo = hex4(text, k + 8);
-        if (lo >= 0xdc00 && lo <= 0xdfff) {
-          buf[o++] = cp;
-          buf[o++] = lo;
-          k += 11;
-          continue;
+        const cp = hex4(text, i + 2);
+        if (cp < 0) return false;
+        if (cp >= 0xd800 && cp <= 0xdbff && text[i + 6] === BACKSLASH && text[i + 7] === 117) {
+          // A pair written as two escapes becomes one character.
+          const lo = hex4(text, i + 8);
+          if (lo >= 0xdc00 && lo <= 0xdfff) {
+            k = putUtf8(b, k, 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00));
+            i += 12;
+            continue;
+          }
         }
-      }
-      if ((cp >= 0xd800 && cp <= 0xdfff) || keepEscaped(cp)) {
-        for (let m = 0; m < 6; m++) buf[o++] = text.charCodeAt(k + m);
-      } else buf[o++] = cp;
-      k += 5;
+        if ((cp >= 0xd800 && cp <= 0xdfff) || keepEscaped(cp)) {
+          for (let m = 0; m < 6; m++) b[k++] = text[i + m]!;
+        } else k = putUtf8(b, k, cp);
+        i += 6;
+      } else if (e === QUOTE || e === BACKSLASH || e === 47 || e === 98 || e === 102 || e === 110 || e === 114 || e === 116) {
+        b[k++] = BACKSLASH;
+        b[k++] = e;
+        i += 2;
+      } else return false;
     }
+    b[k++] = QUOTE;
+    i++;
+    o = k;
     return true;
   };
 
   /** Copies a number at text[i]; false when it is not one (RFC 8259 section 6). */
   const readNumber = (): boolean => {
     const start = i;
-    if (text.charCodeAt(i) === 45) i++;
-    let c = text.charCodeAt(i);
+    if (text[i] === 45) i++;
+    let c = text[i]!;
     if (c === 48) i++;
     else if (c >= 49 && c <= 57) {
       do i++;
-      while ((c = text.charCodeAt(i)) >= 48 && c <= 57);
+      while ((c = text[i]!) >= 48 && c <= 57);
     } else return false;
-    if (text.charCodeAt(i) === 46) {
+    if (text[i] === 46) {
       i++;
-      c = text.charCodeAt(i);
+      c = text[i]!;
       if (!(c >= 48 && c <= 57)) return false;
       do i++;
-      while ((c = text.charCodeAt(i)) >= 48 && c <= 57);
+      while ((c = text[i]!) >= 48 && c <= 57);
     }
-    c = text.charCodeAt(i);
+    c = text[i]!;
     if (c === 101 || c === 69) {
       i++;
-      c = text.charCodeAt(i);
+      c = text[i]!;
       if (c === 43 || c === 45) i++;
-      c = text.charCodeAt(i);
+      c = text[i]!;
       if (!(c >= 48 && c <= 57)) return false;
       do i++;
-      while ((c = text.charCodeAt(i)) >= 48 && c <= 57);
+      while ((c = text[i]!) >= 48 && c <= 57);
     }
     ensure(i - start);
-    for (let k = start; k < i; k++) buf[o++] = text.charCodeAt(k);
+    for (let k = start; k < i; k++) buf[o++] = text[k]!;
     return true;
   };
-  const word = (w: string): boolean => {
-    if (!text.startsWith(w, i)) return false;
+  const word = (w: readonly number[]): boolean => {
+    for (let k = 0; k < w.length; k++) if (text[i + k] !== w[k]) return false;
     ensure(w.length);
-    for (let k = 0; k < w.length; k++) buf[o++] = w.charCodeAt(k);
+    for (let k = 0; k < w.length; k++) buf[o++] = w[k]!;
     i += w.length;
     return true;
   };
 
   for (;;) {
-    let c = text.charCodeAt(i);
-    while (c === SPACE || c === LF || c === CR || c === TAB) c = text.charCodeAt(++i);
+    let c = text[i]!;
+    while (c === SPACE || c === LF || c === CR || c === TAB) c = text[++i]!;
     if (state === S.After) {
       if (stack.length === 0) {
         if (i < n) return undefined;
-        return new TextDecoder('utf-16le').decode(buf.subarray(0, o));
+        return buf.subarray(0, o);
       }
       const top = stack[stack.length - 1]!;
       if (c === 44 /* , */) {
@@ -187,8 +203,8 @@ export function prettyJson(text: string, indent = '  '): string | undefined {
       } else return undefined;
     } else if (state === S.Key) {
       if (c !== QUOTE || !readString()) return undefined;
-      c = text.charCodeAt(i);
-      while (c === SPACE || c === LF || c === CR || c === TAB) c = text.charCodeAt(++i);
+      c = text[i]!;
+      while (c === SPACE || c === LF || c === CR || c === TAB) c = text[++i]!;
       if (c !== 58 /* : */) return undefined;
       i++;
       put(58);
@@ -199,8 +215,8 @@ export function prettyJson(text: string, indent = '  '): string | undefined {
       if (c === 123 || c === 91) {
         const close = c === 123 ? 125 : 93;
         i++;
-        let d = text.charCodeAt(i);
-        while (d === SPACE || d === LF || d === CR || d === TAB) d = text.charCodeAt(++i);
+        let d = text[i]!;
+        while (d === SPACE || d === LF || d === CR || d === TAB) d = text[++i]!;
         put(c);
         if (d === close) {
           i++;
@@ -215,8 +231,23 @@ export function prettyJson(text: string, indent = '  '): string | undefined {
       }
       if (c === QUOTE) {
         if (!readString()) return undefined;
-      } else if (!(word('true') || word('false') || word('null') || readNumber())) return undefined;
+      } else if (!(word(TRUE) || word(FALSE) || word(NULL) || readNumber())) return undefined;
       state = S.After;
     }
   }
+}
+
+const TRUE = [116, 114, 117, 101] as const;
+const FALSE = [102, 97, 108, 115, 101] as const;
+const NULL = [110, 117, 108, 108] as const;
+
+/**
+ * Pretty-print JSON text (see {@link prettyJsonUtf8}, which does the work on the text's UTF-8
+ * bytes; an unpaired surrogate in `text` itself, which no decoded body holds, becomes U+FFFD).
+ * @returns the re-indented text, or undefined when `text` is not valid JSON (RFC 8259);
+ *   leading and trailing whitespace is allowed.
+ */
+export function prettyJson(text: string, indent = '  '): string | undefined {
+  const out = prettyJsonUtf8(Buffer.from(text, 'utf8'), indent);
+  return out && Buffer.from(out.buffer, out.byteOffset, out.byteLength).toString('utf8');
 }

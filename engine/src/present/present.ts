@@ -2,11 +2,12 @@
  * Response -> what a person reads: the body decoded by its charset, JSON and XML
  * pretty-printed, images as base64, HTML as is with a mode hint (restclient.el shows the same).
  */
+import { isUtf8 } from 'node:buffer';
 import { headerValue, type Response } from '../model.js';
-import { prettyJson } from './json.js';
+import { prettyJson, prettyJsonUtf8 } from './json.js';
 import { prettyXml } from './xml.js';
 
-export { prettyJson, prettyXml };
+export { prettyJson, prettyJsonUtf8, prettyXml };
 
 /** What the body is, for the client's choice of major mode. */
 export type Mode = 'json' | 'xml' | 'html' | 'image' | 'javascript' | 'text';
@@ -78,6 +79,30 @@ export function decodeBody(bytes: Uint8Array, charset: string | undefined): { te
   }
 }
 
+/** Whether `charset` (absent: UTF-8, the JSON default) names UTF-8 in the WHATWG Encoding Standard. */
+function isUtf8Label(charset: string | undefined): boolean {
+  if (!charset) return true;
+  try {
+    return new TextDecoder(charset).encoding === 'utf-8';
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Whether valid UTF-8 `bytes` decode to more than `limit` characters (code points; a leading
+ * byte order mark, which decoding drops, not counted).
+ */
+function utf8LongerThan(bytes: Uint8Array, limit: number): boolean {
+  const bom = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 1 : 0;
+  if (bytes.length - 3 * bom <= limit) return false;
+  // A character is at most 4 bytes.
+  if ((bytes.length - 3 * bom) / 4 > limit) return true;
+  let n = -bom;
+  for (let i = 0; i < bytes.length; i++) if ((bytes[i]! & 0xc0) !== 0x80) n++;
+  return n > limit;
+}
+
 /** Length of `text` in characters as Emacs counts them (code points, not UTF-16 units). */
 export function charLength(text: string): number {
   let n = text.length;
@@ -130,6 +155,23 @@ export function present(response: Response, opts: PresentOptions = {}): Presenta
       overThreshold: threshold !== null && bytes > threshold,
       bytes,
     };
+  }
+  if (!opts.raw && mode === 'json' && isUtf8Label(charset) && isUtf8(response.body)) {
+    // UTF-8 JSON (nearly all of it) is re-indented on the bytes as received: no decoding to a
+    // string first and no UTF-16 buffer; a body that is not JSON is decoded as below.
+    const pretty = prettyJsonUtf8(response.body);
+    if (pretty !== undefined) {
+      return {
+        kind: 'text',
+        text: Buffer.from(pretty.buffer, pretty.byteOffset, pretty.byteLength).toString('utf8'),
+        contentType: type,
+        charset: charset || 'utf-8',
+        mode,
+        formatted: true,
+        overThreshold: threshold !== null && utf8LongerThan(response.body, threshold),
+        bytes,
+      };
+    }
   }
   const decoded = decodeBody(response.body, charset);
   let text = decoded.text;
