@@ -3,8 +3,16 @@
  * protocol goes to stdout; logs go to stderr. Engine errors travel as ResponseErrors with code
  * ENGINE_ERROR and `data` = { code, line, hint, details }. `$/cancelRequest` aborts a send.
  */
-import { CancellationTokenSource, ResponseError, type CancellationToken, type MessageConnection } from 'vscode-jsonrpc';
-import { createMessageConnection, StreamMessageReader, StreamMessageWriter } from 'vscode-jsonrpc/node.js';
+import {
+  AbstractMessageWriter,
+  CancellationTokenSource,
+  ResponseError,
+  type CancellationToken,
+  type Message,
+  type MessageConnection,
+  type MessageWriter,
+} from 'vscode-jsonrpc';
+import { createMessageConnection, StreamMessageReader } from 'vscode-jsonrpc/node.js';
 import { EngineError, isEngineError, toEngineError } from '../errors.js';
 import { closeConnections } from '../http/send.js';
 import * as P from './protocol.js';
@@ -123,9 +131,50 @@ export function serve(conn: MessageConnection, onExit: () => void = () => proces
   conn.onNotification(P.Exit, () => onExit());
 }
 
+/**
+ * Writes each message, `Content-Length` header and JSON together, with one write to the stream.
+ * vscode-jsonrpc's StreamMessageWriter writes the header, waits for the write's callback and
+ * then writes the body: two writes on the pipe, so the client is woken up for the header
+ * alone and then again for the body, which adds a wake-up and a wait to every answer.
+ * Messages are written in the order `write` is called.
+ */
+export class FramedStreamWriter extends AbstractMessageWriter implements MessageWriter {
+  private errorCount = 0;
+
+  constructor(private readonly out: NodeJS.WritableStream) {
+    super();
+    out.on('error', (e: Error) => this.fireError(e));
+    out.on('close', () => this.fireClose());
+  }
+
+  write(msg: Message): Promise<void> {
+    const body = Buffer.from(JSON.stringify(msg), 'utf8');
+    const header = `Content-Length: ${body.length}\r\n\r\n`;
+    const frame = Buffer.allocUnsafe(header.length + body.length);
+    frame.write(header, 0, 'ascii');
+    body.copy(frame, header.length);
+    return new Promise((resolve, reject) => {
+      this.out.write(frame, (e?: Error | null) => {
+        if (!e) {
+          this.errorCount = 0;
+          resolve();
+          return;
+        }
+        this.errorCount++;
+        this.fireError(e, msg, this.errorCount);
+        reject(e);
+      });
+    });
+  }
+
+  end(): void {
+    this.out.end();
+  }
+}
+
 /** Run the server on this process's stdio until `exit` or stdin closes. */
 export function runStdioServer(): void {
-  const conn = createMessageConnection(new StreamMessageReader(process.stdin), new StreamMessageWriter(process.stdout));
+  const conn = createMessageConnection(new StreamMessageReader(process.stdin), new FramedStreamWriter(process.stdout));
   serve(conn);
   conn.onClose(() => process.exit(0));
   process.stdin.on('end', () => process.exit(0));
