@@ -6,7 +6,7 @@ load test_helper
 @test "the first call starts a daemon whose socket is private" {
   run rsh 'rest "$API" >/dev/null; GET /small >/dev/null'
   [ "$status" -eq 0 ]
-  for _ in $(seq 1 50); do [ -S "$REST_RUNTIME_DIR/engine.sock" ] && break; sleep 0.1; done
+  wait_for "$REST_RUNTIME_DIR/engine.sock"
   [ -S "$REST_RUNTIME_DIR/engine.sock" ]
   [ "$(stat -c %a "$REST_RUNTIME_DIR")" = 700 ]
   [ "$(stat -c %a "$REST_RUNTIME_DIR/engine.sock")" = 600 ]
@@ -15,8 +15,7 @@ load test_helper
 }
 
 @test "later calls go through the daemon" {
-  rsh 'rest "$API" >/dev/null; GET /small >/dev/null'
-  for _ in $(seq 1 50); do [ -S "$REST_RUNTIME_DIR/engine.sock" ] && break; sleep 0.1; done
+  start_daemon
   # A node that cannot run: only the daemon can answer.
   run rsh 'REST_NODE=/bin/false; GET /small'
   [ "$status" -eq 0 ]
@@ -51,14 +50,13 @@ load test_helper
 @test "the daemon stops when idle and removes its socket" {
   local rt
   rt=$(mktemp -d /tmp/rest-rt.XXXXXX)
-  export REST_RUNTIME_DIR=$rt REST_DAEMON_IDLE=1
+  export REST_RUNTIME_DIR=$rt REST_DAEMON_IDLE=2
   run rsh 'rest "$API" >/dev/null; GET /small >/dev/null'
-  for _ in $(seq 1 50); do [ -S "$rt/engine.sock" ] && break; sleep 0.1; done
-  [ -S "$rt/engine.sock" ]
-  pid=$(cat "$rt/engine.pid")
-  for _ in $(seq 1 40); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
-  ! kill -0 "$pid" 2>/dev/null
+  wait_for "$rt/engine.sock"
+  for _ in $(seq 1 100); do [ -e "$rt/engine.sock" ] || break; sleep 0.1; done
   [ ! -e "$rt/engine.sock" ]
+  sleep 0.3
+  ! pgrep -f -- "daemon --dir $rt " >/dev/null
   rm -rf "$rt"
 }
 
@@ -67,7 +65,7 @@ load test_helper
   rt=$(mktemp -d /tmp/rest-rt.XXXXXX)
   export REST_RUNTIME_DIR=$rt
   rsh 'rest "$API" >/dev/null; GET /small >/dev/null'
-  for _ in $(seq 1 50); do [ -f "$rt/engine.pid" ] && break; sleep 0.1; done
+  wait_for "$rt/engine.pid"
   pid=$(cat "$rt/engine.pid")
   run rsh 'rest --stop'
   [ "$status" -eq 0 ]
@@ -101,11 +99,22 @@ load test_helper
 }
 
 @test "concurrent calls from one shell keep their outputs and statuses apart" {
-  rsh 'rest "$API" >/dev/null; GET /small >/dev/null'
-  for _ in $(seq 1 50); do [ -S "$REST_RUNTIME_DIR/engine.sock" ] && break; sleep 0.1; done
-  [ -S "$REST_RUNTIME_DIR/engine.sock" ]
+  start_daemon
   run rsh 'REST_NODE=/bin/false
     for i in 1 2 3 4 5 6; do { GET "/echo/$i" -q "status=40$i" 2>"$HOME/err.$i"; echo $? >"$HOME/rc.$i"; } & done; wait
     for i in 1 2 3 4 5 6; do printf "%s %s " "$(jq -r .path "$HOME/err.$i")" "$(cat "$HOME/rc.$i")"; done'
   [ "$output" = "/echo/1 4 /echo/2 4 /echo/3 4 /echo/4 4 /echo/5 4 /echo/6 4 " ]
+}
+
+@test "the daemon stops when its runtime directory is removed" {
+  local rt
+  rt=$(mktemp -d /tmp/rest-rt.XXXXXX)
+  export REST_RUNTIME_DIR=$rt
+  rsh 'rest "$API" >/dev/null; GET /small >/dev/null'
+  wait_for "$rt/engine.pid"
+  pid=$(cat "$rt/engine.pid")
+  rm -rf "$rt"
+  for _ in $(seq 1 40); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+  ! kill -0 "$pid" 2>/dev/null
+  [ ! -e "$rt" ]
 }

@@ -78,6 +78,28 @@ rsh_raw() {
   esac
 }
 
+# wait_for FILE: until FILE exists, at most 15 s (a daemon starts in under a second on an
+# idle machine, much later on a loaded one).
+wait_for() {
+  local _
+  for _ in $(seq 1 150); do
+    [ -e "$1" ] && return 0
+    sleep 0.1
+  done
+  return 1
+}
+
+# start_daemon: make one call so the daemon of $REST_RUNTIME_DIR runs, and wait for its socket.
+# A second call if it did not come up: a daemon that started while the bundle was being
+# rebuilt (make build-engine elsewhere in this tree) stops at once.
+# shellcheck disable=SC2016 # the code runs in the shell under test, which expands it
+start_daemon() {
+  rsh 'rest "$API" >/dev/null; GET /small >/dev/null'
+  wait_for "$REST_RUNTIME_DIR/engine.sock" && return 0
+  rsh 'rest "$API" >/dev/null; GET /small >/dev/null'
+  wait_for "$REST_RUNTIME_DIR/engine.sock"
+}
+
 # A JSON field of $output (the echo route's answer).
 # shellcheck disable=SC2154 # $output is set by bats' run
 field() {

@@ -27,9 +27,12 @@ import { EXIT, run } from './run.js';
 
 export const SOCKET_NAME = 'engine.sock';
 
-/** Create (or check) the runtime directory: owned by us, mode 0700, not a symlink. */
+/**
+ * Check the runtime directory: it exists (the shell makes it; a daemon started late, after its
+ * directory was removed, must not bring it back), is owned by us, has mode 0700 and is not a
+ * symlink.
+ */
 export function ensurePrivateDir(dir: string): void {
-  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   const st = fs.lstatSync(dir);
   const uid = process.getuid?.();
   if (!st.isDirectory()) throw new Error(`${dir} is not a directory`);
@@ -261,6 +264,16 @@ export async function runDaemon(opts: DaemonOptions): Promise<number> {
   process.on('SIGTERM', onStop);
   process.on('SIGINT', onStop);
   touch();
+  // Stop as soon as the socket is gone or replaced (directory removed, a newer daemon).
+  const watchdog = setInterval(() => {
+    try {
+      if (fs.statSync(sock).ino !== ino) void stop();
+    } catch {
+      void stop();
+    }
+  }, 1000);
+  watchdog.unref();
   const code = await finished;
+  clearInterval(watchdog);
   return code;
 }
