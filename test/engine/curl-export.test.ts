@@ -51,6 +51,8 @@ describe('sheet/curl reproduces the request exactly in bash', () => {
     ['a binary file body with NUL bytes', sheet('POST :api/echo/b', 'Content-Type: application/octet-stream', '', '< bin.dat')],
     ['a binary file body without NUL bytes', sheet('PUT :api/echo/n', '', '< nonul.dat')],
     ['a non-ASCII URL', sheet('GET :api/echo/caf\u00e9?q=\u65e5')],
+    ['a body starting with @ (text, not a file name)', sheet('POST :api/echo/at', 'Content-Type: text/plain', '', '@bin.dat')],
+    ['a URL with brackets and braces (no curl globbing)', sheet('GET :api/echo/g?ids[]={1,2}&r=[1-3]')],
   ])('%s', async (_, text) => {
     const full = `:api = ${api.url}\n${text}`;
     const params = { text: full, line: 2, path: path.join(dir, 'x.sheet') };

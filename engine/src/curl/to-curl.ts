@@ -42,8 +42,10 @@ export interface CurlOptions {
 }
 
 /**
- * The curl command for `req`. Bodies go through `--data-binary`; a body containing a NUL byte
- * (which no bash word can hold) is fed through `printf` into `--data-binary @-`.
+ * The curl command for `req`. Bodies go through `--data-binary` (`--data-raw` when they start
+ * with `@`, which curl would read as a file name); a body containing a NUL byte (which no bash
+ * word can hold) is fed through `printf` into `--data-binary @-`. A URL with `[]{}` gets `-g`
+ * (curl's --globoff), so curl sends it as written.
  */
 export function toCurl(req: Request, opts: CurlOptions = {}): string {
   const words: string[] = ['curl'];
@@ -63,13 +65,16 @@ export function toCurl(req: Request, opts: CurlOptions = {}): string {
     } else {
       const text = Buffer.from(body).toString('utf8');
       const exact = Buffer.from(text, 'utf8').equals(Buffer.from(body));
-      words.push('--data-binary', exact ? shellQuote(text) : bytesWord(body));
+      // `--data-binary @x` would read the file x: a body starting with @ goes as --data-raw.
+      words.push(body[0] === 0x40 ? '--data-raw' : '--data-binary', exact ? shellQuote(text) : bytesWord(body));
     }
     const hasType = req.headers.some(([n]) => n.toLowerCase() === 'content-type');
     // --data-binary adds a form Content-Type; send none unless the request had one.
     if (!hasType) words.push('-H', shellQuote('Content-Type:'));
   }
   if (opts.extraArgs) words.push(...opts.extraArgs.map(shellQuote));
+  // curl expands {a,b} and [1-3] in URLs into several requests unless globbing is off.
+  if (/[[\]{}]/.test(req.url)) words.push('-g');
   words.push(shellQuote(req.url));
   return prefix + words.join(' ');
 }
