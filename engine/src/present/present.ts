@@ -5,7 +5,7 @@
 import { isUtf8 } from 'node:buffer';
 import { headerValue, type Response } from '../model.js';
 import { prettyJson, prettyJsonUtf8 } from './json.js';
-import { prettyXml } from './xml.js';
+import { prettyXml, prettyXmlFastUtf8, XML_WHOLE_LIMIT } from './xml.js';
 
 export { prettyJson, prettyJsonUtf8, prettyXml };
 
@@ -156,10 +156,11 @@ export function present(response: Response, opts: PresentOptions = {}): Presenta
       bytes,
     };
   }
-  if (!opts.raw && mode === 'json' && isUtf8Label(charset) && isUtf8(response.body)) {
-    // UTF-8 JSON (nearly all of it) is re-indented on the bytes as received: no decoding to a
-    // string first and no UTF-16 buffer; a body that is not JSON is decoded as below.
-    const pretty = prettyJsonUtf8(response.body);
+  const body = response.body;
+  if (!opts.raw && (mode === 'json' || (mode === 'xml' && body.length > XML_WHOLE_LIMIT)) && isUtf8Label(charset) && isUtf8(body)) {
+    // UTF-8 JSON (nearly all of it) and big UTF-8 XML of the common shape are re-indented on
+    // the bytes as received: no decoding to a string first; other bodies go the way below.
+    const pretty = mode === 'json' ? prettyJsonUtf8(body) : prettyXmlFastUtf8(body);
     if (pretty !== undefined) {
       return {
         kind: 'text',
