@@ -29,9 +29,10 @@ The directory is removed and the engine restarted normally afterwards."
   (directory-files dir nil directory-files-no-dot-files-regexp))
 
 (defun sheet-test--body-text (buffer)
-  "BUFFER's text without the line that changes from one send to the next (the duration)."
+  "BUFFER's text without the lines that change from one send to the next.
+Those are the trailer's duration and Date header lines."
   (with-current-buffer buffer
-    (replace-regexp-in-string "^.*Request duration: .*\n" ""
+    (replace-regexp-in-string "^.*\\(Request duration\\|Date\\): .*\n" ""
                               (buffer-substring-no-properties (point-min) (point-max)))))
 
 (ert-deftest sheet-test-body-file-same-text ()
