@@ -65,8 +65,10 @@ From the key press (the command bound to C-c C-c, called in batch Emacs) to
 \`sheet-response-loaded-hook\` in the response buffer, with the real engine and the example API
 on 127.0.0.1, after a warm-up (engine started, keep-alive connection open, modes loaded).
 "Before first byte" is the part of it spent before the engine's first output reached Emacs
-(engine: parse, HTTP, pretty-printing, JSON-RPC encoding); the rest is Emacs reading and
-decoding the JSON-RPC message, then filling the buffer. Bodies above 10 x
+(engine: parse, HTTP, pretty-printing, writing the body file, JSON-RPC encoding); the rest is
+Emacs reading and decoding the JSON-RPC message, then filling the buffer. Bodies of 65536
+characters or more come in a temporary file (\`bodyFileMin\` in docs/protocol.md), inserted with
+\`insert-file-contents\`, not inside the JSON-RPC message. Bodies above 10 x
 \`sheet-response-size-threshold\` (default 100000) are shown in \`fundamental-mode\`, so big
 bodies cost no font-lock or indentation in Emacs. restclient.el's figures are the ones given in
 the brief, for comparison.
