@@ -157,7 +157,10 @@ export function present(response: Response, opts: PresentOptions = {}): Presenta
     };
   }
   const body = response.body;
+  // Whether the bytes were tried (and found outside the fast path's reach): not tried again.
+  let tried = false;
   if (!opts.raw && (mode === 'json' || (mode === 'xml' && body.length > XML_WHOLE_LIMIT)) && isUtf8Label(charset) && isUtf8(body)) {
+    tried = true;
     // UTF-8 JSON (nearly all of it) and big UTF-8 XML of the common shape are re-indented on
     // the bytes as received: no decoding to a string first; other bodies go the way below.
     const pretty = mode === 'json' ? prettyJsonUtf8(body) : prettyXmlFastUtf8(body);
@@ -179,7 +182,8 @@ export function present(response: Response, opts: PresentOptions = {}): Presenta
   const over = threshold !== null && text.length > threshold && charLength(text) > threshold;
   let formatted = false;
   if (!opts.raw && (mode === 'json' || mode === 'xml') && text.trim() !== '') {
-    const pretty = mode === 'json' ? prettyJson(text) : prettyXml(text);
+    // The same bytes decoded are the same JSON: not valid this way either.
+    const pretty = mode === 'json' ? (tried ? undefined : prettyJson(text)) : prettyXml(text, { fast: !tried });
     if (pretty !== undefined) {
       text = pretty;
       formatted = true;

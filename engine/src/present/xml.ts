@@ -362,12 +362,14 @@ export function prettyXmlFastUtf8(input: Uint8Array): Uint8Array | undefined {
 
 /**
  * Pretty-print an XML document.
+ * @param opts.fast try {@link prettyXmlFastUtf8} first on a big document (default true; false
+ *   when the caller has already tried it on the same text).
  * @returns the indented text, or undefined when the text is not well-formed enough to format.
  */
-export function prettyXml(text: string): string | undefined {
+export function prettyXml(text: string, opts: { fast?: boolean } = {}): string | undefined {
   try {
     if (text.length <= XML_WHOLE_LIMIT) return xmlFormat(text, OPTIONS);
-    const fast = prettyXmlFastUtf8(Buffer.from(text, 'utf8'));
+    const fast = opts.fast === false ? undefined : prettyXmlFastUtf8(Buffer.from(text, 'utf8'));
     if (fast !== undefined) return Buffer.from(fast.buffer, fast.byteOffset, fast.byteLength).toString('utf8');
     const doc = scan(text);
     if (!doc) return undefined;
