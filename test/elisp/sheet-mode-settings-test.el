@@ -140,7 +140,6 @@
     (with-current-buffer (sheet-test-send-and-wait)
       (should (string-match-p "Ada Lovelace" (buffer-string))))))
 
-;;; sheet-mode-settings-test.el ends here
 
 (ert-deftest sheet-test-setting-cookie-jar-file ()
   "`sheet-cookie-jar-file': cookies are kept in that file, in the Netscape format."
@@ -204,3 +203,5 @@
     (let ((sheet-follow-redirects t))
       (with-current-buffer (sheet-test-send-and-wait)
         (should (string-match-p "HTTP/1.1 200 OK" (buffer-string)))))))
+
+;;; sheet-mode-settings-test.el ends here
