@@ -32,8 +32,13 @@ The directory is removed and the engine restarted normally afterwards."
   "BUFFER's text without the lines that change from one send to the next.
 Those are the trailer's duration and Date header lines."
   (with-current-buffer buffer
-    (replace-regexp-in-string "^.*\\(Request duration\\|Date\\): .*\n" ""
-                              (buffer-substring-no-properties (point-min) (point-max)))))
+    (mapconcat #'identity
+               (seq-remove (lambda (line)
+                             (and (< (length line) 200)
+                                  (string-match-p "\\(Request duration\\|Date\\): " line)))
+                           (split-string (buffer-substring-no-properties (point-min) (point-max))
+                                         "\n"))
+               "\n")))
 
 (ert-deftest sheet-test-body-file-same-text ()
   "A big body read from the engine's file is the same text as one inside the answer."
@@ -48,8 +53,18 @@ Those are the trailer's duration and Date header lines."
           (should (> (length inline) 100))
           (should (equal filed inline))
           (should-not (sheet-test--left-in tmp))))
-      ;; The big JSON body did come in a file.
+      ;; Raw (C-c C-r): status line and headers, then the body from the file.
       (sheet-test-goto "^GET .*json")
+      (let* ((raw #'sheet-http-send-current-raw)
+             (inline (let ((sheet--body-file-min nil))
+                       (sheet-test--body-text (sheet-test-send-and-wait raw))))
+             (filed (let ((sheet--body-file-min 10))
+                      (sheet-test--body-text (sheet-test-send-and-wait raw)))))
+        (should (string-prefix-p "HTTP/1.1 200 OK\n" inline))
+        (should (string-match-p "^\\[{\"id\":0," inline))
+        (should (equal filed inline)))
+      (should-not (sheet-test--left-in tmp))
+      ;; The big JSON body did come in a file.
       (let ((sheet--body-file-min 65536))
         (with-current-buffer (sheet-test-send-and-wait)
           (should (plist-get (plist-get sheet--response-info :presentation) :file))
