@@ -8,8 +8,7 @@
 //   variables (target < 20 ms): parseSheet + requestAt + resolveRequest, no cache;
 // - present (decode + pretty-print) a 5 MB JSON body (target < 150 ms) and a 1 MB XML body
 //   (target < 100 ms), the example API's /big.json and /big.xml documents, from the bytes as
-//   received, as the engine does for a response; and the same XML with one comment added,
-//   which takes xml-formatter in batches instead of the fast path.
+//   received, as the engine does for a response (XML: xml-formatter, fed in batches).
 import { build } from 'esbuild';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -99,11 +98,9 @@ const j = await measure('json', 15, 5, () => E.present(jsonResponse));
 
 const xml = bigXml(1024 * 1024);
 const xmlResponse = response('application/xml', xml);
-const commented = xml.replace('<users>', '<users><!-- a comment -->');
 const xmlText = E.present(xmlResponse).text;
-if (!xmlText || xmlText !== E.prettyXml(commented).replace('\n  <!-- a comment -->', '')) throw new Error('the XML fast path disagrees with xml-formatter');
+if (!xmlText || !xmlText.startsWith('<?xml') || !xmlText.includes('\n  <user id="0">')) throw new Error('the XML body was not pretty-printed');
 const x = await measure('xml', 15, 5, () => E.present(xmlResponse));
-const xb = await measure('xml-batches', 15, 5, () => E.prettyXml(commented));
 fs.rmSync(tmp, { recursive: true, force: true });
 
 const row = (what, r, target) => `| ${what} | ${r.median.toFixed(1)} ms | ${r.min.toFixed(1)} / ${r.max.toFixed(1)} ms | ${r.runs} | < ${target} ms | ${r.median < target ? 'met' : '**missed**'} |`;
@@ -117,8 +114,7 @@ process.stdout.write(
     '|---|---|---|---|---|---|',
     row(`Parse + resolve the last request (${requests} requests, ${lineCount} lines, ${vars} variables)`, parse, 20),
     row(`Present JSON, ${(json.length / 2 ** 20).toFixed(1)} MiB (token-level re-indenter on the UTF-8 bytes)`, j, 150),
-    row(`Present XML, ${(xml.length / 2 ** 20).toFixed(1)} MiB (one pass on the UTF-8 bytes)`, x, 100),
-    row(`Pretty-print the same XML with a comment added (xml-formatter, in batches)`, xb, 100),
+    row(`Present XML, ${(xml.length / 2 ** 20).toFixed(1)} MiB (xml-formatter, fed in batches)`, x, 100),
     '',
   ].join('\n'),
 );

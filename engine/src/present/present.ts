@@ -5,7 +5,7 @@
 import { isUtf8 } from 'node:buffer';
 import { headerValue, type Response } from '../model.js';
 import { prettyJson, prettyJsonUtf8 } from './json.js';
-import { prettyXml, prettyXmlFastUtf8, XML_WHOLE_LIMIT } from './xml.js';
+import { prettyXml } from './xml.js';
 
 export { prettyJson, prettyJsonUtf8, prettyXml };
 
@@ -157,13 +157,13 @@ export function present(response: Response, opts: PresentOptions = {}): Presenta
     };
   }
   const body = response.body;
-  // Whether the bytes were tried (and found outside the fast path's reach): not tried again.
+  // Whether the bytes were tried (and found not to be JSON): not tried again.
   let tried = false;
-  if (!opts.raw && (mode === 'json' || (mode === 'xml' && body.length > XML_WHOLE_LIMIT)) && isUtf8Label(charset) && isUtf8(body)) {
+  if (!opts.raw && mode === 'json' && isUtf8Label(charset) && isUtf8(body)) {
     tried = true;
-    // UTF-8 JSON (nearly all of it) and big UTF-8 XML of the common shape are re-indented on
-    // the bytes as received: no decoding to a string first; other bodies go the way below.
-    const pretty = mode === 'json' ? prettyJsonUtf8(body) : prettyXmlFastUtf8(body);
+    // UTF-8 JSON (nearly all of it) is re-indented on the bytes as received: no decoding to a
+    // string first; other bodies go the way below.
+    const pretty = prettyJsonUtf8(body);
     if (pretty !== undefined) {
       return {
         kind: 'text',
@@ -183,7 +183,7 @@ export function present(response: Response, opts: PresentOptions = {}): Presenta
   let formatted = false;
   if (!opts.raw && (mode === 'json' || mode === 'xml') && text.trim() !== '') {
     // The same bytes decoded are the same JSON: not valid this way either.
-    const pretty = mode === 'json' ? (tried ? undefined : prettyJson(text)) : prettyXml(text, { fast: !tried });
+    const pretty = mode === 'json' ? (tried ? undefined : prettyJson(text)) : prettyXml(text);
     if (pretty !== undefined) {
       text = pretty;
       formatted = true;
