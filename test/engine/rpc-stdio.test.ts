@@ -208,8 +208,7 @@ describe('stdio server, Lisp-capable client (as sheet-mode)', () => {
     expect(await engine.conn.sendRequest('settings/set', { maxPasses: 10, threshold: 10 })).toBeNull();
     const small = await engine.conn.sendRequest('sheet/send', { text, line: 3 });
     expect(small.presentation.overThreshold).toBe(true);
-    // Sent as a notification (older clients): applied all the same, before the next request.
-    await engine.conn.sendNotification('settings/set', { threshold: null });
+    expect(await engine.conn.sendRequest('settings/set', { threshold: null })).toBeNull();
     const none = await engine.conn.sendRequest('sheet/send', { text, line: 3 });
     expect(none.presentation.overThreshold).toBe(false);
   });

@@ -139,7 +139,6 @@ export const Exit = new NotificationType0('exit');
 /**
  * Change settings for the rest of the session (same shape as in initialize). Answers null once
  * they are in place, a new cookie jar file loaded; requests that arrive after it use them.
- * (Sent as a notification, as older clients did, it is applied all the same, in order.)
  */
 export const SetSettings = new RequestType<Settings, null, EngineErrorData>('settings/set');
 

@@ -105,8 +105,6 @@ export function serve(conn: MessageConnection, onExit: () => void = () => proces
     await session.configure(s);
     return null;
   }));
-  // Older clients sent settings/set as a notification: applied in order all the same.
-  conn.onNotification(P.SetSettings.method, (s: P.Settings) => void session.configure(s).catch((e) => process.stderr.write(`engine: settings: ${e}\n`)));
   conn.onRequest(P.SheetSend, guard((p: P.SendParams, token: CancellationToken) => {
     checkSheetParams(p, true);
     if (p.bodyFileMin !== undefined && p.bodyFileMin !== null && !(Number.isInteger(p.bodyFileMin) && p.bodyFileMin >= 0)) {
