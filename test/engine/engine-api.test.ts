@@ -303,6 +303,14 @@ describe('HTTP', () => {
     expect(e.message).toContain('http://127.0.0.1:1/x');
   });
 
+  it('a 101 with no upgrade asked for is network-error saying so, and the session keeps working', async () => {
+    const session = new Session();
+    const e = await failure(run(session, 'GET :api/status/101'));
+    expect(e.code).toBe('network-error');
+    expect(e.message).toMatch(/status\/101: the server switched protocols \(101\)/);
+    expect((await run(session, 'GET :api/small')).response.status).toBe(200);
+  });
+
   it('an error status is a response, not an error', async () => {
     const r = await run(session, 'DELETE :api/users/999');
     expect(r.response).toMatchObject({ status: 404, statusText: 'Not Found' });

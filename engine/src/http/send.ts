@@ -145,6 +145,13 @@ export function transportError(e: unknown, url: string, why: { timedOut: boolean
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_NONAME') {
     return new EngineError('unknown-host', `${url}: unknown host ${new URL(url).hostname}`, { hint: 'Check the host name in the URL.', details: { url } });
   }
+  if (code === 'ERR_ASSERTION' && /upgrade/.test(msg)) {
+    // undici asserts when a 101 answers a request that asked for no upgrade (RFC 9110 15.2.2).
+    return new EngineError('network-error', `${url}: the server switched protocols (101) though no upgrade was asked for`, {
+      hint: 'The server answered with no final response; check the server (curl -v shows the exchange).',
+      details: { url, status: 101 },
+    });
+  }
   if (/CERT|SSL|TLS|self.signed|certificate/i.test(code + ' ' + msg)) {
     return new EngineError('tls-error', `${url}: TLS error: ${msg}`, { hint: 'Check the certificate, or skip verification (curl -k).', details: { url } });
   }
