@@ -342,8 +342,8 @@ export interface ClientPromise<T> extends PromiseLike<T> {
   finally?(fn: () => any): PromiseLike<T>;
 }
 
-/** Methods shared by elements and collections. */
-export interface ClientBase {
+/** Methods and fields that elements and collections share (one shared prototype at run time). */
+export interface ClientCommon {
   one(route: string, id?: any, singleOne?: boolean): ClientElement;
   all(route: string): ClientCollection;
   several(route: string, ...ids: any[]): ClientCollection;
@@ -371,11 +371,15 @@ export interface ClientBase {
   doPOST(elem?: any, path?: string, params?: QueryParams, headers?: Headers): ClientPromise<any>;
   doPUT(elem?: any, path?: string, params?: QueryParams, headers?: Headers): ClientPromise<any>;
   doPATCH(elem?: any, path?: string, params?: QueryParams, headers?: Headers): ClientPromise<any>;
-  plain(): any;
   clone(): this;
   readonly route: string;
   readonly parentResource: any;
   readonly clientCollection: boolean;
+}
+
+/** Methods shared by elements and collections, with an element's own fields. */
+export interface ClientBase extends ClientCommon {
+  plain(): any;
   readonly fromServer: boolean;
   readonly reqParams: QueryParams | null;
   clientEtag?: string;
@@ -393,37 +397,12 @@ export interface ClientElement extends ClientBase {
 }
 
 /** An enhanced collection: a real array whose prototype carries the collection methods. */
-export interface ClientCollection<T = any> extends Array<ClientElement & T> {
+export interface ClientCollection<T = any> extends Array<ClientElement & T>, ClientCommon {
   getList(params?: QueryParams, headers?: Headers): ClientPromise<ClientCollection<T>>;
   get(id: any, params?: QueryParams, headers?: Headers): ClientPromise<ClientElement & T>;
   post(elementToPost: any, params?: QueryParams, headers?: Headers): ClientPromise<ClientElement & T>;
   putElement(idx: number, params?: QueryParams, headers?: Headers): ClientPromise<ClientCollection<T>>;
-  one(route: string, id?: any, singleOne?: boolean): ClientElement;
-  all(route: string): ClientCollection;
-  several(route: string, ...ids: any[]): ClientCollection;
-  oneUrl(route: string, url: string): ClientElement;
-  allUrl(route: string, url: string): ClientCollection;
-  getClientUrl(what?: string): string;
-  getRequestedUrl(what?: string): string;
-  withHttpConfig(config: HttpConfig): this;
-  addClientMethod(name: string, operation: string, path?: string, params?: QueryParams, headers?: Headers, elem?: any): void;
-  head(params?: QueryParams, headers?: Headers): ClientPromise<any>;
-  trace(params?: QueryParams, headers?: Headers): ClientPromise<any>;
-  options(params?: QueryParams, headers?: Headers): ClientPromise<any>;
-  patch(object: any, params?: QueryParams, headers?: Headers): ClientPromise<any>;
-  remove(params?: QueryParams, headers?: Headers): ClientPromise<any>;
-  customGET(path: string, params?: QueryParams, headers?: Headers): ClientPromise<any>;
-  customGETLIST(path: string, params?: QueryParams, headers?: Headers): ClientPromise<ClientCollection>;
-  customDELETE(path: string, params?: QueryParams, headers?: Headers): ClientPromise<any>;
-  customPOST(elem?: any, path?: string, params?: QueryParams, headers?: Headers): ClientPromise<any>;
-  customPUT(elem?: any, path?: string, params?: QueryParams, headers?: Headers): ClientPromise<any>;
-  customPATCH(elem?: any, path?: string, params?: QueryParams, headers?: Headers): ClientPromise<any>;
-  customOperation(operation: string, path?: string, params?: QueryParams, headers?: Headers, elem?: any): ClientPromise<any>;
   plain(): any[];
-  clone(): this;
-  readonly route: string;
-  readonly parentResource: any;
-  readonly clientCollection: boolean;
   [field: string]: any;
 }
 
