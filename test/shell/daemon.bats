@@ -64,7 +64,7 @@ load test_helper
   local rt
   rt=$(mktemp -d /tmp/rest-rt.XXXXXX)
   export REST_RUNTIME_DIR=$rt
-  rsh 'rest "$API" >/dev/null; GET /small >/dev/null'
+  start_daemon
   wait_for "$rt/engine.pid"
   pid=$(cat "$rt/engine.pid")
   run rsh 'rest --stop'
@@ -110,7 +110,7 @@ load test_helper
   local rt
   rt=$(mktemp -d /tmp/rest-rt.XXXXXX)
   export REST_RUNTIME_DIR=$rt
-  rsh 'rest "$API" >/dev/null; GET /small >/dev/null'
+  start_daemon
   wait_for "$rt/engine.pid"
   pid=$(cat "$rt/engine.pid")
   rm -rf "$rt"
