@@ -23,6 +23,10 @@ missing=()
 need() { command -v "$1" >/dev/null 2>&1 || missing+=("$2"); }
 need jq jq
 need curl curl
+# A server nobody here wrote, for the suites: Debian's httpbin under gunicorn (test/fixtures/httpbin.mjs).
+need gunicorn gunicorn
+python3 -c 'import httpbin' >/dev/null 2>&1 || missing+=(python3-httpbin)
+python3 -c 'import brotli' >/dev/null 2>&1 || missing+=(python3-brotli)
 if [ "$want_emacs" = 1 ]; then
   need emacs emacs-nox
   [ -d /usr/share/emacs/site-lisp/elpa-src ] && ls /usr/share/emacs/site-lisp/elpa-src 2>/dev/null | grep -q '^helm-[0-9]' || missing+=(elpa-helm)
