@@ -8,7 +8,7 @@ import type { CookieJar } from 'tough-cookie';
 import { parseSheet, requestAt, varsBefore } from '../sheet/parse.js';
 import type { Sheet } from '../sheet/ast.js';
 import { expandPath, isUnevaluated, resolveRequest, variableValues, type EvalLisp } from '../resolve/resolve.js';
-import { DEFAULT_MAX_PASSES, Substitution } from '../resolve/substitute.js';
+import { DEFAULT_MAX_PASSES, Substitution, type SubstitutionWarning } from '../resolve/substitute.js';
 import { send } from '../http/send.js';
 import { loadJar, newJar, saveJar } from '../http/cookies.js';
 import { charLength, present, DEFAULT_THRESHOLD, type Presentation } from '../present/present.js';
@@ -20,6 +20,7 @@ import type { Request } from '../model.js';
 import type {
   CurlParams,
   CurlResult,
+  HookResults,
   OutlineResult,
   PresentationInfo,
   RequestContext,
@@ -172,14 +173,7 @@ export class Session {
     if (this.jarFile && !s.inhibitCookies) await saveJar(this.jar, this.jarFile);
     const pres = present(exchange.response, { raw: p.raw, threshold: s.threshold });
     const hooks = await runHooks(resolved.hooks, pres.kind === 'text' ? pres.text! : '', (n, v) => this.overrides.set(n, v));
-    // Parse warnings inside this request's block (e.g. lines ignored after a file body).
-    const sheet = this.parse(p.text);
-    const node = requestAt(sheet, p.line);
-    for (const d of sheet.diagnostics) {
-      if (d.severity === 'warning' && d.line >= node.startLine && d.line <= node.endLine) {
-        hooks.warnings.unshift({ line: d.line, code: d.code, message: `line ${d.line}: ${d.message}` });
-      }
-    }
+    hooks.warnings.unshift(...this.requestWarnings(p, resolved.warnings));
     const { request, response } = exchange;
     return {
       request: requestInfo(request),
@@ -203,6 +197,24 @@ export class Session {
       durationMs: exchange.durationMs,
       hooks,
     };
+  }
+
+  /**
+   * The warnings of the request itself, before the hooks' (protocol.ts, `HookResults`): parse
+   * warnings inside its block (e.g. lines ignored after a file body), then the references
+   * substitution left (`vars-cycle`, `vars-unresolved`), each with its line.
+   */
+  private requestWarnings(p: { text: string; line: number }, left: SubstitutionWarning[]): HookResults['warnings'] {
+    const sheet = this.parse(p.text);
+    const node = requestAt(sheet, p.line);
+    const out: HookResults['warnings'] = [];
+    for (const d of sheet.diagnostics) {
+      if (d.severity === 'warning' && d.line >= node.startLine && d.line <= node.endLine) {
+        out.push({ line: d.line, code: d.code, message: `line ${d.line}: ${d.message}` });
+      }
+    }
+    for (const w of left) out.push({ line: w.line ?? node.line, code: w.code, message: w.message });
+    return out;
   }
 
   /**
@@ -262,7 +274,9 @@ export class Session {
       if (isUnevaluated(v)) entry.error = 'Lisp value: evaluated only in Emacs';
       else {
         try {
-          entry.value = sub.apply(v, d.line);
+          const left: SubstitutionWarning[] = [];
+          entry.value = sub.apply(v, d.line, left);
+          if (left.length) entry.warning = left.map((w) => w.message).join('; ');
         } catch (e) {
           entry.error = isEngineError(e) ? e.message : String(e);
         }
