@@ -3,6 +3,7 @@
  * overrides, the cookie jar and the settings live here; every operation is
  * parse -> resolve -> (send -> present -> hooks) as in DESIGN.md's data flow.
  */
+import { isUtf8 } from 'node:buffer';
 import path from 'node:path';
 import type { CookieJar } from 'tough-cookie';
 import { parseSheet, requestAt, varsBefore } from '../sheet/parse.js';
@@ -43,12 +44,14 @@ export const DEFAULT_SETTINGS: Required<Settings> = {
   cookieJarFile: null,
 };
 
-/** A body for the wire: UTF-8 text as a string when it is valid UTF-8, else base64. */
+/**
+ * A body for the wire: UTF-8 text as a string when it is valid UTF-8 without NUL, else base64
+ * (Emacs 28's JSON parser rejects "\u0000" in a string, and would lose the whole answer).
+ */
 export function wireBody(bytes: Uint8Array | undefined): WireBody | undefined {
   if (!bytes) return undefined;
   const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const text = buf.toString('utf8');
-  if (!text.includes('\uFFFD') || Buffer.from(text, 'utf8').equals(buf)) return { encoding: 'utf-8', data: text };
+  if (isUtf8(buf) && !buf.includes(0)) return { encoding: 'utf-8', data: buf.toString('utf8') };
   return { encoding: 'base64', data: buf.toString('base64') };
 }
 
@@ -219,13 +222,18 @@ export class Session {
 
   /**
    * The body part of a presentation: `text`/`base64` in the answer, or, from `min` characters
-   * on, a file (docs/protocol.md, `bodyFileMin`). Written last, once nothing else can fail.
+   * on, a file (docs/protocol.md, `bodyFileMin`); text holding NUL always in the file (or as
+   * kind `binary` when the client takes no files). Written last, once nothing else can fail.
    */
   private async bodyOut(pres: Presentation, bytes: Uint8Array, min: number | undefined): Promise<Partial<PresentationInfo>> {
+    // Text holding NUL cannot be a JSON string Emacs 28 reads ("\u0000 is not allowed"): it
+    // goes in the file whatever its size, or, for a client that takes no files, as the bytes.
+    const nul = pres.kind === 'text' && (pres.text ?? '').includes('\u0000');
+    if (nul && min === undefined) return { kind: 'binary', base64: Buffer.from(bytes).toString('base64') };
     if (min !== undefined) {
       if (pres.kind === 'text') {
         const text = pres.text ?? '';
-        if (text.length >= min && (min <= text.length / 2 || charLength(text) >= min)) {
+        if (nul || (text.length >= min && (min <= text.length / 2 || charLength(text) >= min))) {
           return { file: await writeBodyFile(text), fileEncoding: 'utf-8' };
         }
       } else if ((pres.base64 ?? '').length >= min) {
