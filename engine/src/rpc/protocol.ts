@@ -21,7 +21,10 @@ export const ENGINE_ERROR = -32001;
 
 /** Settings a client may give in `initialize` and override per `sheet/send`. */
 export interface Settings {
-  /** Substitution pass limit; default 10 (`sheet-vars-max-passes`). */
+  /**
+   * Substitution pass limit; default 10 (`sheet-vars-max-passes`); 0 substitutes nothing. After
+   * the last pass the request is sent with what is left, named in `hooks.warnings`.
+   */
   maxPasses?: number;
   /** Response size threshold in characters; null disables; default 100000. */
   threshold?: number | null;
