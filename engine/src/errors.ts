@@ -15,7 +15,9 @@ export type ErrorCode =
   | 'bad-header'
   | 'ignored-lines'
   // resolve
-  | 'variable-cycle'
+  | 'vars-too-large'
+  | 'vars-cycle' // warning: the request was sent
+  | 'vars-unresolved' // warning: the request was sent
   | 'lisp-unavailable'
   | 'lisp-error'
   | 'file-unreadable'

@@ -14,7 +14,7 @@ import type { HookNode, RequestNode, Sheet, VarDecl } from '../sheet/ast.js';
 import { varsBefore } from '../sheet/parse.js';
 import { EngineError, isEngineError } from '../errors.js';
 import type { Body, Header, Request } from '../model.js';
-import { DEFAULT_MAX_PASSES, Substitution } from './substitute.js';
+import { DEFAULT_MAX_PASSES, Substitution, type SubstitutionWarning } from './substitute.js';
 
 /** Evaluate one `:=` form in the client; resolves to the value as a string. */
 /**
@@ -42,6 +42,11 @@ export interface ResolvedRequest {
   hooks: HookNode[];
   /** Final variable values used (name -> value), Lisp results included. */
   variables: Map<string, string>;
+  /**
+   * References left after the pass limit (`vars-cycle`, `vars-unresolved`), in sheet order:
+   * the request was resolved all the same, with those references as written.
+   */
+  warnings: SubstitutionWarning[];
 }
 
 /**
@@ -165,20 +170,41 @@ function headerLines(text: string, line: number): Header[] {
 }
 
 /**
- * Resolve the request `req` of `sheet` into a concrete request.
- * @throws EngineError: `variable-cycle`, `lisp-error`, `lisp-unavailable`, `invalid-url`,
+ * The URL after substitution, validated; when it is invalid and references were left in it,
+ * the error says so (a cycle in `:base` makes `:base/x` an invalid URL).
+ * @throws EngineError `invalid-url`
+ */
+function checkedUrl(url: string, line: number, warnings: SubstitutionWarning[]): string {
+  try {
+    return normalizeUrl(url, line);
+  } catch (e) {
+    const left = warnings.filter((w) => w.line === line);
+    if (!isEngineError(e) || !left.length) throw e;
+    throw new EngineError(e.code, `${e.message.replace(/^line \d+: /, '')}; ${left.map((w) => w.message.replace(/^line \d+: /, '')).join('; ')}`, {
+      line,
+      hint: `Give ${left.flatMap((w) => w.variables).join(', ')} a value without references left (see the sheet format, "Substitution"), or raise the pass limit (sheet-vars-max-passes).`,
+      details: { ...e.details, variables: left.flatMap((w) => w.variables) },
+    });
+  }
+}
+
+/**
+ * Resolve the request `req` of `sheet` into a concrete request. References still left after
+ * the pass limit stay as written and come back in `warnings` (the request is not refused).
+ * @throws EngineError: `vars-too-large`, `lisp-error`, `lisp-unavailable`, `invalid-url`,
  *   `file-unreadable`, `bad-header`; each names the line.
  */
 export async function resolveRequest(sheet: Sheet, req: RequestNode, opts: ResolveOptions = {}): Promise<ResolvedRequest> {
   const { values, unevaluated } = await variableValues(varsBefore(sheet, req), opts);
   const sub = new Substitution(values, opts.maxPasses ?? DEFAULT_MAX_PASSES);
+  const warnings: SubstitutionWarning[] = [];
   const apply = (text: string, line: number) => {
-    const out = sub.apply(text, line);
+    const out = sub.apply(text, line, warnings);
     checkLisp(out, unevaluated);
     return out;
   };
 
-  const url = normalizeUrl(apply(req.url, req.line).trim(), req.line);
+  const url = checkedUrl(apply(req.url, req.line).trim(), req.line, warnings);
   const headers: Header[] = [];
   for (const h of req.headers) {
     if (h.kind === 'header') headers.push([h.name, apply(h.value, h.line)]);
@@ -210,5 +236,5 @@ export async function resolveRequest(sheet: Sheet, req: RequestNode, opts: Resol
     }
   }
   const variables = new Map([...values].filter(([, v]) => !isUnevaluated(v)));
-  return { request: { method: req.method, url, headers, body, line: req.line }, hooks: req.hooks, variables };
+  return { request: { method: req.method, url, headers, body, line: req.line }, hooks: req.hooks, variables, warnings };
 }

@@ -21,7 +21,10 @@ export const ENGINE_ERROR = -32001;
 
 /** Settings a client may give in `initialize` and override per `sheet/send`. */
 export interface Settings {
-  /** Substitution pass limit; default 10 (`sheet-vars-max-passes`). */
+  /**
+   * Substitution pass limit; default 10 (`sheet-vars-max-passes`); 0 substitutes nothing. After
+   * the last pass the request is sent with what is left, named in `hooks.warnings`.
+   */
   maxPasses?: number;
   /** Response size threshold in characters; null disables; default 100000. */
   threshold?: number | null;
@@ -107,8 +110,9 @@ export interface HookResults {
   setVars: { name: string; value: string }[];
   /**
    * Problems that did not stop the request, with their sheet line: parse warnings of the
-   * request (`ignored-lines`) first, then hook warnings (`unknown-hook`, `jq-error`,
-   * `bad-argument`) in sheet order.
+   * request (`ignored-lines`) first, then references substitution left after the pass limit
+   * (`vars-cycle`, `vars-unresolved`: the request was sent with them as written), then hook
+   * warnings (`unknown-hook`, `jq-error`, `bad-argument`) in sheet order.
    */
   warnings: { line: number; message: string; code: string }[];
 }
@@ -214,7 +218,16 @@ export interface VariablesResult {
   /** Values set by hooks or `sheet-set-var`, for this engine session. */
   overrides: { name: string; value: string }[];
   /** Variables visible at `line`, each with its value after substitution (or the error). */
-  variables: { name: string; kind: 'literal' | 'lisp'; line: number; raw: string; value?: string; error?: string }[];
+  variables: {
+    name: string;
+    kind: 'literal' | 'lisp';
+    line: number;
+    raw: string;
+    value?: string;
+    error?: string;
+    /** With `value`: the references left in it after the pass limit (`vars-cycle`, `vars-unresolved` messages). */
+    warning?: string;
+  }[];
   /** Hook types the engine knows. */
   hookTypes: { name: string; args: string; doc: string }[];
 }
