@@ -43,6 +43,7 @@
 (require 'seq)
 (require 'subr-x)
 (require 'newcomment)
+(require 'sheet-engine)
 
 (declare-function helm "ext:helm")
 (declare-function helm-make-source "ext:helm-source")
@@ -56,51 +57,30 @@
   :prefix "sheet-"
   :link '(url-link :tag "Manual" "https://github.com/sheet-rest/sheet-rest"))
 
-(defgroup sheet-faces nil
-  "Faces used by `sheet-mode'."
-  :group 'sheet
-  :group 'faces
-  :prefix "sheet-")
-
-(defconst sheet--elisp-directory
-  (file-name-directory (or load-file-name buffer-file-name default-directory))
-  "Directory this file was loaded from; the checkout's elisp directory.")
-
-(defun sheet--default-engine-command ()
-  "Return the command line of the engine built in this checkout."
-  (list "node"
-        (expand-file-name "../engine/dist/engine.cjs" sheet--elisp-directory)
-        "--stdio"))
-
-(defcustom sheet-engine-command (sheet--default-engine-command)
+(defcustom sheet-engine-command (sheet-engine--default-command)
   "Program and arguments that start the engine, speaking JSON-RPC on stdio.
 The default runs the bundle built by `make build' in the checkout
 this file belongs to: node ../engine/dist/engine.cjs --stdio."
-  :type '(repeat (string :tag "Argument"))
-  :group 'sheet)
+  :type '(repeat (string :tag "Argument")))
 
 (defcustom sheet-log-request t
   "When non-nil, each request is logged to the *Messages* buffer."
-  :type 'boolean
-  :group 'sheet)
+  :type 'boolean)
 
 (defcustom sheet-same-buffer-response t
   "When non-nil, one buffer is reused for every response.
 Its name is `sheet-buffer-response-name'.  When nil, each response
 gets its own buffer named *HTTP <METHOD> <URL>*, with <2>, <3>
 appended for repeated calls."
-  :type 'boolean
-  :group 'sheet)
+  :type 'boolean)
 
 (defcustom sheet-buffer-response-name "*HTTP Response*"
   "Name of the response buffer when `sheet-same-buffer-response' is non-nil."
-  :type 'string
-  :group 'sheet)
+  :type 'string)
 
 (defcustom sheet-inhibit-cookies nil
   "When non-nil, cookies from the engine's cookie jar are not sent implicitly."
-  :type 'boolean
-  :group 'sheet)
+  :type 'boolean)
 
 (defcustom sheet-response-size-threshold 100000
   "Response size, in characters, above which only the bare major mode is used.
@@ -108,30 +88,25 @@ Above the threshold the response's major mode runs without its
 hooks (function `delay-mode-hooks'); above ten times the threshold the
 buffer stays in `fundamental-mode'.  nil disables the threshold."
   :type '(choice (const :tag "No threshold" nil)
-                 (natnum :tag "Characters"))
-  :group 'sheet)
+                 (natnum :tag "Characters")))
 
 (defcustom sheet-cookie-jar-file nil
   "File that keeps the engine's cookies, in the Netscape format curl uses.
 nil keeps them in the engine's memory for its session.  The same
 file works with curl (-b/-c) and with the shell verbs."
-  :type '(choice (const :tag "In memory" nil) (file :tag "Cookie file"))
-  :group 'sheet)
+  :type '(choice (const :tag "In memory" nil) (file :tag "Cookie file")))
 
 (defcustom sheet-timeout nil
   "Seconds to wait for a complete response; nil waits without limit."
-  :type '(choice (const :tag "No limit" nil) (number :tag "Seconds"))
-  :group 'sheet)
+  :type '(choice (const :tag "No limit" nil) (number :tag "Seconds")))
 
 (defcustom sheet-follow-redirects t
   "When non-nil, redirects are followed; when nil, the redirect response is shown."
-  :type 'boolean
-  :group 'sheet)
+  :type 'boolean)
 
 (defcustom sheet-vars-max-passes 10
   "Maximum number of substitution passes for variables."
-  :type 'natnum
-  :group 'sheet)
+  :type 'natnum)
 
 (defcustom sheet-content-type-modes
   '(("application/xml" . nxml-mode)
@@ -149,14 +124,12 @@ A content type missing here gets a mode from the engine's hint:
 JSON uses `json-mode' when installed, else `js-mode'; XML uses
 `nxml-mode'; HTML uses `html-mode'; anything else `text-mode'."
   :type '(alist :key-type (string :tag "Content type")
-                :value-type (function :tag "Major mode"))
-  :group 'sheet)
+                :value-type (function :tag "Major mode")))
 
 (defcustom sheet-use-helm t
   "When non-nil, \\[sheet-helm] uses helm when it is installed.
 When nil, or when helm is not installed, it jumps with `completing-read'."
-  :type 'boolean
-  :group 'sheet)
+  :type 'boolean)
 
 (defcustom sheet-events-buffer-size 0
   "Size limit of jsonrpc.el's own full log of engine traffic; 0 turns it off.
@@ -165,352 +138,64 @@ seconds for a response of several megabytes, so it is off by
 default; `sheet-mode' always writes a one-line summary of each
 message to the events buffer (`sheet-engine-events').  nil means
 no limit.  Takes effect when the engine next starts."
-  :type '(choice (const :tag "No limit" nil) (natnum :tag "Characters"))
-  :group 'sheet)
+  :type '(choice (const :tag "No limit" nil) (natnum :tag "Characters")))
 
 (defcustom sheet-request-timeout 10
   "Seconds to wait for the engine's answer to a quick look-up.
 Used for the outline, variables and curl look-ups; sending a
 request has no timeout (cancel it with \\[sheet-cancel])."
-  :type 'number
-  :group 'sheet)
+  :type 'number)
 
 (defcustom sheet-mode-hook '(sheet-outline-mode)
   "Hook run when entering `sheet-mode'.
 `sheet-outline-mode' is on it by default; remove it to free TAB."
   :type 'hook
-  :options '(sheet-outline-mode)
-  :group 'sheet)
+  :options '(sheet-outline-mode))
 
 (defcustom sheet-response-received-hook nil
   "Hook run in the response buffer right after the response data is inserted."
-  :type 'hook
-  :group 'sheet)
+  :type 'hook)
 
 (defcustom sheet-response-loaded-hook nil
   "Hook run in the response buffer after it has been formatted."
-  :type 'hook
-  :group 'sheet)
+  :type 'hook)
 
 ;;; Faces
 
+(defgroup sheet-faces nil
+  "Faces used by `sheet-mode'."
+  :group 'sheet
+  :prefix "sheet-")
+
 (defface sheet-method '((t :inherit font-lock-keyword-face))
-  "Face for the method of a request line."
-  :group 'sheet-faces)
+  "Face for the method of a request line.")
 
 (defface sheet-url '((t :inherit font-lock-function-name-face))
-  "Face for the URL of a request line."
-  :group 'sheet-faces)
+  "Face for the URL of a request line.")
 
 (defface sheet-header-name '((t :inherit font-lock-variable-name-face))
-  "Face for header names."
-  :group 'sheet-faces)
+  "Face for header names.")
 
 (defface sheet-header-value '((t :inherit font-lock-string-face))
-  "Face for header values."
-  :group 'sheet-faces)
+  "Face for header values.")
 
 (defface sheet-variable-name '((t :inherit font-lock-preprocessor-face))
-  "Face for the names of variable declarations."
-  :group 'sheet-faces)
+  "Face for the names of variable declarations.")
 
 (defface sheet-variable-string-value '((t :inherit font-lock-string-face))
-  "Face for the value of a literal variable (`:name = value')."
-  :group 'sheet-faces)
+  "Face for the value of a literal variable (`:name = value').")
 
 (defface sheet-variable-elisp-value '((t :inherit font-lock-constant-face))
-  "Face for the Lisp form of a Lisp variable (`:name := form')."
-  :group 'sheet-faces)
+  "Face for the Lisp form of a Lisp variable (`:name := form').")
 
 (defface sheet-variable-multiline-value '((t :inherit font-lock-doc-face))
-  "Face for the lines of a multi-line variable (`:name = <<')."
-  :group 'sheet-faces)
+  "Face for the lines of a multi-line variable (`:name = <<').")
 
 (defface sheet-hook '((t :inherit font-lock-builtin-face))
-  "Face for hook lines (`-> jq-set-var', `-> run-hook')."
-  :group 'sheet-faces)
+  "Face for hook lines (`-> jq-set-var', `-> run-hook').")
 
 (defface sheet-file-body '((t :inherit font-lock-type-face))
-  "Face for a file body line (`< path')."
-  :group 'sheet-faces)
-
-;;; Engine connection
-
-(defvar sheet--connection nil
-  "The running engine connection, or nil.  One per Emacs.")
-
-(defvar sheet--contexts (make-hash-table)
-  "Sheet buffers of the requests in flight, by the request's context (a number).
-The engine echoes a request's context in each `lisp/eval' it sends
-while serving it, so a `:=' form is evaluated in the buffer that
-sent that request, even when several requests are in flight.")
-
-(defvar sheet--last-context 0
-  "The last context number given to a request.")
-
-(defvar sheet--process nil
-  "The engine's process, or nil.")
-
-(defvar sheet--in-flight nil
-  "Ids of the `sheet/send' requests waiting for an answer.")
-
-(defconst sheet--name "sheet-engine"
-  "Name of the engine connection; its buffers are named after it.")
-
-(defclass sheet-engine-connection (jsonrpc-process-connection)
-  ((last-id :initform nil :accessor sheet--engine-connection-last-id
-            :documentation "Id of the last request sent."))
-  :documentation "The connection to the sheet engine.")
-
-(cl-defmethod jsonrpc-connection-send :before
-  ((conn sheet-engine-connection) &rest args &key id method &allow-other-keys)
-  "Remember the id of requests sent on CONN and log a summary of ARGS.
-ID and METHOD are those of the message."
-  (when (and id method)
-    (setf (sheet--engine-connection-last-id conn) id))
-  (sheet--log-event conn "client" args))
-
-(defun sheet--summary (object)
-  "A one-line rendering of OBJECT, with long strings cut short."
-  (let ((print-length 12) (print-level 4))
-    (replace-regexp-in-string
-     "\n" "\\\\n"
-     (prin1-to-string (sheet--shorten object)))))
-
-(defun sheet--shorten (object)
-  "OBJECT with strings longer than 200 characters cut short."
-  (cond ((and (stringp object) (> (length object) 200))
-         (format "%s...[%d chars]" (substring object 0 200) (length object)))
-        ((consp object) (cons (sheet--shorten (car object))
-                              (sheet--shorten (cdr object))))
-        ((and (vectorp object) (< (length object) 50)) (vconcat (mapcar #'sheet--shorten object)))
-        ((vectorp object) (format "[%d elements]" (length object)))
-        (t object)))
-
-(defun sheet--log-event (conn who message)
-  "Write a summary of MESSAGE from WHO to CONN's events buffer."
-  (let ((buf (jsonrpc-events-buffer conn)))
-    (with-current-buffer buf
-      (let ((inhibit-read-only t))
-        (save-excursion
-          (goto-char (point-max))
-          (insert (format "[%s] %s %s\n" who (format-time-string "%T.%3N")
-                          (sheet--summary message))))
-        (when (> (buffer-size) 200000)
-          (delete-region (point-min) (- (point-max) 100000)))))))
-
-(defun sheet-engine-events ()
-  "Show the buffer that logs the traffic with the engine."
-  (interactive)
-  (if sheet--connection
-      (display-buffer (jsonrpc-events-buffer sheet--connection))
-    (user-error "The sheet engine is not running")))
-
-(defun sheet--engine-missing-file ()
-  "The first file in `sheet-engine-command' that should exist but does not."
-  (cl-find-if (lambda (arg)
-                (and (string-match-p "\\.[cm]?js\\'" arg)
-                     (not (file-exists-p arg))))
-              (cdr sheet-engine-command)))
-
-(defun sheet--build-hint ()
-  "How to build the engine."
-  (format "run `make build' in %s"
-          (abbreviate-file-name
-           (expand-file-name ".." sheet--elisp-directory))))
-
-(defvar sheet--jar-file nil
-  "The cookie jar file the running engine was last configured with.")
-
-(defun sheet--jar-setting ()
-  "`sheet-cookie-jar-file', expanded, or nil."
-  (and sheet-cookie-jar-file (expand-file-name sheet-cookie-jar-file)))
-
-(defun sheet--settings ()
-  "The engine settings from the current buffer's values of the options."
-  (list :maxPasses sheet-vars-max-passes
-        :threshold sheet-response-size-threshold
-        :inhibitCookies (if sheet-inhibit-cookies t :json-false)
-        :timeoutMs (if sheet-timeout (max 1 (round (* 1000 sheet-timeout))) 0)
-        :followRedirects (if sheet-follow-redirects t :json-false)
-        :cookieJarFile (sheet--jar-setting)))
-
-(defun sheet--initialize-params ()
-  "The parameters of the `initialize' request."
-  (list :clientName "sheet-mode"
-        :clientVersion "0.1.0"
-        :lisp t
-        :settings (sheet--settings)))
-
-(defun sheet--sync-jar (conn)
-  "Tell the engine on CONN when `sheet-cookie-jar-file' changed.
-`settings/set' answers once the engine has loaded the new jar, so
-the request that follows uses it."
-  (let ((file (sheet--jar-setting)))
-    (unless (equal file sheet--jar-file)
-      (condition-case err
-          (progn
-            (jsonrpc-request conn 'settings/set (list :cookieJarFile file)
-                             :timeout sheet-request-timeout)
-            (setq sheet--jar-file file))
-        (jsonrpc-error
-         (user-error "Sheet-mode: cannot use the cookie file %s: %s"
-                     file (sheet--error-text err)))))))
-
-(defun sheet--start-engine ()
-  "Start the engine and initialize it; return the connection."
-  (let ((missing (sheet--engine-missing-file))
-        (program (car sheet-engine-command)))
-    (cond
-     ((null sheet-engine-command)
-      (user-error "Sheet-mode: `sheet-engine-command' is empty; %s" (sheet--build-hint)))
-     (missing
-      (user-error "Sheet-mode: the engine is not built (%s is missing); %s"
-                  missing (sheet--build-hint)))
-     ((not (executable-find program))
-      (user-error "Sheet-mode: cannot start the engine: `%s' not found (command: %s); install Node 20 and %s"
-                  program (string-join sheet-engine-command " ") (sheet--build-hint)))))
-  (let* ((default-directory (expand-file-name "~/"))
-         (conn
-          (make-instance
-           'sheet-engine-connection
-           :name sheet--name
-           :events-buffer-scrollback-size sheet-events-buffer-size
-           :request-dispatcher #'sheet--handle-request
-           :notification-dispatcher #'ignore
-           :on-shutdown #'sheet--on-shutdown
-           :process
-           (lambda ()
-             (setq sheet--process
-                   ;; Adaptive read buffering delays reading a process whose reads come
-                   ;; back short, which adds up to tens of ms per response; it is read
-                   ;; when the process is created, so binding it affects this one only.
-                   (let ((process-adaptive-read-buffering nil))
-                     (make-process
-                      :name sheet--name
-                      :command sheet-engine-command
-                      :connection-type 'pipe
-                      :coding 'utf-8-emacs-unix
-                      :noquery t
-                      :stderr (get-buffer-create (format "*%s stderr*" sheet--name)))))))))
-    (condition-case err
-        (jsonrpc-request conn 'initialize (sheet--initialize-params) :timeout 20)
-      (:success (setq sheet--jar-file (sheet--jar-setting)))
-      (error
-       (ignore-errors (jsonrpc-shutdown conn))
-       (user-error "Sheet-mode: the engine did not start (%s): %s; %s"
-                   (string-join sheet-engine-command " ")
-                   (sheet--error-text err) (sheet--build-hint))))
-    (let ((stderr (get-buffer (format " *%s stderr*" sheet--name))))
-      (when-let ((proc (and stderr (get-buffer-process stderr))))
-        (set-process-query-on-exit-flag proc nil)))
-    conn))
-
-(defun sheet--engine ()
-  "The engine connection, started on first use."
-  (unless (and sheet--connection (jsonrpc-running-p sheet--connection))
-    (setq sheet--connection nil
-          sheet--in-flight nil)
-    (clrhash sheet--contexts)
-    (setq sheet--connection (sheet--start-engine)))
-  sheet--connection)
-
-(defun sheet--on-shutdown (conn)
-  "Forget CONN once its process has exited."
-  (when (eq conn sheet--connection)
-    (setq sheet--connection nil
-          sheet--in-flight nil)))
-
-(defun sheet-engine-shutdown ()
-  "Stop the engine; the next command that needs it will start a new one."
-  (interactive)
-  (let ((conn sheet--connection))
-    (setq sheet--connection nil
-          sheet--in-flight nil)
-    (when (and conn (jsonrpc-running-p conn))
-      (ignore-errors (jsonrpc-request conn 'shutdown nil :timeout 2))
-      (ignore-errors (jsonrpc-notify conn 'exit nil))
-      ;; Let the engine exit by itself before jsonrpc.el deletes the process.
-      (with-timeout (1 nil)
-        (while (jsonrpc-running-p conn)
-          (accept-process-output nil 0.02)))
-      (jsonrpc-shutdown conn))
-    (when (called-interactively-p 'interactive)
-      (message "Sheet engine stopped"))))
-
-(defun sheet-engine-process ()
-  "The engine's process, or nil when it is not running."
-  (and sheet--connection (jsonrpc-running-p sheet--connection)
-       (process-live-p sheet--process)
-       sheet--process))
-
-(defun sheet-engine-restart ()
-  "Stop the engine and start a new one."
-  (interactive)
-  (sheet-engine-shutdown)
-  (sheet--engine)
-  (when (called-interactively-p 'interactive)
-    (message "Sheet engine restarted")))
-
-(defun sheet--handle-request (conn method params)
-  "Answer the request METHOD with PARAMS that the engine sent on CONN."
-  (sheet--log-event conn "engine-request" (list :method method :params params))
-  (pcase method
-    ('lisp/eval (sheet--lisp-eval params))
-    (_ (jsonrpc-error :code -32601 :message (format "method not found: %s" method)))))
-
-(defun sheet--new-context (buffer)
-  "Return a new context for a request sent from BUFFER.
-The context is remembered until `sheet--end-context'."
-  (let ((context (setq sheet--last-context (1+ sheet--last-context))))
-    (puthash context buffer sheet--contexts)
-    context))
-
-(defun sheet--end-context (context)
-  "Forget CONTEXT: its request is answered."
-  (remhash context sheet--contexts))
-
-(defun sheet--lisp-eval (params)
-  "Evaluate the `:=' form in PARAMS; answer (:value STRING).
-The form is evaluated in the sheet buffer of the request named by
-the context in PARAMS (the current buffer when there is none)."
-  (let* ((form (plist-get params :form))
-         (name (plist-get params :name))
-         (context (plist-get params :context))
-         (buf (if context (gethash context sheet--contexts) (current-buffer))))
-    (condition-case err
-        (progn
-          (unless (buffer-live-p buf)
-            (error "The sheet buffer of this request was killed"))
-          (let ((value (with-current-buffer buf
-                         (eval (car (read-from-string form)) t))))
-            (list :value (if (stringp value) value (format "%s" value)))))
-      (error
-       (let ((msg (error-message-string err)))
-         (message "Sheet-mode: error in Lisp variable %s: %s" name msg)
-         (jsonrpc-error :code -32000 :message msg))))))
-
-(defun sheet--error-text (err)
-  "A readable message for ERR, a Lisp error or a JSON-RPC error plist."
-  (cond
-   ((and (consp err) (eq (car err) 'jsonrpc-error))
-    (let ((msg (alist-get 'jsonrpc-error-message (cdr err)))
-          (data (alist-get 'jsonrpc-error-data (cdr err))))
-      (sheet--error-text (list :message (or msg (cadr err)) :data data))))
-   ((and (consp err) (keywordp (car err)))
-    (let* ((msg (plist-get err :message))
-           (data (plist-get err :data))
-           (hint (and (listp data) (plist-get data :hint))))
-      (if (and (stringp hint) (not (string-empty-p hint)))
-          (format "%s (%s)" msg hint)
-        (format "%s" msg))))
-   (t (error-message-string err))))
-
-(defun sheet--error-code (err)
-  "The engine's error code (a string) in the JSON-RPC error ERR, or nil."
-  (let ((data (cond ((and (consp err) (keywordp (car err))) (plist-get err :data))
-                    ((consp err) (alist-get 'jsonrpc-error-data (cdr err))))))
-    (and (listp data) (plist-get data :code))))
+  "Face for a file body line (`< path').")
 
 (defun sheet--text ()
   "The whole text of the current buffer, ignoring narrowing."
@@ -522,26 +207,11 @@ the context in PARAMS (the current buffer when there is none)."
   "The 1-based line of point, ignoring narrowing."
   (line-number-at-pos nil t))
 
-(defun sheet--request (method params &optional lisp)
-  "Ask the engine METHOD with PARAMS and wait; signal a `user-error' on failure.
-LISP non-nil: the engine may ask for the values of the current
-buffer's `:=' forms while serving it (a context is added to PARAMS)."
-  (let* ((conn (sheet--engine))
-         (context (and lisp (sheet--new-context (current-buffer)))))
-    (unwind-protect
-        (condition-case err
-            (jsonrpc-request conn method
-                             (if context (append params (list :context context)) params)
-                             :timeout sheet-request-timeout)
-          (jsonrpc-error
-           (user-error "Sheet-mode: %s" (sheet--error-text err))))
-      (when context (sheet--end-context context)))))
-
 (defun sheet--location-params ()
   "The text, line and file of the current buffer, as the engine wants them."
   (append (list :text (sheet--text) :line (sheet--line))
           (and buffer-file-name (list :path buffer-file-name))
-          (list :settings (sheet--settings))))
+          (list :settings (sheet-engine--settings))))
 
 ;;;###autoload
 (defun sheet-set-var (name value)
@@ -551,13 +221,13 @@ session.  VALUE is turned into a string with `format' when it is
 not one.  Usable from `-> run-hook' forms and from user code."
   (unless (and (stringp name) (string-prefix-p ":" name))
     (user-error "Sheet-mode: variable names start with a colon, e.g. \":token\": %S" name))
-  (let ((conn (sheet--engine)))
+  (let ((conn (sheet-engine--ensure)))
     (jsonrpc-async-request
      conn 'sheet/setVar
      (list :name name :value (if (stringp value) value (format "%s" value)))
      :success-fn #'ignore
      :error-fn (lambda (err)
-                 (message "Sheet-mode: setting %s failed: %s" name (sheet--error-text err)))
+                 (message "Sheet-mode: setting %s failed: %s" name (sheet-engine--error-text err)))
      :timeout-fn #'ignore))
   value)
 
@@ -571,7 +241,7 @@ not one.  Usable from `-> run-hook' forms and from user code."
   (let ((tick (buffer-chars-modified-tick)))
     (if (eql (car sheet--outline-cache) tick)
         (cdr sheet--outline-cache)
-      (let ((outline (sheet--request 'sheet/outline (list :text (sheet--text)))))
+      (let ((outline (sheet-engine--request 'sheet/outline (list :text (sheet--text)))))
         (setq sheet--outline-cache (cons tick outline))
         outline))))
 
@@ -656,7 +326,7 @@ not one.  Usable from `-> run-hook' forms and from user code."
 (defun sheet-copy-curl-command ()
   "Copy the request at point, as a curl command line, to the kill ring."
   (interactive)
-  (let* ((result (sheet--request 'sheet/curl (sheet--location-params) t))
+  (let* ((result (sheet-engine--request 'sheet/curl (sheet--location-params) t))
          (command (plist-get result :command)))
     (kill-new command)
     (message "curl command copied: %s" command)
@@ -665,7 +335,7 @@ not one.  Usable from `-> run-hook' forms and from user code."
 (defun sheet-show-info ()
   "Show the overrides, the variables at point and the hook types."
   (interactive)
-  (let* ((result (sheet--request 'sheet/variables (sheet--location-params) t))
+  (let* ((result (sheet-engine--request 'sheet/variables (sheet--location-params) t))
          (buf (get-buffer-create "*Sheet Info*")))
     (with-current-buffer buf
       (let ((inhibit-read-only t))
@@ -965,24 +635,24 @@ RAW: show it untouched.  DISPLAY is `select', `stay' or nil."
 
 (defun sheet--report-send-error (err line)
   "Report the error ERR of the send of the request at LINE."
-  (let ((code (sheet--error-code err)))
+  (let ((code (sheet-engine--error-code err)))
     (message "Sheet-mode: %s"
              (cond
-              ((equal code "cancelled") (format "request cancelled: %s" (sheet--error-text err)))
+              ((equal code "cancelled") (format "request cancelled: %s" (sheet-engine--error-text err)))
               ((eql (plist-get err :code) -1)
                (format "the engine died (%s) while sending the request at line %d; the next command starts a new one"
                        (plist-get err :message) line))
-              (t (sheet--error-text err))))))
+              (t (sheet-engine--error-text err))))))
 
 (defun sheet--send (raw display)
   "Send the request at point; show the response raw if RAW.
 DISPLAY is `select' (show and select the response window), `stay'
 \(show it, keep focus) or nil (fill the buffer only)."
-  (let* ((conn (sheet--engine))
-         (_ (sheet--sync-jar conn))
+  (let* ((conn (sheet-engine--ensure))
+         (_ (sheet-engine--sync-jar conn))
          (sheet-buffer (current-buffer))
          (line (sheet--line))
-         (context (sheet--new-context sheet-buffer))
+         (context (sheet-engine--new-context sheet-buffer))
          (params (append (sheet--location-params)
                          (list :raw (if raw t :json-false) :context context)
                          (and sheet--body-file-min
@@ -993,11 +663,11 @@ DISPLAY is `select' (show and select the response window), `stay'
      :timeout nil
      :success-fn
      (lambda (result)
-       (setq sheet--in-flight (delq id sheet--in-flight))
-       (sheet--end-context context)
+       (setq sheet-engine--in-flight (delq id sheet-engine--in-flight))
+       (sheet-engine--end-context context)
        (unwind-protect
            (progn
-             (sheet--log-event conn "engine-reply" (list :id id :result result))
+             (sheet-engine--log-event conn "engine-reply" (list :id id :result result))
              (condition-case-unless-debug err
                  (sheet--handle-response result raw display sheet-buffer)
                (error (message "Sheet-mode: showing the response failed: %s"
@@ -1006,12 +676,12 @@ DISPLAY is `select' (show and select the response window), `stay'
          (sheet--delete-body-file (plist-get result :presentation))))
      :error-fn
      (lambda (err)
-       (setq sheet--in-flight (delq id sheet--in-flight))
-       (sheet--end-context context)
-       (sheet--log-event conn "engine-reply" (list :id id :error err))
+       (setq sheet-engine--in-flight (delq id sheet-engine--in-flight))
+       (sheet-engine--end-context context)
+       (sheet-engine--log-event conn "engine-reply" (list :id id :error err))
        (sheet--report-send-error err line)))
-    (setq id (sheet--engine-connection-last-id conn))
-    (push id sheet--in-flight)
+    (setq id (sheet-engine--last-id conn))
+    (push id sheet-engine--in-flight)
     id))
 
 (defun sheet-http-send-current (&optional raw stay-in-window)
@@ -1039,12 +709,12 @@ non-nil, keep focus in the sheet."
 (defun sheet-cancel ()
   "Cancel the requests in flight."
   (interactive)
-  (if (not (and sheet--connection sheet--in-flight))
+  (if (not (and sheet-engine--connection sheet-engine--in-flight))
       (message "No request in flight")
-    (dolist (id sheet--in-flight)
-      (jsonrpc-notify sheet--connection '$/cancelRequest (list :id id)))
-    (message "Cancelling %d request%s" (length sheet--in-flight)
-             (if (cdr sheet--in-flight) "s" ""))))
+    (dolist (id sheet-engine--in-flight)
+      (jsonrpc-notify sheet-engine--connection '$/cancelRequest (list :id id)))
+    (message "Cancelling %d request%s" (length sheet-engine--in-flight)
+             (if (cdr sheet-engine--in-flight) "s" ""))))
 
 ;;; Outline minor mode
 

@@ -21,7 +21,7 @@
 
 (defun sheet-bench--watch-engine ()
   "Note when the engine's first output for a request arrives."
-  (add-function :before (process-filter sheet--process)
+  (add-function :before (process-filter sheet-engine--process)
                 (lambda (&rest _)
                   (unless sheet-bench--first-byte
                     (setq sheet-bench--first-byte (float-time))))))
@@ -72,7 +72,7 @@ Return (MS . MS-BEFORE-FIRST-BYTE)."
             "#\nGET :base/big.xml?kb=1024\n")  ; line 9
     (sheet-mode)
     (switch-to-buffer (current-buffer))
-    (sheet--engine)
+    (sheet-engine--ensure)
     (sheet-bench--watch-engine)
     ;; Warm up: start the engine, open the keep-alive connection, fill the API's caches,
     ;; load the major modes.
