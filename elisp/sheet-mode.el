@@ -862,10 +862,28 @@ hook to free TAB."
   (let ((table (make-syntax-table)))
     (modify-syntax-entry ?\" "." table)
     (modify-syntax-entry ?' "." table)
+    (modify-syntax-entry ?# "." table)
+    (modify-syntax-entry ?\n ">" table)
     table)
   "Syntax table of `sheet-mode'.
-Comments are fontified by regexp, at line start only, so that a
-`#' in a URL is not taken for a comment.")
+A `#' starts a comment at the start of a line only (see
+`sheet--syntax-propertize'), so that `#' in a URL fragment or a
+JSON body is not taken for one; a newline ends a comment.")
+
+(defconst sheet--syntax-propertize
+  (syntax-propertize-rules ("^\\(#\\)" (1 "<")))
+  "Make a `#' at the start of a line a comment starter.
+restclient.el makes every `#' one in its syntax table; a sheet
+treats only a line that starts with `#' as a comment, so the
+syntax says the same.")
+
+(defun sheet--comment-line ()
+  "Comment the current line, or uncomment it when it is a comment.
+\[comment-dwim] without a region calls this: a `#' after text is not
+a comment in a sheet (it would become part of a URL or a header),
+so an end-of-line comment is never inserted."
+  (comment-or-uncomment-region (line-beginning-position)
+                               (line-end-position)))
 
 ;;;###autoload
 (define-derived-mode sheet-mode fundamental-mode "Sheet"
@@ -877,7 +895,9 @@ Put point on a request and press \\[sheet-http-send-current].
   :group 'sheet
   (setq-local comment-start "# ")
   (setq-local comment-start-skip "^#+[ \t]*")
-  (setq-local comment-use-syntax nil)
+  (setq-local comment-end "")
+  (setq-local syntax-propertize-function sheet--syntax-propertize)
+  (setq-local comment-insert-comment-function #'sheet--comment-line)
   (setq-local font-lock-defaults '(sheet-font-lock-keywords t))
   (setq-local font-lock-multiline t))
 

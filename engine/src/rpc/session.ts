@@ -281,6 +281,6 @@ export class Session {
     await this.ready;
     const s = this.merged(p.settings);
     const resolved = await this.resolveAt(p, s);
-    return { command: toCurl(resolved.request) };
+    return { command: toCurl(resolved.request, { alwaysMethod: true }) };
   }
 }
