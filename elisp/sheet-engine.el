@@ -336,6 +336,20 @@ The context is remembered until `sheet-engine--end-context'."
   "Forget CONTEXT: its request is answered."
   (remhash context sheet-engine--contexts))
 
+(defvar sheet-engine--eval-vars nil
+  "While a `:=' form is evaluated for the engine: the variables it sees.
+An alist (NAME . VALUE), NAME with its colon, from the `vars' of
+`lisp/eval' (docs/protocol.md); `sheet-get-var' reads it.")
+
+(defun sheet-engine--vars-alist (vars)
+  "The alist (NAME . VALUE) of VARS, a JSON object parsed as a plist."
+  (let (alist)
+    (while vars
+      ;; The key ":a" arrives as the keyword `::a'.
+      (push (cons (substring (symbol-name (car vars)) 1) (cadr vars)) alist)
+      (setq vars (cddr vars)))
+    (nreverse alist)))
+
 (defun sheet-engine--lisp-eval (params)
   "Evaluate the `:=' form in PARAMS; answer (:value STRING).
 The form is evaluated in the sheet buffer of the request named by
@@ -351,7 +365,10 @@ the context in PARAMS (the current buffer when there is none)."
           (unless (buffer-live-p buf)
             (error "The sheet buffer of this request was killed"))
           (let ((value (with-current-buffer buf
-                         (eval (car (read-from-string form)) t))))
+                         (let ((sheet-engine--eval-vars
+                                (sheet-engine--vars-alist
+                                 (plist-get params :vars))))
+                           (eval (car (read-from-string form)) t)))))
             (list :value (if (stringp value) value (format "%s" value)))))
       (error
        (let ((msg (error-message-string err)))

@@ -218,18 +218,51 @@ request has no timeout (cancel it with \\[sheet-cancel])."
   "Set the variable NAME (a string such as \":token\") to VALUE for later requests.
 The value overrides the sheet's declarations for this engine
 session.  VALUE is turned into a string with `format' when it is
-not one.  Usable from `-> run-hook' forms and from user code."
-  (unless (and (stringp name) (string-prefix-p ":" name))
-    (user-error "Sheet-mode: variable names start with a colon, e.g. \":token\": %S" name))
-  (let ((conn (sheet-engine--ensure)))
+not one; a NAME without its colon gets one (restclient.el accepts
+both).  Usable from `-> run-hook' forms and from user code."
+  (unless (and (stringp name) (not (string-empty-p name)))
+    (user-error "Sheet-mode: a variable name is a string such as \":token\": %S"
+                name))
+  (let ((conn (sheet-engine--ensure))
+        (name (if (string-prefix-p ":" name) name (concat ":" name))))
     (jsonrpc-async-request
      conn 'sheet/setVar
      (list :name name :value (if (stringp value) value (format "%s" value)))
      :success-fn #'ignore
      :error-fn (lambda (err)
-                 (message "Sheet-mode: setting %s failed: %s" name (sheet-engine--error-text err)))
+                 (message "Sheet-mode: setting %s failed: %s" name
+                          (sheet-engine--error-text err)))
      :timeout-fn #'ignore))
   value)
+
+;;;###autoload
+(defun sheet-get-var (name)
+  "The value of the variable NAME (\":token\") at point, or nil.
+As restclient.el's `restclient-get-var': the overrides (set by
+`sheet-set-var' or `jq-set-var'), else the last declaration above
+point, substituted.  Inside a `:=' form, the variables above the
+form, as the engine sent them with the form (`lisp/eval');
+elsewhere the engine resolves them (`sheet/variables')."
+  (let ((name (if (string-prefix-p ":" name) name (concat ":" name))))
+    (if sheet-engine--eval-vars
+        (cdr (assoc name sheet-engine--eval-vars))
+      (let* ((result (sheet-engine--request 'sheet/variables
+                                            (sheet--location-params) t))
+             (match (lambda (list)
+                      (cl-find-if (lambda (v) (equal (plist-get v :name) name))
+                                  (append list nil))))
+             (found (or (funcall match (plist-get result :overrides))
+                        (funcall match (plist-get result :variables)))))
+        (and found (not (plist-get found :error)) (plist-get found :value))))))
+
+;; restclient.el's names, so that sheets and init files written for it
+;; keep working; restclient.el's own definitions win when it is loaded.
+;;;###autoload
+(unless (fboundp 'restclient-get-var)
+  (defalias 'restclient-get-var #'sheet-get-var))
+;;;###autoload
+(unless (fboundp 'restclient-set-var)
+  (defalias 'restclient-set-var #'sheet-set-var))
 
 ;;; Outline (asked of the engine)
 
@@ -289,6 +322,10 @@ not one.  Usable from `-> run-hook' forms and from user code."
 
 ;;; Commands
 
+(defvar-local sheet--last-warnings nil
+  "In a sheet buffer: the warnings of its last response, a list of plists.
+Each has :message, :code and :line, as the engine's `hooks.warnings'.")
+
 (defun sheet-jump-next ()
   "Move point to the next request line."
   (interactive)
@@ -336,6 +373,7 @@ not one.  Usable from `-> run-hook' forms and from user code."
   "Show the overrides, the variables at point and the hook types."
   (interactive)
   (let* ((result (sheet-engine--request 'sheet/variables (sheet--location-params) t))
+         (warnings sheet--last-warnings)
          (buf (get-buffer-create "*Sheet Info*")))
     (with-current-buffer buf
       (let ((inhibit-read-only t))
@@ -359,6 +397,11 @@ not one.  Usable from `-> run-hook' forms and from user code."
                             (format "      error: %s\n" (plist-get v :error))
                           (format "      value: %s\n" (plist-get v :value)))))
             (insert "  (none)\n")))
+        (insert (propertize "\nWarnings of the last request\n" 'face 'bold))
+        (if warnings
+            (dolist (w warnings)
+              (insert (format "  %s\n" (plist-get w :message))))
+          (insert "  (none)\n"))
         (insert (propertize "\nHook types\n" 'face 'bold))
         (dolist (h (append (plist-get result :hookTypes) nil))
           (insert (format "  -> %s %s\n      %s\n"
@@ -539,7 +582,10 @@ file is deleted, whatever happens."
                     (plist-get response :status) (or (plist-get response :statusText) ""))))
      (mapcar (lambda (h) (format "%s: %s" (aref h 0) (aref h 1)))
              (plist-get response :headers))
-     (list (format "Request duration: %fs" (/ (plist-get result :durationMs) 1000.0))))))
+     (list (format "Request duration: %fs"
+                   (/ (plist-get result :durationMs) 1000.0)))
+     (mapcar (lambda (w) (format "warning: %s" (plist-get w :message)))
+             (plist-get (plist-get result :hooks) :warnings)))))
 
 (defun sheet--status-line (result)
   "The status line of RESULT's response."
@@ -599,23 +645,58 @@ file is deleted, whatever happens."
              (if (and text (> (length text) 200)) (concat (substring text 0 200) "...") (or text ""))
              (sheet--status-line result) (plist-get result :durationMs))))
 
+(defun sheet--insert-as-received (presentation)
+  "Insert the body of PRESENTATION as received, if the engine sent it.
+Return non-nil when it did: the body was pretty-printed and the
+engine also sent it as received (`received' in docs/protocol.md)."
+  (let ((text (plist-get presentation :received))
+        (file (plist-get presentation :receivedFile)))
+    (cond
+     (file (unwind-protect (save-excursion (sheet--insert-file file))
+             (sheet--delete-body-file (list :file file)))
+           t)
+     (text (save-excursion (insert text)) t))))
+
+(defun sheet--fill (result raw)
+  "Fill the current buffer with RESULT; RAW: status, headers, body untouched.
+Runs `sheet-response-received-hook' with the body as received in
+the buffer; a pretty-printed body replaces it afterwards."
+  (let ((presentation (plist-get result :presentation)))
+    (cond
+     (raw (sheet--fill-raw result)
+          (run-hooks 'sheet-response-received-hook))
+     ((sheet--insert-as-received presentation)
+      (run-hooks 'sheet-response-received-hook)
+      (let ((inhibit-read-only t))
+        (erase-buffer)
+        (sheet--insert-body presentation nil)))
+     (t (sheet--insert-body presentation nil)
+        (run-hooks 'sheet-response-received-hook)))))
+
+(defun sheet--warning-text (warnings)
+  "One line naming every warning in WARNINGS (plists with :message)."
+  (mapconcat (lambda (w) (plist-get w :message)) warnings "; "))
+
 (defun sheet--handle-response (result raw display sheet-buffer)
   "Show the engine's RESULT for a send from SHEET-BUFFER.
 RAW: show it untouched.  DISPLAY is `select', `stay' or nil."
   (let* ((request (plist-get result :request))
          (hooks (plist-get result :hooks))
-         (settings-buffer (if (buffer-live-p sheet-buffer) sheet-buffer (current-buffer)))
+         (warnings (append (plist-get hooks :warnings) nil))
+         (settings-buffer (if (buffer-live-p sheet-buffer)
+                              sheet-buffer
+                            (current-buffer)))
          (log (buffer-local-value 'sheet-log-request settings-buffer))
-         (threshold (buffer-local-value 'sheet-response-size-threshold settings-buffer))
+         (threshold (buffer-local-value 'sheet-response-size-threshold
+                                        settings-buffer))
          (buf (with-current-buffer settings-buffer
-                (sheet--response-buffer (plist-get request :method) (plist-get request :url)))))
+                (setq sheet--last-warnings warnings)
+                (sheet--response-buffer (plist-get request :method)
+                                        (plist-get request :url)))))
     (when log (sheet--log result))
     (with-current-buffer buf
-      (if raw
-          (sheet--fill-raw result)
-        (sheet--insert-body (plist-get result :presentation) nil))
       (setq sheet--response-info result)
-      (run-hooks 'sheet-response-received-hook)
+      (sheet--fill result raw)
       (let ((sheet-response-size-threshold threshold))
         (if raw
             (progn (fundamental-mode) (goto-char (point-min)))
@@ -626,8 +707,8 @@ RAW: show it untouched.  DISPLAY is `select', `stay' or nil."
       (set-buffer-modified-p nil)
       (run-hooks 'sheet-response-loaded-hook)
       (sheet--run-hook-forms (plist-get hooks :runHooks)))
-    (seq-doseq (w (plist-get hooks :warnings))
-      (message "Sheet-mode: %s" (plist-get w :message)))
+    (when warnings
+      (message "Sheet-mode: warning: %s" (sheet--warning-text warnings)))
     (pcase display
       ('select (pop-to-buffer buf))
       ('stay (display-buffer buf t)))
@@ -636,19 +717,103 @@ RAW: show it untouched.  DISPLAY is `select', `stay' or nil."
 (defun sheet--report-send-error (err line)
   "Report the error ERR of the send of the request at LINE."
   (let ((code (sheet-engine--error-code err)))
-    (message "Sheet-mode: %s"
-             (cond
-              ((equal code "cancelled") (format "request cancelled: %s" (sheet-engine--error-text err)))
-              ((eql (plist-get err :code) -1)
-               (format "the engine died (%s) while sending the request at line %d; the next command starts a new one"
-                       (plist-get err :message) line))
-              (t (sheet-engine--error-text err))))))
+    (message
+     "Sheet-mode: %s"
+     (cond
+      ((equal code "cancelled")
+       (format "request cancelled: %s" (sheet-engine--error-text err)))
+      ((eql (plist-get err :code) -1)
+       (format "the engine died (%s) while sending the request at line %d; \
+the next command starts a new one"
+               (plist-get err :message) line))
+      (t (sheet-engine--error-text err))))))
+
+;;; Requests in flight
+
+(defconst sheet--method-regexp
+  (regexp-opt '("GET" "POST" "PUT" "DELETE" "PATCH" "HEAD" "OPTIONS" "TRACE"))
+  "Request methods, for display only.")
+
+(defvar-local sheet--sending nil
+  "In a sheet buffer: its requests in flight.
+A list of plists (:id ID :start POS :label \"METHOD URL\" :time TIME),
+POS the start of the request line, TIME when it was sent.")
+
+(defvar-local sheet--sending-timer nil
+  "In a sheet buffer: the timer that updates the mode line while sending.")
+
+(defun sheet--request-label ()
+  "Return (START . \"METHOD URL\") of the request line at or above point.
+For display only, as written in the sheet (variables unresolved);
+nil when there is none."
+  (save-excursion
+    (end-of-line)
+    (when (re-search-backward
+           (concat "^\\(" sheet--method-regexp "\\)[ \t]+\\(.*\\)$") nil t)
+      (cons (point) (format "%s %s" (match-string-no-properties 1)
+                            (string-trim (match-string-no-properties 2)))))))
+
+(defun sheet--mode-line-sending ()
+  "The mode line text for the current buffer's requests in flight."
+  (when sheet--sending
+    (let* ((first (car (last sheet--sending)))
+           (label (plist-get first :label))
+           (secs (float-time (time-since (plist-get first :time)))))
+      (format " [%s %ds%s]"
+              (if (> (length label) 40)
+                  (concat (substring label 0 37) "...")
+                label)
+              (floor secs)
+              (if (cdr sheet--sending)
+                  (format " +%d" (1- (length sheet--sending)))
+                "")))))
+
+(defun sheet--sending-tick (buffer)
+  "Update BUFFER's mode line; stop the timer when nothing is in flight."
+  (if (not (buffer-live-p buffer))
+      nil
+    (with-current-buffer buffer
+      (if sheet--sending
+          (force-mode-line-update)
+        (when sheet--sending-timer
+          (cancel-timer sheet--sending-timer)
+          (setq sheet--sending-timer nil))
+        (force-mode-line-update)))))
+
+(defun sheet--sending-start (id start label)
+  "Note the request ID at START (LABEL) as in flight in the current buffer."
+  (push (list :id id :start start :label label :time (current-time))
+        sheet--sending)
+  (unless sheet--sending-timer
+    (setq sheet--sending-timer
+          (run-at-time 1 1 #'sheet--sending-tick (current-buffer))))
+  (force-mode-line-update))
+
+(defun sheet--sending-end (buffer id)
+  "Note that the request ID of BUFFER is answered."
+  (when (buffer-live-p buffer)
+    (with-current-buffer buffer
+      (setq sheet--sending
+            (cl-remove-if (lambda (s) (eql (plist-get s :id) id))
+                          sheet--sending))
+      (sheet--sending-tick buffer))))
+
+(defun sheet--confirm-duplicate (start label)
+  "Ask before sending the request at START (LABEL) again while in flight."
+  (when (and start
+             (cl-find-if (lambda (s) (eql (plist-get s :start) start))
+                         sheet--sending)
+             (not (y-or-n-p (format "%s is still in flight; send it again? "
+                                    label))))
+    (user-error "Not sent")))
 
 (defun sheet--send (raw display)
   "Send the request at point; show the response raw if RAW.
 DISPLAY is `select' (show and select the response window), `stay'
 \(show it, keep focus) or nil (fill the buffer only)."
-  (let* ((conn (sheet-engine--ensure))
+  (let* ((where (sheet--request-label))
+         (_ (sheet--confirm-duplicate (car where) (cdr where)))
+         (conn (sheet-engine--ensure))
          (_ (sheet-engine--sync-jar conn))
          (sheet-buffer (current-buffer))
          (line (sheet--line))
@@ -656,7 +821,9 @@ DISPLAY is `select' (show and select the response window), `stay'
          (params (append (sheet--location-params)
                          (list :raw (if raw t :json-false) :context context)
                          (and sheet--body-file-min
-                              (list :bodyFileMin sheet--body-file-min))))
+                              (list :bodyFileMin sheet--body-file-min))
+                         (and sheet-response-received-hook
+                              (list :received t))))
          (id nil))
     (jsonrpc-async-request
      conn 'sheet/send params
@@ -665,23 +832,34 @@ DISPLAY is `select' (show and select the response window), `stay'
      (lambda (result)
        (setq sheet-engine--in-flight (delq id sheet-engine--in-flight))
        (sheet-engine--end-context context)
+       (sheet--sending-end sheet-buffer id)
        (unwind-protect
            (progn
-             (sheet-engine--log-event conn "engine-reply" (list :id id :result result))
+             (sheet-engine--log-event conn "engine-reply"
+                                      (list :id id :result result))
              (condition-case-unless-debug err
                  (sheet--handle-response result raw display sheet-buffer)
                (error (message "Sheet-mode: showing the response failed: %s"
                                (error-message-string err)))))
-         ;; Normally deleted as soon as it is read; this covers every other way out.
-         (sheet--delete-body-file (plist-get result :presentation))))
+         ;; Normally deleted as soon as they are read; this covers every
+         ;; other way out.
+         (let ((presentation (plist-get result :presentation)))
+           (sheet--delete-body-file presentation)
+           (sheet--delete-body-file
+            (list :file (plist-get presentation :receivedFile))))))
      :error-fn
      (lambda (err)
        (setq sheet-engine--in-flight (delq id sheet-engine--in-flight))
        (sheet-engine--end-context context)
+       (sheet--sending-end sheet-buffer id)
        (sheet-engine--log-event conn "engine-reply" (list :id id :error err))
        (sheet--report-send-error err line)))
     (setq id (sheet-engine--last-id conn))
     (push id sheet-engine--in-flight)
+    (sheet--sending-start id (car where) (or (cdr where) "request"))
+    (let ((message-log-max nil))
+      (message "Sending %s... (%s cancels)" (or (cdr where) "request")
+               (substitute-command-keys "\\[sheet-cancel]")))
     id))
 
 (defun sheet-http-send-current (&optional raw stay-in-window)
@@ -779,10 +957,6 @@ hook to free TAB."
 
 ;;; Font lock
 
-(defconst sheet--method-regexp
-  (regexp-opt '("GET" "POST" "PUT" "DELETE" "PATCH" "HEAD" "OPTIONS" "TRACE"))
-  "Request methods, for display only.")
-
 (defun sheet--match-multiline-value (limit)
   "Font-lock matcher: the value lines of a multi-line variable before LIMIT."
   (when (re-search-forward "^:[^:= \t\n]+[ \t]*:?=[ \t]*<<[ \t]*$" limit t)
@@ -829,6 +1003,7 @@ hook to free TAB."
     (define-key map (kbd "C-c n n") #'sheet-narrow-to-current)
     (define-key map (kbd "C-c C-i") #'sheet-show-info)
     (define-key map (kbd "C-c C-k") #'sheet-cancel)
+    (define-key map [remap comment-dwim] #'sheet-comment-dwim)
     map)
   "Keymap of `sheet-mode'.")
 
@@ -877,13 +1052,18 @@ restclient.el makes every `#' one in its syntax table; a sheet
 treats only a line that starts with `#' as a comment, so the
 syntax says the same.")
 
-(defun sheet--comment-line ()
-  "Comment the current line, or uncomment it when it is a comment.
-\[comment-dwim] without a region calls this: a `#' after text is not
-a comment in a sheet (it would become part of a URL or a header),
-so an end-of-line comment is never inserted."
-  (comment-or-uncomment-region (line-beginning-position)
-                               (line-end-position)))
+(defun sheet-comment-dwim (arg)
+  "Comment or uncomment the current line, or the lines of the region.
+\[comment-dwim] in a sheet: a `#' after text is not a comment in a
+sheet (it would become part of a URL or a header value), so the
+current line is commented or uncommented as a whole instead of
+getting an end-of-line comment.  With an active region, ARG is
+passed to `comment-dwim'."
+  (interactive "*P")
+  (if (use-region-p)
+      (comment-dwim arg)
+    (comment-or-uncomment-region (line-beginning-position)
+                                 (line-end-position))))
 
 ;;;###autoload
 (define-derived-mode sheet-mode fundamental-mode "Sheet"
@@ -897,7 +1077,7 @@ Put point on a request and press \\[sheet-http-send-current].
   (setq-local comment-start-skip "^#+[ \t]*")
   (setq-local comment-end "")
   (setq-local syntax-propertize-function sheet--syntax-propertize)
-  (setq-local comment-insert-comment-function #'sheet--comment-line)
+  (setq-local mode-line-process '(:eval (sheet--mode-line-sending)))
   (setq-local font-lock-defaults '(sheet-font-lock-keywords t))
   (setq-local font-lock-multiline t))
 

@@ -7,11 +7,11 @@ import path from 'node:path';
 import type { CookieJar } from 'tough-cookie';
 import { parseSheet, requestAt, varsBefore } from '../sheet/parse.js';
 import type { Sheet } from '../sheet/ast.js';
-import { expandPath, isUnevaluated, resolveRequest, variableValues, type EvalLisp } from '../resolve/resolve.js';
+import { expandPath, isUnevaluated, resolveRequest, variableValues, type EvalLisp, type LispDecl } from '../resolve/resolve.js';
 import { DEFAULT_MAX_PASSES, Substitution } from '../resolve/substitute.js';
 import { send } from '../http/send.js';
 import { loadJar, newJar, saveJar } from '../http/cookies.js';
-import { charLength, present, DEFAULT_THRESHOLD, type Presentation } from '../present/present.js';
+import { charLength, decodeBody, present, DEFAULT_THRESHOLD, type Presentation } from '../present/present.js';
 import { writeBodyFile } from './body-file.js';
 import { HOOK_TYPES, runHooks } from '../hooks/run.js';
 import { toCurl } from '../curl/to-curl.js';
@@ -62,7 +62,7 @@ function requestInfo(r: Request): RequestInfo {
  */
 export type SessionEvalLisp = (
   form: string,
-  decl: { name: string; line: number },
+  decl: LispDecl,
   signal?: AbortSignal,
   context?: RequestContext,
 ) => Promise<string>;
@@ -193,6 +193,7 @@ export class Session {
       presentation: {
         kind: pres.kind,
         ...(await this.bodyOut(pres, response.body, p.bodyFileMin)),
+        ...(p.received && pres.formatted ? await this.receivedOut(pres, response.body, p.bodyFileMin) : {}),
         contentType: pres.contentType,
         charset: pres.charset,
         mode: pres.mode,
@@ -221,6 +222,13 @@ export class Session {
       }
     }
     return pres.kind === 'text' ? { text: pres.text } : { base64: pres.base64 };
+  }
+
+  /** The body as received (`received` in SendParams), inline or in a file like the body. */
+  private async receivedOut(pres: Presentation, bytes: Uint8Array, min: number | undefined): Promise<Partial<PresentationInfo>> {
+    const text = decodeBody(bytes, pres.charset).text;
+    if (min !== undefined && text.length >= min) return { receivedFile: await writeBodyFile(text) };
+    return { received: text };
   }
 
   /** `sheet/outline`: requests and variable declarations with their lines. */
