@@ -122,21 +122,44 @@ ID and METHOD are those of the message."
         ((vectorp object) (format "[%d elements]" (length object)))
         (t object)))
 
+(defvar sheet-engine--log-queue nil
+  "Events not yet written to the events buffer, newest first.
+Each is (CONN WHO TIME MESSAGE).")
+
+(defvar sheet-engine--log-timer nil
+  "The timer that writes `sheet-engine--log-queue' out, or nil.")
+
 (defun sheet-engine--log-event (conn who message)
-  "Write a summary of MESSAGE from WHO to CONN's events buffer."
-  (let ((buf (jsonrpc-events-buffer conn)))
-    (with-current-buffer buf
-      (let ((inhibit-read-only t))
-        (save-excursion
-          (goto-char (point-max))
-          (insert (format "[%s] %s %s\n" who (format-time-string "%T.%3N")
-                          (sheet-engine--summary message))))
-        (when (> (buffer-size) 200000)
-          (delete-region (point-min) (- (point-max) 100000)))))))
+  "Log a summary of MESSAGE from WHO to CONN's events buffer.
+The summary is written when Emacs is next idle: rendering it costs
+about as much as the rest of a small request, so it stays out of
+the time between the key press and the response."
+  (push (list conn who (current-time) message) sheet-engine--log-queue)
+  (unless sheet-engine--log-timer
+    (setq sheet-engine--log-timer
+          (run-with-idle-timer 0.1 nil #'sheet-engine--log-flush))))
+
+(defun sheet-engine--log-flush ()
+  "Write the queued events to their events buffers."
+  (let ((events (nreverse sheet-engine--log-queue)))
+    (setq sheet-engine--log-queue nil
+          sheet-engine--log-timer nil)
+    (pcase-dolist (`(,conn ,who ,time ,message) events)
+      (let ((buf (jsonrpc-events-buffer conn)))
+        (with-current-buffer buf
+          (let ((inhibit-read-only t))
+            (save-excursion
+              (goto-char (point-max))
+              (insert (format "[%s] %s %s\n" who
+                              (format-time-string "%T.%3N" time)
+                              (sheet-engine--summary message))))
+            (when (> (buffer-size) 200000)
+              (delete-region (point-min) (- (point-max) 100000)))))))))
 
 (defun sheet-engine-events ()
   "Show the buffer that logs the traffic with the engine."
   (interactive)
+  (sheet-engine--log-flush)
   (if sheet-engine--connection
       (display-buffer (jsonrpc-events-buffer sheet-engine--connection))
     (user-error "The sheet engine is not running")))

@@ -189,6 +189,8 @@
       (when (string-prefix-p "sheet-engine" (process-name p))
         (should-not (process-query-on-exit-flag p))))
     (should (get-buffer " *sheet-engine stderr*"))
+    ;; The summaries are written when Emacs is idle; write them now.
+    (sheet-engine--log-flush)
     (with-current-buffer (jsonrpc-events-buffer sheet-engine--connection)
       (should (string-match-p "sheet/send" (buffer-string))))))
 
@@ -235,6 +237,7 @@ process.stdin.on('data', (d) => {
       (when (get-buffer "*sheet-engine events*") (kill-buffer "*sheet-engine events*"))
       (let ((sheet-events-buffer-size size))
         (sheet-test-send-and-wait)
+        (sheet-engine--log-flush)
         (with-current-buffer (jsonrpc-events-buffer sheet-engine--connection)
           ;; sheet-mode's own summary lines are always there ...
           (should (string-match-p "^\\[client\\] .*sheet/send" (buffer-string)))

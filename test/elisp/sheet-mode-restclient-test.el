@@ -225,3 +225,20 @@
                               (answer (concat "GET " url "/redirect-to")))))))
 
 ;;; sheet-mode-restclient-test.el ends here
+
+(ert-deftest sheet-test-readme-first-snippet-in-plain-emacs ()
+  "The README's first install snippet works in a plain Emacs (no use-package needed)."
+  (let* ((readme (with-temp-buffer
+                   (insert-file-contents (expand-file-name "README.md" sheet-test-root))
+                   (buffer-string)))
+         (snippet (progn (string-match "```elisp\n\\(\\(?:.\\|\n\\)*?\\)```" readme)
+                         (match-string 1 readme)))
+         (snippet (replace-regexp-in-string
+                   (regexp-quote "~/src/sheet-rest/elisp")
+                   (expand-file-name "elisp" sheet-test-root) snippet t t))
+         (form (format "(progn %s (princ (list (featurep 'sheet-mode) (assoc-default \"a.sheet\" auto-mode-alist #'string-match))))"
+                       snippet)))
+    (should-not (string-match-p "use-package" snippet))
+    (with-temp-buffer
+      (should (eql 0 (call-process "emacs" nil t nil "--batch" "-Q" "--eval" form)))
+      (should (string-match-p "(t sheet-mode)" (buffer-string))))))
