@@ -1,4 +1,4 @@
-;;; sheet-engine.el --- The engine connection of sheet-mode  -*- lexical-binding: t; -*-
+;;; sheet-engine.el --- Engine of sheet-mode  -*- lexical-binding: t; -*-
 
 ;; Copyright (C) 2026 The sheet-rest authors
 

@@ -1,4 +1,4 @@
-;;; sheet-mode.el --- Run HTTP requests written in a plain-text sheet  -*- lexical-binding: t; -*-
+;;; sheet-mode.el --- HTTP requests in a sheet  -*- lexical-binding: t; -*-
 
 ;; Copyright (C) 2026 The sheet-rest authors
 
@@ -11,30 +11,35 @@
 
 ;; This file is not part of GNU Emacs.
 
-;; Permission is hereby granted, free of charge, to any person obtaining a copy of this
-;; software and associated documentation files, to deal in the software without
-;; restriction, subject to the MIT license terms shipped with sheet-rest (LICENSE).
+;; Permission is hereby granted, free of charge, to any person obtaining a
+;; copy of this software and associated documentation files, to deal in the
+;; software without restriction, subject to the MIT license terms shipped with
+;; sheet-rest (LICENSE).
 
 ;;; Commentary:
 
-;; `sheet-mode' is restclient.el's syntax and keys on top of one engine.  A sheet holds
-;; requests (`GET http://host/path', headers, a body after an empty line), variables
-;; (`:name = value', `:name := (form)', multi-line with `<<') and hooks (`-> jq-set-var',
-;; `-> run-hook').  Put point on a request and press C-c C-c.
+;; `sheet-mode' is restclient.el's syntax and keys on top of one engine.  A
+;; sheet holds requests (`GET http://host/path', headers, a body after an
+;; empty line), variables (`:name = value', `:name := (form)', multi-line with
+;; `<<') and hooks (`-> jq-set-var', `-> run-hook').  Put point on a request
+;; and press C-c C-c.
 ;;
-;; How it works: Emacs never parses the sheet for behaviour.  A TypeScript engine, started
-;; lazily as a subprocess (`sheet-engine-command'), speaks JSON-RPC over stdio through the
-;; built-in jsonrpc.el, like eglot does with language servers.  Emacs sends the whole
-;; buffer text and the line of point (`sheet/send'); the engine parses, substitutes
-;; variables (asking Emacs to evaluate `:=' forms through `lisp/eval'), sends the request,
-;; pretty-prints the response and runs the jq hooks.  Emacs then fills the response buffer
-;; (`sheet-buffer-response-name') the way restclient.el does: the body, then the request
-;; and the status line, headers and duration as comment lines.  Navigation, narrowing,
-;; marking, outline hiding and helm ask the engine for the sheet's outline (`sheet/outline').
+;; How it works: Emacs never parses the sheet for behaviour.  A TypeScript
+;; engine, started lazily as a subprocess (`sheet-engine-command'), speaks
+;; JSON-RPC over stdio through the built-in jsonrpc.el, like eglot does with
+;; language servers.  Emacs sends the whole buffer text and the line of point
+;; (`sheet/send'); the engine parses, substitutes variables (asking Emacs to
+;; evaluate `:=' forms through `lisp/eval'), sends the request, pretty-prints
+;; the response and runs the jq hooks.  Emacs then fills the response buffer
+;; (`sheet-buffer-response-name') the way restclient.el does: the body, then
+;; the request and the status line, headers and duration as comment lines.
+;; Navigation, narrowing, marking, outline hiding and helm ask the engine for
+;; the sheet's outline (`sheet/outline').
 ;;
-;; Sending is asynchronous: Emacs stays responsive, and C-c C-k cancels the request in
-;; flight.  If the engine dies, pending requests fail with a message and the next command
-;; starts a new one.  See docs/sheet-mode.md in the checkout for the whole manual.
+;; Sending is asynchronous: Emacs stays responsive, and C-c C-k cancels the
+;; request in flight.  If the engine dies, pending requests fail with a
+;; message and the next command starts a new one.  See docs/sheet-mode.md in
+;; the checkout for the whole manual.
 
 ;;; Code:
 
@@ -101,7 +106,7 @@ file works with curl (-b/-c) and with the shell verbs."
   :type '(choice (const :tag "No limit" nil) (number :tag "Seconds")))
 
 (defcustom sheet-follow-redirects t
-  "When non-nil, redirects are followed; when nil, the redirect response is shown."
+  "When non-nil, redirects are followed; nil shows the redirect response."
   :type 'boolean)
 
 (defcustom sheet-vars-max-passes 10
@@ -215,14 +220,14 @@ request has no timeout (cancel it with \\[sheet-cancel])."
 
 ;;;###autoload
 (defun sheet-set-var (name value)
-  "Set the variable NAME (a string such as \":token\") to VALUE for later requests.
+  "Set the variable NAME (a string, \":token\") to VALUE for later requests.
 The value overrides the sheet's declarations for this engine
 session.  VALUE is turned into a string with `format' when it is
 not one; a NAME without its colon gets one (restclient.el accepts
 both).  Usable from `-> run-hook' forms and from user code."
   (unless (and (stringp name) (not (string-empty-p name)))
-    (user-error "Sheet-mode: a variable name is a string such as \":token\": %S"
-                name))
+    (user-error
+     "Sheet-mode: a variable name is a string such as \":token\": %S" name))
   (let ((conn (sheet-engine--ensure))
         (name (if (string-prefix-p ":" name) name (concat ":" name))))
     (jsonrpc-async-request
@@ -267,19 +272,21 @@ elsewhere the engine resolves them (`sheet/variables')."
 ;;; Outline (asked of the engine)
 
 (defvar-local sheet--outline-cache nil
-  "(TICK . OUTLINE): the engine's outline of this buffer at modification TICK.")
+  "(TICK . OUTLINE): the engine's outline of this buffer at TICK.")
 
 (defun sheet--outline ()
-  "The engine's outline of the current buffer: (:requests [...] :variables [...])."
+  "The engine's outline of the current buffer.
+A plist (:requests [...] :variables [...])."
   (let ((tick (buffer-chars-modified-tick)))
     (if (eql (car sheet--outline-cache) tick)
         (cdr sheet--outline-cache)
-      (let ((outline (sheet-engine--request 'sheet/outline (list :text (sheet--text)))))
+      (let ((outline (sheet-engine--request 'sheet/outline
+                                            (list :text (sheet--text)))))
         (setq sheet--outline-cache (cons tick outline))
         outline))))
 
 (defun sheet--requests ()
-  "The requests of the current buffer, a list of plists (:method :url :line ...)."
+  "The requests of the current buffer: plists (:method :url :line ...)."
   (append (plist-get (sheet--outline) :requests) nil))
 
 (defun sheet--variables ()
@@ -307,7 +314,8 @@ elsewhere the engine resolves them (`sheet/variables')."
 (defun sheet--request-at (&optional line)
   "The outline entry of the request at LINE (default: point's line), or nil."
   (let ((line (or line (sheet--line))))
-    (cl-find-if (lambda (r) (<= (plist-get r :startLine) line (plist-get r :endLine)))
+    (cl-find-if (lambda (r) (<= (plist-get r :startLine) line
+                                (plist-get r :endLine)))
                 (sheet--requests))))
 
 (defun sheet--current-request ()
@@ -330,7 +338,8 @@ Each has :message, :code and :line, as the engine's `hooks.warnings'.")
   "Move point to the next request line."
   (interactive)
   (let* ((line (sheet--line))
-         (next (cl-find-if (lambda (r) (> (plist-get r :line) line)) (sheet--requests))))
+         (next (cl-find-if (lambda (r) (> (plist-get r :line) line))
+                           (sheet--requests))))
     (if next
         (goto-char (sheet--line-position (plist-get next :line)))
       (message "No next request"))))
@@ -363,7 +372,8 @@ Each has :message, :code and :line, as the engine's `hooks.warnings'.")
 (defun sheet-copy-curl-command ()
   "Copy the request at point, as a curl command line, to the kill ring."
   (interactive)
-  (let* ((result (sheet-engine--request 'sheet/curl (sheet--location-params) t))
+  (let* ((result (sheet-engine--request 'sheet/curl
+                                        (sheet--location-params) t))
          (command (plist-get result :command)))
     (kill-new command)
     (message "curl command copied: %s" command)
@@ -372,7 +382,8 @@ Each has :message, :code and :line, as the engine's `hooks.warnings'.")
 (defun sheet-show-info ()
   "Show the overrides, the variables at point and the hook types."
   (interactive)
-  (let* ((result (sheet-engine--request 'sheet/variables (sheet--location-params) t))
+  (let* ((result (sheet-engine--request 'sheet/variables
+                                        (sheet--location-params) t))
          (warnings sheet--last-warnings)
          (buf (get-buffer-create "*Sheet Info*")))
     (with-current-buffer buf
@@ -382,7 +393,8 @@ Each has :message, :code and :line, as the engine's `hooks.warnings'.")
         (let ((overrides (append (plist-get result :overrides) nil)))
           (if overrides
               (dolist (o overrides)
-                (insert (format "  %s = %s\n" (plist-get o :name) (plist-get o :value))))
+                (insert (format "  %s = %s\n" (plist-get o :name)
+                                (plist-get o :value))))
             (insert "  (none)\n")))
         (insert (propertize "\nVariables at point\n" 'face 'bold))
         (let ((vars (append (plist-get result :variables) nil)))
@@ -390,7 +402,7 @@ Each has :message, :code and :line, as the engine's `hooks.warnings'.")
               (dolist (v vars)
                 (insert (format "  %s %s %s  (line %d)\n"
                                 (plist-get v :name)
-                                (if (equal (plist-get v :kind) "lisp") ":=" "=")
+                                (sheet--assign v)
                                 (string-trim-right (plist-get v :raw))
                                 (plist-get v :line)))
                 (insert (if (plist-get v :error)
@@ -405,17 +417,23 @@ Each has :message, :code and :line, as the engine's `hooks.warnings'.")
         (insert (propertize "\nHook types\n" 'face 'bold))
         (dolist (h (append (plist-get result :hookTypes) nil))
           (insert (format "  -> %s %s\n      %s\n"
-                          (plist-get h :name) (plist-get h :args) (plist-get h :doc))))
+                          (plist-get h :name) (plist-get h :args)
+                          (plist-get h :doc))))
         (goto-char (point-min))
         (special-mode)))
     (display-buffer buf)
     buf))
 
+(defun sheet--assign (variable)
+  "The assignment operator of VARIABLE, an outline plist: \":=\" or \"=\"."
+  (if (equal (plist-get variable :kind) "lisp") ":=" "="))
+
 (defun sheet--jump-candidates ()
   "Completion candidates for the requests and variables: (LABEL . LINE)."
   (append
    (mapcar (lambda (r)
-             (cons (format "%s %s  (line %d)" (plist-get r :method) (plist-get r :url)
+             (cons (format "%s %s  (line %d)"
+                           (plist-get r :method) (plist-get r :url)
                            (plist-get r :line))
                    (plist-get r :line)))
            (sheet--requests))
@@ -435,31 +453,37 @@ Each has :message, :code and :line, as the engine's `hooks.warnings'.")
 
 (defun sheet--helm-sources ()
   "The helm sources for \\[sheet-helm]: variables and requests."
-  (let ((buf (current-buffer))
-        (requests (mapcar (lambda (r)
-                            (cons (format "%s %s" (plist-get r :method) (plist-get r :url))
-                                  (plist-get r :line)))
-                          (sheet--requests)))
-        (variables (mapcar (lambda (v)
-                             (cons (format "%s %s %s" (plist-get v :name)
-                                           (if (equal (plist-get v :kind) "lisp") ":=" "=")
-                                           (car (split-string (plist-get v :value) "\n")))
-                                   (plist-get v :line)))
-                           (sheet--variables))))
+  (let* ((buf (current-buffer))
+         (jump (lambda (line)
+                 (with-current-buffer buf (sheet--goto-line line))))
+         (requests (mapcar (lambda (r)
+                             (cons (format "%s %s" (plist-get r :method)
+                                           (plist-get r :url))
+                                   (plist-get r :line)))
+                           (sheet--requests)))
+         (variables (mapcar (lambda (v)
+                              (cons (format "%s %s %s" (plist-get v :name)
+                                            (sheet--assign v)
+                                            (car (split-string
+                                                  (plist-get v :value) "\n")))
+                                    (plist-get v :line)))
+                            (sheet--variables))))
     (list (helm-make-source "Variables" 'helm-source-sync
                             :candidates variables
-                            :action (lambda (line) (with-current-buffer buf (sheet--goto-line line))))
+                            :action jump)
           (helm-make-source "Requests" 'helm-source-sync
                             :candidates requests
-                            :action (lambda (line) (with-current-buffer buf (sheet--goto-line line)))))))
+                            :action jump))))
 
 (defun sheet-helm ()
-  "Jump to a request or variable: with helm when installed, else `completing-read'."
+  "Jump to a request or variable, with helm or with `completing-read'.
+Helm is used when it is installed and `sheet-use-helm' is non-nil."
   (interactive)
   (if (and sheet-use-helm (require 'helm nil t))
       (helm :sources (sheet--helm-sources) :buffer "*helm sheet*")
     (let* ((candidates (sheet--jump-candidates))
-           (choice (completing-read "Jump to request or variable: " candidates nil t)))
+           (choice (completing-read "Jump to request or variable: "
+                                    candidates nil t)))
       (when-let ((line (cdr (assoc choice candidates))))
         (sheet--goto-line line)))))
 
@@ -481,7 +505,8 @@ nil: every body comes inside the engine's answer.")
   "Keymap of `sheet-response-mode'.")
 
 (define-minor-mode sheet-response-mode
-  "Minor mode of response buffers: \\<sheet-response-mode-map>\\[quit-window] quits the window."
+  "Minor mode of response buffers.
+\\<sheet-response-mode-map>\\[quit-window] quits the window."
   :lighter " Sheet-Response"
   :keymap sheet-response-mode-map
   :group 'sheet)
@@ -502,7 +527,7 @@ nil: every body comes inside the engine's answer.")
     buf))
 
 (defun sheet--mode-for (presentation)
-  "The major mode for PRESENTATION, from its content type or the engine's hint."
+  "The major mode for PRESENTATION: by content type, else the engine's hint."
   (let ((type (plist-get presentation :contentType))
         (hint (plist-get presentation :mode)))
     (or (cdr (assoc-string type sheet-content-type-modes t))
@@ -515,7 +540,7 @@ nil: every body comes inside the engine's answer.")
           (_ #'text-mode)))))
 
 (defun sheet--insert-file (file)
-  "Insert FILE, text the engine wrote in UTF-8, at point; leave point after it."
+  "Insert FILE, UTF-8 text from the engine, at point; leave point after it."
   (let ((coding-system-for-read 'utf-8-unix)
         (file-name-handler-alist nil))
     (goto-char (+ (point) (cadr (insert-file-contents file))))))
@@ -552,7 +577,8 @@ file is deleted, whatever happens."
           ((or "image" "binary")
            (let ((bytes (if file
                             (sheet--file-bytes file)
-                          (base64-decode-string (or (plist-get presentation :base64) "")))))
+                          (base64-decode-string
+                           (or (plist-get presentation :base64) "")))))
              (cond
               (raw (insert (decode-coding-string bytes 'raw-text)))
               ((and (equal kind "image") (display-images-p)
@@ -560,11 +586,15 @@ file is deleted, whatever happens."
                (insert-image (create-image bytes nil t) "[image]")
                (insert "\n"))
               ((equal kind "image")
-               (insert (format "[image %s, %d bytes: this Emacs cannot display images]\n"
+               (insert (format "[image %s, %d bytes: this Emacs cannot \
+display images]\n"
                                type (length bytes))))
               (t
-               (insert (format "[binary body %s, %d bytes, not shown; C-c C-r shows it raw]\n"
-                               (if (string-empty-p type) "(no content type)" type)
+               (insert (format "[binary body %s, %d bytes, not shown; \
+C-c C-r shows it raw]\n"
+                               (if (string-empty-p type)
+                                   "(no content type)"
+                                 type)
                                (length bytes))))))))
       (sheet--delete-body-file presentation))))
 
@@ -573,13 +603,13 @@ file is deleted, whatever happens."
   (let* ((request (plist-get result :request))
          (response (plist-get result :response)))
     (append
-     (list (format "%s %s" (plist-get request :method) (plist-get request :url)))
+     (list (format "%s %s" (plist-get request :method)
+                   (plist-get request :url)))
      (mapcar (lambda (r) (format "Redirect: %s %s -> %s"
-                                 (plist-get r :status) (plist-get r :url) (plist-get r :location)))
+                                 (plist-get r :status) (plist-get r :url)
+                                 (plist-get r :location)))
              (plist-get result :redirects))
-     (list (string-trim-right
-            (format "HTTP/%s %s %s" (plist-get response :httpVersion)
-                    (plist-get response :status) (or (plist-get response :statusText) ""))))
+     (list (sheet--status-line result))
      (mapcar (lambda (h) (format "%s: %s" (aref h 0) (aref h 1)))
              (plist-get response :headers))
      (list (format "Request duration: %fs"
@@ -592,7 +622,8 @@ file is deleted, whatever happens."
   (let ((response (plist-get result :response)))
     (string-trim-right
      (format "HTTP/%s %s %s" (plist-get response :httpVersion)
-             (plist-get response :status) (or (plist-get response :statusText) "")))))
+             (plist-get response :status)
+             (or (plist-get response :statusText) "")))))
 
 (defun sheet--format-response (result)
   "Set the major mode of the current buffer for RESULT and add the trailer."
@@ -617,7 +648,8 @@ file is deleted, whatever happens."
     (goto-char (point-min))))
 
 (defun sheet--fill-raw (result)
-  "Fill the current buffer with RESULT raw: status line, headers, empty line, body."
+  "Fill the current buffer with RESULT raw.
+The status line, the headers, an empty line, the body."
   (let ((response (plist-get result :response)))
     (insert (sheet--status-line result) "\n")
     (seq-doseq (h (plist-get response :headers))
@@ -631,7 +663,8 @@ file is deleted, whatever happens."
   (seq-doseq (form forms)
     (condition-case err
         (eval (car (read-from-string form)) t)
-      (error (message "Sheet-mode: error in run-hook %s: %s" form (error-message-string err))))))
+      (error (message "Sheet-mode: error in run-hook %s: %s" form
+                      (error-message-string err))))))
 
 (defun sheet--log (result)
   "Log the request and response of RESULT to *Messages*."
@@ -642,7 +675,9 @@ file is deleted, whatever happens."
              (plist-get request :method) (plist-get request :url)
              (mapconcat (lambda (h) (format "%s: %s" (aref h 0) (aref h 1)))
                         (plist-get request :headers) ", ")
-             (if (and text (> (length text) 200)) (concat (substring text 0 200) "...") (or text ""))
+             (if (and text (> (length text) 200))
+                 (concat (substring text 0 200) "...")
+               (or text ""))
              (sheet--status-line result) (plist-get result :durationMs))))
 
 (defun sheet--insert-as-received (presentation)
@@ -903,7 +938,8 @@ non-nil, keep focus in the sheet."
 (defun sheet-toggle-body-visibility ()
   "On a request line, hide or show the rest of the request; return t if done."
   (let* ((line (sheet--line))
-         (request (cl-find-if (lambda (r) (= (plist-get r :line) line)) (sheet--requests))))
+         (request (cl-find-if (lambda (r) (= (plist-get r :line) line))
+                              (sheet--requests))))
     (when request
       (let* ((start (sheet--line-end-position line))
              (end (sheet--line-end-position (plist-get request :endLine)))
@@ -963,7 +999,9 @@ hook to free TAB."
     (let ((start (min (1+ (match-end 0)) (point-max))))
       (let ((end (save-excursion
                    (goto-char start)
-                   (if (re-search-forward "^#" nil t) (match-beginning 0) (point-max)))))
+                   (if (re-search-forward "^#" nil t)
+                       (match-beginning 0)
+                     (point-max)))))
         (set-match-data (list start end))
         (goto-char (max (point) (min end limit)))
         t))))
@@ -994,7 +1032,8 @@ hook to free TAB."
     (define-key map (kbd "C-c C-c") #'sheet-http-send-current)
     (define-key map (kbd "C-c C-r") #'sheet-http-send-current-raw)
     (define-key map (kbd "C-c C-v") #'sheet-http-send-current-stay-in-window)
-    (define-key map (kbd "C-c C-b") #'sheet-http-send-current-suppress-response-buffer)
+    (define-key map (kbd "C-c C-b")
+      #'sheet-http-send-current-suppress-response-buffer)
     (define-key map (kbd "C-c C-n") #'sheet-jump-next)
     (define-key map (kbd "C-c C-p") #'sheet-jump-prev)
     (define-key map (kbd "C-c C-.") #'sheet-mark-current)
@@ -1013,7 +1052,8 @@ hook to free TAB."
     ["Send request" sheet-http-send-current]
     ["Send request, raw response" sheet-http-send-current-raw]
     ["Send request, stay in window" sheet-http-send-current-stay-in-window]
-    ["Send request, don't show response" sheet-http-send-current-suppress-response-buffer]
+    ["Send request, don't show response"
+     sheet-http-send-current-suppress-response-buffer]
     ["Cancel request in flight" sheet-cancel]
     "--"
     ["Next request" sheet-jump-next]

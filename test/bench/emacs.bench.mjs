@@ -55,6 +55,16 @@ const cases = [
   ['xml-1mb', `1 MB XML (/big.xml?kb=1024), median of ${REPEATS}`, 150, 'n/a'],
 ];
 if (code !== 0 || cases.some(([k]) => !results.has(k)) || !results.has('small-json-2') || !results.has('json-50mb') || !anchors.has('small-json') || !memory) {
+  process.stdout.write(`## Emacs (sheet-mode)\n\nFAILED: batch Emacs exited ${code}.\n\n\`\`\`\n${out}\n\`\`\`\n`);
+  process.exit(1);
+}
+const fmt = (ms) => (ms >= 100 ? ms.toFixed(0) : ms.toFixed(2));
+const rows = cases.map(([k, what, target, restclient]) => {
+  const r = results.get(k);
+  const med = median(r.times);
+  const verdict = target === null ? '' : med < target ? ` (met)` : ` (missed)`;
+  return `| ${what} | ${fmt(med)} ms | ${fmt(median(r.engine))} ms | ${target === null ? '-' : `< ${target} ms${verdict}`} | ${restclient} | ${r.size >= 1e5 ? `${(r.size / 1e6).toFixed(2)} M ` : `${r.size} `}chars, ${r.mode} |`;
+});
   // Small request against the anchor: what restclient.el does underneath (url-retrieve of the
 // same URL, then json-pretty-print-buffer), same Emacs, same run; sheet-mode measured before
 // and after the anchor, and the two runs pooled.
