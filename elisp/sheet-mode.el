@@ -540,10 +540,21 @@ nil: every body comes inside the engine's answer.")
           (_ #'text-mode)))))
 
 (defun sheet--insert-file (file)
-  "Insert FILE, UTF-8 text from the engine, at point; leave point after it."
-  (let ((coding-system-for-read 'utf-8-unix)
-        (file-name-handler-alist nil))
-    (goto-char (+ (point) (cadr (insert-file-contents file))))))
+  "Insert FILE, UTF-8 text from the engine, at point; leave point after it.
+Into an empty buffer, the bytes are inserted as they are and the
+buffer then made multibyte: Emacs's internal form of text is
+UTF-8, so valid UTF-8 (what the engine writes) becomes the same
+characters as decoding would give, about a third faster for big
+bodies."
+  (let ((file-name-handler-alist nil))
+    (if (and (zerop (buffer-size)) enable-multibyte-characters)
+        (progn
+          (set-buffer-multibyte nil)
+          (unwind-protect (insert-file-contents-literally file)
+            (set-buffer-multibyte t))
+          (goto-char (point-max)))
+      (let ((coding-system-for-read 'utf-8-unix))
+        (goto-char (+ (point) (cadr (insert-file-contents file))))))))
 
 (defun sheet--file-bytes (file)
   "The bytes of FILE, a unibyte string."
