@@ -384,7 +384,10 @@ Each has :message, :code and :line, as the engine's `hooks.warnings'.")
   (interactive)
   (let* ((result (sheet-engine--request 'sheet/variables
                                         (sheet--location-params) t))
-         (warnings sheet--last-warnings)
+         ;; The last response's warnings, then any the look-up itself
+         ;; gave (substitution warnings at point).
+         (warnings (append sheet--last-warnings
+                           (plist-get result :warnings) nil))
          (buf (get-buffer-create "*Sheet Info*")))
     (with-current-buffer buf
       (let ((inhibit-read-only t))
