@@ -726,9 +726,104 @@ the buffer; a pretty-printed body replaces it afterwards."
   "One line naming every warning in WARNINGS (plists with :message)."
   (mapconcat (lambda (w) (plist-get w :message)) warnings "; "))
 
+(defvar sheet--fill-chunk-bytes (* 2 1024 1024)
+  "Bytes of a big body inserted at a time while its buffer fills.")
+
+(defvar-local sheet--filling nil
+  "In a response buffer filling chunk by chunk: (TIMER . FILE), or nil.")
+
+(defun sheet--progressive-file (result raw threshold)
+  "The body file of RESULT to insert chunk by chunk, or nil.
+A text body in a file bigger than 10 x THRESHOLD bytes (the size
+above which the buffer stays in `fundamental-mode'), not RAW and
+not asked for as received."
+  (let* ((presentation (plist-get result :presentation))
+         (file (plist-get presentation :file)))
+    (and (not raw) threshold (stringp file)
+         (equal (plist-get presentation :kind) "text")
+         (not (plist-get presentation :received))
+         (not (plist-get presentation :receivedFile))
+         (> (or (file-attribute-size (file-attributes file)) 0)
+            (max (* 10 threshold) sheet--fill-chunk-bytes))
+         file)))
+
+(defun sheet--chunk-end (file beg size)
+  "Where the chunk of FILE from BEG ends: a character start, at most SIZE."
+  (let ((end (min size (+ beg sheet--fill-chunk-bytes))))
+    (if (>= end size)
+        size
+      (with-temp-buffer
+        (set-buffer-multibyte nil)
+        (let ((file-name-handler-alist nil))
+          (insert-file-contents-literally file nil end (min size (+ end 4))))
+        (goto-char (point-min))
+        ;; Skip UTF-8 continuation bytes (10xxxxxx): the chunk ends
+        ;; after a whole character.
+        (while (and (not (eobp)) (= (logand (char-after) #xC0) #x80))
+          (forward-char))
+        (+ end (1- (point)))))))
+
+(defun sheet--fill-chunk (buf file beg size finish)
+  "Insert the next chunk of FILE (SIZE bytes) from BEG into BUF.
+Schedule the next one, or call FINISH after the last.  Between
+chunks Emacs reads input: the buffer can be used while it fills,
+and \\[keyboard-quit] or \\[sheet-cancel] stop the filling."
+  (if (not (buffer-live-p buf))
+      (sheet--delete-body-file (list :file file))
+    (with-current-buffer buf
+      (setq sheet--filling nil)
+      (condition-case err
+          (let ((end (sheet--chunk-end file beg size))
+                (inhibit-read-only t)
+                (coding-system-for-read 'utf-8-unix)
+                (file-name-handler-alist nil))
+            (save-excursion
+              (goto-char (point-max))
+              (insert-file-contents file nil beg end))
+            (if (< end size)
+                (setq sheet--filling
+                      (cons (run-at-time 0 nil #'sheet--fill-chunk
+                                         buf file end size finish)
+                            file))
+              (sheet--delete-body-file (list :file file))
+              (funcall finish)))
+        ((quit error)
+         (sheet--delete-body-file (list :file file))
+         (message "Sheet-mode: filling %s stopped (%s)" (buffer-name buf)
+                  (if (eq (car err) 'quit) "quit"
+                    (error-message-string err))))))))
+
+(defun sheet--stop-filling ()
+  "Stop every response buffer that is filling; return how many were."
+  (let ((n 0))
+    (dolist (b (buffer-list))
+      (when-let ((filling (buffer-local-value 'sheet--filling b)))
+        (cancel-timer (car filling))
+        (sheet--delete-body-file (list :file (cdr filling)))
+        (with-current-buffer b (setq sheet--filling nil))
+        (setq n (1+ n))))
+    n))
+
+(defun sheet--finish-response (result raw threshold)
+  "Format the current buffer, filled with RESULT, and run the hooks.
+RAW: the raw layout.  THRESHOLD: the sheet's size threshold."
+  (let ((sheet-response-size-threshold threshold))
+    (if raw
+        (progn (fundamental-mode) (goto-char (point-min)))
+      (sheet--format-response result)))
+  (setq sheet--response-info result)
+  (sheet-response-mode 1)
+  (buffer-enable-undo)
+  (set-buffer-modified-p nil)
+  (run-hooks 'sheet-response-loaded-hook)
+  (sheet--run-hook-forms
+   (plist-get (plist-get result :hooks) :runHooks)))
+
 (defun sheet--handle-response (result raw display sheet-buffer)
   "Show the engine's RESULT for a send from SHEET-BUFFER.
-RAW: show it untouched.  DISPLAY is `select', `stay' or nil."
+RAW: show it untouched.  DISPLAY is `select', `stay' or nil.
+A big text body (see `sheet--progressive-file') fills the buffer
+chunk by chunk from timers; the loaded hook runs after the last."
   (let* ((request (plist-get result :request))
          (hooks (plist-get result :hooks))
          (warnings (append (plist-get hooks :warnings) nil))
@@ -738,6 +833,7 @@ RAW: show it untouched.  DISPLAY is `select', `stay' or nil."
          (log (buffer-local-value 'sheet-log-request settings-buffer))
          (threshold (buffer-local-value 'sheet-response-size-threshold
                                         settings-buffer))
+         (file (sheet--progressive-file result raw threshold))
          (buf (with-current-buffer settings-buffer
                 (setq sheet--last-warnings warnings)
                 (sheet--response-buffer (plist-get request :method)
@@ -745,17 +841,19 @@ RAW: show it untouched.  DISPLAY is `select', `stay' or nil."
     (when log (sheet--log result))
     (with-current-buffer buf
       (setq sheet--response-info result)
-      (sheet--fill result raw)
-      (let ((sheet-response-size-threshold threshold))
-        (if raw
-            (progn (fundamental-mode) (goto-char (point-min)))
-          (sheet--format-response result)))
-      (setq sheet--response-info result)
-      (sheet-response-mode 1)
-      (buffer-enable-undo)
-      (set-buffer-modified-p nil)
-      (run-hooks 'sheet-response-loaded-hook)
-      (sheet--run-hook-forms (plist-get hooks :runHooks)))
+      (if (not file)
+          (progn (sheet--fill result raw)
+                 (sheet--finish-response result raw threshold))
+        ;; The chunks own the file now: the caller must not delete it.
+        (plist-put (plist-get result :presentation) :file nil)
+        (let ((size (file-attribute-size (file-attributes file))))
+          (sheet--fill-chunk
+           buf file 0 size
+           (lambda ()
+             (with-current-buffer buf
+               (let ((inhibit-read-only t))
+                 (run-hooks 'sheet-response-received-hook)
+                 (sheet--finish-response result raw threshold))))))))
     (when warnings
       (message "Sheet-mode: warning: %s" (sheet--warning-text warnings)))
     (pcase display
@@ -934,14 +1032,18 @@ non-nil, keep focus in the sheet."
   (sheet--send nil nil))
 
 (defun sheet-cancel ()
-  "Cancel the requests in flight."
+  "Cancel the requests in flight, and stop response buffers filling."
   (interactive)
-  (if (not (and sheet-engine--connection sheet-engine--in-flight))
-      (message "No request in flight")
-    (dolist (id sheet-engine--in-flight)
-      (jsonrpc-notify sheet-engine--connection '$/cancelRequest (list :id id)))
-    (message "Cancelling %d request%s" (length sheet-engine--in-flight)
-             (if (cdr sheet-engine--in-flight) "s" ""))))
+  (let ((stopped (sheet--stop-filling)))
+    (when (> stopped 0)
+      (message "Stopped filling %d response buffer%s" stopped
+               (if (> stopped 1) "s" "")))
+    (if (not (and sheet-engine--connection sheet-engine--in-flight))
+        (when (zerop stopped) (message "No request in flight"))
+      (dolist (id sheet-engine--in-flight)
+        (jsonrpc-notify sheet-engine--connection '$/cancelRequest (list :id id)))
+      (message "Cancelling %d request%s" (length sheet-engine--in-flight)
+               (if (cdr sheet-engine--in-flight) "s" "")))))
 
 ;;; Outline minor mode
 

@@ -13,6 +13,9 @@
 ;;   ANCHOR <name> <times in ms>
 ;; The 50 MB case also prints Emacs's memory (VmHWM/VmRSS of /proc/self/status, in kB):
 ;;   MEMORY <name> <peak kB before> <peak kB after> <rss kB after> <body bytes>
+;; and the longest time Emacs was busy at once after the engine's answer (showing the
+;; response, or one chunk of a big body: between them Emacs reads input):
+;;   BLOCK <name> <ms>
 
 ;;; Code:
 
@@ -87,6 +90,15 @@ Return the ms from the call to the end of `json-pretty-print-buffer'."
     (princ (format "ANCHOR %s %s\n" name
                    (mapconcat (lambda (ms) (format "%.3f" ms)) times ",")))))
 
+(defvar sheet-bench--longest 0 "Longest busy stretch seen, in ms.")
+
+(defun sheet-bench--time-busy (fn &rest args)
+  "Call FN with ARGS; note how long it took in `sheet-bench--longest'."
+  (let ((start (float-time)))
+    (prog1 (apply fn args)
+      (setq sheet-bench--longest
+            (max sheet-bench--longest (* 1000.0 (- (float-time) start)))))))
+
 (defun sheet-bench--memory ()
   "(VmHWM . VmRSS) of this Emacs, in kB."
   (with-temp-buffer
@@ -133,7 +145,11 @@ Return the ms from the call to the end of `json-pretty-print-buffer'."
     (kill-buffer sheet-buffer-response-name)
     (garbage-collect)
     (let ((before (sheet-bench--memory)))
+      (advice-add 'sheet--handle-response :around #'sheet-bench--time-busy)
+      (advice-add 'sheet--fill-chunk :around #'sheet-bench--time-busy)
+      (setq sheet-bench--longest 0)
       (sheet-bench--case "json-50mb" 11 1)
+      (princ (format "BLOCK json-50mb %.3f\n" sheet-bench--longest))
       (let ((after (sheet-bench--memory)))
         (princ (format "MEMORY json-50mb %d %d %d %d\n" (car before) (car after)
                        (cdr after) (* 51200 1024))))))

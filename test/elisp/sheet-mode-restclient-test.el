@@ -242,3 +242,54 @@
     (with-temp-buffer
       (should (eql 0 (call-process "emacs" nil t nil "--batch" "-Q" "--eval" form)))
       (should (string-match-p "(t sheet-mode)" (buffer-string))))))
+
+(defun sheet-test--body-of (buffer)
+  "BUFFER's text up to its trailer (its first comment line naming GET)."
+  (with-current-buffer buffer
+    (goto-char (point-min))
+    (buffer-substring-no-properties
+     (point-min) (if (re-search-forward "^\\(// \\|# \\)GET" nil t) (match-beginning 0) (point-max)))))
+
+(ert-deftest sheet-test-big-body-fills-chunk-by-chunk ()
+  "Above 10 x the threshold a body file fills the buffer in chunks, from timers."
+  (sheet-test-with-sheet "GET :base/big.json?kb=256\n"
+    (let* ((whole (let ((sheet-response-size-threshold nil))
+                    (sheet-test--body-of (sheet-test-send-and-wait))))
+           (chunks 0)
+           (count (lambda (&rest _) (setq chunks (1+ chunks))))
+           (sheet-response-size-threshold 1000)
+           (sheet--fill-chunk-bytes 30000))
+      (should (> (length whole) 300000))
+      (advice-add 'sheet--fill-chunk :before count)
+      (unwind-protect
+          (let ((buf (sheet-test-send-and-wait)))
+            ;; Many chunks, each a whole number of characters: the same text.
+            (should (> chunks 10))
+            (let ((got (sheet-test--body-of buf)))
+              (should (equal (length got) (length whole)))
+              (should (equal (substring got -40) (substring whole -40)))
+              (should (string= got whole)))
+            (with-current-buffer buf
+              (should (eq major-mode 'fundamental-mode))
+              ;; fundamental-mode has no comment syntax: the trailer uses "# ".
+              (should (string-match-p "^# Request duration" (buffer-string)))))
+        (advice-remove 'sheet--fill-chunk count)))))
+
+(ert-deftest sheet-test-cancel-stops-filling ()
+  "C-c C-k while a big body fills: the filling stops, its file is deleted, no loaded hook."
+  (sheet-test-with-sheet "GET :base/big.json?kb=256\n"
+    (let* ((loaded nil) (file nil)
+           (sheet-response-loaded-hook (list (lambda () (setq loaded t))))
+           (sheet-response-size-threshold 1000)
+           (sheet--fill-chunk-bytes 2000))
+      (sheet-http-send-current-suppress-response-buffer)
+      (setq file (sheet-test-wait-until
+                  (lambda () (let ((b (get-buffer "*HTTP Response*")))
+                               (and b (cdr (buffer-local-value 'sheet--filling b)))))
+                  15 "the filling"))
+      (should (file-exists-p file))
+      (sheet-test-key "C-c C-k")
+      (should-not (buffer-local-value 'sheet--filling (get-buffer "*HTTP Response*")))
+      (should-not (file-exists-p file))
+      (sleep-for 0.2)
+      (should-not loaded))))
