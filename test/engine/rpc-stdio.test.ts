@@ -92,8 +92,9 @@ describe('stdio server, Lisp-capable client (as sheet-mode)', () => {
     const text = [`:base = ${api.url}`, ':path := (concat ":base" "/users")', ':n := (+ 1 2)', 'GET :path/:n'].join('\n');
     const r = await engine.conn.sendRequest('sheet/send', { text, line: 4 });
     expect(evalCalls).toEqual([
-      { form: '(concat ":base" "/users")', name: ':path', line: 2 },
-      { form: '(+ 1 2)', name: ':n', line: 3 },
+      { form: '(concat ":base" "/users")', name: ':path', line: 2, vars: { ':base': api.url } },
+      // `vars`: what the form sees (restclient-get-var), each value substituted.
+      { form: '(+ 1 2)', name: ':n', line: 3, vars: { ':base': api.url, ':path': `${api.url}/users` } },
     ]);
     expect(r.request.url).toBe(`${api.url}/users/3`);
     expect(r.response.status).toBe(200);
@@ -109,8 +110,8 @@ describe('stdio server, Lisp-capable client (as sheet-mode)', () => {
     expect(a.request.url).toBe(`${api.url}/echo/who-first`);
     expect(b.request.url).toBe(`${api.url}/echo/who-2`);
     expect(evalCalls).toEqual([
-      { form: 'sheet-test-who', name: ':who', line: 2, context: 'first' },
-      { form: 'sheet-test-who', name: ':who', line: 2, context: 2 },
+      { form: 'sheet-test-who', name: ':who', line: 2, vars: { ':base': api.url }, context: 'first' },
+      { form: 'sheet-test-who', name: ':who', line: 2, vars: { ':base': api.url }, context: 2 },
     ]);
     const v = await engine.conn.sendRequest('sheet/variables', { text, line: 3, context: 'vars' });
     expect(v.variables).toContainEqual({ name: ':who', kind: 'lisp', line: 2, raw: 'sheet-test-who', value: 'who-vars' });
@@ -119,7 +120,7 @@ describe('stdio server, Lisp-capable client (as sheet-mode)', () => {
     // Without a context, lisp/eval has none.
     evalCalls.length = 0;
     await engine.conn.sendRequest('sheet/curl', { text, line: 3 });
-    expect(evalCalls).toEqual([{ form: 'sheet-test-who', name: ':who', line: 2 }]);
+    expect(evalCalls).toEqual([{ form: 'sheet-test-who', name: ':who', line: 2, vars: { ':base': api.url } }]);
     const bad = await rpcError(engine.conn.sendRequest('sheet/send', { text, line: 3, context: { buffer: 1 } }));
     expect(bad.data).toMatchObject({ code: 'bad-argument' });
   });

@@ -21,7 +21,34 @@ import { DEFAULT_MAX_PASSES, Substitution, type SubstitutionWarning } from './su
  * Evaluate one `:=` form in the client; resolves to the value as a string.
  * @param signal aborted when the request that needs the value is cancelled.
  */
-export type EvalLisp = (form: string, decl: { name: string; line: number }, signal?: AbortSignal) => Promise<string>;
+export type EvalLisp = (form: string, decl: LispDecl, signal?: AbortSignal) => Promise<string>;
+
+/**
+ * The `:=` declaration being evaluated; `vars`: the variables visible to it (declared above it,
+ * then the overrides), substituted, for restclient.el's `restclient-get-var` in the form.
+ */
+export interface LispDecl {
+  name: string;
+  line: number;
+  vars?: Record<string, string>;
+}
+
+/** The values visible so far, each substituted as far as it goes (for {@link LispDecl.vars}). */
+function visibleVars(values: Map<string, string>, overrides: ReadonlyMap<string, string>, maxPasses: number | undefined): Record<string, string> {
+  const visible = new Map(values);
+  for (const [k, v] of overrides) visible.set(k, v);
+  const sub = new Substitution(visible, maxPasses);
+  const out: Record<string, string> = {};
+  for (const [k, v] of visible) {
+    if (isUnevaluated(v)) continue;
+    try {
+      out[k] = sub.apply(v);
+    } catch {
+      out[k] = v;
+    }
+  }
+  return out;
+}
 
 export interface ResolveOptions {
   /** Variable overrides (name with colon -> value); they win over declarations. */
@@ -80,7 +107,7 @@ export async function variableValues(
       let v: string;
       try {
         if (opts.signal?.aborted) throw new EngineError('cancelled', `request cancelled while evaluating ${d.name}`, { line: d.line });
-        v = await opts.evalLisp(d.value, { name: d.name, line: d.line }, opts.signal);
+        v = await opts.evalLisp(d.value, { name: d.name, line: d.line, vars: visibleVars(values, overrides, opts.maxPasses) }, opts.signal);
       } catch (e) {
         if (isEngineError(e)) throw e;
         const msg = e instanceof Error ? e.message : String(e);

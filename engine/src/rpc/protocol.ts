@@ -89,6 +89,13 @@ export interface PresentationInfo {
    * the bytes themselves (kind image/binary: what `base64` would have decoded to).
    */
   fileEncoding?: 'utf-8' | 'binary';
+  /**
+   * Asked with `received` and the body was pretty-printed (`formatted`): the body as
+   * received, decoded from its charset. In `receivedFile` (UTF-8, same rules as `file`)
+   * instead when the body goes in a file.
+   */
+  received?: string;
+  receivedFile?: string;
   contentType: string;
   charset?: string;
   mode: Mode;
@@ -165,6 +172,12 @@ export interface SendParams {
    * Absent: always inside the answer.
    */
   bodyFileMin?: number;
+  /**
+   * Also return the body as received (decoded from its charset, not pretty-printed) when it
+   * was pretty-printed: `presentation.received` (or `receivedFile`). sheet-mode asks for it
+   * only when `sheet-response-received-hook` is set, which runs on the body as received.
+   */
+  received?: boolean;
 }
 export interface SendResult {
   request: RequestInfo;
@@ -267,6 +280,11 @@ export interface LispEvalParams {
   name: string;
   /** Line of the declaration. */
   line: number;
+  /**
+   * The variables visible to the form (declared above it, then the overrides), substituted:
+   * what `sheet-get-var` / `restclient-get-var` answer inside the form.
+   */
+  vars?: Record<string, string>;
   /** The `context` of the request being served, when it had one. */
   context?: RequestContext;
 }

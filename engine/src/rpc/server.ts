@@ -96,7 +96,7 @@ export function serve(conn: MessageConnection, onExit: () => void = () => proces
     });
     aborted.catch(() => undefined);
     try {
-      const r = await Promise.race([conn.sendRequest(P.LispEval, { form, name: decl.name, line: decl.line, ...(context !== undefined ? { context } : {}) }, source.token), aborted]);
+      const r = await Promise.race([conn.sendRequest(P.LispEval, { form, name: decl.name, line: decl.line, ...(decl.vars ? { vars: decl.vars } : {}), ...(context !== undefined ? { context } : {}) }, source.token), aborted]);
       return r.value;
     } catch (e) {
       if (isEngineError(e)) throw e;

@@ -8,11 +8,11 @@ import path from 'node:path';
 import type { CookieJar } from 'tough-cookie';
 import { parseSheet, requestAt, varsBefore } from '../sheet/parse.js';
 import type { Sheet } from '../sheet/ast.js';
-import { expandPath, isUnevaluated, resolveRequest, variableValues, type EvalLisp } from '../resolve/resolve.js';
+import { expandPath, isUnevaluated, resolveRequest, variableValues, type EvalLisp, type LispDecl } from '../resolve/resolve.js';
 import { DEFAULT_MAX_PASSES, Substitution, type SubstitutionWarning } from '../resolve/substitute.js';
 import { send } from '../http/send.js';
 import { loadJar, newJar, saveJar } from '../http/cookies.js';
-import { charLength, present, DEFAULT_THRESHOLD, type Presentation } from '../present/present.js';
+import { charLength, decodeExact, present, DEFAULT_THRESHOLD, type Presentation } from '../present/present.js';
 import { writeBodyFile } from './body-file.js';
 import { HOOK_TYPES, runHooks } from '../hooks/run.js';
 import { toCurl } from '../curl/to-curl.js';
@@ -66,7 +66,7 @@ function requestInfo(r: Request): RequestInfo {
  */
 export type SessionEvalLisp = (
   form: string,
-  decl: { name: string; line: number },
+  decl: LispDecl,
   signal?: AbortSignal,
   context?: RequestContext,
 ) => Promise<string>;
@@ -190,6 +190,7 @@ export class Session {
       presentation: {
         kind: pres.kind,
         ...(await this.bodyOut(pres, response.body, p.bodyFileMin)),
+        ...(p.received && pres.formatted ? await this.receivedOut(pres, response.body, p.bodyFileMin) : {}),
         contentType: pres.contentType,
         charset: pres.charset,
         mode: pres.mode,
@@ -241,6 +242,19 @@ export class Session {
       }
     }
     return pres.kind === 'text' ? { text: pres.text } : { base64: pres.base64 };
+  }
+
+  /** The body as received (`received` in SendParams), inline or in a file like the body. */
+  private async receivedOut(pres: Presentation, bytes: Uint8Array, min: number | undefined): Promise<Partial<PresentationInfo>> {
+    // Only a body that is text in its charset has an "as received" text; binary bodies and
+    // bodies not valid in their charset are left out (the client falls back to the body).
+    const decoded = pres.kind === 'text' ? decodeExact(bytes, pres.charset) : undefined;
+    if (!decoded) return {};
+    const text = decoded.text;
+    // NUL cannot travel in a JSON string Emacs 28 parses: such text goes in a file or not at all.
+    const nul = text.includes('\0');
+    if (min !== undefined && (nul || text.length >= min)) return { receivedFile: await writeBodyFile(text) };
+    return nul ? {} : { received: text };
   }
 
   /** `sheet/outline`: requests and variable declarations with their lines. */
@@ -303,6 +317,6 @@ export class Session {
     await this.ready;
     const s = this.merged(p.settings);
     const resolved = await this.resolveAt(p, s);
-    return { command: toCurl(resolved.request) };
+    return { command: toCurl(resolved.request, { alwaysMethod: true }) };
   }
 }
