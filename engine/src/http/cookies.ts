@@ -65,9 +65,10 @@ export function parseNetscape(text: string, junkSession = false): Cookie[] {
 /** One cookie as a Netscape file line; null when it has expired. */
 function cookieLine(c: Cookie, now = Date.now()): string | null {
   // Expires or Max-Age (relative to when the cookie was stored); none: a session cookie (0).
+  // Max-Age=0 (a server deleting the cookie) gives -Infinity: expired too.
   const t = c.expiryTime();
+  if (typeof t === 'number' && t <= now) return null;
   const finite = typeof t === 'number' && Number.isFinite(t);
-  if (finite && t <= now) return null;
   const exp = finite ? Math.floor(t / 1000) : 0;
   const domain = (c.hostOnly ? '' : '.') + (c.domain ?? '');
   return [(c.httpOnly ? '#HttpOnly_' : '') + domain, c.hostOnly ? 'FALSE' : 'TRUE', c.path ?? '/', c.secure ? 'TRUE' : 'FALSE', String(exp), c.key, c.value].join('\t');
