@@ -227,6 +227,8 @@ const LOCK_STALE_MS = 10_000;
 export async function saveJar(jar: CookieJar, file: string): Promise<void> {
   await queued(file, async () => {
     await fs.promises.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
+    // proper-lockfile retries on any error: fail at once where the lock cannot be made at all.
+    await fs.promises.access(path.dirname(file), fs.constants.W_OK);
     let compromised: Error | undefined;
     const release = await lockfile.lock(file, {
       realpath: false,
