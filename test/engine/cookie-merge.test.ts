@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadJar, parseNetscape, refreshJar, saveJar, trySaveJar } from '../../engine/src/http/cookies.js';
-import { tempDir } from './helpers.js';
+import { spawnEngine, startApi, tempDir } from './helpers.js';
 
 const URL1 = 'http://127.0.0.1:8080/';
 const dirs: string[] = [];
@@ -121,5 +121,27 @@ describe('cookie file merge', () => {
     expect(warning).toContain(file);
     expect(warning).toContain('the request itself was sent');
     expect(await trySaveJar(a, path.join(d, 'ok'))).toBeNull();
+  });
+
+  it('sheet/send whose cookies cannot be saved: the response, with a cookie-jar-unwritable warning', async () => {
+    const d = tempDir('cookie-merge-rpc-');
+    dirs.push(d);
+    const file = path.join(d, 'sub', 'c');
+    const api = await startApi();
+    const engine = spawnEngine();
+    try {
+      await engine.conn.sendRequest('initialize', { clientName: 'test', lisp: false, settings: { cookieJarFile: file } });
+      // The jar's directory becomes a file after the jar was opened.
+      fs.writeFileSync(path.join(d, 'sub'), 'x');
+      const r = (await engine.conn.sendRequest('sheet/send', { text: `#\nGET ${api.url}/cookies/set?a=1`, line: 2 })) as {
+        response: { status: number };
+        hooks: { warnings: { line: number; code: string; message: string }[] };
+      };
+      expect(r.response.status).toBe(200);
+      expect(r.hooks.warnings).toEqual([{ line: 2, code: 'cookie-jar-unwritable', message: expect.stringContaining(`cookies not saved to ${file}`) }]);
+    } finally {
+      await engine.close();
+      await api.close();
+    }
   });
 });
