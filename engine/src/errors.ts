@@ -30,6 +30,8 @@ export type ErrorCode =
   | 'tls-error'
   | 'network-error'
   | 'too-many-redirects'
+  // cookie jar (a warning: the request was sent)
+  | 'cookie-jar-unwritable'
   // hooks
   | 'jq-error'
   | 'unknown-hook'

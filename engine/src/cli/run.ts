@@ -17,7 +17,7 @@ import type { CookieJar } from 'tough-cookie';
 import { EngineError, isEngineError, toEngineError } from '../errors.js';
 import { headerValue, type Exchange, type Header, type Request, type Response } from '../model.js';
 import { send } from '../http/send.js';
-import { jarCookies, loadJar, parseNetscape, saveJar, toNetscape } from '../http/cookies.js';
+import { jarCookies, loadJar, parseNetscape, toNetscape, trySaveJar } from '../http/cookies.js';
 import { parseContentType } from '../present/present.js';
 import { toCurl } from '../curl/to-curl.js';
 import { curlArgv } from '../curl/argv.js';
@@ -354,7 +354,8 @@ export async function run(input: RunInput): Promise<RunOutput> {
       ex = await send(req, { jar, timeoutMs, followRedirects: true, maxRedirects: b.opts.maxRedirs ?? 50, insecure: b.opts.insecure });
       ex = { ...ex, request: { ...ex.request, headers: ex.request.headers.slice(b.own.length) } };
       const after = toNetscape(await jarCookies(jar));
-      if (b.cookieSave && (after !== before || b.opts.junkSession)) await saveJar(jar, b.cookieSave);
+      const jarWarning = b.cookieSave && (after !== before || b.opts.junkSession) ? await trySaveJar(jar, b.cookieSave) : null;
+      if (jarWarning) err(`rest: warning: ${jarWarning}\n`);
     }
     const r = ex.response;
     if (b.opts.verbose) err(verboseLines(ex, viaCurl ? [] : b.own));

@@ -119,7 +119,9 @@ export interface HookResults {
    * Problems that did not stop the request, with their sheet line: parse warnings of the
    * request (`ignored-lines`) first, then references substitution left after the pass limit
    * (`vars-cycle`, `vars-unresolved`: the request was sent with them as written), then hook
-   * warnings (`unknown-hook`, `jq-error`, `bad-argument`) in sheet order.
+   * warnings (`unknown-hook`, `jq-error`, `bad-argument`) in sheet order, then
+   * `cookie-jar-unwritable` (the request's line) when the cookies could not be saved to
+   * `cookieJarFile`.
    */
   warnings: { line: number; message: string; code: string }[];
 }

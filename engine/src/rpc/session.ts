@@ -11,7 +11,7 @@ import type { Sheet } from '../sheet/ast.js';
 import { expandPath, isUnevaluated, resolveRequest, variableValues, type EvalLisp, type LispDecl } from '../resolve/resolve.js';
 import { DEFAULT_MAX_PASSES, Substitution, type SubstitutionWarning } from '../resolve/substitute.js';
 import { send } from '../http/send.js';
-import { loadJar, newJar, saveJar } from '../http/cookies.js';
+import { loadJar, newJar, refreshJar, trySaveJar } from '../http/cookies.js';
 import { charLength, decodeExact, present, DEFAULT_THRESHOLD, type Presentation } from '../present/present.js';
 import { writeBodyFile } from './body-file.js';
 import { HOOK_TYPES, runHooks } from '../hooks/run.js';
@@ -167,16 +167,19 @@ export class Session {
     await this.ready;
     const s = this.merged(p.settings);
     const resolved = await this.resolveAt(p, s, signal);
+    if (this.jarFile && !s.inhibitCookies) await refreshJar(this.jar, this.jarFile);
     const exchange = await send(resolved.request, {
       jar: s.inhibitCookies ? undefined : this.jar,
       signal,
       timeoutMs: s.timeoutMs,
       followRedirects: s.followRedirects,
     });
-    if (this.jarFile && !s.inhibitCookies) await saveJar(this.jar, this.jarFile);
+    // The request was sent: a jar that cannot be saved is a warning, never the request's failure.
+    const jarWarning = this.jarFile && !s.inhibitCookies ? await trySaveJar(this.jar, this.jarFile) : null;
     const pres = present(exchange.response, { raw: p.raw, threshold: s.threshold });
     const hooks = await runHooks(resolved.hooks, pres.kind === 'text' ? pres.text! : '', (n, v) => this.overrides.set(n, v));
     hooks.warnings.unshift(...this.requestWarnings(p, resolved.warnings));
+    if (jarWarning) hooks.warnings.push({ line: resolved.request.line ?? p.line, code: 'cookie-jar-unwritable', message: jarWarning });
     const { request, response } = exchange;
     return {
       request: requestInfo(request),

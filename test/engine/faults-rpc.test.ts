@@ -1,0 +1,109 @@
+// The fault server (test/fixtures/faults.mjs) through the engine over JSON-RPC (`sheet/send`):
+// every network fault is a clear EngineError with a stable code (docs/errors.md) within a bounded
+// time, the engine does not crash or hang and keeps serving. The gzip bomb is only required to
+// stay bounded: the engine answers and its peak memory (VmHWM in /proc) stays under a bound.
+// docs/reliability.md, "Fault server".
+import fs from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ResponseError } from 'vscode-jsonrpc/node.js';
+import { spawnEngine, startApi, type Api, type EngineProcess } from './helpers.js';
+// @ts-expect-error plain ESM fixture without types
+import { startFaults } from '../fixtures/faults.mjs';
+
+interface Faults {
+  url: string;
+  tls: string | null;
+  refused: string;
+  close(): Promise<void>;
+}
+
+/** Generous bound on one faulty call (the per-request timeout is 3 s); a hang fails the test. */
+const BOUND_MS = 15_000;
+/** Generous bound on the engine's peak resident memory while it takes a 1 GiB gzip bomb. */
+const MEMORY_BOUND_KB = 768 * 1024;
+
+function peakKb(pid: number): number {
+  const m = /VmHWM:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return Number(m![1]);
+}
+
+describe('fault server over JSON-RPC', () => {
+  let faults: Faults;
+  let api: Api;
+  let engine: EngineProcess;
+
+  beforeAll(async () => {
+    faults = await startFaults();
+    api = await startApi();
+    engine = spawnEngine();
+    await engine.conn.sendRequest('initialize', { clientName: 'faults', lisp: false, settings: { timeoutMs: 3000 } });
+  });
+
+  afterAll(async () => {
+    await engine.close();
+    await api.close();
+    await faults.close();
+  });
+
+  /** Send `GET url`; the error's code (or 'answered'), and how long it took. */
+  async function sendCode(url: string): Promise<{ code: string; ms: number; message: string; hint?: string }> {
+    const t = Date.now();
+    try {
+      await engine.conn.sendRequest('sheet/send', { text: `GET ${url}`, line: 1 });
+      return { code: 'answered', ms: Date.now() - t, message: '' };
+    } catch (e) {
+      expect(e).toBeInstanceOf(ResponseError);
+      const data = (e as ResponseError<{ code: string; hint?: string }>).data;
+      return { code: data?.code ?? 'none', ms: Date.now() - t, message: (e as Error).message, hint: data?.hint };
+    }
+  }
+
+  const cases: [string, (f: Faults) => string, string][] = [
+    ['connection refused', (f) => `${f.refused}/`, 'connection-refused'],
+    ['reset mid-body', (f) => `${f.url}/reset`, 'network-error'],
+    ['slow headers', (f) => `${f.url}/slow-headers`, 'timeout'],
+    ['short body', (f) => `${f.url}/short`, 'network-error'],
+    ['chunk garbage', (f) => `${f.url}/chunk-garbage`, 'network-error'],
+    ['redirect loop', (f) => `${f.url}/redirect-loop`, 'too-many-redirects'],
+  ];
+
+  for (const [name, url, code] of cases) {
+    it(`${name}: ${code}, named URL, bounded time, engine still serves`, async () => {
+      const r = await sendCode(url(faults));
+      console.log(`${name}: ${r.code} in ${r.ms} ms: ${r.message}`);
+      expect(r.code).toBe(code);
+      expect(r.message).toContain('127.0.0.1');
+      expect(r.ms).toBeLessThan(BOUND_MS);
+      const ok = (await engine.conn.sendRequest('sheet/send', { text: `GET ${api.url}/small`, line: 1 })) as { response: { status: number } };
+      expect(ok.response.status).toBe(200);
+    });
+  }
+
+  it('self-signed TLS: tls-error with a hint, bounded time', async () => {
+    expect(faults.tls, 'openssl made the throwaway certificate').not.toBeNull();
+    const r = await sendCode(`${faults.tls}/ok`);
+    expect(r.code).toBe('tls-error');
+    expect(r.hint).toBeTruthy();
+    expect(r.ms).toBeLessThan(BOUND_MS);
+  });
+
+  it('gzip bomb: the engine answers, stays under the memory bound and keeps serving', async () => {
+    const r = await sendCode(`${faults.url}/gzip-bomb`);
+    console.log(`gzip bomb: ${r.code} in ${r.ms} ms, engine peak ${Math.round(peakKb(engine.proc.pid!) / 1024)} MiB`);
+    expect(r.ms).toBeLessThan(BOUND_MS);
+    expect(['answered', 'network-error', 'timeout']).toContain(r.code);
+    expect(engine.proc.exitCode).toBeNull();
+    expect(peakKb(engine.proc.pid!)).toBeLessThan(MEMORY_BOUND_KB);
+    const ok = (await engine.conn.sendRequest('sheet/send', { text: `GET ${api.url}/small`, line: 1 })) as { response: { status: number } };
+    expect(ok.response.status).toBe(200);
+  });
+
+  it('ten faults at once: every one answered, the engine still serves', async () => {
+    const urls = [`${faults.refused}/`, ...['reset', 'short', 'chunk-garbage', 'redirect-loop', 'slow-headers'].map((p) => `${faults.url}/${p}`)];
+    const all = await Promise.all(Array.from({ length: 10 }, (_, i) => sendCode(urls[i % urls.length]!)));
+    expect(all.map((r) => r.code).filter((c) => !['connection-refused', 'network-error', 'too-many-redirects', 'timeout'].includes(c))).toEqual([]);
+    const ok = (await engine.conn.sendRequest('sheet/send', { text: `GET ${api.url}/small`, line: 1 })) as { response: { status: number } };
+    expect(ok.response.status).toBe(200);
+    expect(engine.stderr()).not.toMatch(/internal-error|TypeError|RangeError/);
+  });
+});
