@@ -63,11 +63,38 @@ const OPERATIONS: Record<string, string> = {
 
 const hasOwn = Object.prototype.hasOwnProperty;
 const isObject = (v: any): boolean => v !== null && typeof v === 'object';
+/** What can be enhanced: objects, arrays and (as in Restangular) functions. */
+const isEnhanceable = (v: any): boolean => v !== null && (typeof v === 'object' || typeof v === 'function');
+
+/**
+ * Give `fn` the members of `proto` as own non-enumerable properties: a function keeps
+ * Function.prototype (call, apply, bind) and still answers the element methods.
+ */
+function adoptPrototype(fn: any, proto: any): void {
+  for (const key of Object.getOwnPropertyNames(proto)) {
+    if (key === 'constructor' || key === 'length') continue;
+    const own = Object.getOwnPropertyDescriptor(fn, key);
+    if (own && !own.configurable) continue;
+    Object.defineProperty(fn, key, Object.getOwnPropertyDescriptor(proto, key)!);
+  }
+}
 const isEmpty = (o: any): boolean => {
   if (!o) return true;
   for (const k in o) if (hasOwn.call(o, k)) return false;
   return true;
 };
+
+const hasHeader = (headers: Record<string, any>, name: string): boolean => {
+  const lower = name.toLowerCase();
+  for (const k in headers) if (k.toLowerCase() === lower) return true;
+  return false;
+};
+const isBinaryBody = (d: any): boolean =>
+  (typeof FormData !== 'undefined' && d instanceof FormData) ||
+  (typeof Blob !== 'undefined' && d instanceof Blob) ||
+  (typeof URLSearchParams !== 'undefined' && d instanceof URLSearchParams) ||
+  d instanceof ArrayBuffer ||
+  ArrayBuffer.isView(d);
 
 /** The meta slot of an enhanced object (undefined for plain values). */
 export function metaOf(x: any): Meta | undefined {
@@ -197,7 +224,12 @@ export function createService(config: ClientConfiguration, runtime: Runtime): Cl
     if (m) m.httpConfig = undefined;
     const cfg: any = { method: HTTP_METHOD[callOperation], headers, url };
     if (!isEmpty(params)) cfg.params = params;
-    if (hasData && data !== undefined && data !== null) cfg.data = data;
+    if (hasData && data !== undefined && data !== null) {
+      cfg.data = data;
+      // $http only defaults a JSON Content-Type for POST, PUT and PATCH; a DELETE (or overridden
+      // GET) with a JSON body would go as text/plain.
+      if (isObject(data) && !hasHeader(headers, 'Content-Type') && !isBinaryBody(data)) headers['Content-Type'] = 'application/json;charset=utf-8';
+    }
     return config.withHttpValues(localHttpConfig, cfg);
   }
 
@@ -251,6 +283,12 @@ export function createService(config: ClientConfiguration, runtime: Runtime): Cl
         return addClientMethod(this, args[0], args[1], args[2], args[3], args[4], args[5]);
       });
       def(p, f.clone!, function (this: any) {
+        return copyElement(this);
+      });
+      // angular.copy (1.x) hands an object with a cloneNode method to it instead of copying its
+      // own enumerable keys: so an angular.copy of an element is an element (route, parent, id,
+      // fromServer kept), as in Restangular where that bookkeeping is enumerable data.
+      def(p, 'cloneNode', function (this: any) {
         return copyElement(this);
       });
       def(p, f.withHttpConfig!, function (this: any, httpConfig: any) {
@@ -377,7 +415,8 @@ export function createService(config: ClientConfiguration, runtime: Runtime): Cl
 
   function clientizeBase(ref: any, elem: any, route: any, reqParams: any, fromServer: any, isCollection: boolean): any {
     const old = elem[META] as Meta | undefined;
-    Object.setPrototypeOf(elem, protoFor(isCollection));
+    if (typeof elem === 'function') adoptPrototype(elem, protoFor(isCollection));
+    else Object.setPrototypeOf(elem, protoFor(isCollection));
     const m: Meta = {
       route,
       parentResource: ref,
@@ -395,14 +434,18 @@ export function createService(config: ClientConfiguration, runtime: Runtime): Cl
     return m;
   }
 
-  function transformElem(elem: any, isCollection: boolean, route: any, fromServer: boolean): any {
+  /** The element transformers of `route` (addElementTransformer, extendModel, extendCollection), in order. */
+  function runTransformers(elem: any, isCollection: boolean, route: any): any {
     let changed = elem;
-    if (fromServer || config.transformLocalElements) {
-      const mt = config.matchTransformers;
-      for (let i = 0; i < mt.length; i++) if (mt[i].regexp.test(route)) changed = mt[i].transformer(isCollection, changed);
-      const tt = config.transformers[route];
-      if (tt) for (let i = 0; i < tt.length; i++) changed = tt[i](isCollection, changed);
-    }
+    const mt = config.matchTransformers;
+    for (let i = 0; i < mt.length; i++) if (mt[i].regexp.test(route)) changed = mt[i].transformer(isCollection, changed);
+    const tt = config.transformers[route];
+    if (tt) for (let i = 0; i < tt.length; i++) changed = tt[i](isCollection, changed);
+    return changed;
+  }
+
+  function transformElem(elem: any, isCollection: boolean, route: any, fromServer: boolean): any {
+    const changed = fromServer || config.transformLocalElements ? runTransformers(elem, isCollection, route) : elem;
     const r = config.onElemClientized(changed, isCollection, route, service);
     return r === undefined ? changed : r;
   }
@@ -410,7 +453,7 @@ export function createService(config: ClientConfiguration, runtime: Runtime): Cl
   /** Enhance without running transformers/hooks (the list path runs them in order afterwards). */
   function clientizeElemRaw(ref: any, element: any, route: any, fromServer: any, collection: any, reqParams: any): any {
     const elem = config.onBeforeElemClientized(element, false, route);
-    if (!isObject(elem)) return elem;
+    if (!isEnhanceable(elem)) return elem;
     const m = clientizeBase(ref, elem, route, reqParams, fromServer, false);
     if (config.useCannonicalId) m.cannonicalId = config.getIdFromElem(elem);
     if (collection) m.parentList = collection;
@@ -419,20 +462,20 @@ export function createService(config: ClientConfiguration, runtime: Runtime): Cl
 
   function clientizeElem(parent: any, element: any, route: any, fromServer?: any, collection?: any, reqParams?: any): any {
     const elem = clientizeElemRaw(parentRef(parent, route), element, route, fromServer, collection, reqParams);
-    if (!isObject(elem)) return elem;
+    if (!isEnhanceable(elem)) return elem;
     return transformElem(elem, false, route, !!fromServer);
   }
 
   function clientizeCollectionRaw(ref: any, element: any, route: any, fromServer: any, reqParams: any): any {
     const elem = config.onBeforeElemClientized(element, true, route);
-    if (!isObject(elem)) return elem;
+    if (!isEnhanceable(elem)) return elem;
     clientizeBase(ref, elem, route, reqParams, fromServer, true);
     return elem;
   }
 
   function clientizeCollection(parent: any, element: any, route: any, fromServer?: any, reqParams?: any): any {
     const elem = clientizeCollectionRaw(parentRef(parent, route), element, route, fromServer, reqParams);
-    if (!isObject(elem)) return elem;
+    if (!isEnhanceable(elem)) return elem;
     return transformElem(elem, true, route, !!fromServer);
   }
 
@@ -626,7 +669,7 @@ export function createService(config: ClientConfiguration, runtime: Runtime): Cl
   function metaFor(self: any, method: string): Meta {
     const m = metaOf(self);
     if (!m) {
-      throw new ClientError('NOT_CLIENTIZED', `${method}(): this object is not enhanced by the client (a copy made with angular.copy or a spread loses the library bookkeeping; use elem.clone() or Client.copy(elem))`);
+      throw new ClientError('NOT_CLIENTIZED', `${method}(): this object is not enhanced by the client (a copy made with a spread or Object.assign loses the library bookkeeping; use elem.clone(), Client.copy(elem) or angular.copy(elem))`);
     }
     return m;
   }
@@ -775,7 +818,10 @@ export function createService(config: ClientConfiguration, runtime: Runtime): Cl
   }
 
   function toService(route: string, parent?: any): any {
-    const collection = all(parent || null, route);
+    let collection = all(parent || null, route);
+    // Restangular 1.6 runs the collection transformers of the route on this local collection
+    // (so a method an element transformer adds with addClientMethod is on the service).
+    if (!config.transformLocalElements) collection = runTransformers(collection, true, route);
     const f = F();
     const serv: any = {};
     serv.one = (id: any) => one(parent || null, route, id);
