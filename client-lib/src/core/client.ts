@@ -632,8 +632,8 @@ export function createService(config: ClientConfiguration, runtime: Runtime): Cl
     else Object.defineProperty(data, F().etag, { value: etag, writable: true, configurable: true, enumerable: false });
   }
 
-  function failWith(d: Deferred, response: any, operation: string, okCallback: (r: HttpResponse) => void): void {
-    const error = toHttpError(response);
+  function failWith(d: Deferred, response: any, cfg: HttpConfig, okCallback: (r: HttpResponse) => void): void {
+    const error = toHttpError(response, cfg);
     const list = config.errorInterceptors.slice();
     for (let i = 0; i < list.length; i++) if (list[i]!(error, d, okCallback) === false) return;
     d.reject(error);
@@ -703,7 +703,7 @@ export function createService(config: ClientConfiguration, runtime: Runtime): Cl
     };
     const errorCallback = (response: any) => {
       if (response && response.status === 304 && isColl) resolvePromise(d, response, self, filled);
-      else failWith(d, response, operation, okCallback);
+      else failWith(d, response, cfg, okCallback);
     };
     const cfg = httpConfigFor(self, request.httpConfig, request.headers, request.params, what, m.etag, callOperation, undefined, false);
     send(cfg, okCallback, errorCallback, d);
@@ -744,7 +744,7 @@ export function createService(config: ClientConfiguration, runtime: Runtime): Cl
     };
     const errorCallback = (response: any) => {
       if (response && response.status === 304 && config.isSafe(operation)) resolvePromise(d, response, self, filled);
-      else failWith(d, response, operation, okCallback);
+      else failWith(d, response, cfg, okCallback);
     };
 
     let callOperation = operation;
