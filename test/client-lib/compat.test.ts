@@ -176,3 +176,41 @@ describe('method overriders and remove()', () => {
     expect(seen2[0].data).toBeUndefined();
   });
 });
+
+describe('every rejected request is a ClientHttpError', () => {
+  it('a $http interceptor that throws: REQUEST_FAILED with the error as cause', () => {
+    const boom = new Error('token store unavailable');
+    const t = ng((_p, $provide, $httpProvider) => {
+      $provide.value('$exceptionHandler', () => undefined);
+      $httpProvider.interceptors.push(() => ({
+        request: () => {
+          throw boom;
+        },
+      }));
+    });
+    const out: any = {};
+    t.Client.one('users', 1)
+      .get()
+      .then(null, (e: any) => (out.error = e));
+    t.$rootScope.$digest();
+    expect(out.error.name).toBe('ClientHttpError');
+    expect(out.error.code).toBe('REQUEST_FAILED');
+    expect(out.error.cause).toBe(boom);
+    expect(out.error.message).toBe('GET /users/1 failed with status 0 (no request made or no answer handled: token store unavailable)');
+  });
+
+  it('a 2xx JSON answer that does not parse (ngMock): BAD_RESPONSE with status and first bytes', () => {
+    const t = ng((_p, $provide) => $provide.value('$exceptionHandler', () => undefined));
+    t.$httpBackend.expectGET('/users/1').respond(200, '{"id": 1,,', { 'Content-Type': 'application/json' });
+    const r = settle(t, t.Client.one('users', 1).get());
+    expect([r.error.name, r.error.code, r.error.status]).toEqual(['ClientHttpError', 'BAD_RESPONSE', 200]);
+    expect(r.error.message).toContain('{\\"id\\": 1,,');
+  });
+
+  it('a non-2xx answer that does not parse keeps its text and stays HTTP_ERROR', () => {
+    const t = ng();
+    t.$httpBackend.expectGET('/users/1').respond(502, '{<html>bad gateway', { 'Content-Type': 'application/json' });
+    const r = settle(t, t.Client.one('users', 1).get());
+    expect([r.error.code, r.error.status, r.error.data]).toEqual(['HTTP_ERROR', 502, '{<html>bad gateway']);
+  });
+});

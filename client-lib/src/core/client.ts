@@ -8,7 +8,7 @@
  * list of 10,000 elements costs 10,000 small bookkeeping objects, not 10,000 sets of closures.
  */
 import { META, attachConfigurer, cloneConfiguration, defaults } from './config.js';
-import { ClientError, toHttpError } from './errors.js';
+import { ClientError, ClientHttpError, toHttpError } from './errors.js';
 import { encodeUriQuery, normalizeUrl } from './url.js';
 import type {
   ClientConfiguration,
@@ -645,7 +645,7 @@ export function createService(config: ClientConfiguration, runtime: Runtime): Cl
     try {
       p = runtime.http(cfg);
     } catch (e) {
-      d.reject(e);
+      d.reject(toHttpError(e, cfg));
       return;
     }
     p.then(
@@ -690,8 +690,10 @@ export function createService(config: ClientConfiguration, runtime: Runtime): Cl
       let { data, etag } = parseResponse(response.data, operation, whatFetched, url, response, d);
       if (data === undefined || data === '') data = [];
       if (!Array.isArray(data)) {
-        const c = response.config || {};
-        throw new ClientError('NOT_AN_ARRAY', `${String(c.method || 'GET').toUpperCase()} ${c.url || url} (getList): the response SHOULD be an array, got ${data === null ? 'null' : typeof data} (status ${response.status})`, { method: String(c.method || 'GET').toUpperCase(), url: c.url || url });
+        throw new ClientHttpError(Object.assign({}, response, { config: response.config || cfg }), {
+          code: 'NOT_AN_ARRAY',
+          detail: `getList: the answer SHOULD be an array, got ${data === null ? 'null' : typeof data} after the response interceptors`,
+        });
       }
       if (config.plainByDefault === true) {
         storeEtag(data, etag);
