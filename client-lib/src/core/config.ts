@@ -136,14 +136,14 @@ const configurationProto: Partial<ClientConfiguration> & ThisType<ClientConfigur
     return data;
   },
   responseExtractor(data: any, operation: string, what: string, url: string, response: any, deferred: any) {
-    const list = this.responseInterceptors.slice();
     let theData = data;
+    const list = this.responseInterceptors.length ? this.responseInterceptors.slice() : this.responseInterceptors;
     for (let i = 0; i < list.length; i++) theData = list[i]!(theData, operation as any, what, url, response, deferred);
     return this.defaultResponseInterceptor(theData, operation, what, url, response, deferred);
   },
   fullRequestInterceptor(element: any, operation: string, what: string, url: string, headers: any, params: any, httpConfig: any): FullRequest {
     const request: FullRequest = { element, headers, params, httpConfig };
-    const list = this.requestInterceptors.slice();
+    const list = this.requestInterceptors.length ? this.requestInterceptors.slice() : this.requestInterceptors;
     for (let i = 0; i < list.length; i++) {
       const result = list[i]!(request.element, operation, what, url, request.headers!, request.params!, request.httpConfig!);
       if (result && typeof result === 'object') Object.assign(request, result);

@@ -24,7 +24,7 @@ export interface Core {
   fetchUrl(current: Enhanced, what?: unknown): string;
   /** URL with the request params and suffix (`getRequestedUrl`). */
   fetchRequestedUrl(current: Enhanced, what?: unknown): string;
-  httpConfigFor(current: Enhanced, localHttpConfig: any, callHeaders: any, callParams: any, what: unknown, etag: unknown, callOperation: string, data: unknown, hasData: boolean): HttpConfig;
+  httpConfigFor(current: Enhanced, localHttpConfig: any, callHeaders: any, callParams: any, what: unknown, etag: unknown, callOperation: string, data: unknown, hasData: boolean, baseUrl?: string): HttpConfig;
 
   // prototypes.ts
   protoFor(isCollection: boolean): object;

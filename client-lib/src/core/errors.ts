@@ -109,12 +109,34 @@ export function firstBytes(text: unknown, n = 60): string {
 }
 
 /**
+ * Internal: thrown by a transport's response transform when a 2xx answer declared JSON does not
+ * parse; {@link toHttpError} makes it a ClientHttpError with the request's config.
+ */
+export class BadResponse extends Error {
+  constructor(
+    readonly body: unknown,
+    readonly status: number,
+    readonly headersGetter: any,
+    readonly parseError: unknown,
+  ) {
+    super(`status ${status}: the answer is declared JSON but does not parse: ${firstBytes(body)}`);
+    this.name = 'BadResponse';
+  }
+}
+
+/**
  * Wrap what a transport rejected with: a response becomes a {@link ClientHttpError}; an error
  * thrown on the way ($http:baddata, a throwing interceptor) becomes one too, with the error as
  * `cause`; ClientErrors pass through.
  */
 export function toHttpError(response: any, config?: HttpConfig): ClientError {
   if (response instanceof ClientError) return response;
+  if (response instanceof BadResponse) {
+    return new ClientHttpError(
+      { data: response.body, status: response.status, statusText: '', headers: response.headersGetter, config: config || ({} as HttpConfig) },
+      { code: 'BAD_RESPONSE', detail: 'the answer is declared JSON but does not parse: ' + firstBytes(response.body), cause: response.parseError },
+    );
+  }
   if (response instanceof Error) {
     const bad = response.name === 'SyntaxError' || /\$http[:/]baddata|baddata/.test(response.message);
     return new ClientHttpError(

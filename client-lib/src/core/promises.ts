@@ -57,7 +57,8 @@ export function installPromises(c: Core): void {
     }
     const m = metaOf(data);
     if (m) {
-      Object.setPrototypeOf(filled, Object.getPrototypeOf(data));
+      const proto = Object.getPrototypeOf(data);
+      if (Object.getPrototypeOf(filled) !== proto) Object.setPrototypeOf(filled, proto);
       setMeta(filled, m);
     }
   }

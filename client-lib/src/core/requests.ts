@@ -71,7 +71,8 @@ export function installRequests(c: Core): void {
     const m = metaFor(self, 'getList');
     const d = runtime.defer();
     const operation = 'getList';
-    const url = c.fetchUrl(self, what);
+    const baseUrl = c.fetchUrl(self);
+    const url = what ? baseUrl + '/' + what : baseUrl;
     const whatFetched = what || m.route;
     const request = config.fullRequestInterceptor(null, operation, whatFetched, url, headers || {}, reqParams || {}, m.httpConfig || {});
     const filled: any[] = [];
@@ -100,7 +101,7 @@ export function installRequests(c: Core): void {
       if (response && response.status === 304 && isColl) c.resolvePromise(d, response, self, filled);
       else failWith(d, response, cfg, okCallback);
     };
-    const cfg = c.httpConfigFor(self, request.httpConfig, request.headers, request.params, what, m.etag, callOperation, undefined, false);
+    const cfg = c.httpConfigFor(self, request.httpConfig, request.headers, request.params, what, m.etag, callOperation, undefined, false, baseUrl);
     send(cfg, okCallback, errorCallback, d);
     return c.enhancePromise(d.promise, true, filled);
   }
@@ -109,13 +110,15 @@ export function installRequests(c: Core): void {
     const m = metaFor(self, operation);
     const d = runtime.defer();
     const route = what || m.route;
-    const fetchU = c.fetchUrl(self, what);
+    const baseUrl = c.fetchUrl(self);
+    const fetchU = what ? baseUrl + '/' + what : baseUrl;
     let callObj = obj || self;
     const etag = c.mget(callObj, 'etag') || (operation !== 'post' ? m.etag : null);
     if (operation === 'remove' && !obj) callObj = {};
     else if (isObject(callObj) && c.isClientized(callObj)) callObj = c.strip(callObj);
     const request = config.fullRequestInterceptor(callObj, operation, route, fetchU, headers || {}, params || {}, m.httpConfig || {});
-    const filled: any = {};
+    // Made with the element prototype now, so that filling it in needs no prototype switch.
+    const filled: any = config.plainByDefault === true ? {} : Object.create(c.protoFor(false));
 
     const okCallback = (response: HttpResponse) => {
       const fullParams = response.config && response.config.params;
@@ -162,7 +165,7 @@ export function installRequests(c: Core): void {
       data = request.element;
       hasData = true;
     }
-    const cfg = c.httpConfigFor(self, request.httpConfig, callHeaders, request.params, what, etag, callOperation, data, hasData);
+    const cfg = c.httpConfigFor(self, request.httpConfig, callHeaders, request.params, what, etag, callOperation, data, hasData, baseUrl);
     send(cfg, okCallback, errorCallback, d);
     return c.enhancePromise(d.promise, false, filled);
   }

@@ -24,26 +24,16 @@ export function installUrls(c: Core): void {
   const isClientized = (obj: any): boolean => !!metaOf(obj);
 
   // ---------------------------------------------------------------- URLs
-  function parentsArray(current: any): any[] {
-    const parents: any[] = [];
-    while (current) {
-      parents.push(current);
-      current = mget(current, 'parentResource');
-    }
-    return parents.reverse();
-  }
-
-  function base(current: any): string {
-    const parents = parentsArray(current);
-    let acum: string = config.baseUrl;
-    for (const elem of parents) {
-      let elemUrl: string;
+  /** The URL of `elem`: its parents' URL (or the base URL), then its route and id or self link. */
+  function base(elem: any): string {
+    if (!elem) return config.baseUrl;
+    const parent = mget(elem, 'parentResource');
+    const acum: string = parent ? base(parent) : config.baseUrl;
+    let elemUrl: string;
+    {
       const selfLink = config.getUrlFromElem(elem);
       if (selfLink) {
-        if (config.isAbsoluteUrl(selfLink)) {
-          acum = selfLink;
-          continue;
-        }
+        if (config.isAbsoluteUrl(selfLink)) return selfLink;
         elemUrl = selfLink;
       } else {
         elemUrl = mget(elem, 'route');
@@ -55,9 +45,8 @@ export function installUrls(c: Core): void {
           if (config.isValidId(id) && !mget(elem, 'singleOne')) elemUrl += '/' + encodeId(id);
         }
       }
-      acum = normalizeUrl(acum.replace(/\/$/, '') + '/' + elemUrl);
     }
-    return acum;
+    return normalizeUrl((acum.charCodeAt(acum.length - 1) === 47 ? acum.slice(0, -1) : acum) + '/' + elemUrl);
   }
 
   const encodeId = (id: any): string => (config.encodeIds ? encodeURIComponent(id) : String(id));
@@ -97,6 +86,7 @@ export function installUrls(c: Core): void {
     callOperation: string,
     data: any,
     hasData: boolean,
+    baseUrl?: string,
   ): HttpConfig {
     const params = Object.assign({}, config.defaultRequestParams.common, config.defaultRequestParams[callOperation === 'getList' ? 'get' : callOperation], callParams);
     const headers = defaults(Object.assign({}, callHeaders), config.defaultHeaders);
@@ -104,7 +94,7 @@ export function installUrls(c: Core): void {
       if (!config.isSafe(callOperation)) headers['If-Match'] = etag;
       else headers['If-None-Match'] = etag;
     }
-    let url = base(current);
+    let url = baseUrl === undefined ? base(current) : baseUrl;
     if (what || what === 0) url += (/\/$/.test(url) ? '' : '/') + what;
     const suffix = config.requestSuffix;
     if (suffix && url.indexOf(suffix, url.length - suffix.length) === -1 && !config.getUrlFromElem(current)) url += suffix;
