@@ -63,7 +63,7 @@ export const DEFAULT_FIELDS: ClientFields = {
   clientized: 'clientized',
 };
 
-const SAFE: Record<string, true> = { get: true, head: true, options: true, trace: true, getlist: true, jsonp: true };
+const SAFE: Record<string, true> = { get: true, head: true, options: true, trace: true, getlist: true, getList: true, jsonp: true };
 const ABSOLUTE = /^https?:\/\//i;
 
 function isValidId(id: any): boolean {
@@ -73,7 +73,7 @@ function isValidId(id: any): boolean {
 /** Default implementations; `this` is the configuration. */
 const configurationProto: Partial<ClientConfiguration> & ThisType<ClientConfiguration> = {
   isSafe(operation: string) {
-    return SAFE[String(operation).toLowerCase()] === true;
+    return SAFE[operation] === true || (operation !== 'post' && operation !== 'put' && SAFE[String(operation).toLowerCase()] === true);
   },
   isAbsoluteUrl(url: string) {
     return this.absoluteUrl === undefined || this.absoluteUrl === null ? !!url && ABSOLUTE.test(url) : this.absoluteUrl;
@@ -86,6 +86,10 @@ const configurationProto: Partial<ClientConfiguration> & ThisType<ClientConfigur
   },
   isValidId,
   setFieldToElem(field: string, elem: any, value: any) {
+    if (field.indexOf('.') < 0) {
+      elem[field] = value;
+      return this;
+    }
     const props = field.split('.');
     let target = elem;
     for (let i = 0; i < props.length - 1; i++) {

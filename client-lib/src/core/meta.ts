@@ -85,8 +85,11 @@ export function metaOf(x: any): Meta | undefined {
   return x !== null && (typeof x === 'object' || typeof x === 'function') ? x[META] : undefined;
 }
 
+const slot: PropertyDescriptor = { value: undefined, writable: true, configurable: true, enumerable: false };
 export function setMeta(x: any, m: Meta): void {
-  Object.defineProperty(x, META, { value: m, writable: true, configurable: true, enumerable: false });
+  slot.value = m;
+  Object.defineProperty(x, META, slot);
+  slot.value = undefined;
 }
 
 export function deepCopy(v: any, copyElement: (e: any) => any): any {
