@@ -1,4 +1,5 @@
-// Build dist/: the browser script (IIFE, angular as a global), the ES module, and .d.ts files.
+// Build dist/: the browser script (IIFE, angular as a global; client.min.js with its source map),
+// the ES module, the CommonJS module, and .d.ts files.
 //   node build.mjs
 import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
@@ -11,8 +12,10 @@ const dist = path.join(here, 'dist');
 fs.rmSync(dist, { recursive: true, force: true });
 const common = { bundle: true, target: 'es2017', logLevel: 'warning', legalComments: 'none' };
 await build({ ...common, entryPoints: [path.join(here, 'src/browser.ts')], outfile: path.join(dist, 'client.js'), format: 'iife', banner: { js: '/* angular-client-rest: module `client` (Client, ClientProvider). MIT */' } });
-await build({ ...common, entryPoints: [path.join(here, 'src/browser.ts')], outfile: path.join(dist, 'client.min.js'), format: 'iife', minify: true });
+await build({ ...common, entryPoints: [path.join(here, 'src/browser.ts')], outfile: path.join(dist, 'client.min.js'), format: 'iife', minify: true, sourcemap: true, sourcesContent: true });
 await build({ ...common, entryPoints: [path.join(here, 'src/index.ts')], outfile: path.join(dist, 'index.mjs'), format: 'esm' });
+// require('angular-client-rest') on every Node of "engines" (and bundlers that pick "require").
+await build({ ...common, entryPoints: [path.join(here, 'src/index.ts')], outfile: path.join(dist, 'index.cjs'), format: 'cjs', platform: 'neutral' });
 const tsc = path.resolve(here, '../node_modules/typescript/bin/tsc');
 const r = spawnSync(process.execPath, [tsc, '-p', path.join(here, 'tsconfig.json'), '--emitDeclarationOnly'], { stdio: 'inherit' });
 if (r.status !== 0) process.exit(r.status ?? 1);

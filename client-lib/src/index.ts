@@ -21,6 +21,8 @@ export type {
   ClientConfiguration,
   ClientConfigurer,
   ClientElement,
+  ClientElementMethods,
+  LooseFields,
   ClientFields,
   ClientPromise,
   ClientRouteService,

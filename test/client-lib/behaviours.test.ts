@@ -262,12 +262,13 @@ describe('shared prototypes', () => {
 });
 
 describe('copies that lost the bookkeeping', () => {
-  it('angular.copy(elem) keeps the data; calling a request method on it throws NOT_CLIENTIZED (use clone())', () => {
+  it('a spread copy keeps the data; calling a request method on it throws NOT_CLIENTIZED (use clone())', () => {
     const t = ng();
     t.$httpBackend.expectGET('/x/1').respond(200, { id: 1, n: 'a' });
     const el = settle(t, t.Client.one('x', 1).get()).value;
-    const c = angular.copy(el);
+    const c: any = Object.setPrototypeOf({ ...el }, Object.getPrototypeOf(el));
     expect(angular.equals(c, el)).toBe(true);
+    expect(angular.equals(angular.copy(el), el)).toBe(true);
     expect(() => c.put()).toThrowError(expect.objectContaining({ code: 'NOT_CLIENTIZED' }));
     t.$httpBackend.expectPUT('/x/1', { id: 1, n: 'a' }).respond(200, {});
     settle(t, el.clone().put());

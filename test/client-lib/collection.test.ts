@@ -115,6 +115,9 @@ describe('collection methods', () => {
     t.$httpBackend.expectGET('/users').respond(200, { not: 'a list' });
     const r = settle(t, t.Client.all('users').getList());
     expect(r.error.code).toBe('NOT_AN_ARRAY');
+    expect(r.error.name).toBe('ClientHttpError');
+    expect(r.error.status).toBe(200);
+    expect(r.error.data).toEqual({ not: 'a list' });
     expect(r.error.message).toContain('GET /users');
   });
 

@@ -112,3 +112,71 @@ describe('without AngularJS (fetch + native Promise)', () => {
     expect(err.status).toBe(-1);
   });
 });
+
+describe('errors a person can act on (fetch transport, Node)', () => {
+  it('a 2xx answer declared JSON that does not parse rejects with BAD_RESPONSE (status, URL, first bytes)', async () => {
+    const http = await import('node:http');
+    const srv = http.createServer((_req, res) => res.writeHead(200, { 'Content-Type': 'application/json' }).end('{"id": 1,, oops'));
+    await new Promise<void>((r) => srv.listen(0, '127.0.0.1', () => r()));
+    const base = `http://127.0.0.1:${(srv.address() as any).port}`;
+    try {
+      const c = createClient({ fetch: fetch as any, baseUrl: base });
+      for (const p of [c.one('x', 1).get(), c.all('x').getList()]) {
+        const err: any = await p.then(
+          () => null,
+          (e: any) => e,
+        );
+        expect(err).toBeInstanceOf(ClientHttpError);
+        expect(err.code).toBe('BAD_RESPONSE');
+        expect(err.status).toBe(200);
+        expect(err.url).toMatch(new RegExp('^' + base + '/x'));
+        expect(err.message).toContain('{\\"id\\": 1,, oops');
+        expect(err.cause).toBeInstanceOf(SyntaxError);
+      }
+    } finally {
+      await new Promise<void>((r) => srv.close(() => r()));
+    }
+  });
+
+  it('connection refused: NETWORK_ERROR, status -1, the fetch error as cause, no CORS hint', async () => {
+    const http = await import('node:http');
+    const srv = http.createServer();
+    await new Promise<void>((r) => srv.listen(0, '127.0.0.1', () => r()));
+    const port = (srv.address() as any).port;
+    await new Promise<void>((r) => srv.close(() => r()));
+    const c = createClient({ fetch: fetch as any, baseUrl: `http://127.0.0.1:${port}` });
+    const err: any = await c.one('users', 1).get().then(
+      () => null,
+      (e: any) => e,
+    );
+    expect(err).toBeInstanceOf(ClientHttpError);
+    expect([err.code, err.status]).toEqual(['NETWORK_ERROR', -1]);
+    expect(err.message).toContain('connection refused');
+    expect(err.message).not.toMatch(/cross-origin/);
+    expect(err.cause).toBeInstanceOf(TypeError);
+    expect(err.cause.cause.code).toBe('ECONNREFUSED');
+  });
+
+  it('an invalid URL says so', async () => {
+    const c = createClient({ fetch: fetch as any, baseUrl: 'http://127.0.0.1:99999' });
+    const err: any = await c.one('users', 1).get().then(
+      () => null,
+      (e: any) => e,
+    );
+    expect(err.code).toBe('NETWORK_ERROR');
+    expect(err.message).toContain('invalid URL');
+    expect(err.cause).toBeDefined();
+  });
+
+  it("createClient throws at once on a relative baseUrl when there is no page origin", () => {
+    expect(() => createClient({ fetch: fetch as any, baseUrl: '/api' })).toThrowError(
+      expect.objectContaining({ code: 'INVALID_BASE_URL', message: expect.stringContaining("'http://127.0.0.1:8080/api'") }),
+    );
+  });
+
+  it("Node's own fetch is the default", async () => {
+    const c = createClient({ baseUrl: api.url });
+    const users: any = await c.all('users').getList();
+    expect(users.length).toBeGreaterThan(0);
+  });
+});

@@ -1,5 +1,5 @@
 // The public declarations type-check typical Restangular-style code (types/usage.ts), and the
-// declarations of the build (tsc --emitDeclarationOnly) are produced without errors.
+// declarations of the build (tsc --emitDeclarationOnly), as published, type-check typed code (types/typed.ts).
 import { describe, it, expect } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
@@ -10,6 +10,12 @@ const tsc = path.join(root, 'node_modules/typescript/bin/tsc');
 describe('type declarations', () => {
   it('usage.ts compiles against the public surface under strict mode', () => {
     const r = spawnSync(process.execPath, [tsc, '-p', path.join(__dirname, 'types/tsconfig.json')], { encoding: 'utf8' });
+    expect(r.stdout + r.stderr).toBe('');
+    expect(r.status).toBe(0);
+  }, 60000);
+
+  it('typed.ts (generics, misspelt fields rejected) compiles under --strict against the published dist/types', () => {
+    const r = spawnSync(process.execPath, [tsc, '-p', path.join(__dirname, 'types/tsconfig.typed.json')], { encoding: 'utf8' });
     expect(r.stdout + r.stderr).toBe('');
     expect(r.status).toBe(0);
   }, 60000);

@@ -5,6 +5,7 @@
  */
 import { attachConfigurer, createConfiguration } from '../core/config.js';
 import { createService } from '../core/client.js';
+import { BadResponse } from '../core/errors.js';
 import type { ClientConfigurer, ClientService, Runtime } from '../core/types.js';
 
 /** The module name to depend on. */
@@ -27,13 +28,40 @@ function ClientProviderCtor(this: any) {
     function ($http: any, $q: any): ClientService {
       // A call made outside a digest needs no $apply: $http (1.3+) chains on a $q promise,
       // whose resolution schedules a digest ($evalAsync -> $browser.defer).
+      const transformResponse = badDataTransform($http);
       const runtime: Runtime = {
-        http: (cfg) => $http(cfg),
+        http: (cfg) => {
+          if (!cfg.transformResponse) cfg.transformResponse = transformResponse;
+          return $http(cfg);
+        },
         defer: () => $q.defer(),
       };
       return createService(config, runtime);
     },
   ];
+}
+
+/**
+ * `$http`'s default response transforms, except that a 2xx answer that does not parse as the
+ * JSON it claims to be throws a {@link BadResponse}, which the core turns into a
+ * ClientHttpError (BAD_RESPONSE, with status, URL and the first bytes of the body; the
+ * $http:baddata error as `cause`); a non-2xx answer that does not parse keeps its text, so its
+ * error stays HTTP_ERROR with the status. One function per injector, set on the configs that
+ * have no transformResponse of their own.
+ */
+function badDataTransform($http: any) {
+  return function transformResponse(data: any, headers?: any, status?: number) {
+    const defaults = $http.defaults.transformResponse;
+    const list: any[] = typeof defaults === 'function' ? [defaults] : defaults || [];
+    let value = data;
+    try {
+      for (let i = 0; i < list.length; i++) value = list[i](value, headers, status);
+    } catch (e: any) {
+      if (status === undefined || status < 200 || status >= 300) return data;
+      throw new BadResponse(data, status, headers, e);
+    }
+    return value;
+  };
 }
 
 /**

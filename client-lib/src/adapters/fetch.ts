@@ -4,7 +4,7 @@
  */
 import { createConfiguration } from '../core/config.js';
 import { createService } from '../core/client.js';
-import { ClientError } from '../core/errors.js';
+import { ClientError, ClientHttpError, firstBytes } from '../core/errors.js';
 import { buildUrl } from '../core/url.js';
 import type { ClientService, Deferred, HttpConfig, HttpResponse, Runtime } from '../core/types.js';
 
@@ -83,7 +83,10 @@ export function fetchTransport(fetchImpl?: FetchLike): (config: HttpConfig) => P
         controller?.abort();
       });
     }
-    const fail = (status: number, xhrStatus: string): HttpResponse => ({ data: null, status, statusText: '', headers: () => null, config, xhrStatus });
+    const fail = (status: number, xhrStatus: string, cause: unknown): ClientHttpError => {
+      const response: HttpResponse = { data: null, status, statusText: '', headers: () => null, config: Object.assign({}, config, { url }), xhrStatus };
+      return new ClientHttpError(response, xhrStatus === 'error' ? { detail: networkFailure(cause), cause } : { cause });
+    };
     let res: any;
     try {
       res = await f(url, {
@@ -93,16 +96,16 @@ export function fetchTransport(fetchImpl?: FetchLike): (config: HttpConfig) => P
         signal: controller?.signal,
         credentials: config.withCredentials ? 'include' : undefined,
       });
-    } catch {
+    } catch (e) {
       clearTimeout(timer);
-      throw fail(-1, reason || 'error');
+      throw fail(-1, reason || 'error', e);
     }
     let text: string;
     try {
       text = method === 'HEAD' ? '' : await res.text();
-    } catch {
+    } catch (e) {
       clearTimeout(timer);
-      throw fail(-1, reason || 'error');
+      throw fail(-1, reason || 'error', e);
     }
     clearTimeout(timer);
     const resHeaders = (name?: string) => {
@@ -112,26 +115,61 @@ export function fetchTransport(fetchImpl?: FetchLike): (config: HttpConfig) => P
       return all;
     };
     let data: any = text;
+    const ok = res.status >= 200 && res.status < 300;
     if (config.transformResponse) data = applyTransforms(config.transformResponse, text, resHeaders, res.status);
     else if (text) {
       const type = res.headers.get('Content-Type') || '';
       const trimmed = text.trim();
-      if (/json/i.test(type) || /^[[{]/.test(trimmed)) {
+      const declared = /json/i.test(type);
+      if (declared || /^[[{]/.test(trimmed)) {
         try {
           data = JSON.parse(trimmed);
-        } catch {
+        } catch (e) {
+          // As $http (1.6+): a 2xx answer declared JSON that does not parse is an error, not a
+          // string the caller would take for data. Undeclared or non-2xx answers keep the text.
+          if (declared && ok) {
+            const response: HttpResponse = { data: text, status: res.status, statusText: res.statusText || '', headers: resHeaders, config, xhrStatus: 'complete' };
+            throw new ClientHttpError(response, { code: 'BAD_RESPONSE', detail: `the answer is declared ${type} but does not parse: ${firstBytes(text)}`, cause: e });
+          }
           data = text;
         }
       }
     }
     const response: HttpResponse = { data, status: res.status, statusText: res.statusText || '', headers: resHeaders, config, xhrStatus: 'complete' };
-    if (res.status >= 200 && res.status < 300) return response;
+    if (ok) return response;
     throw response;
   };
 }
 
+const inBrowser = (): boolean => typeof window !== 'undefined' && typeof document !== 'undefined';
+
+/**
+ * What a failed fetch means, in words. In Node (undici) the reason is in `cause.code`; a
+ * browser says nothing (a CORS refusal and a refused connection look the same), hence the hint.
+ */
+export function networkFailure(error: any): string {
+  const inner = error && error.cause;
+  const code = (inner && inner.code) || (error && error.code) || '';
+  const names: Record<string, string> = {
+    ECONNREFUSED: 'connection refused',
+    ENOTFOUND: 'host not found',
+    EAI_AGAIN: 'host not found (DNS lookup failed)',
+    ECONNRESET: 'connection reset by the server',
+    ETIMEDOUT: 'connection timed out',
+    EHOSTUNREACH: 'host unreachable',
+    ENETUNREACH: 'network unreachable',
+    ERR_INVALID_URL: 'invalid URL',
+    UND_ERR_SOCKET: 'the server closed the connection',
+  };
+  if (names[code]) return names[code] + (inner && inner.message ? ': ' + inner.message : '');
+  if (/invalid url|failed to parse url/i.test(String((error && error.message) || '') + ' ' + String((inner && inner.message) || ''))) return 'invalid URL';
+  if (inBrowser()) return 'no response: network error, or cross-origin headers missing';
+  const msg = (inner && inner.message) || (error && error.message) || 'unknown error';
+  return 'no response: ' + msg;
+}
+
 export interface CreateClientOptions {
-  /** The fetch to use (e.g. undici's in Node). @default globalThis.fetch */
+  /** The fetch to use. @default globalThis.fetch (Node 18+ and browsers have one) */
   fetch?: FetchLike;
   /** Shortcut for `setBaseUrl`; must be absolute outside a browser. @default '' */
   baseUrl?: string;
@@ -142,11 +180,14 @@ export interface CreateClientOptions {
  * AngularJS service (setters included); `client.http` is the transport, for replays from an
  * error interceptor.
  * @example
- * import { fetch } from 'undici';
  * const client = createClient({ fetch, baseUrl: 'http://127.0.0.1:8080' });
  * const users = await client.all('users').getList();
  */
 export function createClient(options: CreateClientOptions = {}): ClientService & { http: (config: HttpConfig) => Promise<HttpResponse> } {
+  const origin = (globalThis as any).location && (globalThis as any).location.origin;
+  if (options.baseUrl && !/^[a-z][a-z\d+.-]*:/i.test(options.baseUrl) && !(origin && origin !== 'null')) {
+    throw new ClientError('INVALID_BASE_URL', `createClient(): baseUrl '${options.baseUrl}' is relative and there is no page origin to resolve it against; give an absolute URL such as 'http://127.0.0.1:8080${options.baseUrl.startsWith('/') ? '' : '/'}${options.baseUrl}'`);
+  }
   const http = fetchTransport(options.fetch);
   const runtime: Runtime = { http, defer: nativeDefer };
   const service: any = createService(createConfiguration(), runtime);

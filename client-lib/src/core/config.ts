@@ -63,7 +63,7 @@ export const DEFAULT_FIELDS: ClientFields = {
   clientized: 'clientized',
 };
 
-const SAFE: Record<string, true> = { get: true, head: true, options: true, trace: true, getlist: true, jsonp: true };
+const SAFE: Record<string, true> = { get: true, head: true, options: true, trace: true, getlist: true, getList: true, jsonp: true };
 const ABSOLUTE = /^https?:\/\//i;
 
 function isValidId(id: any): boolean {
@@ -73,7 +73,7 @@ function isValidId(id: any): boolean {
 /** Default implementations; `this` is the configuration. */
 const configurationProto: Partial<ClientConfiguration> & ThisType<ClientConfiguration> = {
   isSafe(operation: string) {
-    return SAFE[String(operation).toLowerCase()] === true;
+    return SAFE[operation] === true || (operation !== 'post' && operation !== 'put' && SAFE[String(operation).toLowerCase()] === true);
   },
   isAbsoluteUrl(url: string) {
     return this.absoluteUrl === undefined || this.absoluteUrl === null ? !!url && ABSOLUTE.test(url) : this.absoluteUrl;
@@ -86,6 +86,10 @@ const configurationProto: Partial<ClientConfiguration> & ThisType<ClientConfigur
   },
   isValidId,
   setFieldToElem(field: string, elem: any, value: any) {
+    if (field.indexOf('.') < 0) {
+      elem[field] = value;
+      return this;
+    }
     const props = field.split('.');
     let target = elem;
     for (let i = 0; i < props.length - 1; i++) {
@@ -136,14 +140,14 @@ const configurationProto: Partial<ClientConfiguration> & ThisType<ClientConfigur
     return data;
   },
   responseExtractor(data: any, operation: string, what: string, url: string, response: any, deferred: any) {
-    const list = this.responseInterceptors.slice();
     let theData = data;
+    const list = this.responseInterceptors.length ? this.responseInterceptors.slice() : this.responseInterceptors;
     for (let i = 0; i < list.length; i++) theData = list[i]!(theData, operation as any, what, url, response, deferred);
     return this.defaultResponseInterceptor(theData, operation, what, url, response, deferred);
   },
   fullRequestInterceptor(element: any, operation: string, what: string, url: string, headers: any, params: any, httpConfig: any): FullRequest {
     const request: FullRequest = { element, headers, params, httpConfig };
-    const list = this.requestInterceptors.slice();
+    const list = this.requestInterceptors.length ? this.requestInterceptors.slice() : this.requestInterceptors;
     for (let i = 0; i < list.length; i++) {
       const result = list[i]!(request.element, operation, what, url, request.headers!, request.params!, request.httpConfig!);
       if (result && typeof result === 'object') Object.assign(request, result);

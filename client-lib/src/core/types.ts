@@ -344,11 +344,11 @@ export interface ClientPromise<T> extends PromiseLike<T> {
 
 /** Methods and fields that elements and collections share (one shared prototype at run time). */
 export interface ClientCommon {
-  one(route: string, id?: any, singleOne?: boolean): ClientElement;
-  all(route: string): ClientCollection;
-  several(route: string, ...ids: any[]): ClientCollection;
-  oneUrl(route: string, url: string): ClientElement;
-  allUrl(route: string, url: string): ClientCollection;
+  one<U = any>(route: string, id?: any, singleOne?: boolean): ClientElement<U>;
+  all<U = any>(route: string): ClientCollection<U>;
+  several<U = any>(route: string, ...ids: any[]): ClientCollection<U>;
+  oneUrl<U = any>(route: string, url: string): ClientElement<U>;
+  allUrl<U = any>(route: string, url: string): ClientCollection<U>;
   getClientUrl(what?: string): string;
   getRequestedUrl(what?: string): string;
   withHttpConfig(config: HttpConfig): this;
@@ -386,47 +386,71 @@ export interface ClientBase extends ClientCommon {
   [field: string]: any;
 }
 
-/** An enhanced element. Data fields are its own enumerable properties. */
-export interface ClientElement extends ClientBase {
-  get(params?: QueryParams, headers?: Headers): ClientPromise<ClientElement>;
-  getList(subElement?: string, params?: QueryParams, headers?: Headers): ClientPromise<ClientCollection>;
-  put(params?: QueryParams, headers?: Headers): ClientPromise<ClientElement>;
-  post(subElement: string, elementToPost: any, params?: QueryParams, headers?: Headers): ClientPromise<ClientElement>;
-  save(params?: QueryParams, headers?: Headers): ClientPromise<ClientElement>;
-  getParentList(): ClientCollection | undefined;
+/** The methods and library fields of an element whose data is `T` (no index signature). */
+export interface ClientElementMethods<T = any> extends ClientCommon {
+  get(params?: QueryParams, headers?: Headers): ClientPromise<ClientElement<T>>;
+  getList<U = any>(subElement?: string, params?: QueryParams, headers?: Headers): ClientPromise<ClientCollection<U>>;
+  put(params?: QueryParams, headers?: Headers): ClientPromise<ClientElement<T>>;
+  post<U = any>(subElement: string, elementToPost: any, params?: QueryParams, headers?: Headers): ClientPromise<ClientElement<U>>;
+  save(params?: QueryParams, headers?: Headers): ClientPromise<ClientElement<T>>;
+  getParentList(): ClientCollection<T> | undefined;
+  /** The data only, as a plain object. */
+  plain(): T;
+  readonly fromServer: boolean;
+  readonly reqParams: QueryParams | null;
+  clientEtag?: string;
 }
 
-/** An enhanced collection: a real array whose prototype carries the collection methods. */
-export interface ClientCollection<T = any> extends Array<ClientElement & T>, ClientCommon {
+/** Any field, for elements whose data type is not given. */
+export interface LooseFields {
+  [field: string]: any;
+}
+
+/** `true` when `T` is `any`. */
+type IsAny<T> = 0 extends 1 & T ? true : false;
+
+/**
+ * An enhanced element. Data fields are its own enumerable properties. Untyped
+ * (`ClientElement`) any field is allowed; typed (`one<User>('users', 1)`) the fields are `T`'s,
+ * so a misspelt field is a compile error.
+ */
+export type ClientElement<T = any> = ClientElementMethods<T> & (IsAny<T> extends true ? LooseFields : T);
+
+/** An enhanced collection of elements of `T`: a real array whose prototype carries the collection methods. */
+export interface ClientCollection<T = any> extends Array<ClientElement<T>>, ClientCommon {
   getList(params?: QueryParams, headers?: Headers): ClientPromise<ClientCollection<T>>;
-  get(id: any, params?: QueryParams, headers?: Headers): ClientPromise<ClientElement & T>;
-  post(elementToPost: any, params?: QueryParams, headers?: Headers): ClientPromise<ClientElement & T>;
+  get(id: any, params?: QueryParams, headers?: Headers): ClientPromise<ClientElement<T>>;
+  post(elementToPost: Partial<T> | Record<string, any>, params?: QueryParams, headers?: Headers): ClientPromise<ClientElement<T>>;
   putElement(idx: number, params?: QueryParams, headers?: Headers): ClientPromise<ClientCollection<T>>;
-  plain(): any[];
+  plain(): T[];
   [field: string]: any;
 }
 
 /** `Client.service(route)` result. */
-export interface ClientRouteService {
-  one(id: any): ClientElement;
-  get(id: any, params?: QueryParams, headers?: Headers): ClientPromise<ClientElement>;
-  getList(params?: QueryParams, headers?: Headers): ClientPromise<ClientCollection>;
-  post(elementToPost: any, params?: QueryParams, headers?: Headers): ClientPromise<ClientElement>;
-  withHttpConfig(config: HttpConfig): ClientCollection;
+export interface ClientRouteService<T = any> {
+  one(id: any): ClientElement<T>;
+  get(id: any, params?: QueryParams, headers?: Headers): ClientPromise<ClientElement<T>>;
+  getList(params?: QueryParams, headers?: Headers): ClientPromise<ClientCollection<T>>;
+  post(elementToPost: Partial<T> | Record<string, any>, params?: QueryParams, headers?: Headers): ClientPromise<ClientElement<T>>;
+  withHttpConfig(config: HttpConfig): ClientCollection<T>;
   [customMethod: string]: any;
 }
 
 /** The `Client` service. */
 export interface ClientService extends ClientConfigurer {
-  one(route: string, id?: any, singleOne?: boolean): ClientElement;
-  all(route: string): ClientCollection;
-  several(route: string, ...ids: any[]): ClientCollection;
-  oneUrl(route: string, url: string): ClientElement;
-  allUrl(route: string, url: string): ClientCollection;
+  /** @example const u = await Client.one<User>('users', 1).get(); u.name; // ClientElement<User> */
+  one<T = any>(route: string, id?: any, singleOne?: boolean): ClientElement<T>;
+  /** @example const users = await Client.all<User>('users').getList(); // ClientCollection<User> */
+  all<T = any>(route: string): ClientCollection<T>;
+  several<T = any>(route: string, ...ids: any[]): ClientCollection<T>;
+  oneUrl<T = any>(route: string, url: string): ClientElement<T>;
+  allUrl<T = any>(route: string, url: string): ClientCollection<T>;
   copy<T>(fromElement: T): T;
-  clientizeElement(parent: any, element: any, route: string, fromServer?: boolean, collection?: any, reqParams?: QueryParams): ClientElement;
-  clientizeCollection(parent: any, element: any[], route: string, fromServer?: boolean, reqParams?: QueryParams): ClientCollection;
-  service(route: string, parent?: any): ClientRouteService;
+  /** Enhances `element` itself (object, array or function) and returns it. */
+  clientizeElement<T = any>(parent: any, element: T, route: string, fromServer?: boolean, collection?: any, reqParams?: QueryParams): ClientElement<T>;
+  /** Enhances `element` itself (and its items) and returns it. */
+  clientizeCollection<T = any>(parent: any, element: T[], route: string, fromServer?: boolean, reqParams?: QueryParams): ClientCollection<T>;
+  service<T = any>(route: string, parent?: any): ClientRouteService<T>;
   withConfig(fn: (configurer: ClientConfigurer) => void): ClientService;
   stripClient<T = any>(elem: T): any;
   /** Is this object enhanced by this library? */

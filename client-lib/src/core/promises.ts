@@ -1,0 +1,75 @@
+/**
+ * Enhanced promises: `$object` filled in place, `call`, `get`, `push` (Restangular's
+ * restangularizePromise), and how a result resolves (data or full response).
+ */
+import type { Core } from './context.js';
+import { isObject, metaOf, setMeta } from './meta.js';
+import type { ClientPromise, Deferred, HttpResponse } from './types.js';
+
+/** Adds this part's functions to `c` (see context.ts). */
+export function installPromises(c: Core): void {
+  const { config, runtime } = c;
+  const F = () => config.clientFields;
+  function enhancePromise<T>(promise: any, isCollection: boolean, valueToFill: any): ClientPromise<T> {
+    promise.call = promiseCall;
+    promise.get = promiseGet;
+    promise[F().clientCollection] = isCollection;
+    if (isCollection) promise.push = promisePush;
+    promise.$object = valueToFill;
+    if (config.clientizePromiseInterceptor) config.clientizePromiseInterceptor(promise);
+    return promise;
+  }
+
+  function promiseCall(this: any, method: string, ...params: any[]): ClientPromise<any> {
+    const d = runtime.defer();
+    const filled = {};
+    this.then(
+      (val: any) => {
+        try {
+          val[method].apply(val, params);
+          d.resolve(val);
+        } catch (e) {
+          d.reject(e);
+        }
+      },
+      (e: any) => d.reject(e),
+    );
+    return enhancePromise(d.promise, this[F().clientCollection], filled);
+  }
+  function promisePush(this: any, ...items: any[]): ClientPromise<any> {
+    return promiseCall.call(this, 'push', ...items);
+  }
+  function promiseGet(this: any, what: string): ClientPromise<any> {
+    const d = runtime.defer();
+    this.then(
+      (val: any) => d.resolve(val == null ? undefined : val[what]),
+      (e: any) => d.reject(e),
+    );
+    return enhancePromise(d.promise, this[F().clientCollection], {});
+  }
+
+  function fill(filled: any, data: any): void {
+    if (!isObject(data) || !isObject(filled)) return;
+    if (Array.isArray(filled) && Array.isArray(data)) {
+      for (let i = 0; i < data.length; i++) filled[i] = data[i];
+    } else {
+      for (const k of Object.keys(data)) filled[k] = data[k];
+    }
+    const m = metaOf(data);
+    if (m) {
+      const proto = Object.getPrototypeOf(data);
+      if (Object.getPrototypeOf(filled) !== proto) Object.setPrototypeOf(filled, proto);
+      setMeta(filled, m);
+    }
+  }
+
+  function resolvePromise(d: Deferred, response: HttpResponse, data: any, filled: any): void {
+    fill(filled, data);
+    if (config.fullResponse) d.resolve(Object.assign(response, { data }));
+    else d.resolve(data);
+  }
+
+  c.enhancePromise = enhancePromise;
+  c.fill = fill;
+  c.resolvePromise = resolvePromise;
+}

@@ -1,0 +1,44 @@
+// Compiled (not run) by types.test.ts with tsc --strict against the PUBLISHED declarations
+// (package "angular-client-rest" -> exports types -> client-lib/dist/types): generics.
+import { createClient, type ClientCollection, type ClientElement, type ClientService } from 'angular-client-rest';
+
+interface User {
+  id: number;
+  name: string;
+  email?: string;
+}
+
+type Equals<A, B> = (<X>() => X extends A ? 1 : 2) extends <X>() => X extends B ? 1 : 2 ? true : false;
+const yes = <T extends true>(): T => true as T;
+
+async function typed(Client: ClientService): Promise<void> {
+  const users = await Client.all<User>('users').getList();
+  yes<Equals<typeof users, ClientCollection<User>>>();
+  const u = await Client.one<User>('users', 1).get();
+  yes<Equals<typeof u, ClientElement<User>>>();
+  const n: string = u.name;
+  const id: number = users[0].id;
+  // @ts-expect-error misspelt field of a typed element
+  void u.nmae;
+  // @ts-expect-error wrong type of a typed field
+  const wrong: number = u.name;
+  u.name = 'Ada';
+  const saved = await u.save();
+  yes<Equals<typeof saved, ClientElement<User>>>();
+  const plain: User = u.plain();
+  const fromList = await users.get(2);
+  // @ts-expect-error misspelt field through a collection
+  void fromList.emial;
+  const svc = Client.service<User>('users');
+  const one = await svc.one(3).get();
+  void one.email;
+  const local = Client.clientizeElement<User>(null, { id: 4, name: 'n' }, 'users');
+  void local.getClientUrl();
+  // Untyped stays loose, as for Restangular code.
+  const any = await Client.one('accounts', 1).get();
+  void any.whatever;
+  void [n, id, wrong, plain];
+}
+
+const native = createClient({ baseUrl: 'http://127.0.0.1:1' });
+void typed(native);
