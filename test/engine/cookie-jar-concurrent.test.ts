@@ -129,11 +129,15 @@ describe('concurrent cookie jar', () => {
     const missing = all.filter((c) => !inFile.has(c.name));
     // A cookie our writer saved while a curl ran may be overwritten by that curl's exit.
     const duringCurl = (c: Call) => curlCalls.some((k) => c.start < k.end && k.start < c.end);
-    const lost = missing.filter((c) => c.name.startsWith('curl_') || !duringCurl(c));
+    // curl takes no lock: a save that checked the file just before a curl's exit wrote it and
+    // renamed just after overwrites that curl's cookie. Only possible while a save was in flight
+    // at the moment curl exited; any other missing curl cookie is lost by our merge.
+    const racedCurl = (k: Call) => all.some((c) => !c.name.startsWith('curl_') && c.start < k.end && k.end < c.end);
+    const lost = missing.filter((c) => (c.name.startsWith('curl_') ? !racedCurl(c) : !duringCurl(c)));
     const expected = SHELLS * CALLS + DIRECT * DIRECT_CALLS + RPC + CURL;
     console.log(
       `cookie trial: ${all.length} calls (${SHELLS}x${CALLS} daemon, ${DIRECT}x${DIRECT_CALLS} direct, ${RPC} JSON-RPC, ${CURL} curl), ` +
-        `${failed.length} failed, ${missing.length} cookies missing (${missing.length - lost.length} overwritten by a running curl), ${lost.length} lost`,
+        `${failed.length} failed, ${missing.length} cookies missing (${missing.length - lost.length} raced with curl, which takes no lock), ${lost.length} lost`,
     );
     expect(all.length).toBe(expected);
     expect(failed.map((c) => `${c.name}: ${c.detail}`)).toEqual([]);
