@@ -6,7 +6,7 @@
  * data): no `require`, no `process`, no timers, no outer-realm object whose constructor could
  * reach them, and no code generation from strings. Results come out as JSON. The API:
  * `client.global.set/get/clear/clearAll/isEmpty`, `client.test(name, fn)`,
- * `client.assert(cond, message)`, `client.log(...)`, `response.status`, `response.body` (parsed
+ * `client.assert(cond, message)`, `client.log(...)`, `client.exit()`, `response.status`, `response.body` (parsed
  * when the content type is JSON), `response.headers.valueOf(name)` / `valuesOf(name)`,
  * `response.contentType.mimeType` / `.charset`.
  */
@@ -65,7 +65,9 @@ const client = Object.freeze({
   },
   assert(cond, message) { if (!cond) throw new Error(message === undefined ? 'assertion failed' : String(message)); },
   log(...args) { __out.logs.push(args.map(__str).join(' ')); },
+  exit() { throw __exit; },
 });
+const __exit = Object.freeze({ exit: true });
 const __headers = __data.response.headers;
 const response = Object.freeze({
   status: __data.response.status,
@@ -101,15 +103,18 @@ function inputJson(res: HandlerResponse, globals: ReadonlyMap<string, string>): 
  * @returns its tests (a script error or timeout is a failed test named after the handler).
  */
 export function runHandlerScript(source: string, line: number, res: HandlerResponse, globals: ReadonlyMap<string, string>, timeoutMs = HANDLER_TIMEOUT_MS): HandlerResult {
-  const context = vm.createContext({ __input: inputJson(res, globals) }, { codeGeneration: { strings: false, wasm: false }, microtaskMode: 'afterEvaluate' });
+  // A sandbox object without prototype: `this.constructor` must not lead to the outer realm's
+  // Function (and from there to `process`). The input travels as a string literal.
+  const context = vm.createContext(Object.create(null) as object, { codeGeneration: { strings: false, wasm: false }, microtaskMode: 'afterEvaluate' });
   const out: HandlerResult = { tests: [], globals: new Map(globals), cleared: [], logs: [] };
   try {
-    vm.runInContext(PRELUDE, context, { timeout: timeoutMs });
+    vm.runInContext(`const __input = ${JSON.stringify(inputJson(res, globals))};\n${PRELUDE}`, context, { timeout: timeoutMs });
     // The user's script runs in its own block so its declarations do not clash with the prelude.
     vm.runInContext(`{\n${source}\n}`, context, { timeout: timeoutMs, filename: `handler@line${line}.js`, lineOffset: line - 2 });
   } catch (e) {
-    const msg = e instanceof Error ? e.message : String(e);
-    out.tests.push({ name: `response handler (line ${line})`, passed: false, message: /timed out/i.test(msg) ? `the handler ran longer than ${timeoutMs} ms` : msg, line });
+    const exited = typeof e === 'object' && e !== null && (e as { exit?: unknown }).exit === true && !(e instanceof Error);
+    const msg = e instanceof Error || (typeof e === 'object' && e !== null && 'message' in e) ? String((e as Error).message) : String(e);
+    if (!exited) out.tests.push({ name: `response handler (line ${line})`, passed: false, message: /timed out/i.test(msg) ? `the handler ran longer than ${timeoutMs} ms` : msg, line });
   }
   let r: { tests: HandlerTestResult[]; globals: Record<string, string>; cleared: string[]; logs: string[] };
   try {
