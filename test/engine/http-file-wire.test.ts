@@ -11,6 +11,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+// @ts-expect-error plain ESM fixture without types
+import { startHttpbin } from '../fixtures/httpbin.mjs';
 import { loadEnvironment } from '../../engine/src/http-file/environment.js';
 import { HttpFileRunner } from '../../engine/src/http-file/send.js';
 // @ts-expect-error plain ESM fixture without types
@@ -82,7 +84,7 @@ describe.each(['vscode-examples.http', 'jetbrains-examples.http', 'vscode-chaini
   }, 90_000);
 
   it('runs unchanged against the example API, every handler test passing', async () => {
-    const dir = copyFixtures(api.url);
+    const dir = copyFixtures(name.startsWith('jetbrains') ? `${api.url}/hf` : api.url);
     dirs.push(dir);
     const file = path.join(dir, name);
     const runner = new HttpFileRunner({ file, env: loadEnvironment(file, 'test') });
@@ -101,5 +103,34 @@ describe.each(['vscode-examples.http', 'jetbrains-examples.http', 'vscode-chaini
     } else {
       expect(results.length).toBe(9);
     }
+  });
+});
+
+// The JetBrains examples are written for httpbin: they run unchanged against Debian's httpbin too.
+describe('jetbrains-examples.http against httpbin', () => {
+  let hb: { url: string; close(): Promise<void> };
+  let dir: string;
+  beforeAll(async () => {
+    hb = await startHttpbin();
+    dir = copyFixtures(hb.url);
+  }, 30_000);
+  afterAll(async () => {
+    await hb?.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('every request answers 200 and every handler test passes', async () => {
+    const file = path.join(dir, 'jetbrains-examples.http');
+    const runner = new HttpFileRunner({ file, env: loadEnvironment(file, 'test') });
+    const results = await runner.sendAll(fs.readFileSync(file, 'utf8'));
+    expect(results.map((r) => r.exchange.response.status)).toEqual(results.map(() => 200));
+    const tests = results.flatMap((r) => r.tests);
+    expect(tests.length).toBe(3);
+    expect(tests.filter((t) => !t.passed)).toEqual([]);
+    expect(runner.globals.get('auth_token')).toBe('my-secret-token');
+    // httpbin echoes the multipart form: the file part arrived byte for byte.
+    const form = JSON.parse(Buffer.from(results[4]!.exchange.response.body).toString('utf8'));
+    expect(form.files.data).toBe(fs.readFileSync(path.join(dir, 'request-form-data.json'), 'utf8'));
+    expect(form.form['element-name']).toBe('Name');
   });
 });
