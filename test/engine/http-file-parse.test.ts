@@ -160,11 +160,12 @@ describe('response handlers', () => {
   });
 
   it.each([
-    ['>> file', '>> ./out.json'],
-    ['<> reference', '<> ./2024-01-01T000000.200.json'],
-  ])('%s is named as unsupported with its line', (_, line) => {
+    ['>> file: an error, the request does not run', '>> ./out.json', 'error', 0],
+    ['<> reference: a warning, ignored', '<> ./2024-01-01T000000.200.json', 'warning', 1],
+  ])('%s', (_, line, severity, requests) => {
     const s = parseHttpFile(http('GET http://h/', '', line));
-    expect(s.diagnostics).toEqual([expect.objectContaining({ code: 'unsupported-construct', line: 3 })]);
+    expect(s.diagnostics).toEqual([expect.objectContaining({ code: 'unsupported-construct', line: 3, severity })]);
+    expect(s.requests.length).toBe(requests);
   });
 });
 

@@ -158,11 +158,13 @@ export function parseHttpFile(text: string): Sheet {
         continue;
       }
       if (/^>>!?[ \t]/.test(l)) {
+        // The user expects the response in that file: the request must not run without it.
         unsupported(i, 'saving the response to a file (>> path)', 'Remove the line; save the response from the front end (sheet run --output, or C-x C-w in Emacs).');
+        block.error ??= diagnostics[diagnostics.length - 1];
         continue;
       }
       if (/^<>[ \t]/.test(l)) {
-        unsupported(i, 'a response reference (<> previous-response)', 'Remove the line; it only documents a past response.');
+        diagnostics.push({ code: 'unsupported-construct', severity: 'warning', line: i, message: 'a response reference (<> previous-response) is not supported and is ignored', hint: 'Remove the line; it only documents a past response.' });
         continue;
       }
       if (handlers.length && !BLANK.test(l) && !COMMENT.test(l)) {

@@ -120,17 +120,21 @@ export class HttpFileRunner {
   }
 
   /** Send the request at 1-based `line` of `text` (parsed with `parseForFile`). */
-  sendAt(text: string, line: number, signal?: AbortSignal): Promise<HttpSendResult> {
+  async sendAt(text: string, line: number, signal?: AbortSignal): Promise<HttpSendResult> {
     const sheet = parseForFile(text, this.opts.file ?? 'untitled.http');
     return this.send(sheet, requestAt(sheet, line), signal);
   }
 
   /**
    * Send every request of `text` in order (what `sheet run x.http` and `httpyac send --all` do).
-   * A request that fails to resolve or send ends the run with its error.
+   * @throws EngineError the first error-severity diagnostic of the file before anything is sent
+   *   (an unsupported construct is never skipped silently); then the first request that fails
+   *   to resolve or send ends the run with its error.
    */
   async sendAll(text: string, signal?: AbortSignal): Promise<HttpSendResult[]> {
     const sheet = parseForFile(text, this.opts.file ?? 'untitled.http');
+    const bad = sheet.diagnostics.find((d) => d.severity === 'error');
+    if (bad) throw new EngineError(bad.code, bad.message, { line: bad.line, hint: bad.hint });
     const out: HttpSendResult[] = [];
     for (const req of sheet.requests) out.push(await this.send(sheet, req, signal));
     return out;
