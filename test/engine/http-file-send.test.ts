@@ -7,6 +7,7 @@ import { HttpFileRunner } from '../../engine/src/http-file/send.js';
 import { loadEnvironment } from '../../engine/src/http-file/environment.js';
 import { parseForFile } from '../../engine/src/http-file/index.js';
 import { resolveRequest } from '../../engine/src/resolve/resolve.js';
+import { Session } from '../../engine/src/rpc/session.js';
 import { startApi, tempDir, type Api } from './helpers.js';
 
 let api: Api;
@@ -107,5 +108,15 @@ describe('HttpFileRunner', () => {
     const sheet = parseForFile('@u = 5\nGET http://127.0.0.1:1/users/{{u}}?t={{$timestamp}}', 'a.rest');
     const { request } = await resolveRequest(sheet, sheet.requests[0]!);
     expect(request.url).toMatch(/^http:\/\/127\.0\.0\.1:1\/users\/5\?t=\d{10}$/);
+  });
+
+  it('the engine session (C-c C-c over JSON-RPC) sends a .http request when the path says .http', async () => {
+    const session = new Session();
+    const text = `@base = ${api.url}\n@id = 1\n\n### one user\nGET {{base}}/users/{{id}}\nAccept: application/json\n`;
+    const res = await session.send({ text, line: 6, path: path.join(dir, 'users.http') });
+    expect(res.request.url).toBe(`${api.url}/users/1`);
+    expect(res.response.status).toBe(200);
+    // The same text in a .sheet is restclient syntax: {{base}} is not a variable there.
+    await expect(session.send({ text, line: 5, path: path.join(dir, 'users.sheet') })).rejects.toMatchObject({ code: 'invalid-url' });
   });
 });

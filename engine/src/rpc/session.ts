@@ -5,7 +5,8 @@
  */
 import path from 'node:path';
 import type { CookieJar } from 'tough-cookie';
-import { parseSheet, requestAt, varsBefore } from '../sheet/parse.js';
+import { requestAt, varsBefore } from '../sheet/parse.js';
+import { parseForFile } from '../http-file/index.js';
 import type { Sheet } from '../sheet/ast.js';
 import { expandPath, isUnevaluated, resolveRequest, variableValues, type EvalLisp } from '../resolve/resolve.js';
 import { DEFAULT_MAX_PASSES, Substitution } from '../resolve/substitute.js';
@@ -80,7 +81,7 @@ export class Session {
   /** Settles when the settings given so far (and their cookie jar) are in place. */
   private ready: Promise<void> = Promise.resolve();
   /** Last parse, reused while the text is the same (navigation asks often). */
-  private cache: { text: string; sheet: Sheet } | undefined;
+  private cache: { text: string; fileName?: string; sheet: Sheet } | undefined;
 
   /**
    * @param evalLisp how `:=` forms are evaluated (asks the client); undefined on clients without
@@ -127,11 +128,15 @@ export class Session {
     }
   }
 
-  /** Parse `text` (pure), reusing the last result while the text is the same. */
-  parse(text: string): Sheet {
-    if (this.cache?.text === text) return this.cache.sheet;
-    const sheet = parseSheet(text);
-    this.cache = { text, sheet };
+  /**
+   * Parse `text` (pure), reusing the last result while the text and file name are the same.
+   * @param fileName picks the syntax (`.http`/`.rest`: VS Code / JetBrains; see
+   *   engine/src/http-file/index.ts), default the sheet syntax.
+   */
+  parse(text: string, fileName?: string): Sheet {
+    if (this.cache?.text === text && this.cache.fileName === fileName) return this.cache.sheet;
+    const sheet = parseForFile(text, fileName);
+    this.cache = { text, fileName, sheet };
     return sheet;
   }
 
@@ -140,7 +145,7 @@ export class Session {
   }
 
   private async resolveAt(p: { text: string; line: number; path?: string; context?: RequestContext }, s: Required<Settings>, signal?: AbortSignal) {
-    const sheet = this.parse(p.text);
+    const sheet = this.parse(p.text, p.path);
     const node = requestAt(sheet, p.line);
     const file = p.path;
     return resolveRequest(sheet, node, {
@@ -173,7 +178,7 @@ export class Session {
     const pres = present(exchange.response, { raw: p.raw, threshold: s.threshold });
     const hooks = await runHooks(resolved.hooks, pres.kind === 'text' ? pres.text! : '', (n, v) => this.overrides.set(n, v));
     // Parse warnings inside this request's block (e.g. lines ignored after a file body).
-    const sheet = this.parse(p.text);
+    const sheet = this.parse(p.text, p.path);
     const node = requestAt(sheet, p.line);
     for (const d of sheet.diagnostics) {
       if (d.severity === 'warning' && d.line >= node.startLine && d.line <= node.endLine) {
