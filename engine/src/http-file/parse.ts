@@ -19,7 +19,6 @@ const SEPARATOR = /^###(.*)$/;
 const COMMENT = /^[ \t]*(#|\/\/)/;
 const DIRECTIVE = /^[ \t]*(?:#|\/\/)[ \t]*@([A-Za-z][\w-]*)(?:[ \t]*=?[ \t]*(.*?))?[ \t]*$/;
 const FILE_VAR = /^[ \t]*@([A-Za-z_][\w.-]*)[ \t]*=[ \t]*(.*?)[ \t]*$/;
-const REQUEST_LINE = /^[ \t]*(?:([A-Za-z]+)[ \t]+)?(\S.*?)(?:[ \t]+(HTTP\/[\d.]+))?[ \t]*$/;
 const HEADER = /^[ \t]*([^\s:]+)[ \t]*:[ \t]*(.*?)[ \t]*$/;
 const QUERY_CONT = /^[ \t]*[?&]/;
 const FILE_BODY = /^<(@(\w*))?[ \t]+(\S.*?)[ \t]*$/;
@@ -27,6 +26,24 @@ const BLANK = /^[ \t]*$/;
 
 /** Directives we act on; others are kept and reported as unsupported (docs/http-files.md). */
 export const KNOWN_DIRECTIVES = new Set(['name', 'no-redirect', 'no-cookie-jar', 'prompt', 'note']);
+
+/**
+ * `[METHOD] URL [HTTP/x.y]` split into [all, method?, url, version?] (a regex with a lazy URL
+ * group backtracks on every character; this does not).
+ */
+function requestLine(raw: string): [string, string | undefined, string, string | undefined] {
+  const t = raw.trim();
+  let rest = t;
+  let version: string | undefined;
+  const v = /[ \t]+(HTTP\/[\d.]+)$/.exec(rest);
+  if (v) {
+    version = v[1];
+    rest = rest.slice(0, v.index);
+  }
+  const w = /^([A-Za-z]+)[ \t]+/.exec(rest);
+  if (w && rest.length > w[0].length) return [t, w[1], rest.slice(w[0].length), version];
+  return [t, undefined, rest, version];
+}
 
 /** Parse a whole `.http` file. Never throws. */
 export function parseHttpFile(text: string): Sheet {
@@ -44,8 +61,9 @@ export function parseHttpFile(text: string): Sheet {
   let blockName: string | undefined;
   const ranges: { start: number; end: number; name?: string }[] = [];
   for (let i = 1; i <= n; i++) {
-    const m = SEPARATOR.exec(lines[i - 1]!);
-    if (!m) continue;
+    const sl = lines[i - 1]!;
+    if (sl.charCodeAt(0) !== 35 /* # */ || !sl.startsWith('###')) continue;
+    const m = SEPARATOR.exec(sl)!;
     if (i > start || ranges.length || blockName !== undefined) ranges.push({ start, end: i - 1, name: blockName });
     blockName = m[1]!.trim() || undefined;
     start = i + 1;
@@ -87,7 +105,7 @@ export function parseHttpFile(text: string): Sheet {
       block.error = diagnostics[diagnostics.length - 1];
       continue;
     }
-    const m = REQUEST_LINE.exec(raw)!;
+    const m = requestLine(raw);
     let method = m[1] ? m[1] : 'GET';
     let url = m[2]!;
     if (m[1] && !/^[A-Z]+$/.test(m[1])) {
@@ -129,6 +147,12 @@ export function parseHttpFile(text: string): Sheet {
     const handlers: ResponseHandler[] = [];
     for (; i <= r.end; i++) {
       const l = lines[i - 1]!;
+      const c0 = l.charCodeAt(0);
+      // Only lines starting with `>` or `<` can be handlers or unsupported markers.
+      if (c0 !== 62 /* > */ && c0 !== 60 /* < */ && !handlers.length) {
+        bodyLines.push({ text: l, line: i });
+        continue;
+      }
       const inline = /^>[ \t]*\{%(.*)$/.exec(l);
       if (inline) {
         const startLine = i;
@@ -206,6 +230,7 @@ function bodyNode(lines: { text: string; line: number }[]): BodyNode | undefined
   const first = lines[0]!.line;
   const last = lines[lines.length - 1]!.line;
   const fileOf = (l: { text: string; line: number }): BodyPart | undefined => {
+    if (l.text.charCodeAt(0) !== 60 /* < */) return undefined;
     const f = FILE_BODY.exec(l.text);
     if (!f) return undefined;
     const part: BodyPart = { kind: 'file', path: f[3]!, line: l.line };
