@@ -101,7 +101,8 @@ describe.each(['vscode-examples.http', 'jetbrains-examples.http', 'vscode-chaini
       expect(last.url).toMatch(/\/hf\/comments\/7$/);
       expect(lower(last.headers)).toContainEqual(['authorization', 'tok-42']);
     } else {
-      expect(results.length).toBe(9);
+      expect(results.length).toBe(10);
+      expect(results[9]!.exchange.request.body).toEqual({ kind: 'text', text: 'name=foo&password=bar' });
     }
   });
 });

@@ -93,7 +93,10 @@ export async function resolveHttpRequest(sheet: Sheet, req: RequestNode, opts: R
   const multipart = /^multipart\//i.test(headerValue(headers, 'content-type') ?? '');
   if (b?.kind === 'text') {
     const text = sub(b.text, b.line);
-    body = { kind: 'text', text: multipart ? text.replace(/\r?\n/g, '\r\n') : text };
+    // VS Code REST Client: a form body may be broken over lines (`&key=value` on the next line);
+    // the lines are trimmed and joined, as httpyac does too.
+    const form = /^application\/x-www-form-urlencoded\b/i.test(headerValue(headers, 'content-type') ?? '');
+    body = { kind: 'text', text: multipart ? text.replace(/\r?\n/g, '\r\n') : form ? text.split(/\r?\n/).map((l) => l.trim()).join('') : text };
   } else if (b?.kind === 'file') {
     const file = expandPath(sub(b.path, b.line), baseDir);
     const buf = await readFile(file, b.line);
