@@ -11,7 +11,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
+import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser/lib/esm/main.js'; // the ESM build: esbuild cannot bundle the UMD one (dynamic requires)
 import { parse as parseDotenv } from 'dotenv';
 import { EngineError } from '../errors.js';
 
