@@ -1,4 +1,4 @@
-;;; sheet-mode.el --- Run HTTP requests written in a plain-text sheet  -*- lexical-binding: t; -*-
+;;; sheet-mode.el --- HTTP requests in a sheet  -*- lexical-binding: t; -*-
 
 ;; Copyright (C) 2026 The sheet-rest authors
 
@@ -11,30 +11,35 @@
 
 ;; This file is not part of GNU Emacs.
 
-;; Permission is hereby granted, free of charge, to any person obtaining a copy of this
-;; software and associated documentation files, to deal in the software without
-;; restriction, subject to the MIT license terms shipped with sheet-rest (LICENSE).
+;; Permission is hereby granted, free of charge, to any person obtaining a
+;; copy of this software and associated documentation files, to deal in the
+;; software without restriction, subject to the MIT license terms shipped with
+;; sheet-rest (LICENSE).
 
 ;;; Commentary:
 
-;; `sheet-mode' is restclient.el's syntax and keys on top of one engine.  A sheet holds
-;; requests (`GET http://host/path', headers, a body after an empty line), variables
-;; (`:name = value', `:name := (form)', multi-line with `<<') and hooks (`-> jq-set-var',
-;; `-> run-hook').  Put point on a request and press C-c C-c.
+;; `sheet-mode' is restclient.el's syntax and keys on top of one engine.  A
+;; sheet holds requests (`GET http://host/path', headers, a body after an
+;; empty line), variables (`:name = value', `:name := (form)', multi-line with
+;; `<<') and hooks (`-> jq-set-var', `-> run-hook').  Put point on a request
+;; and press C-c C-c.
 ;;
-;; How it works: Emacs never parses the sheet for behaviour.  A TypeScript engine, started
-;; lazily as a subprocess (`sheet-engine-command'), speaks JSON-RPC over stdio through the
-;; built-in jsonrpc.el, like eglot does with language servers.  Emacs sends the whole
-;; buffer text and the line of point (`sheet/send'); the engine parses, substitutes
-;; variables (asking Emacs to evaluate `:=' forms through `lisp/eval'), sends the request,
-;; pretty-prints the response and runs the jq hooks.  Emacs then fills the response buffer
-;; (`sheet-buffer-response-name') the way restclient.el does: the body, then the request
-;; and the status line, headers and duration as comment lines.  Navigation, narrowing,
-;; marking, outline hiding and helm ask the engine for the sheet's outline (`sheet/outline').
+;; How it works: Emacs never parses the sheet for behaviour.  A TypeScript
+;; engine, started lazily as a subprocess (`sheet-engine-command'), speaks
+;; JSON-RPC over stdio through the built-in jsonrpc.el, like eglot does with
+;; language servers.  Emacs sends the whole buffer text and the line of point
+;; (`sheet/send'); the engine parses, substitutes variables (asking Emacs to
+;; evaluate `:=' forms through `lisp/eval'), sends the request, pretty-prints
+;; the response and runs the jq hooks.  Emacs then fills the response buffer
+;; (`sheet-buffer-response-name') the way restclient.el does: the body, then
+;; the request and the status line, headers and duration as comment lines.
+;; Navigation, narrowing, marking, outline hiding and helm ask the engine for
+;; the sheet's outline (`sheet/outline').
 ;;
-;; Sending is asynchronous: Emacs stays responsive, and C-c C-k cancels the request in
-;; flight.  If the engine dies, pending requests fail with a message and the next command
-;; starts a new one.  See docs/sheet-mode.md in the checkout for the whole manual.
+;; Sending is asynchronous: Emacs stays responsive, and C-c C-k cancels the
+;; request in flight.  If the engine dies, pending requests fail with a
+;; message and the next command starts a new one.  See docs/sheet-mode.md in
+;; the checkout for the whole manual.
 
 ;;; Code:
 
@@ -43,6 +48,7 @@
 (require 'seq)
 (require 'subr-x)
 (require 'newcomment)
+(require 'sheet-engine)
 
 (declare-function helm "ext:helm")
 (declare-function helm-make-source "ext:helm-source")
@@ -56,51 +62,30 @@
   :prefix "sheet-"
   :link '(url-link :tag "Manual" "https://github.com/sheet-rest/sheet-rest"))
 
-(defgroup sheet-faces nil
-  "Faces used by `sheet-mode'."
-  :group 'sheet
-  :group 'faces
-  :prefix "sheet-")
-
-(defconst sheet--elisp-directory
-  (file-name-directory (or load-file-name buffer-file-name default-directory))
-  "Directory this file was loaded from; the checkout's elisp directory.")
-
-(defun sheet--default-engine-command ()
-  "Return the command line of the engine built in this checkout."
-  (list "node"
-        (expand-file-name "../engine/dist/engine.cjs" sheet--elisp-directory)
-        "--stdio"))
-
-(defcustom sheet-engine-command (sheet--default-engine-command)
+(defcustom sheet-engine-command (sheet-engine--default-command)
   "Program and arguments that start the engine, speaking JSON-RPC on stdio.
 The default runs the bundle built by `make build' in the checkout
 this file belongs to: node ../engine/dist/engine.cjs --stdio."
-  :type '(repeat (string :tag "Argument"))
-  :group 'sheet)
+  :type '(repeat (string :tag "Argument")))
 
 (defcustom sheet-log-request t
   "When non-nil, each request is logged to the *Messages* buffer."
-  :type 'boolean
-  :group 'sheet)
+  :type 'boolean)
 
 (defcustom sheet-same-buffer-response t
   "When non-nil, one buffer is reused for every response.
 Its name is `sheet-buffer-response-name'.  When nil, each response
 gets its own buffer named *HTTP <METHOD> <URL>*, with <2>, <3>
 appended for repeated calls."
-  :type 'boolean
-  :group 'sheet)
+  :type 'boolean)
 
 (defcustom sheet-buffer-response-name "*HTTP Response*"
   "Name of the response buffer when `sheet-same-buffer-response' is non-nil."
-  :type 'string
-  :group 'sheet)
+  :type 'string)
 
 (defcustom sheet-inhibit-cookies nil
   "When non-nil, cookies from the engine's cookie jar are not sent implicitly."
-  :type 'boolean
-  :group 'sheet)
+  :type 'boolean)
 
 (defcustom sheet-response-size-threshold 100000
   "Response size, in characters, above which only the bare major mode is used.
@@ -108,30 +93,25 @@ Above the threshold the response's major mode runs without its
 hooks (function `delay-mode-hooks'); above ten times the threshold the
 buffer stays in `fundamental-mode'.  nil disables the threshold."
   :type '(choice (const :tag "No threshold" nil)
-                 (natnum :tag "Characters"))
-  :group 'sheet)
+                 (natnum :tag "Characters")))
 
 (defcustom sheet-cookie-jar-file nil
   "File that keeps the engine's cookies, in the Netscape format curl uses.
 nil keeps them in the engine's memory for its session.  The same
 file works with curl (-b/-c) and with the shell verbs."
-  :type '(choice (const :tag "In memory" nil) (file :tag "Cookie file"))
-  :group 'sheet)
+  :type '(choice (const :tag "In memory" nil) (file :tag "Cookie file")))
 
 (defcustom sheet-timeout nil
   "Seconds to wait for a complete response; nil waits without limit."
-  :type '(choice (const :tag "No limit" nil) (number :tag "Seconds"))
-  :group 'sheet)
+  :type '(choice (const :tag "No limit" nil) (number :tag "Seconds")))
 
 (defcustom sheet-follow-redirects t
-  "When non-nil, redirects are followed; when nil, the redirect response is shown."
-  :type 'boolean
-  :group 'sheet)
+  "When non-nil, redirects are followed; nil shows the redirect response."
+  :type 'boolean)
 
 (defcustom sheet-vars-max-passes 10
   "Maximum number of substitution passes for variables."
-  :type 'natnum
-  :group 'sheet)
+  :type 'natnum)
 
 (defcustom sheet-content-type-modes
   '(("application/xml" . nxml-mode)
@@ -149,14 +129,12 @@ A content type missing here gets a mode from the engine's hint:
 JSON uses `json-mode' when installed, else `js-mode'; XML uses
 `nxml-mode'; HTML uses `html-mode'; anything else `text-mode'."
   :type '(alist :key-type (string :tag "Content type")
-                :value-type (function :tag "Major mode"))
-  :group 'sheet)
+                :value-type (function :tag "Major mode")))
 
 (defcustom sheet-use-helm t
   "When non-nil, \\[sheet-helm] uses helm when it is installed.
 When nil, or when helm is not installed, it jumps with `completing-read'."
-  :type 'boolean
-  :group 'sheet)
+  :type 'boolean)
 
 (defcustom sheet-events-buffer-size 0
   "Size limit of jsonrpc.el's own full log of engine traffic; 0 turns it off.
@@ -165,352 +143,64 @@ seconds for a response of several megabytes, so it is off by
 default; `sheet-mode' always writes a one-line summary of each
 message to the events buffer (`sheet-engine-events').  nil means
 no limit.  Takes effect when the engine next starts."
-  :type '(choice (const :tag "No limit" nil) (natnum :tag "Characters"))
-  :group 'sheet)
+  :type '(choice (const :tag "No limit" nil) (natnum :tag "Characters")))
 
 (defcustom sheet-request-timeout 10
   "Seconds to wait for the engine's answer to a quick look-up.
 Used for the outline, variables and curl look-ups; sending a
 request has no timeout (cancel it with \\[sheet-cancel])."
-  :type 'number
-  :group 'sheet)
+  :type 'number)
 
 (defcustom sheet-mode-hook '(sheet-outline-mode)
   "Hook run when entering `sheet-mode'.
 `sheet-outline-mode' is on it by default; remove it to free TAB."
   :type 'hook
-  :options '(sheet-outline-mode)
-  :group 'sheet)
+  :options '(sheet-outline-mode))
 
 (defcustom sheet-response-received-hook nil
   "Hook run in the response buffer right after the response data is inserted."
-  :type 'hook
-  :group 'sheet)
+  :type 'hook)
 
 (defcustom sheet-response-loaded-hook nil
   "Hook run in the response buffer after it has been formatted."
-  :type 'hook
-  :group 'sheet)
+  :type 'hook)
 
 ;;; Faces
 
+(defgroup sheet-faces nil
+  "Faces used by `sheet-mode'."
+  :group 'sheet
+  :prefix "sheet-")
+
 (defface sheet-method '((t :inherit font-lock-keyword-face))
-  "Face for the method of a request line."
-  :group 'sheet-faces)
+  "Face for the method of a request line.")
 
 (defface sheet-url '((t :inherit font-lock-function-name-face))
-  "Face for the URL of a request line."
-  :group 'sheet-faces)
+  "Face for the URL of a request line.")
 
 (defface sheet-header-name '((t :inherit font-lock-variable-name-face))
-  "Face for header names."
-  :group 'sheet-faces)
+  "Face for header names.")
 
 (defface sheet-header-value '((t :inherit font-lock-string-face))
-  "Face for header values."
-  :group 'sheet-faces)
+  "Face for header values.")
 
 (defface sheet-variable-name '((t :inherit font-lock-preprocessor-face))
-  "Face for the names of variable declarations."
-  :group 'sheet-faces)
+  "Face for the names of variable declarations.")
 
 (defface sheet-variable-string-value '((t :inherit font-lock-string-face))
-  "Face for the value of a literal variable (`:name = value')."
-  :group 'sheet-faces)
+  "Face for the value of a literal variable (`:name = value').")
 
 (defface sheet-variable-elisp-value '((t :inherit font-lock-constant-face))
-  "Face for the Lisp form of a Lisp variable (`:name := form')."
-  :group 'sheet-faces)
+  "Face for the Lisp form of a Lisp variable (`:name := form').")
 
 (defface sheet-variable-multiline-value '((t :inherit font-lock-doc-face))
-  "Face for the lines of a multi-line variable (`:name = <<')."
-  :group 'sheet-faces)
+  "Face for the lines of a multi-line variable (`:name = <<').")
 
 (defface sheet-hook '((t :inherit font-lock-builtin-face))
-  "Face for hook lines (`-> jq-set-var', `-> run-hook')."
-  :group 'sheet-faces)
+  "Face for hook lines (`-> jq-set-var', `-> run-hook').")
 
 (defface sheet-file-body '((t :inherit font-lock-type-face))
-  "Face for a file body line (`< path')."
-  :group 'sheet-faces)
-
-;;; Engine connection
-
-(defvar sheet--connection nil
-  "The running engine connection, or nil.  One per Emacs.")
-
-(defvar sheet--contexts (make-hash-table)
-  "Sheet buffers of the requests in flight, by the request's context (a number).
-The engine echoes a request's context in each `lisp/eval' it sends
-while serving it, so a `:=' form is evaluated in the buffer that
-sent that request, even when several requests are in flight.")
-
-(defvar sheet--last-context 0
-  "The last context number given to a request.")
-
-(defvar sheet--process nil
-  "The engine's process, or nil.")
-
-(defvar sheet--in-flight nil
-  "Ids of the `sheet/send' requests waiting for an answer.")
-
-(defconst sheet--name "sheet-engine"
-  "Name of the engine connection; its buffers are named after it.")
-
-(defclass sheet-engine-connection (jsonrpc-process-connection)
-  ((last-id :initform nil :accessor sheet--engine-connection-last-id
-            :documentation "Id of the last request sent."))
-  :documentation "The connection to the sheet engine.")
-
-(cl-defmethod jsonrpc-connection-send :before
-  ((conn sheet-engine-connection) &rest args &key id method &allow-other-keys)
-  "Remember the id of requests sent on CONN and log a summary of ARGS.
-ID and METHOD are those of the message."
-  (when (and id method)
-    (setf (sheet--engine-connection-last-id conn) id))
-  (sheet--log-event conn "client" args))
-
-(defun sheet--summary (object)
-  "A one-line rendering of OBJECT, with long strings cut short."
-  (let ((print-length 12) (print-level 4))
-    (replace-regexp-in-string
-     "\n" "\\\\n"
-     (prin1-to-string (sheet--shorten object)))))
-
-(defun sheet--shorten (object)
-  "OBJECT with strings longer than 200 characters cut short."
-  (cond ((and (stringp object) (> (length object) 200))
-         (format "%s...[%d chars]" (substring object 0 200) (length object)))
-        ((consp object) (cons (sheet--shorten (car object))
-                              (sheet--shorten (cdr object))))
-        ((and (vectorp object) (< (length object) 50)) (vconcat (mapcar #'sheet--shorten object)))
-        ((vectorp object) (format "[%d elements]" (length object)))
-        (t object)))
-
-(defun sheet--log-event (conn who message)
-  "Write a summary of MESSAGE from WHO to CONN's events buffer."
-  (let ((buf (jsonrpc-events-buffer conn)))
-    (with-current-buffer buf
-      (let ((inhibit-read-only t))
-        (save-excursion
-          (goto-char (point-max))
-          (insert (format "[%s] %s %s\n" who (format-time-string "%T.%3N")
-                          (sheet--summary message))))
-        (when (> (buffer-size) 200000)
-          (delete-region (point-min) (- (point-max) 100000)))))))
-
-(defun sheet-engine-events ()
-  "Show the buffer that logs the traffic with the engine."
-  (interactive)
-  (if sheet--connection
-      (display-buffer (jsonrpc-events-buffer sheet--connection))
-    (user-error "The sheet engine is not running")))
-
-(defun sheet--engine-missing-file ()
-  "The first file in `sheet-engine-command' that should exist but does not."
-  (cl-find-if (lambda (arg)
-                (and (string-match-p "\\.[cm]?js\\'" arg)
-                     (not (file-exists-p arg))))
-              (cdr sheet-engine-command)))
-
-(defun sheet--build-hint ()
-  "How to build the engine."
-  (format "run `make build' in %s"
-          (abbreviate-file-name
-           (expand-file-name ".." sheet--elisp-directory))))
-
-(defvar sheet--jar-file nil
-  "The cookie jar file the running engine was last configured with.")
-
-(defun sheet--jar-setting ()
-  "`sheet-cookie-jar-file', expanded, or nil."
-  (and sheet-cookie-jar-file (expand-file-name sheet-cookie-jar-file)))
-
-(defun sheet--settings ()
-  "The engine settings from the current buffer's values of the options."
-  (list :maxPasses sheet-vars-max-passes
-        :threshold sheet-response-size-threshold
-        :inhibitCookies (if sheet-inhibit-cookies t :json-false)
-        :timeoutMs (if sheet-timeout (max 1 (round (* 1000 sheet-timeout))) 0)
-        :followRedirects (if sheet-follow-redirects t :json-false)
-        :cookieJarFile (sheet--jar-setting)))
-
-(defun sheet--initialize-params ()
-  "The parameters of the `initialize' request."
-  (list :clientName "sheet-mode"
-        :clientVersion "0.1.0"
-        :lisp t
-        :settings (sheet--settings)))
-
-(defun sheet--sync-jar (conn)
-  "Tell the engine on CONN when `sheet-cookie-jar-file' changed.
-`settings/set' answers once the engine has loaded the new jar, so
-the request that follows uses it."
-  (let ((file (sheet--jar-setting)))
-    (unless (equal file sheet--jar-file)
-      (condition-case err
-          (progn
-            (jsonrpc-request conn 'settings/set (list :cookieJarFile file)
-                             :timeout sheet-request-timeout)
-            (setq sheet--jar-file file))
-        (jsonrpc-error
-         (user-error "Sheet-mode: cannot use the cookie file %s: %s"
-                     file (sheet--error-text err)))))))
-
-(defun sheet--start-engine ()
-  "Start the engine and initialize it; return the connection."
-  (let ((missing (sheet--engine-missing-file))
-        (program (car sheet-engine-command)))
-    (cond
-     ((null sheet-engine-command)
-      (user-error "Sheet-mode: `sheet-engine-command' is empty; %s" (sheet--build-hint)))
-     (missing
-      (user-error "Sheet-mode: the engine is not built (%s is missing); %s"
-                  missing (sheet--build-hint)))
-     ((not (executable-find program))
-      (user-error "Sheet-mode: cannot start the engine: `%s' not found (command: %s); install Node 20 and %s"
-                  program (string-join sheet-engine-command " ") (sheet--build-hint)))))
-  (let* ((default-directory (expand-file-name "~/"))
-         (conn
-          (make-instance
-           'sheet-engine-connection
-           :name sheet--name
-           :events-buffer-scrollback-size sheet-events-buffer-size
-           :request-dispatcher #'sheet--handle-request
-           :notification-dispatcher #'ignore
-           :on-shutdown #'sheet--on-shutdown
-           :process
-           (lambda ()
-             (setq sheet--process
-                   ;; Adaptive read buffering delays reading a process whose reads come
-                   ;; back short, which adds up to tens of ms per response; it is read
-                   ;; when the process is created, so binding it affects this one only.
-                   (let ((process-adaptive-read-buffering nil))
-                     (make-process
-                      :name sheet--name
-                      :command sheet-engine-command
-                      :connection-type 'pipe
-                      :coding 'utf-8-emacs-unix
-                      :noquery t
-                      :stderr (get-buffer-create (format "*%s stderr*" sheet--name)))))))))
-    (condition-case err
-        (jsonrpc-request conn 'initialize (sheet--initialize-params) :timeout 20)
-      (:success (setq sheet--jar-file (sheet--jar-setting)))
-      (error
-       (ignore-errors (jsonrpc-shutdown conn))
-       (user-error "Sheet-mode: the engine did not start (%s): %s; %s"
-                   (string-join sheet-engine-command " ")
-                   (sheet--error-text err) (sheet--build-hint))))
-    (let ((stderr (get-buffer (format " *%s stderr*" sheet--name))))
-      (when-let ((proc (and stderr (get-buffer-process stderr))))
-        (set-process-query-on-exit-flag proc nil)))
-    conn))
-
-(defun sheet--engine ()
-  "The engine connection, started on first use."
-  (unless (and sheet--connection (jsonrpc-running-p sheet--connection))
-    (setq sheet--connection nil
-          sheet--in-flight nil)
-    (clrhash sheet--contexts)
-    (setq sheet--connection (sheet--start-engine)))
-  sheet--connection)
-
-(defun sheet--on-shutdown (conn)
-  "Forget CONN once its process has exited."
-  (when (eq conn sheet--connection)
-    (setq sheet--connection nil
-          sheet--in-flight nil)))
-
-(defun sheet-engine-shutdown ()
-  "Stop the engine; the next command that needs it will start a new one."
-  (interactive)
-  (let ((conn sheet--connection))
-    (setq sheet--connection nil
-          sheet--in-flight nil)
-    (when (and conn (jsonrpc-running-p conn))
-      (ignore-errors (jsonrpc-request conn 'shutdown nil :timeout 2))
-      (ignore-errors (jsonrpc-notify conn 'exit nil))
-      ;; Let the engine exit by itself before jsonrpc.el deletes the process.
-      (with-timeout (1 nil)
-        (while (jsonrpc-running-p conn)
-          (accept-process-output nil 0.02)))
-      (jsonrpc-shutdown conn))
-    (when (called-interactively-p 'interactive)
-      (message "Sheet engine stopped"))))
-
-(defun sheet-engine-process ()
-  "The engine's process, or nil when it is not running."
-  (and sheet--connection (jsonrpc-running-p sheet--connection)
-       (process-live-p sheet--process)
-       sheet--process))
-
-(defun sheet-engine-restart ()
-  "Stop the engine and start a new one."
-  (interactive)
-  (sheet-engine-shutdown)
-  (sheet--engine)
-  (when (called-interactively-p 'interactive)
-    (message "Sheet engine restarted")))
-
-(defun sheet--handle-request (conn method params)
-  "Answer the request METHOD with PARAMS that the engine sent on CONN."
-  (sheet--log-event conn "engine-request" (list :method method :params params))
-  (pcase method
-    ('lisp/eval (sheet--lisp-eval params))
-    (_ (jsonrpc-error :code -32601 :message (format "method not found: %s" method)))))
-
-(defun sheet--new-context (buffer)
-  "Return a new context for a request sent from BUFFER.
-The context is remembered until `sheet--end-context'."
-  (let ((context (setq sheet--last-context (1+ sheet--last-context))))
-    (puthash context buffer sheet--contexts)
-    context))
-
-(defun sheet--end-context (context)
-  "Forget CONTEXT: its request is answered."
-  (remhash context sheet--contexts))
-
-(defun sheet--lisp-eval (params)
-  "Evaluate the `:=' form in PARAMS; answer (:value STRING).
-The form is evaluated in the sheet buffer of the request named by
-the context in PARAMS (the current buffer when there is none)."
-  (let* ((form (plist-get params :form))
-         (name (plist-get params :name))
-         (context (plist-get params :context))
-         (buf (if context (gethash context sheet--contexts) (current-buffer))))
-    (condition-case err
-        (progn
-          (unless (buffer-live-p buf)
-            (error "The sheet buffer of this request was killed"))
-          (let ((value (with-current-buffer buf
-                         (eval (car (read-from-string form)) t))))
-            (list :value (if (stringp value) value (format "%s" value)))))
-      (error
-       (let ((msg (error-message-string err)))
-         (message "Sheet-mode: error in Lisp variable %s: %s" name msg)
-         (jsonrpc-error :code -32000 :message msg))))))
-
-(defun sheet--error-text (err)
-  "A readable message for ERR, a Lisp error or a JSON-RPC error plist."
-  (cond
-   ((and (consp err) (eq (car err) 'jsonrpc-error))
-    (let ((msg (alist-get 'jsonrpc-error-message (cdr err)))
-          (data (alist-get 'jsonrpc-error-data (cdr err))))
-      (sheet--error-text (list :message (or msg (cadr err)) :data data))))
-   ((and (consp err) (keywordp (car err)))
-    (let* ((msg (plist-get err :message))
-           (data (plist-get err :data))
-           (hint (and (listp data) (plist-get data :hint))))
-      (if (and (stringp hint) (not (string-empty-p hint)))
-          (format "%s (%s)" msg hint)
-        (format "%s" msg))))
-   (t (error-message-string err))))
-
-(defun sheet--error-code (err)
-  "The engine's error code (a string) in the JSON-RPC error ERR, or nil."
-  (let ((data (cond ((and (consp err) (keywordp (car err))) (plist-get err :data))
-                    ((consp err) (alist-get 'jsonrpc-error-data (cdr err))))))
-    (and (listp data) (plist-get data :code))))
+  "Face for a file body line (`< path').")
 
 (defun sheet--text ()
   "The whole text of the current buffer, ignoring narrowing."
@@ -522,61 +212,81 @@ the context in PARAMS (the current buffer when there is none)."
   "The 1-based line of point, ignoring narrowing."
   (line-number-at-pos nil t))
 
-(defun sheet--request (method params &optional lisp)
-  "Ask the engine METHOD with PARAMS and wait; signal a `user-error' on failure.
-LISP non-nil: the engine may ask for the values of the current
-buffer's `:=' forms while serving it (a context is added to PARAMS)."
-  (let* ((conn (sheet--engine))
-         (context (and lisp (sheet--new-context (current-buffer)))))
-    (unwind-protect
-        (condition-case err
-            (jsonrpc-request conn method
-                             (if context (append params (list :context context)) params)
-                             :timeout sheet-request-timeout)
-          (jsonrpc-error
-           (user-error "Sheet-mode: %s" (sheet--error-text err))))
-      (when context (sheet--end-context context)))))
-
 (defun sheet--location-params ()
   "The text, line and file of the current buffer, as the engine wants them."
   (append (list :text (sheet--text) :line (sheet--line))
           (and buffer-file-name (list :path buffer-file-name))
-          (list :settings (sheet--settings))))
+          (list :settings (sheet-engine--settings))))
 
 ;;;###autoload
 (defun sheet-set-var (name value)
-  "Set the variable NAME (a string such as \":token\") to VALUE for later requests.
+  "Set the variable NAME (a string, \":token\") to VALUE for later requests.
 The value overrides the sheet's declarations for this engine
 session.  VALUE is turned into a string with `format' when it is
-not one.  Usable from `-> run-hook' forms and from user code."
-  (unless (and (stringp name) (string-prefix-p ":" name))
-    (user-error "Sheet-mode: variable names start with a colon, e.g. \":token\": %S" name))
-  (let ((conn (sheet--engine)))
+not one; a NAME without its colon gets one (restclient.el accepts
+both).  Usable from `-> run-hook' forms and from user code."
+  (unless (and (stringp name) (not (string-empty-p name)))
+    (user-error
+     "Sheet-mode: a variable name is a string such as \":token\": %S" name))
+  (let ((conn (sheet-engine--ensure))
+        (name (if (string-prefix-p ":" name) name (concat ":" name))))
     (jsonrpc-async-request
      conn 'sheet/setVar
      (list :name name :value (if (stringp value) value (format "%s" value)))
      :success-fn #'ignore
      :error-fn (lambda (err)
-                 (message "Sheet-mode: setting %s failed: %s" name (sheet--error-text err)))
+                 (message "Sheet-mode: setting %s failed: %s" name
+                          (sheet-engine--error-text err)))
      :timeout-fn #'ignore))
   value)
+
+;;;###autoload
+(defun sheet-get-var (name)
+  "The value of the variable NAME (\":token\") at point, or nil.
+As restclient.el's `restclient-get-var': the overrides (set by
+`sheet-set-var' or `jq-set-var'), else the last declaration above
+point, substituted.  Inside a `:=' form, the variables above the
+form, as the engine sent them with the form (`lisp/eval');
+elsewhere the engine resolves them (`sheet/variables')."
+  (let ((name (if (string-prefix-p ":" name) name (concat ":" name))))
+    (if sheet-engine--eval-vars
+        (cdr (assoc name sheet-engine--eval-vars))
+      (let* ((result (sheet-engine--request 'sheet/variables
+                                            (sheet--location-params) t))
+             (match (lambda (list)
+                      (cl-find-if (lambda (v) (equal (plist-get v :name) name))
+                                  (append list nil))))
+             (found (or (funcall match (plist-get result :overrides))
+                        (funcall match (plist-get result :variables)))))
+        (and found (not (plist-get found :error)) (plist-get found :value))))))
+
+;; restclient.el's names, so that sheets and init files written for it
+;; keep working; restclient.el's own definitions win when it is loaded.
+;;;###autoload
+(unless (fboundp 'restclient-get-var)
+  (defalias 'restclient-get-var #'sheet-get-var))
+;;;###autoload
+(unless (fboundp 'restclient-set-var)
+  (defalias 'restclient-set-var #'sheet-set-var))
 
 ;;; Outline (asked of the engine)
 
 (defvar-local sheet--outline-cache nil
-  "(TICK . OUTLINE): the engine's outline of this buffer at modification TICK.")
+  "(TICK . OUTLINE): the engine's outline of this buffer at TICK.")
 
 (defun sheet--outline ()
-  "The engine's outline of the current buffer: (:requests [...] :variables [...])."
+  "The engine's outline of the current buffer.
+A plist (:requests [...] :variables [...])."
   (let ((tick (buffer-chars-modified-tick)))
     (if (eql (car sheet--outline-cache) tick)
         (cdr sheet--outline-cache)
-      (let ((outline (sheet--request 'sheet/outline (list :text (sheet--text)))))
+      (let ((outline (sheet-engine--request 'sheet/outline
+                                            (list :text (sheet--text)))))
         (setq sheet--outline-cache (cons tick outline))
         outline))))
 
 (defun sheet--requests ()
-  "The requests of the current buffer, a list of plists (:method :url :line ...)."
+  "The requests of the current buffer: plists (:method :url :line ...)."
   (append (plist-get (sheet--outline) :requests) nil))
 
 (defun sheet--variables ()
@@ -604,7 +314,8 @@ not one.  Usable from `-> run-hook' forms and from user code."
 (defun sheet--request-at (&optional line)
   "The outline entry of the request at LINE (default: point's line), or nil."
   (let ((line (or line (sheet--line))))
-    (cl-find-if (lambda (r) (<= (plist-get r :startLine) line (plist-get r :endLine)))
+    (cl-find-if (lambda (r) (<= (plist-get r :startLine) line
+                                (plist-get r :endLine)))
                 (sheet--requests))))
 
 (defun sheet--current-request ()
@@ -619,11 +330,16 @@ not one.  Usable from `-> run-hook' forms and from user code."
 
 ;;; Commands
 
+(defvar-local sheet--last-warnings nil
+  "In a sheet buffer: the warnings of its last response, a list of plists.
+Each has :message, :code and :line, as the engine's `hooks.warnings'.")
+
 (defun sheet-jump-next ()
   "Move point to the next request line."
   (interactive)
   (let* ((line (sheet--line))
-         (next (cl-find-if (lambda (r) (> (plist-get r :line) line)) (sheet--requests))))
+         (next (cl-find-if (lambda (r) (> (plist-get r :line) line))
+                           (sheet--requests))))
     (if next
         (goto-char (sheet--line-position (plist-get next :line)))
       (message "No next request"))))
@@ -656,7 +372,8 @@ not one.  Usable from `-> run-hook' forms and from user code."
 (defun sheet-copy-curl-command ()
   "Copy the request at point, as a curl command line, to the kill ring."
   (interactive)
-  (let* ((result (sheet--request 'sheet/curl (sheet--location-params) t))
+  (let* ((result (sheet-engine--request 'sheet/curl
+                                        (sheet--location-params) t))
          (command (plist-get result :command)))
     (kill-new command)
     (message "curl command copied: %s" command)
@@ -665,7 +382,12 @@ not one.  Usable from `-> run-hook' forms and from user code."
 (defun sheet-show-info ()
   "Show the overrides, the variables at point and the hook types."
   (interactive)
-  (let* ((result (sheet--request 'sheet/variables (sheet--location-params) t))
+  (let* ((result (sheet-engine--request 'sheet/variables
+                                        (sheet--location-params) t))
+         ;; The last response's warnings, then any the look-up itself
+         ;; gave (substitution warnings at point).
+         (warnings (append sheet--last-warnings
+                           (plist-get result :warnings) nil))
          (buf (get-buffer-create "*Sheet Info*")))
     (with-current-buffer buf
       (let ((inhibit-read-only t))
@@ -674,7 +396,8 @@ not one.  Usable from `-> run-hook' forms and from user code."
         (let ((overrides (append (plist-get result :overrides) nil)))
           (if overrides
               (dolist (o overrides)
-                (insert (format "  %s = %s\n" (plist-get o :name) (plist-get o :value))))
+                (insert (format "  %s = %s\n" (plist-get o :name)
+                                (plist-get o :value))))
             (insert "  (none)\n")))
         (insert (propertize "\nVariables at point\n" 'face 'bold))
         (let ((vars (append (plist-get result :variables) nil)))
@@ -682,27 +405,38 @@ not one.  Usable from `-> run-hook' forms and from user code."
               (dolist (v vars)
                 (insert (format "  %s %s %s  (line %d)\n"
                                 (plist-get v :name)
-                                (if (equal (plist-get v :kind) "lisp") ":=" "=")
+                                (sheet--assign v)
                                 (string-trim-right (plist-get v :raw))
                                 (plist-get v :line)))
                 (insert (if (plist-get v :error)
                             (format "      error: %s\n" (plist-get v :error))
                           (format "      value: %s\n" (plist-get v :value)))))
             (insert "  (none)\n")))
+        (insert (propertize "\nWarnings of the last request\n" 'face 'bold))
+        (if warnings
+            (dolist (w warnings)
+              (insert (format "  %s\n" (plist-get w :message))))
+          (insert "  (none)\n"))
         (insert (propertize "\nHook types\n" 'face 'bold))
         (dolist (h (append (plist-get result :hookTypes) nil))
           (insert (format "  -> %s %s\n      %s\n"
-                          (plist-get h :name) (plist-get h :args) (plist-get h :doc))))
+                          (plist-get h :name) (plist-get h :args)
+                          (plist-get h :doc))))
         (goto-char (point-min))
         (special-mode)))
     (display-buffer buf)
     buf))
 
+(defun sheet--assign (variable)
+  "The assignment operator of VARIABLE, an outline plist: \":=\" or \"=\"."
+  (if (equal (plist-get variable :kind) "lisp") ":=" "="))
+
 (defun sheet--jump-candidates ()
   "Completion candidates for the requests and variables: (LABEL . LINE)."
   (append
    (mapcar (lambda (r)
-             (cons (format "%s %s  (line %d)" (plist-get r :method) (plist-get r :url)
+             (cons (format "%s %s  (line %d)"
+                           (plist-get r :method) (plist-get r :url)
                            (plist-get r :line))
                    (plist-get r :line)))
            (sheet--requests))
@@ -722,31 +456,37 @@ not one.  Usable from `-> run-hook' forms and from user code."
 
 (defun sheet--helm-sources ()
   "The helm sources for \\[sheet-helm]: variables and requests."
-  (let ((buf (current-buffer))
-        (requests (mapcar (lambda (r)
-                            (cons (format "%s %s" (plist-get r :method) (plist-get r :url))
-                                  (plist-get r :line)))
-                          (sheet--requests)))
-        (variables (mapcar (lambda (v)
-                             (cons (format "%s %s %s" (plist-get v :name)
-                                           (if (equal (plist-get v :kind) "lisp") ":=" "=")
-                                           (car (split-string (plist-get v :value) "\n")))
-                                   (plist-get v :line)))
-                           (sheet--variables))))
+  (let* ((buf (current-buffer))
+         (jump (lambda (line)
+                 (with-current-buffer buf (sheet--goto-line line))))
+         (requests (mapcar (lambda (r)
+                             (cons (format "%s %s" (plist-get r :method)
+                                           (plist-get r :url))
+                                   (plist-get r :line)))
+                           (sheet--requests)))
+         (variables (mapcar (lambda (v)
+                              (cons (format "%s %s %s" (plist-get v :name)
+                                            (sheet--assign v)
+                                            (car (split-string
+                                                  (plist-get v :value) "\n")))
+                                    (plist-get v :line)))
+                            (sheet--variables))))
     (list (helm-make-source "Variables" 'helm-source-sync
                             :candidates variables
-                            :action (lambda (line) (with-current-buffer buf (sheet--goto-line line))))
+                            :action jump)
           (helm-make-source "Requests" 'helm-source-sync
                             :candidates requests
-                            :action (lambda (line) (with-current-buffer buf (sheet--goto-line line)))))))
+                            :action jump))))
 
 (defun sheet-helm ()
-  "Jump to a request or variable: with helm when installed, else `completing-read'."
+  "Jump to a request or variable, with helm or with `completing-read'.
+Helm is used when it is installed and `sheet-use-helm' is non-nil."
   (interactive)
   (if (and sheet-use-helm (require 'helm nil t))
       (helm :sources (sheet--helm-sources) :buffer "*helm sheet*")
     (let* ((candidates (sheet--jump-candidates))
-           (choice (completing-read "Jump to request or variable: " candidates nil t)))
+           (choice (completing-read "Jump to request or variable: "
+                                    candidates nil t)))
       (when-let ((line (cdr (assoc choice candidates))))
         (sheet--goto-line line)))))
 
@@ -768,7 +508,8 @@ nil: every body comes inside the engine's answer.")
   "Keymap of `sheet-response-mode'.")
 
 (define-minor-mode sheet-response-mode
-  "Minor mode of response buffers: \\<sheet-response-mode-map>\\[quit-window] quits the window."
+  "Minor mode of response buffers.
+\\<sheet-response-mode-map>\\[quit-window] quits the window."
   :lighter " Sheet-Response"
   :keymap sheet-response-mode-map
   :group 'sheet)
@@ -789,7 +530,7 @@ nil: every body comes inside the engine's answer.")
     buf))
 
 (defun sheet--mode-for (presentation)
-  "The major mode for PRESENTATION, from its content type or the engine's hint."
+  "The major mode for PRESENTATION: by content type, else the engine's hint."
   (let ((type (plist-get presentation :contentType))
         (hint (plist-get presentation :mode)))
     (or (cdr (assoc-string type sheet-content-type-modes t))
@@ -802,10 +543,21 @@ nil: every body comes inside the engine's answer.")
           (_ #'text-mode)))))
 
 (defun sheet--insert-file (file)
-  "Insert FILE, text the engine wrote in UTF-8, at point; leave point after it."
-  (let ((coding-system-for-read 'utf-8-unix)
-        (file-name-handler-alist nil))
-    (goto-char (+ (point) (cadr (insert-file-contents file))))))
+  "Insert FILE, UTF-8 text from the engine, at point; leave point after it.
+Into an empty buffer, the bytes are inserted as they are and the
+buffer then made multibyte: Emacs's internal form of text is
+UTF-8, so valid UTF-8 (what the engine writes) becomes the same
+characters as decoding would give, about a third faster for big
+bodies."
+  (let ((file-name-handler-alist nil))
+    (if (and (zerop (buffer-size)) enable-multibyte-characters)
+        (progn
+          (set-buffer-multibyte nil)
+          (unwind-protect (insert-file-contents-literally file)
+            (set-buffer-multibyte t))
+          (goto-char (point-max)))
+      (let ((coding-system-for-read 'utf-8-unix))
+        (goto-char (+ (point) (cadr (insert-file-contents file))))))))
 
 (defun sheet--file-bytes (file)
   "The bytes of FILE, a unibyte string."
@@ -839,7 +591,8 @@ file is deleted, whatever happens."
           ((or "image" "binary")
            (let ((bytes (if file
                             (sheet--file-bytes file)
-                          (base64-decode-string (or (plist-get presentation :base64) "")))))
+                          (base64-decode-string
+                           (or (plist-get presentation :base64) "")))))
              (cond
               (raw (insert (decode-coding-string bytes 'raw-text)))
               ((and (equal kind "image") (display-images-p)
@@ -847,11 +600,15 @@ file is deleted, whatever happens."
                (insert-image (create-image bytes nil t) "[image]")
                (insert "\n"))
               ((equal kind "image")
-               (insert (format "[image %s, %d bytes: this Emacs cannot display images]\n"
+               (insert (format "[image %s, %d bytes: this Emacs cannot \
+display images]\n"
                                type (length bytes))))
               (t
-               (insert (format "[binary body %s, %d bytes, not shown; C-c C-r shows it raw]\n"
-                               (if (string-empty-p type) "(no content type)" type)
+               (insert (format "[binary body %s, %d bytes, not shown; \
+C-c C-r shows it raw]\n"
+                               (if (string-empty-p type)
+                                   "(no content type)"
+                                 type)
                                (length bytes))))))))
       (sheet--delete-body-file presentation))))
 
@@ -860,23 +617,27 @@ file is deleted, whatever happens."
   (let* ((request (plist-get result :request))
          (response (plist-get result :response)))
     (append
-     (list (format "%s %s" (plist-get request :method) (plist-get request :url)))
+     (list (format "%s %s" (plist-get request :method)
+                   (plist-get request :url)))
      (mapcar (lambda (r) (format "Redirect: %s %s -> %s"
-                                 (plist-get r :status) (plist-get r :url) (plist-get r :location)))
+                                 (plist-get r :status) (plist-get r :url)
+                                 (plist-get r :location)))
              (plist-get result :redirects))
-     (list (string-trim-right
-            (format "HTTP/%s %s %s" (plist-get response :httpVersion)
-                    (plist-get response :status) (or (plist-get response :statusText) ""))))
+     (list (sheet--status-line result))
      (mapcar (lambda (h) (format "%s: %s" (aref h 0) (aref h 1)))
              (plist-get response :headers))
-     (list (format "Request duration: %fs" (/ (plist-get result :durationMs) 1000.0))))))
+     (list (format "Request duration: %fs"
+                   (/ (plist-get result :durationMs) 1000.0)))
+     (mapcar (lambda (w) (format "warning: %s" (plist-get w :message)))
+             (plist-get (plist-get result :hooks) :warnings)))))
 
 (defun sheet--status-line (result)
   "The status line of RESULT's response."
   (let ((response (plist-get result :response)))
     (string-trim-right
      (format "HTTP/%s %s %s" (plist-get response :httpVersion)
-             (plist-get response :status) (or (plist-get response :statusText) "")))))
+             (plist-get response :status)
+             (or (plist-get response :statusText) "")))))
 
 (defun sheet--format-response (result)
   "Set the major mode of the current buffer for RESULT and add the trailer."
@@ -901,7 +662,8 @@ file is deleted, whatever happens."
     (goto-char (point-min))))
 
 (defun sheet--fill-raw (result)
-  "Fill the current buffer with RESULT raw: status line, headers, empty line, body."
+  "Fill the current buffer with RESULT raw.
+The status line, the headers, an empty line, the body."
   (let ((response (plist-get result :response)))
     (insert (sheet--status-line result) "\n")
     (seq-doseq (h (plist-get response :headers))
@@ -915,7 +677,8 @@ file is deleted, whatever happens."
   (seq-doseq (form forms)
     (condition-case err
         (eval (car (read-from-string form)) t)
-      (error (message "Sheet-mode: error in run-hook %s: %s" form (error-message-string err))))))
+      (error (message "Sheet-mode: error in run-hook %s: %s" form
+                      (error-message-string err))))))
 
 (defun sheet--log (result)
   "Log the request and response of RESULT to *Messages*."
@@ -926,38 +689,173 @@ file is deleted, whatever happens."
              (plist-get request :method) (plist-get request :url)
              (mapconcat (lambda (h) (format "%s: %s" (aref h 0) (aref h 1)))
                         (plist-get request :headers) ", ")
-             (if (and text (> (length text) 200)) (concat (substring text 0 200) "...") (or text ""))
+             (if (and text (> (length text) 200))
+                 (concat (substring text 0 200) "...")
+               (or text ""))
              (sheet--status-line result) (plist-get result :durationMs))))
+
+(defun sheet--insert-as-received (presentation)
+  "Insert the body of PRESENTATION as received, if the engine sent it.
+Return non-nil when it did: the body was pretty-printed and the
+engine also sent it as received (`received' in docs/protocol.md)."
+  (let ((text (plist-get presentation :received))
+        (file (plist-get presentation :receivedFile)))
+    (cond
+     (file (unwind-protect (save-excursion (sheet--insert-file file))
+             (sheet--delete-body-file (list :file file)))
+           t)
+     (text (save-excursion (insert text)) t))))
+
+(defun sheet--fill (result raw)
+  "Fill the current buffer with RESULT; RAW: status, headers, body untouched.
+Runs `sheet-response-received-hook' with the body as received in
+the buffer; a pretty-printed body replaces it afterwards."
+  (let ((presentation (plist-get result :presentation)))
+    (cond
+     (raw (sheet--fill-raw result)
+          (run-hooks 'sheet-response-received-hook))
+     ((sheet--insert-as-received presentation)
+      (run-hooks 'sheet-response-received-hook)
+      (let ((inhibit-read-only t))
+        (erase-buffer)
+        (sheet--insert-body presentation nil)))
+     (t (sheet--insert-body presentation nil)
+        (run-hooks 'sheet-response-received-hook)))))
+
+(defun sheet--warning-text (warnings)
+  "One line naming every warning in WARNINGS (plists with :message)."
+  (mapconcat (lambda (w) (plist-get w :message)) warnings "; "))
+
+(defvar sheet--fill-chunk-bytes (* 2 1024 1024)
+  "Bytes of a big body inserted at a time while its buffer fills.")
+
+(defvar-local sheet--filling nil
+  "In a response buffer filling chunk by chunk: (TIMER . FILE), or nil.")
+
+(defun sheet--progressive-file (result raw threshold)
+  "The body file of RESULT to insert chunk by chunk, or nil.
+A text body in a file bigger than 10 x THRESHOLD bytes (the size
+above which the buffer stays in `fundamental-mode'), not RAW and
+not asked for as received."
+  (let* ((presentation (plist-get result :presentation))
+         (file (plist-get presentation :file)))
+    (and (not raw) threshold (stringp file)
+         (equal (plist-get presentation :kind) "text")
+         (not (plist-get presentation :received))
+         (not (plist-get presentation :receivedFile))
+         (> (or (file-attribute-size (file-attributes file)) 0)
+            (max (* 10 threshold) sheet--fill-chunk-bytes))
+         file)))
+
+(defun sheet--chunk-end (file beg size)
+  "Where the chunk of FILE from BEG ends: a character start, at most SIZE."
+  (let ((end (min size (+ beg sheet--fill-chunk-bytes))))
+    (if (>= end size)
+        size
+      (with-temp-buffer
+        (set-buffer-multibyte nil)
+        (let ((file-name-handler-alist nil))
+          (insert-file-contents-literally file nil end (min size (+ end 4))))
+        (goto-char (point-min))
+        ;; Skip UTF-8 continuation bytes (10xxxxxx): the chunk ends
+        ;; after a whole character.
+        (while (and (not (eobp)) (= (logand (char-after) #xC0) #x80))
+          (forward-char))
+        (+ end (1- (point)))))))
+
+(defun sheet--fill-chunk (buf file beg size finish)
+  "Insert the next chunk of FILE (SIZE bytes) from BEG into BUF.
+Schedule the next one, or call FINISH after the last.  Between
+chunks Emacs reads input: the buffer can be used while it fills,
+and \\[keyboard-quit] or \\[sheet-cancel] stop the filling."
+  (if (not (buffer-live-p buf))
+      (sheet--delete-body-file (list :file file))
+    (with-current-buffer buf
+      (setq sheet--filling nil)
+      (condition-case err
+          (let ((end (sheet--chunk-end file beg size))
+                (inhibit-read-only t)
+                (coding-system-for-read 'utf-8-unix)
+                (file-name-handler-alist nil))
+            (save-excursion
+              (goto-char (point-max))
+              (insert-file-contents file nil beg end))
+            (if (< end size)
+                (setq sheet--filling
+                      (cons (run-at-time 0 nil #'sheet--fill-chunk
+                                         buf file end size finish)
+                            file))
+              (sheet--delete-body-file (list :file file))
+              (funcall finish)))
+        ((quit error)
+         (sheet--delete-body-file (list :file file))
+         (message "Sheet-mode: filling %s stopped (%s)" (buffer-name buf)
+                  (if (eq (car err) 'quit) "quit"
+                    (error-message-string err))))))))
+
+(defun sheet--stop-filling ()
+  "Stop every response buffer that is filling; return how many were."
+  (let ((n 0))
+    (dolist (b (buffer-list))
+      (when-let ((filling (buffer-local-value 'sheet--filling b)))
+        (cancel-timer (car filling))
+        (sheet--delete-body-file (list :file (cdr filling)))
+        (with-current-buffer b (setq sheet--filling nil))
+        (setq n (1+ n))))
+    n))
+
+(defun sheet--finish-response (result raw threshold)
+  "Format the current buffer, filled with RESULT, and run the hooks.
+RAW: the raw layout.  THRESHOLD: the sheet's size threshold."
+  (let ((sheet-response-size-threshold threshold))
+    (if raw
+        (progn (fundamental-mode) (goto-char (point-min)))
+      (sheet--format-response result)))
+  (setq sheet--response-info result)
+  (sheet-response-mode 1)
+  (buffer-enable-undo)
+  (set-buffer-modified-p nil)
+  (run-hooks 'sheet-response-loaded-hook)
+  (sheet--run-hook-forms
+   (plist-get (plist-get result :hooks) :runHooks)))
 
 (defun sheet--handle-response (result raw display sheet-buffer)
   "Show the engine's RESULT for a send from SHEET-BUFFER.
-RAW: show it untouched.  DISPLAY is `select', `stay' or nil."
+RAW: show it untouched.  DISPLAY is `select', `stay' or nil.
+A big text body (see `sheet--progressive-file') fills the buffer
+chunk by chunk from timers; the loaded hook runs after the last."
   (let* ((request (plist-get result :request))
          (hooks (plist-get result :hooks))
-         (settings-buffer (if (buffer-live-p sheet-buffer) sheet-buffer (current-buffer)))
+         (warnings (append (plist-get hooks :warnings) nil))
+         (settings-buffer (if (buffer-live-p sheet-buffer)
+                              sheet-buffer
+                            (current-buffer)))
          (log (buffer-local-value 'sheet-log-request settings-buffer))
-         (threshold (buffer-local-value 'sheet-response-size-threshold settings-buffer))
+         (threshold (buffer-local-value 'sheet-response-size-threshold
+                                        settings-buffer))
+         (file (sheet--progressive-file result raw threshold))
          (buf (with-current-buffer settings-buffer
-                (sheet--response-buffer (plist-get request :method) (plist-get request :url)))))
+                (setq sheet--last-warnings warnings)
+                (sheet--response-buffer (plist-get request :method)
+                                        (plist-get request :url)))))
     (when log (sheet--log result))
     (with-current-buffer buf
-      (if raw
-          (sheet--fill-raw result)
-        (sheet--insert-body (plist-get result :presentation) nil))
       (setq sheet--response-info result)
-      (run-hooks 'sheet-response-received-hook)
-      (let ((sheet-response-size-threshold threshold))
-        (if raw
-            (progn (fundamental-mode) (goto-char (point-min)))
-          (sheet--format-response result)))
-      (setq sheet--response-info result)
-      (sheet-response-mode 1)
-      (buffer-enable-undo)
-      (set-buffer-modified-p nil)
-      (run-hooks 'sheet-response-loaded-hook)
-      (sheet--run-hook-forms (plist-get hooks :runHooks)))
-    (seq-doseq (w (plist-get hooks :warnings))
-      (message "Sheet-mode: %s" (plist-get w :message)))
+      (if (not file)
+          (progn (sheet--fill result raw)
+                 (sheet--finish-response result raw threshold))
+        ;; The chunks own the file now: the caller must not delete it.
+        (plist-put (plist-get result :presentation) :file nil)
+        (let ((size (file-attribute-size (file-attributes file))))
+          (sheet--fill-chunk
+           buf file 0 size
+           (lambda ()
+             (with-current-buffer buf
+               (let ((inhibit-read-only t))
+                 (run-hooks 'sheet-response-received-hook)
+                 (sheet--finish-response result raw threshold))))))))
+    (when warnings
+      (message "Sheet-mode: warning: %s" (sheet--warning-text warnings)))
     (pcase display
       ('select (pop-to-buffer buf))
       ('stay (display-buffer buf t)))
@@ -965,53 +863,150 @@ RAW: show it untouched.  DISPLAY is `select', `stay' or nil."
 
 (defun sheet--report-send-error (err line)
   "Report the error ERR of the send of the request at LINE."
-  (let ((code (sheet--error-code err)))
-    (message "Sheet-mode: %s"
-             (cond
-              ((equal code "cancelled") (format "request cancelled: %s" (sheet--error-text err)))
-              ((eql (plist-get err :code) -1)
-               (format "the engine died (%s) while sending the request at line %d; the next command starts a new one"
-                       (plist-get err :message) line))
-              (t (sheet--error-text err))))))
+  (let ((code (sheet-engine--error-code err)))
+    (message
+     "Sheet-mode: %s"
+     (cond
+      ((equal code "cancelled")
+       (format "request cancelled: %s" (sheet-engine--error-text err)))
+      ((eql (plist-get err :code) -1)
+       (format "the engine died (%s) while sending the request at line %d; \
+the next command starts a new one"
+               (plist-get err :message) line))
+      (t (sheet-engine--error-text err))))))
+
+;;; Requests in flight
+
+(defconst sheet--method-regexp
+  (regexp-opt '("GET" "POST" "PUT" "DELETE" "PATCH" "HEAD" "OPTIONS" "TRACE"))
+  "Request methods, for display only.")
+
+(defvar-local sheet--sending nil
+  "In a sheet buffer: its requests in flight.
+A list of plists (:id ID :start POS :label \"METHOD URL\" :time TIME),
+POS the start of the request line, TIME when it was sent.")
+
+(defvar-local sheet--sending-timer nil
+  "In a sheet buffer: the timer that updates the mode line while sending.")
+
+(defun sheet--request-label ()
+  "Return (START . \"METHOD URL\") of the request line at or above point.
+For display only, as written in the sheet (variables unresolved);
+nil when there is none."
+  (save-excursion
+    (end-of-line)
+    (when (re-search-backward
+           (concat "^\\(" sheet--method-regexp "\\)[ \t]+\\(.*\\)$") nil t)
+      (cons (point) (format "%s %s" (match-string-no-properties 1)
+                            (string-trim (match-string-no-properties 2)))))))
+
+(defun sheet--mode-line-sending ()
+  "The mode line text for the current buffer's requests in flight."
+  (when sheet--sending
+    (let* ((first (car (last sheet--sending)))
+           (label (plist-get first :label))
+           (secs (float-time (time-since (plist-get first :time)))))
+      (format " [%s %ds%s]"
+              (if (> (length label) 40)
+                  (concat (substring label 0 37) "...")
+                label)
+              (floor secs)
+              (if (cdr sheet--sending)
+                  (format " +%d" (1- (length sheet--sending)))
+                "")))))
+
+(defun sheet--sending-tick (buffer)
+  "Update BUFFER's mode line; stop the timer when nothing is in flight."
+  (if (not (buffer-live-p buffer))
+      nil
+    (with-current-buffer buffer
+      (if sheet--sending
+          (force-mode-line-update)
+        (when sheet--sending-timer
+          (cancel-timer sheet--sending-timer)
+          (setq sheet--sending-timer nil))
+        (force-mode-line-update)))))
+
+(defun sheet--sending-start (id start label)
+  "Note the request ID at START (LABEL) as in flight in the current buffer."
+  (push (list :id id :start start :label label :time (current-time))
+        sheet--sending)
+  (unless sheet--sending-timer
+    (setq sheet--sending-timer
+          (run-at-time 1 1 #'sheet--sending-tick (current-buffer))))
+  (force-mode-line-update))
+
+(defun sheet--sending-end (buffer id)
+  "Note that the request ID of BUFFER is answered."
+  (when (buffer-live-p buffer)
+    (with-current-buffer buffer
+      (setq sheet--sending
+            (cl-remove-if (lambda (s) (eql (plist-get s :id) id))
+                          sheet--sending))
+      (sheet--sending-tick buffer))))
+
+(defun sheet--confirm-duplicate (start label)
+  "Ask before sending the request at START (LABEL) again while in flight."
+  (when (and start
+             (cl-find-if (lambda (s) (eql (plist-get s :start) start))
+                         sheet--sending)
+             (not (y-or-n-p (format "%s is still in flight; send it again? "
+                                    label))))
+    (user-error "Not sent")))
 
 (defun sheet--send (raw display)
   "Send the request at point; show the response raw if RAW.
 DISPLAY is `select' (show and select the response window), `stay'
 \(show it, keep focus) or nil (fill the buffer only)."
-  (let* ((conn (sheet--engine))
-         (_ (sheet--sync-jar conn))
+  (let* ((where (sheet--request-label))
+         (_ (sheet--confirm-duplicate (car where) (cdr where)))
+         (conn (sheet-engine--ensure))
+         (_ (sheet-engine--sync-jar conn))
          (sheet-buffer (current-buffer))
          (line (sheet--line))
-         (context (sheet--new-context sheet-buffer))
+         (context (sheet-engine--new-context sheet-buffer))
          (params (append (sheet--location-params)
                          (list :raw (if raw t :json-false) :context context)
                          (and sheet--body-file-min
-                              (list :bodyFileMin sheet--body-file-min))))
+                              (list :bodyFileMin sheet--body-file-min))
+                         (and sheet-response-received-hook
+                              (list :received t))))
          (id nil))
     (jsonrpc-async-request
      conn 'sheet/send params
      :timeout nil
      :success-fn
      (lambda (result)
-       (setq sheet--in-flight (delq id sheet--in-flight))
-       (sheet--end-context context)
+       (setq sheet-engine--in-flight (delq id sheet-engine--in-flight))
+       (sheet-engine--end-context context)
+       (sheet--sending-end sheet-buffer id)
        (unwind-protect
            (progn
-             (sheet--log-event conn "engine-reply" (list :id id :result result))
+             (sheet-engine--log-event conn "engine-reply"
+                                      (list :id id :result result))
              (condition-case-unless-debug err
                  (sheet--handle-response result raw display sheet-buffer)
                (error (message "Sheet-mode: showing the response failed: %s"
                                (error-message-string err)))))
-         ;; Normally deleted as soon as it is read; this covers every other way out.
-         (sheet--delete-body-file (plist-get result :presentation))))
+         ;; Normally deleted as soon as they are read; this covers every
+         ;; other way out.
+         (let ((presentation (plist-get result :presentation)))
+           (sheet--delete-body-file presentation)
+           (sheet--delete-body-file
+            (list :file (plist-get presentation :receivedFile))))))
      :error-fn
      (lambda (err)
-       (setq sheet--in-flight (delq id sheet--in-flight))
-       (sheet--end-context context)
-       (sheet--log-event conn "engine-reply" (list :id id :error err))
+       (setq sheet-engine--in-flight (delq id sheet-engine--in-flight))
+       (sheet-engine--end-context context)
+       (sheet--sending-end sheet-buffer id)
+       (sheet-engine--log-event conn "engine-reply" (list :id id :error err))
        (sheet--report-send-error err line)))
-    (setq id (sheet--engine-connection-last-id conn))
-    (push id sheet--in-flight)
+    (setq id (sheet-engine--last-id conn))
+    (push id sheet-engine--in-flight)
+    (sheet--sending-start id (car where) (or (cdr where) "request"))
+    (let ((message-log-max nil))
+      (message "Sending %s... (%s cancels)" (or (cdr where) "request")
+               (substitute-command-keys "\\[sheet-cancel]")))
     id))
 
 (defun sheet-http-send-current (&optional raw stay-in-window)
@@ -1037,14 +1032,18 @@ non-nil, keep focus in the sheet."
   (sheet--send nil nil))
 
 (defun sheet-cancel ()
-  "Cancel the requests in flight."
+  "Cancel the requests in flight, and stop response buffers filling."
   (interactive)
-  (if (not (and sheet--connection sheet--in-flight))
-      (message "No request in flight")
-    (dolist (id sheet--in-flight)
-      (jsonrpc-notify sheet--connection '$/cancelRequest (list :id id)))
-    (message "Cancelling %d request%s" (length sheet--in-flight)
-             (if (cdr sheet--in-flight) "s" ""))))
+  (let ((stopped (sheet--stop-filling)))
+    (when (> stopped 0)
+      (message "Stopped filling %d response buffer%s" stopped
+               (if (> stopped 1) "s" "")))
+    (if (not (and sheet-engine--connection sheet-engine--in-flight))
+        (when (zerop stopped) (message "No request in flight"))
+      (dolist (id sheet-engine--in-flight)
+        (jsonrpc-notify sheet-engine--connection '$/cancelRequest (list :id id)))
+      (message "Cancelling %d request%s" (length sheet-engine--in-flight)
+               (if (cdr sheet-engine--in-flight) "s" "")))))
 
 ;;; Outline minor mode
 
@@ -1055,7 +1054,8 @@ non-nil, keep focus in the sheet."
 (defun sheet-toggle-body-visibility ()
   "On a request line, hide or show the rest of the request; return t if done."
   (let* ((line (sheet--line))
-         (request (cl-find-if (lambda (r) (= (plist-get r :line) line)) (sheet--requests))))
+         (request (cl-find-if (lambda (r) (= (plist-get r :line) line))
+                              (sheet--requests))))
     (when request
       (let* ((start (sheet--line-end-position line))
              (end (sheet--line-end-position (plist-get request :endLine)))
@@ -1109,17 +1109,15 @@ hook to free TAB."
 
 ;;; Font lock
 
-(defconst sheet--method-regexp
-  (regexp-opt '("GET" "POST" "PUT" "DELETE" "PATCH" "HEAD" "OPTIONS" "TRACE"))
-  "Request methods, for display only.")
-
 (defun sheet--match-multiline-value (limit)
   "Font-lock matcher: the value lines of a multi-line variable before LIMIT."
   (when (re-search-forward "^:[^:= \t\n]+[ \t]*:?=[ \t]*<<[ \t]*$" limit t)
     (let ((start (min (1+ (match-end 0)) (point-max))))
       (let ((end (save-excursion
                    (goto-char start)
-                   (if (re-search-forward "^#" nil t) (match-beginning 0) (point-max)))))
+                   (if (re-search-forward "^#" nil t)
+                       (match-beginning 0)
+                     (point-max)))))
         (set-match-data (list start end))
         (goto-char (max (point) (min end limit)))
         t))))
@@ -1150,7 +1148,8 @@ hook to free TAB."
     (define-key map (kbd "C-c C-c") #'sheet-http-send-current)
     (define-key map (kbd "C-c C-r") #'sheet-http-send-current-raw)
     (define-key map (kbd "C-c C-v") #'sheet-http-send-current-stay-in-window)
-    (define-key map (kbd "C-c C-b") #'sheet-http-send-current-suppress-response-buffer)
+    (define-key map (kbd "C-c C-b")
+      #'sheet-http-send-current-suppress-response-buffer)
     (define-key map (kbd "C-c C-n") #'sheet-jump-next)
     (define-key map (kbd "C-c C-p") #'sheet-jump-prev)
     (define-key map (kbd "C-c C-.") #'sheet-mark-current)
@@ -1159,6 +1158,7 @@ hook to free TAB."
     (define-key map (kbd "C-c n n") #'sheet-narrow-to-current)
     (define-key map (kbd "C-c C-i") #'sheet-show-info)
     (define-key map (kbd "C-c C-k") #'sheet-cancel)
+    (define-key map [remap comment-dwim] #'sheet-comment-dwim)
     map)
   "Keymap of `sheet-mode'.")
 
@@ -1168,7 +1168,8 @@ hook to free TAB."
     ["Send request" sheet-http-send-current]
     ["Send request, raw response" sheet-http-send-current-raw]
     ["Send request, stay in window" sheet-http-send-current-stay-in-window]
-    ["Send request, don't show response" sheet-http-send-current-suppress-response-buffer]
+    ["Send request, don't show response"
+     sheet-http-send-current-suppress-response-buffer]
     ["Cancel request in flight" sheet-cancel]
     "--"
     ["Next request" sheet-jump-next]
@@ -1192,10 +1193,33 @@ hook to free TAB."
   (let ((table (make-syntax-table)))
     (modify-syntax-entry ?\" "." table)
     (modify-syntax-entry ?' "." table)
+    (modify-syntax-entry ?# "." table)
+    (modify-syntax-entry ?\n ">" table)
     table)
   "Syntax table of `sheet-mode'.
-Comments are fontified by regexp, at line start only, so that a
-`#' in a URL is not taken for a comment.")
+A `#' starts a comment at the start of a line only (see
+`sheet--syntax-propertize'), so that `#' in a URL fragment or a
+JSON body is not taken for one; a newline ends a comment.")
+
+(defconst sheet--syntax-propertize
+  (syntax-propertize-rules ("^\\(#\\)" (1 "<")))
+  "Make a `#' at the start of a line a comment starter.
+restclient.el makes every `#' one in its syntax table; a sheet
+treats only a line that starts with `#' as a comment, so the
+syntax says the same.")
+
+(defun sheet-comment-dwim (arg)
+  "Comment or uncomment the current line, or the lines of the region.
+\[comment-dwim] in a sheet: a `#' after text is not a comment in a
+sheet (it would become part of a URL or a header value), so the
+current line is commented or uncommented as a whole instead of
+getting an end-of-line comment.  With an active region, ARG is
+passed to `comment-dwim'."
+  (interactive "*P")
+  (if (use-region-p)
+      (comment-dwim arg)
+    (comment-or-uncomment-region (line-beginning-position)
+                                 (line-end-position))))
 
 ;;;###autoload
 (define-derived-mode sheet-mode fundamental-mode "Sheet"
@@ -1207,7 +1231,9 @@ Put point on a request and press \\[sheet-http-send-current].
   :group 'sheet
   (setq-local comment-start "# ")
   (setq-local comment-start-skip "^#+[ \t]*")
-  (setq-local comment-use-syntax nil)
+  (setq-local comment-end "")
+  (setq-local syntax-propertize-function sheet--syntax-propertize)
+  (setq-local mode-line-process '(:eval (sheet--mode-line-sending)))
   (setq-local font-lock-defaults '(sheet-font-lock-keywords t))
   (setq-local font-lock-multiline t))
 

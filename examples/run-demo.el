@@ -31,7 +31,7 @@
           (setq done nil
                 errors-before (with-current-buffer (messages-buffer) (buffer-size)))
           (sheet-http-send-current-stay-in-window)
-          (while (and (not done) sheet--in-flight (< (float-time) deadline))
+          (while (and (not done) sheet-engine--in-flight (< (float-time) deadline))
             (accept-process-output nil 0.05))
           (if done
               (princ (with-current-buffer done (buffer-string)))

@@ -20,7 +20,9 @@ export type ErrorCode =
   | 'bad-environment'
   | 'handler-error'
   // resolve
-  | 'variable-cycle'
+  | 'vars-too-large'
+  | 'vars-cycle' // warning: the request was sent
+  | 'vars-unresolved' // warning: the request was sent
   | 'lisp-unavailable'
   | 'lisp-error'
   | 'file-unreadable'

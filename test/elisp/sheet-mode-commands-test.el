@@ -66,7 +66,7 @@
     (let ((kill-ring nil))
       (sheet-test-key "C-c C-u")
       (let ((command (current-kill 0)))
-        (should (string-prefix-p "curl " command))
+        (should (string-prefix-p "curl -X POST " command))
         (should (string-match-p (regexp-quote (concat (sheet-test-api-url) "/users")) command))
         (should (string-match-p "--data-binary '{\"name\": \"x\"}'" command))
         (should (string-match-p "Content-Type: application/json" command))))))

@@ -129,7 +129,7 @@ response buffer.  BUFFER-NAME defaults to the shared response buffer."
 
 (defun sheet-test-wait-idle ()
   "Wait until no request is in flight."
-  (sheet-test-wait-until (lambda () (null sheet--in-flight)) 15 "no request in flight"))
+  (sheet-test-wait-until (lambda () (null sheet-engine--in-flight)) 15 "no request in flight"))
 
 (defun sheet-test-wait-message (regexp &optional mark)
   "Wait until *Messages* matches REGEXP after MARK; return the text since MARK."
@@ -142,7 +142,7 @@ response buffer.  BUFFER-NAME defaults to the shared response buffer."
 
 (defun sheet-test-send-and-wait-ready ()
   "Make sure the engine is running."
-  (sheet--engine)
+  (sheet-engine--ensure)
   (should (sheet-engine-process)))
 
 (defun sheet-test-messages-since (mark)

@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { toCurl } from '../../engine/src/curl/to-curl.js';
 import { spawnEngine, startApi, tempDir, type Api, type EngineProcess } from './helpers.js';
 
 const execFileP = promisify(execFile);
@@ -38,6 +39,22 @@ afterAll(async () => {
 const sheetHeaders = (e: Echo, names: string[]) =>
   e.rawHeaders.filter(([n]) => names.includes(n.toLowerCase())).map(([n, v]) => [n.toLowerCase(), Buffer.from(v, 'latin1').toString('utf8')]);
 
+describe('toCurl: alwaysMethod (C-c C-u) against the shortest form (--dry-run)', () => {
+  const req = (method: string, body?: string) => ({
+    method, url: 'http://127.0.0.1:1/x', headers: [] as [string, string][], line: 1,
+    ...(body === undefined ? {} : { body: { kind: 'text' as const, text: body } }),
+  });
+  it.each([
+    ['GET', undefined, 'curl -X GET http', 'curl http'],
+    ['POST', 'a', 'curl -X POST --data-binary', 'curl --data-binary'],
+    ['PUT', 'a', 'curl -X PUT --data-binary', 'curl -X PUT --data-binary'],
+    ['HEAD', undefined, 'curl -I http', 'curl -I http'],
+  ])('%s (body %s)', (method, body, always, shortest) => {
+    expect(toCurl(req(method, body), { alwaysMethod: true }).startsWith(always)).toBe(true);
+    expect(toCurl(req(method, body)).startsWith(shortest)).toBe(true);
+  });
+});
+
 describe('sheet/curl reproduces the request exactly in bash', () => {
   it.each([
     ['a GET with a query string', sheet('GET :api/echo/a?x=1&y=two%20words&z=%C3%A9')],
@@ -58,6 +75,9 @@ describe('sheet/curl reproduces the request exactly in bash', () => {
     const params = { text: full, line: 2, path: path.join(dir, 'x.sheet') };
     const { command } = await engine.conn.sendRequest('sheet/curl', params);
     expect(command).toMatch(/curl /);
+    // C-c C-u always writes the method, as restclient.el does (HEAD aside: curl's -I).
+    const method = /^[A-Z]+/.exec(text)![0];
+    expect(command).toContain(` -X ${method} `);
     const viaCurl = await execFileP('bash', ['-c', `${command} -s --max-time 10`], { cwd: dir, encoding: 'utf8' });
     const fromCurl = JSON.parse(viaCurl.stdout) as Echo;
     const sent = await engine.conn.sendRequest('sheet/send', params);

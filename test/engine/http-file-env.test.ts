@@ -91,7 +91,7 @@ describe('substituteHttp', () => {
   it.each([
     ['an unknown name', '{{nope}}', 'unknown-variable'],
     ['a request not sent yet', '{{other.response.body.$.a}}', 'unknown-variable'],
-    ['a cycle', '{{loop}}', 'variable-cycle'],
+    ['a cycle', '{{loop}}', 'vars-cycle'],
     ['an unsupported system variable', '{{$aadToken}}', 'unsupported-construct'],
     ['bad $randomInt arguments', '{{$randomInt 9 1}}', 'bad-argument'],
     ['a custom date format', '{{$datetime "DD-MM-YYYY"}}', 'unsupported-construct'],

@@ -39,6 +39,13 @@ function bytesWord(bytes: Uint8Array): string {
 export interface CurlOptions {
   /** Extra curl arguments placed before the URL, already split into words. */
   extraArgs?: string[];
+  /**
+   * Always write the method with `-X`, even where curl would pick it by itself (`-X GET`
+   * without a body, `-X POST` with one), as restclient.el's C-c C-u does, so an edited
+   * command keeps its method when the body is removed. HEAD stays `-I` (`-X HEAD` makes curl
+   * wait for a body that never comes). Default false: the shortest exact command.
+   */
+  alwaysMethod?: boolean;
 }
 
 /**
@@ -52,7 +59,9 @@ export function toCurl(req: Request, opts: CurlOptions = {}): string {
   const body = bodyBytes(req.body);
   const hasBody = body !== undefined;
   if (req.method === 'HEAD') words.push('-I');
-  else if (!(req.method === 'GET' && !hasBody) && !(req.method === 'POST' && hasBody)) words.push('-X', req.method);
+  else if (opts.alwaysMethod || (!(req.method === 'GET' && !hasBody) && !(req.method === 'POST' && hasBody))) {
+    words.push('-X', req.method);
+  }
   for (const [n, v] of req.headers) words.push('-H', shellQuote(v === '' ? `${n};` : `${n}: ${v}`));
   let prefix = '';
   if (hasBody) {

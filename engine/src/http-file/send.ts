@@ -14,7 +14,7 @@ import { promptsOf, requestMeta, type HttpRequestMeta } from '../resolve/resolve
 import type { RequestRecord } from '../resolve/http-vars.js';
 import { send } from '../http/send.js';
 import { newJar } from '../http/cookies.js';
-import { decodeBody, parseContentType } from '../present/present.js';
+import { decodeExact, parseContentType } from '../present/present.js';
 import { EngineError } from '../errors.js';
 import { headerValue, type Exchange, type Request } from '../model.js';
 import { runHandlers, HANDLER_TIMEOUT_MS, type HandlerTestResult } from './handlers.js';
@@ -47,7 +47,7 @@ export interface HttpSendResult {
 }
 
 const bodyText = (bytes: Uint8Array | undefined, contentType: string | undefined) =>
-  bytes ? decodeBody(bytes, parseContentType(contentType).charset).text : undefined;
+  bytes ? (decodeExact(bytes, parseContentType(contentType).charset)?.text ?? new TextDecoder().decode(bytes)) : undefined;
 
 export class HttpFileRunner {
   /** `client.global` values; they win over file variables (as overrides do). */

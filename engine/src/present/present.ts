@@ -68,14 +68,23 @@ export function modeFor(type: string): Mode {
 
 /**
  * Decode body bytes by charset (any label the WHATWG Encoding Standard knows: UTF-8,
- * ISO-8859-1, Shift_JIS, EUC-JP, GBK, ...). Unknown labels fall back to UTF-8.
+ * ISO-8859-1, Shift_JIS, EUC-JP, GBK, ...; unknown labels fall back to UTF-8), only when every
+ * byte sequence is valid in that charset (the standard's `fatal` mode); undefined when one is
+ * not, so that nothing is replaced by U+FFFD behind the user's back.
  */
-export function decodeBody(bytes: Uint8Array, charset: string | undefined): { text: string; charset: string } {
-  const label = charset || 'utf-8';
+export function decodeExact(bytes: Uint8Array, charset: string | undefined): { text: string; charset: string } | undefined {
+  let decoder: TextDecoder;
+  let label = charset || 'utf-8';
   try {
-    return { text: new TextDecoder(label).decode(bytes), charset: label };
+    decoder = new TextDecoder(label, { fatal: true });
   } catch {
-    return { text: new TextDecoder('utf-8').decode(bytes), charset: 'utf-8' };
+    label = 'utf-8';
+    decoder = new TextDecoder(label, { fatal: true });
+  }
+  try {
+    return { text: decoder.decode(bytes), charset: label };
+  } catch {
+    return undefined;
   }
 }
 
@@ -131,6 +140,10 @@ function looksBinary(bytes: Uint8Array): boolean {
  *
  * - images (`image/*`): base64 of the bytes, with the content type, mode `image`;
  * - other bodies that hold NUL bytes and declare no text type or charset: base64, kind `binary`;
+ * - bodies that are not valid in the charset they are decoded with (the Content-Type charset,
+ *   UTF-8 by default), raw or not: base64 of the bytes as received, kind `binary`; the bytes
+ *   are never replaced by U+FFFD (an `application/octet-stream` of Latin-1 bytes, a
+ *   `text/plain` without charset that is not UTF-8);
  * - text: decoded by the Content-Type charset (UTF-8 by default); unless `raw`, JSON
  *   (`application/json`, `+json`) is re-indented by {@link prettyJson} (numbers and keys kept
  *   exactly, `\uXXXX` shown as characters) and XML (`text/xml`, `application/xml`, `+xml`) by
@@ -145,17 +158,16 @@ export function present(response: Response, opts: PresentOptions = {}): Presenta
   const mode = modeFor(type);
   const threshold = opts.threshold === undefined ? DEFAULT_THRESHOLD : opts.threshold;
   const bytes = response.body.length;
-  if (mode === 'image' || (mode === 'text' && !charset && !type.startsWith('text/') && looksBinary(response.body))) {
-    return {
-      kind: mode === 'image' ? 'image' : 'binary',
-      base64: Buffer.from(response.body).toString('base64'),
-      contentType: type,
-      mode,
-      formatted: false,
-      overThreshold: threshold !== null && bytes > threshold,
-      bytes,
-    };
-  }
+  const asBytes = (): Presentation => ({
+    kind: mode === 'image' ? 'image' : 'binary',
+    base64: Buffer.from(response.body).toString('base64'),
+    contentType: type,
+    mode,
+    formatted: false,
+    overThreshold: threshold !== null && bytes > threshold,
+    bytes,
+  });
+  if (mode === 'image' || (mode === 'text' && !charset && !type.startsWith('text/') && looksBinary(response.body))) return asBytes();
   const body = response.body;
   // Whether the bytes were tried (and found not to be JSON): not tried again.
   let tried = false;
@@ -177,7 +189,9 @@ export function present(response: Response, opts: PresentOptions = {}): Presenta
       };
     }
   }
-  const decoded = decodeBody(response.body, charset);
+  // Bytes that are not valid in the charset are kept as bytes, never replaced by U+FFFD.
+  const decoded = decodeExact(response.body, charset);
+  if (!decoded) return asBytes();
   let text = decoded.text;
   const over = threshold !== null && text.length > threshold && charLength(text) > threshold;
   let formatted = false;

@@ -60,7 +60,7 @@ export function httpReferences(text: string): string[] {
 /**
  * Replace every `{{...}}` of `text`.
  * @param line the file line of the template, for errors.
- * @throws EngineError `unknown-variable` (name not defined anywhere), `variable-cycle` (nesting
+ * @throws EngineError `unknown-variable` (name not defined anywhere), `vars-cycle` (nesting
  *   deeper than `maxDepth`), `unsupported-construct` (a system variable we do not implement,
  *   e.g. `$aadToken`), `bad-argument` (a system variable with bad arguments).
  */
@@ -69,7 +69,7 @@ export function substituteHttp(text: string, ctx: HttpVarContext, line?: number,
   const max = ctx.maxDepth ?? 10;
   return text.replace(REF, (_all, expr: string) => {
     if (depth >= max) {
-      throw new EngineError('variable-cycle', `{{${expr}}}: references nest deeper than ${max} levels (a cycle?)`, {
+      throw new EngineError('vars-cycle', `{{${expr}}}: references nest deeper than ${max} levels (a cycle?)`, {
         line,
         hint: 'Check that no variable refers back to itself.',
         details: { variables: [expr] },

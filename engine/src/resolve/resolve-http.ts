@@ -68,7 +68,7 @@ const textOf = (buf: Buffer, encoding: string | undefined, line: number): string
  * Resolve `req` of the `.http` `sheet`.
  * @param ctx the `{{...}}` sources (environment, request variables, prompts); the file
  *   variables of `sheet` and `opts.overrides` are added here.
- * @throws EngineError `unknown-variable`, `variable-cycle`, `unsupported-construct`,
+ * @throws EngineError `unknown-variable`, `vars-cycle`, `unsupported-construct`,
  *   `invalid-url`, `file-unreadable`, `bad-argument`; each names the line.
  */
 export async function resolveHttpRequest(sheet: Sheet, req: RequestNode, opts: ResolveOptions = {}, ctx: HttpVarContext = {}): Promise<HttpResolvedRequest> {
@@ -122,5 +122,5 @@ export async function resolveHttpRequest(sheet: Sheet, req: RequestNode, opts: R
       // a variable this request does not use may be unresolvable here; it is not reported
     }
   }
-  return { request: { method: req.method, url, headers, body, line: req.line }, hooks: req.hooks, variables, meta: requestMeta(req) };
+  return { request: { method: req.method, url, headers, body, line: req.line }, hooks: req.hooks, variables, warnings: [], meta: requestMeta(req) };
 }

@@ -14,7 +14,7 @@ import type { HookNode, RequestNode, Sheet, VarDecl } from '../sheet/ast.js';
 import { varsBefore } from '../sheet/parse.js';
 import { EngineError, isEngineError } from '../errors.js';
 import type { Body, Header, Request } from '../model.js';
-import { DEFAULT_MAX_PASSES, Substitution } from './substitute.js';
+import { DEFAULT_MAX_PASSES, Substitution, type SubstitutionWarning } from './substitute.js';
 import type { HttpVarContext } from './http-vars.js';
 import { resolveHttpRequest } from './resolve-http.js';
 
@@ -23,7 +23,34 @@ import { resolveHttpRequest } from './resolve-http.js';
  * Evaluate one `:=` form in the client; resolves to the value as a string.
  * @param signal aborted when the request that needs the value is cancelled.
  */
-export type EvalLisp = (form: string, decl: { name: string; line: number }, signal?: AbortSignal) => Promise<string>;
+export type EvalLisp = (form: string, decl: LispDecl, signal?: AbortSignal) => Promise<string>;
+
+/**
+ * The `:=` declaration being evaluated; `vars`: the variables visible to it (declared above it,
+ * then the overrides), substituted, for restclient.el's `restclient-get-var` in the form.
+ */
+export interface LispDecl {
+  name: string;
+  line: number;
+  vars?: Record<string, string>;
+}
+
+/** The values visible so far, each substituted as far as it goes (for {@link LispDecl.vars}). */
+function visibleVars(values: Map<string, string>, overrides: ReadonlyMap<string, string>, maxPasses: number | undefined): Record<string, string> {
+  const visible = new Map(values);
+  for (const [k, v] of overrides) visible.set(k, v);
+  const sub = new Substitution(visible, maxPasses);
+  const out: Record<string, string> = {};
+  for (const [k, v] of visible) {
+    if (isUnevaluated(v)) continue;
+    try {
+      out[k] = sub.apply(v);
+    } catch {
+      out[k] = v;
+    }
+  }
+  return out;
+}
 
 export interface ResolveOptions {
   /** Variable overrides (name with colon -> value); they win over declarations. */
@@ -46,6 +73,11 @@ export interface ResolvedRequest {
   hooks: HookNode[];
   /** Final variable values used (name -> value), Lisp results included. */
   variables: Map<string, string>;
+  /**
+   * References left after the pass limit (`vars-cycle`, `vars-unresolved`), in sheet order:
+   * the request was resolved all the same, with those references as written.
+   */
+  warnings: SubstitutionWarning[];
 }
 
 /**
@@ -79,7 +111,7 @@ export async function variableValues(
       let v: string;
       try {
         if (opts.signal?.aborted) throw new EngineError('cancelled', `request cancelled while evaluating ${d.name}`, { line: d.line });
-        v = await opts.evalLisp(d.value, { name: d.name, line: d.line }, opts.signal);
+        v = await opts.evalLisp(d.value, { name: d.name, line: d.line, vars: visibleVars(values, overrides, opts.maxPasses) }, opts.signal);
       } catch (e) {
         if (isEngineError(e)) throw e;
         const msg = e instanceof Error ? e.message : String(e);
@@ -169,21 +201,42 @@ function headerLines(text: string, line: number): Header[] {
 }
 
 /**
- * Resolve the request `req` of `sheet` into a concrete request.
- * @throws EngineError: `variable-cycle`, `lisp-error`, `lisp-unavailable`, `invalid-url`,
+ * The URL after substitution, validated; when it is invalid and references were left in it,
+ * the error says so (a cycle in `:base` makes `:base/x` an invalid URL).
+ * @throws EngineError `invalid-url`
+ */
+function checkedUrl(url: string, line: number, warnings: SubstitutionWarning[]): string {
+  try {
+    return normalizeUrl(url, line);
+  } catch (e) {
+    const left = warnings.filter((w) => w.line === line);
+    if (!isEngineError(e) || !left.length) throw e;
+    throw new EngineError(e.code, `${e.message.replace(/^line \d+: /, '')}; ${left.map((w) => w.message.replace(/^line \d+: /, '')).join('; ')}`, {
+      line,
+      hint: `Give ${left.flatMap((w) => w.variables).join(', ')} a value without references left (see the sheet format, "Substitution"), or raise the pass limit (sheet-vars-max-passes).`,
+      details: { ...e.details, variables: left.flatMap((w) => w.variables) },
+    });
+  }
+}
+
+/**
+ * Resolve the request `req` of `sheet` into a concrete request. References still left after
+ * the pass limit stay as written and come back in `warnings` (the request is not refused).
+ * @throws EngineError: `vars-too-large`, `lisp-error`, `lisp-unavailable`, `invalid-url`,
  *   `file-unreadable`, `bad-header`; each names the line.
  */
 export async function resolveRequest(sheet: Sheet, req: RequestNode, opts: ResolveOptions = {}): Promise<ResolvedRequest> {
   if (sheet.syntax === 'http') return resolveHttpRequest(sheet, req, opts, opts.http);
   const { values, unevaluated } = await variableValues(varsBefore(sheet, req), opts);
   const sub = new Substitution(values, opts.maxPasses ?? DEFAULT_MAX_PASSES);
+  const warnings: SubstitutionWarning[] = [];
   const apply = (text: string, line: number) => {
-    const out = sub.apply(text, line);
+    const out = sub.apply(text, line, warnings);
     checkLisp(out, unevaluated);
     return out;
   };
 
-  const url = normalizeUrl(apply(req.url, req.line).trim(), req.line);
+  const url = checkedUrl(apply(req.url, req.line).trim(), req.line, warnings);
   const headers: Header[] = [];
   for (const h of req.headers) {
     if (h.kind === 'header') headers.push([h.name, apply(h.value, h.line)]);
@@ -215,5 +268,5 @@ export async function resolveRequest(sheet: Sheet, req: RequestNode, opts: Resol
     }
   }
   const variables = new Map([...values].filter(([, v]) => !isUnevaluated(v)));
-  return { request: { method: req.method, url, headers, body, line: req.line }, hooks: req.hooks, variables };
+  return { request: { method: req.method, url, headers, body, line: req.line }, hooks: req.hooks, variables, warnings };
 }

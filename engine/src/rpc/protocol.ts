@@ -21,7 +21,10 @@ export const ENGINE_ERROR = -32001;
 
 /** Settings a client may give in `initialize` and override per `sheet/send`. */
 export interface Settings {
-  /** Substitution pass limit; default 10 (`sheet-vars-max-passes`). */
+  /**
+   * Substitution pass limit; default 10 (`sheet-vars-max-passes`); 0 substitutes nothing. After
+   * the last pass the request is sent with what is left, named in `hooks.warnings`.
+   */
   maxPasses?: number;
   /** Response size threshold in characters; null disables; default 100000. */
   threshold?: number | null;
@@ -86,6 +89,13 @@ export interface PresentationInfo {
    * the bytes themselves (kind image/binary: what `base64` would have decoded to).
    */
   fileEncoding?: 'utf-8' | 'binary';
+  /**
+   * Asked with `received` and the body was pretty-printed (`formatted`): the body as
+   * received, decoded from its charset. In `receivedFile` (UTF-8, same rules as `file`)
+   * instead when the body goes in a file.
+   */
+  received?: string;
+  receivedFile?: string;
   contentType: string;
   charset?: string;
   mode: Mode;
@@ -107,8 +117,9 @@ export interface HookResults {
   setVars: { name: string; value: string }[];
   /**
    * Problems that did not stop the request, with their sheet line: parse warnings of the
-   * request (`ignored-lines`) first, then hook warnings (`unknown-hook`, `jq-error`,
-   * `bad-argument`) in sheet order.
+   * request (`ignored-lines`) first, then references substitution left after the pass limit
+   * (`vars-cycle`, `vars-unresolved`: the request was sent with them as written), then hook
+   * warnings (`unknown-hook`, `jq-error`, `bad-argument`) in sheet order.
    */
   warnings: { line: number; message: string; code: string }[];
 }
@@ -161,6 +172,12 @@ export interface SendParams {
    * Absent: always inside the answer.
    */
   bodyFileMin?: number;
+  /**
+   * Also return the body as received (decoded from its charset, not pretty-printed) when it
+   * was pretty-printed: `presentation.received` (or `receivedFile`). sheet-mode asks for it
+   * only when `sheet-response-received-hook` is set, which runs on the body as received.
+   */
+  received?: boolean;
 }
 export interface SendResult {
   request: RequestInfo;
@@ -214,7 +231,16 @@ export interface VariablesResult {
   /** Values set by hooks or `sheet-set-var`, for this engine session. */
   overrides: { name: string; value: string }[];
   /** Variables visible at `line`, each with its value after substitution (or the error). */
-  variables: { name: string; kind: 'literal' | 'lisp'; line: number; raw: string; value?: string; error?: string }[];
+  variables: {
+    name: string;
+    kind: 'literal' | 'lisp';
+    line: number;
+    raw: string;
+    value?: string;
+    error?: string;
+    /** With `value`: the references left in it after the pass limit (`vars-cycle`, `vars-unresolved` messages). */
+    warning?: string;
+  }[];
   /** Hook types the engine knows. */
   hookTypes: { name: string; args: string; doc: string }[];
 }
@@ -254,6 +280,11 @@ export interface LispEvalParams {
   name: string;
   /** Line of the declaration. */
   line: number;
+  /**
+   * The variables visible to the form (declared above it, then the overrides), substituted:
+   * what `sheet-get-var` / `restclient-get-var` answer inside the form.
+   */
+  vars?: Record<string, string>;
   /** The `context` of the request being served, when it had one. */
   context?: RequestContext;
 }

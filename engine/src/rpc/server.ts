@@ -3,20 +3,15 @@
  * protocol goes to stdout; logs go to stderr. Engine errors travel as ResponseErrors with code
  * ENGINE_ERROR and `data` = { code, line, hint, details }. `$/cancelRequest` aborts a send.
  */
-import {
-  AbstractMessageWriter,
-  CancellationTokenSource,
-  ResponseError,
-  type CancellationToken,
-  type Message,
-  type MessageConnection,
-  type MessageWriter,
-} from 'vscode-jsonrpc';
+import { CancellationTokenSource, ResponseError, type CancellationToken, type MessageConnection } from 'vscode-jsonrpc';
 import { createMessageConnection, StreamMessageReader } from 'vscode-jsonrpc/node.js';
 import { EngineError, isEngineError, toEngineError } from '../errors.js';
 import { closeConnections } from '../http/send.js';
 import * as P from './protocol.js';
 import { Session, type SessionEvalLisp } from './session.js';
+import { answerBadFrames, FramedStreamWriter, strictJsonDecoder } from './framing.js';
+
+export { FramedStreamWriter };
 
 const VERSION = '0.1.0';
 
@@ -36,11 +31,11 @@ function abortSignal(token: CancellationToken): AbortSignal {
 
 /**
  * Check the shape of a sheet method's params (`text` a string, `line` a positive integer,
- * `context` absent, a string or a number).
+ * `context` absent, a string or a number, `settings` as {@link checkSettings} says).
  * @throws EngineError `bad-argument`
  */
 function checkSheetParams<T extends { text: string; line?: number; context?: unknown }>(p: T, needsLine: boolean): T {
-  if (!p || typeof p.text !== 'string') {
+  if (!p || typeof p !== 'object' || typeof p.text !== 'string') {
     throw new EngineError('bad-argument', 'params.text must be the sheet text (a string)', { hint: 'See docs/protocol.md.' });
   }
   if (p.context !== undefined && typeof p.context !== 'string' && !(typeof p.context === 'number' && Number.isFinite(p.context))) {
@@ -49,7 +44,39 @@ function checkSheetParams<T extends { text: string; line?: number; context?: unk
   if (needsLine && !(Number.isInteger(p.line) && p.line! >= 1)) {
     throw new EngineError('bad-argument', `params.line must be a 1-based line number, not ${JSON.stringify(p.line)}`, { hint: 'See docs/protocol.md.' });
   }
-  return p;
+  const settings = (p as { settings?: unknown }).settings;
+  return settings === undefined ? p : { ...p, settings: checkSettings(settings, 'params.settings') };
+}
+
+/** The type each setting must have (protocol.ts, `Settings`); null also allowed where listed. */
+const SETTING_TYPES: Record<keyof P.Settings, [type: string, nullable: boolean]> = {
+  maxPasses: ['number', false],
+  threshold: ['number', true],
+  inhibitCookies: ['boolean', false],
+  timeoutMs: ['number', false],
+  followRedirects: ['boolean', false],
+  cookieJarFile: ['string', true],
+};
+
+/**
+ * Check settings' shape: an object (or absent) whose known fields have their type (numbers
+ * finite and not negative); unknown fields are ignored, absent and null ones left as they are.
+ * @throws EngineError `bad-argument` naming the field.
+ */
+function checkSettings(s: unknown, where: string): P.Settings | undefined {
+  if (s === undefined || s === null) return undefined;
+  if (typeof s !== 'object' || Array.isArray(s)) {
+    throw new EngineError('bad-argument', `${where} must be an object of settings, not ${JSON.stringify(s)}`, { hint: 'See Settings in docs/protocol.md.' });
+  }
+  const out: Record<string, unknown> = {};
+  for (const [k, [type, nullable]] of Object.entries(SETTING_TYPES)) {
+    const v = (s as Record<string, unknown>)[k];
+    if (v === undefined || (v === null && !nullable)) continue;
+    const ok = v === null || (typeof v === type && (type !== 'number' || (Number.isFinite(v) && (v as number) >= 0)));
+    if (!ok) throw new EngineError('bad-argument', `${where}.${k} must be ${nullable ? `a ${type} or null` : `a ${type}`}${type === 'number' ? ' (not negative)' : ''}, not ${JSON.stringify(v)}`, { hint: 'See Settings in docs/protocol.md.' });
+    out[k] = v;
+  }
+  return out as P.Settings;
 }
 
 /** Wire a Session to a connection. Exported for tests, which use in-memory streams too. */
@@ -69,7 +96,7 @@ export function serve(conn: MessageConnection, onExit: () => void = () => proces
     });
     aborted.catch(() => undefined);
     try {
-      const r = await Promise.race([conn.sendRequest(P.LispEval, { form, name: decl.name, line: decl.line, ...(context !== undefined ? { context } : {}) }, source.token), aborted]);
+      const r = await Promise.race([conn.sendRequest(P.LispEval, { form, name: decl.name, line: decl.line, ...(decl.vars ? { vars: decl.vars } : {}), ...(context !== undefined ? { context } : {}) }, source.token), aborted]);
       return r.value;
     } catch (e) {
       if (isEngineError(e)) throw e;
@@ -97,16 +124,16 @@ export function serve(conn: MessageConnection, onExit: () => void = () => proces
     };
 
   conn.onRequest(P.Initialize, guard(async (p: P.InitializeParams) => {
-    session.evalLisp = p.lisp ? evalLisp : undefined;
-    await session.configure(p.settings);
+    session.evalLisp = p?.lisp ? evalLisp : undefined;
+    await session.configure(checkSettings(p?.settings, 'params.settings'));
     return { serverName: 'sheet-engine', version: VERSION };
   }));
   conn.onRequest(P.SetSettings, guard(async (s: P.Settings) => {
-    await session.configure(s);
+    await session.configure(checkSettings(s, 'params'));
     return null;
   }));
   conn.onRequest(P.SheetSend, guard((p: P.SendParams, token: CancellationToken) => {
-    checkSheetParams(p, true);
+    p = checkSheetParams(p, true);
     if (p.bodyFileMin !== undefined && p.bodyFileMin !== null && !(Number.isInteger(p.bodyFileMin) && p.bodyFileMin >= 0)) {
       throw new EngineError('bad-argument', `params.bodyFileMin must be a number of characters, not ${JSON.stringify(p.bodyFileMin)}`, { hint: 'See docs/protocol.md.' });
     }
@@ -116,8 +143,11 @@ export function serve(conn: MessageConnection, onExit: () => void = () => proces
   conn.onRequest(P.SheetVariables, guard((p: P.VariablesParams) => session.variables(checkSheetParams(p, true))));
   conn.onRequest(P.SheetCurl, guard((p: P.CurlParams) => session.curl(checkSheetParams(p, true))));
   conn.onRequest(P.SetVar, guard((p: P.SetVarParams) => {
-    if (!/^:[^\s:=]+$/.test(p.name)) {
-      throw new EngineError('bad-argument', `not a variable name: ${JSON.stringify(p.name)}`, { hint: 'Variable names start with a colon, e.g. ":token".' });
+    if (typeof p?.name !== 'string' || !/^:[^\s:=]+$/.test(p.name)) {
+      throw new EngineError('bad-argument', `not a variable name: ${JSON.stringify(p?.name)}`, { hint: 'Variable names start with a colon, e.g. ":token".' });
+    }
+    if (p.value === undefined || p.value === null || typeof p.value === 'object') {
+      throw new EngineError('bad-argument', `params.value must be the value of ${p.name} (a string), not ${JSON.stringify(p.value)}`, { hint: 'See docs/protocol.md.' });
     }
     session.overrides.set(p.name, String(p.value));
     return null;
@@ -129,50 +159,12 @@ export function serve(conn: MessageConnection, onExit: () => void = () => proces
   conn.onNotification(P.Exit, () => onExit());
 }
 
-/**
- * Writes each message, `Content-Length` header and JSON together, with one write to the stream.
- * vscode-jsonrpc's StreamMessageWriter writes the header, waits for the write's callback and
- * then writes the body: two writes on the pipe, so the client is woken up for the header
- * alone and then again for the body, which adds a wake-up and a wait to every answer.
- * Messages are written in the order `write` is called.
- */
-export class FramedStreamWriter extends AbstractMessageWriter implements MessageWriter {
-  private errorCount = 0;
-
-  constructor(private readonly out: NodeJS.WritableStream) {
-    super();
-    out.on('error', (e: Error) => this.fireError(e));
-    out.on('close', () => this.fireClose());
-  }
-
-  write(msg: Message): Promise<void> {
-    const body = Buffer.from(JSON.stringify(msg), 'utf8');
-    const header = `Content-Length: ${body.length}\r\n\r\n`;
-    const frame = Buffer.allocUnsafe(header.length + body.length);
-    frame.write(header, 0, 'ascii');
-    body.copy(frame, header.length);
-    return new Promise((resolve, reject) => {
-      this.out.write(frame, (e?: Error | null) => {
-        if (!e) {
-          this.errorCount = 0;
-          resolve();
-          return;
-        }
-        this.errorCount++;
-        this.fireError(e, msg, this.errorCount);
-        reject(e);
-      });
-    });
-  }
-
-  end(): void {
-    this.out.end();
-  }
-}
-
 /** Run the server on this process's stdio until `exit` or stdin closes. */
 export function runStdioServer(): void {
-  const conn = createMessageConnection(new StreamMessageReader(process.stdin), new FramedStreamWriter(process.stdout));
+  const writer = new FramedStreamWriter(process.stdout);
+  const reader = new StreamMessageReader(process.stdin, { contentTypeDecoder: strictJsonDecoder });
+  const conn = createMessageConnection(reader, writer);
+  answerBadFrames(conn, writer);
   serve(conn);
   conn.onClose(() => process.exit(0));
   process.stdin.on('end', () => process.exit(0));

@@ -3,16 +3,17 @@
  * overrides, the cookie jar and the settings live here; every operation is
  * parse -> resolve -> (send -> present -> hooks) as in DESIGN.md's data flow.
  */
+import { isUtf8 } from 'node:buffer';
 import path from 'node:path';
 import type { CookieJar } from 'tough-cookie';
 import { requestAt, varsBefore } from '../sheet/parse.js';
 import { parseForFile } from '../http-file/index.js';
 import type { Sheet } from '../sheet/ast.js';
-import { expandPath, isUnevaluated, resolveRequest, variableValues, type EvalLisp } from '../resolve/resolve.js';
-import { DEFAULT_MAX_PASSES, Substitution } from '../resolve/substitute.js';
+import { expandPath, isUnevaluated, resolveRequest, variableValues, type EvalLisp, type LispDecl } from '../resolve/resolve.js';
+import { DEFAULT_MAX_PASSES, Substitution, type SubstitutionWarning } from '../resolve/substitute.js';
 import { send } from '../http/send.js';
 import { loadJar, newJar, saveJar } from '../http/cookies.js';
-import { charLength, present, DEFAULT_THRESHOLD, type Presentation } from '../present/present.js';
+import { charLength, decodeExact, present, DEFAULT_THRESHOLD, type Presentation } from '../present/present.js';
 import { writeBodyFile } from './body-file.js';
 import { HOOK_TYPES, runHooks } from '../hooks/run.js';
 import { toCurl } from '../curl/to-curl.js';
@@ -21,6 +22,7 @@ import type { Request } from '../model.js';
 import type {
   CurlParams,
   CurlResult,
+  HookResults,
   OutlineResult,
   PresentationInfo,
   RequestContext,
@@ -43,12 +45,14 @@ export const DEFAULT_SETTINGS: Required<Settings> = {
   cookieJarFile: null,
 };
 
-/** A body for the wire: UTF-8 text as a string when it is valid UTF-8, else base64. */
+/**
+ * A body for the wire: UTF-8 text as a string when it is valid UTF-8 without NUL, else base64
+ * (Emacs 28's JSON parser rejects "\u0000" in a string, and would lose the whole answer).
+ */
 export function wireBody(bytes: Uint8Array | undefined): WireBody | undefined {
   if (!bytes) return undefined;
   const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const text = buf.toString('utf8');
-  if (!text.includes('\uFFFD') || Buffer.from(text, 'utf8').equals(buf)) return { encoding: 'utf-8', data: text };
+  if (isUtf8(buf) && !buf.includes(0)) return { encoding: 'utf-8', data: buf.toString('utf8') };
   return { encoding: 'base64', data: buf.toString('base64') };
 }
 
@@ -63,7 +67,7 @@ function requestInfo(r: Request): RequestInfo {
  */
 export type SessionEvalLisp = (
   form: string,
-  decl: { name: string; line: number },
+  decl: LispDecl,
   signal?: AbortSignal,
   context?: RequestContext,
 ) => Promise<string>;
@@ -177,14 +181,7 @@ export class Session {
     if (this.jarFile && !s.inhibitCookies) await saveJar(this.jar, this.jarFile);
     const pres = present(exchange.response, { raw: p.raw, threshold: s.threshold });
     const hooks = await runHooks(resolved.hooks, pres.kind === 'text' ? pres.text! : '', (n, v) => this.overrides.set(n, v));
-    // Parse warnings inside this request's block (e.g. lines ignored after a file body).
-    const sheet = this.parse(p.text, p.path);
-    const node = requestAt(sheet, p.line);
-    for (const d of sheet.diagnostics) {
-      if (d.severity === 'warning' && d.line >= node.startLine && d.line <= node.endLine) {
-        hooks.warnings.unshift({ line: d.line, code: d.code, message: `line ${d.line}: ${d.message}` });
-      }
-    }
+    hooks.warnings.unshift(...this.requestWarnings(p, resolved.warnings));
     const { request, response } = exchange;
     return {
       request: requestInfo(request),
@@ -198,6 +195,7 @@ export class Session {
       presentation: {
         kind: pres.kind,
         ...(await this.bodyOut(pres, response.body, p.bodyFileMin)),
+        ...(p.received && pres.formatted ? await this.receivedOut(pres, response.body, p.bodyFileMin) : {}),
         contentType: pres.contentType,
         charset: pres.charset,
         mode: pres.mode,
@@ -211,14 +209,37 @@ export class Session {
   }
 
   /**
+   * The warnings of the request itself, before the hooks' (protocol.ts, `HookResults`): parse
+   * warnings inside its block (e.g. lines ignored after a file body), then the references
+   * substitution left (`vars-cycle`, `vars-unresolved`), each with its line.
+   */
+  private requestWarnings(p: { text: string; line: number; path?: string }, left: SubstitutionWarning[]): HookResults['warnings'] {
+    const sheet = this.parse(p.text, p.path);
+    const node = requestAt(sheet, p.line);
+    const out: HookResults['warnings'] = [];
+    for (const d of sheet.diagnostics) {
+      if (d.severity === 'warning' && d.line >= node.startLine && d.line <= node.endLine) {
+        out.push({ line: d.line, code: d.code, message: `line ${d.line}: ${d.message}` });
+      }
+    }
+    for (const w of left) out.push({ line: w.line ?? node.line, code: w.code, message: w.message });
+    return out;
+  }
+
+  /**
    * The body part of a presentation: `text`/`base64` in the answer, or, from `min` characters
-   * on, a file (docs/protocol.md, `bodyFileMin`). Written last, once nothing else can fail.
+   * on, a file (docs/protocol.md, `bodyFileMin`); text holding NUL always in the file (or as
+   * kind `binary` when the client takes no files). Written last, once nothing else can fail.
    */
   private async bodyOut(pres: Presentation, bytes: Uint8Array, min: number | undefined): Promise<Partial<PresentationInfo>> {
+    // Text holding NUL cannot be a JSON string Emacs 28 reads ("\u0000 is not allowed"): it
+    // goes in the file whatever its size, or, for a client that takes no files, as the bytes.
+    const nul = pres.kind === 'text' && (pres.text ?? '').includes('\u0000');
+    if (nul && min === undefined) return { kind: 'binary', base64: Buffer.from(bytes).toString('base64') };
     if (min !== undefined) {
       if (pres.kind === 'text') {
         const text = pres.text ?? '';
-        if (text.length >= min && (min <= text.length / 2 || charLength(text) >= min)) {
+        if (nul || (text.length >= min && (min <= text.length / 2 || charLength(text) >= min))) {
           return { file: await writeBodyFile(text), fileEncoding: 'utf-8' };
         }
       } else if ((pres.base64 ?? '').length >= min) {
@@ -226,6 +247,19 @@ export class Session {
       }
     }
     return pres.kind === 'text' ? { text: pres.text } : { base64: pres.base64 };
+  }
+
+  /** The body as received (`received` in SendParams), inline or in a file like the body. */
+  private async receivedOut(pres: Presentation, bytes: Uint8Array, min: number | undefined): Promise<Partial<PresentationInfo>> {
+    // Only a body that is text in its charset has an "as received" text; binary bodies and
+    // bodies not valid in their charset are left out (the client falls back to the body).
+    const decoded = pres.kind === 'text' ? decodeExact(bytes, pres.charset) : undefined;
+    if (!decoded) return {};
+    const text = decoded.text;
+    // NUL cannot travel in a JSON string Emacs 28 parses: such text goes in a file or not at all.
+    const nul = text.includes('\0');
+    if (min !== undefined && (nul || text.length >= min)) return { receivedFile: await writeBodyFile(text) };
+    return nul ? {} : { received: text };
   }
 
   /** `sheet/outline`: requests and variable declarations with their lines. */
@@ -267,7 +301,9 @@ export class Session {
       if (isUnevaluated(v)) entry.error = 'Lisp value: evaluated only in Emacs';
       else {
         try {
-          entry.value = sub.apply(v, d.line);
+          const left: SubstitutionWarning[] = [];
+          entry.value = sub.apply(v, d.line, left);
+          if (left.length) entry.warning = left.map((w) => w.message).join('; ');
         } catch (e) {
           entry.error = isEngineError(e) ? e.message : String(e);
         }
@@ -286,6 +322,6 @@ export class Session {
     await this.ready;
     const s = this.merged(p.settings);
     const resolved = await this.resolveAt(p, s);
-    return { command: toCurl(resolved.request) };
+    return { command: toCurl(resolved.request, { alwaysMethod: true }) };
   }
 }

@@ -1,0 +1,447 @@
+;;; sheet-engine.el --- Engine of sheet-mode  -*- lexical-binding: t; -*-
+
+;; Copyright (C) 2026 The sheet-rest authors
+
+;; Author: The sheet-rest authors
+;; Maintainer: The sheet-rest authors
+;; Version: 0.1.0
+;; URL: https://github.com/sheet-rest/sheet-rest
+;; Keywords: comm, tools
+;; Package-Requires: ((emacs "28.1"))
+
+;; This file is not part of GNU Emacs.
+
+;; Permission is hereby granted, free of charge, to any person
+;; obtaining a copy of this software and associated documentation
+;; files, to deal in the software without restriction, subject to the
+;; MIT license terms shipped with sheet-rest (LICENSE).
+
+;;; Commentary:
+
+;; The connection between `sheet-mode' and its engine: a TypeScript
+;; subprocess (`sheet-engine-command') speaking JSON-RPC over stdio
+;; through the built-in jsonrpc.el, the way eglot talks to a language
+;; server.  One engine per Emacs, started on first use, restarted by
+;; the next command when it dies.
+;;
+;; This file holds the process, the `initialize' handshake, the
+;; engine's requests to Emacs (`lisp/eval' of `:=' forms, evaluated in
+;; the sheet buffer that sent the request) and the one-line log of the
+;; traffic.  The options it reads are `sheet-mode's (one group,
+;; `sheet'); docs/protocol.md describes the messages.
+
+;;; Code:
+
+(require 'cl-lib)
+(require 'jsonrpc)
+(require 'subr-x)
+
+;; Options of `sheet-mode' (defined in sheet-mode.el) read here.
+(defvar sheet-engine-command)
+(defvar sheet-events-buffer-size)
+(defvar sheet-request-timeout)
+(defvar sheet-cookie-jar-file)
+(defvar sheet-vars-max-passes)
+(defvar sheet-response-size-threshold)
+(defvar sheet-inhibit-cookies)
+(defvar sheet-timeout)
+(defvar sheet-follow-redirects)
+
+(defconst sheet-engine--directory
+  (file-name-directory (or load-file-name buffer-file-name default-directory))
+  "Directory this file was loaded from; the checkout's elisp directory.")
+
+(defun sheet-engine--default-command ()
+  "Return the command line of the engine built in this checkout."
+  (list "node"
+        (expand-file-name "../engine/dist/engine.cjs" sheet-engine--directory)
+        "--stdio"))
+
+;;; State
+
+(defvar sheet-engine--connection nil
+  "The running engine connection, or nil.  One per Emacs.")
+
+(defvar sheet-engine--contexts (make-hash-table)
+  "Sheet buffers of the requests in flight, by the request's context.
+The context is a number.  The engine echoes a request's context in
+each `lisp/eval' it sends while serving it, so a `:=' form is
+evaluated in the buffer that sent that request, even when several
+requests are in flight.")
+
+(defvar sheet-engine--last-context 0
+  "The last context number given to a request.")
+
+(defvar sheet-engine--process nil
+  "The engine's process, or nil.")
+
+(defvar sheet-engine--in-flight nil
+  "Ids of the `sheet/send' requests waiting for an answer.")
+
+(defconst sheet-engine--name "sheet-engine"
+  "Name of the engine connection; its buffers are named after it.")
+
+;;; The connection class
+
+(defclass sheet-engine-connection (jsonrpc-process-connection)
+  ((last-id :initform nil :accessor sheet-engine--last-id
+            :documentation "Id of the last request sent."))
+  :documentation "The connection to the sheet engine.")
+
+;; Emacs 28's jsonrpc.el: `jsonrpc-async-request' returns nil, not the
+;; id of the request it sent (later versions return it), and C-c C-k
+;; needs the id to send `$/cancelRequest'.  Every message goes through
+;; `jsonrpc-connection-send', so the id is taken there.
+(cl-defmethod jsonrpc-connection-send :before
+  ((conn sheet-engine-connection) &rest args &key id method
+   &allow-other-keys)
+  "Remember the id of requests sent on CONN and log a summary of ARGS.
+ID and METHOD are those of the message."
+  (when (and id method)
+    (setf (sheet-engine--last-id conn) id))
+  (sheet-engine--log-event conn "client" args))
+
+;;; The events log
+
+(defun sheet-engine--summary (object)
+  "A one-line rendering of OBJECT, with long strings cut short."
+  (let ((print-length 12) (print-level 4))
+    (replace-regexp-in-string
+     "\n" "\\\\n"
+     (prin1-to-string (sheet-engine--shorten object)))))
+
+(defun sheet-engine--shorten (object)
+  "OBJECT with strings longer than 200 characters cut short."
+  (cond ((and (stringp object) (> (length object) 200))
+         (format "%s...[%d chars]" (substring object 0 200)
+                 (length object)))
+        ((consp object) (cons (sheet-engine--shorten (car object))
+                              (sheet-engine--shorten (cdr object))))
+        ((and (vectorp object) (< (length object) 50))
+         (vconcat (mapcar #'sheet-engine--shorten object)))
+        ((vectorp object) (format "[%d elements]" (length object)))
+        (t object)))
+
+(defvar sheet-engine--log-queue nil
+  "Events not yet written to the events buffer, newest first.
+Each is (CONN WHO TIME MESSAGE).")
+
+(defvar sheet-engine--log-timer nil
+  "The timer that writes `sheet-engine--log-queue' out, or nil.")
+
+(defun sheet-engine--log-event (conn who message)
+  "Log a summary of MESSAGE from WHO to CONN's events buffer.
+The summary is written when Emacs is next idle: rendering it costs
+about as much as the rest of a small request, so it stays out of
+the time between the key press and the response."
+  (push (list conn who (current-time) message) sheet-engine--log-queue)
+  (unless sheet-engine--log-timer
+    (setq sheet-engine--log-timer
+          (run-with-idle-timer 0.1 nil #'sheet-engine--log-flush))))
+
+(defun sheet-engine--log-flush ()
+  "Write the queued events to their events buffers."
+  (let ((events (nreverse sheet-engine--log-queue)))
+    (setq sheet-engine--log-queue nil
+          sheet-engine--log-timer nil)
+    (pcase-dolist (`(,conn ,who ,time ,message) events)
+      (let ((buf (jsonrpc-events-buffer conn)))
+        (with-current-buffer buf
+          (let ((inhibit-read-only t))
+            (save-excursion
+              (goto-char (point-max))
+              (insert (format "[%s] %s %s\n" who
+                              (format-time-string "%T.%3N" time)
+                              (sheet-engine--summary message))))
+            (when (> (buffer-size) 200000)
+              (delete-region (point-min) (- (point-max) 100000)))))))))
+
+(defun sheet-engine-events ()
+  "Show the buffer that logs the traffic with the engine."
+  (interactive)
+  (sheet-engine--log-flush)
+  (if sheet-engine--connection
+      (display-buffer (jsonrpc-events-buffer sheet-engine--connection))
+    (user-error "The sheet engine is not running")))
+
+;;; Settings
+
+(defun sheet-engine--missing-file ()
+  "The first file in `sheet-engine-command' that should exist but does not."
+  (cl-find-if (lambda (arg)
+                (and (string-match-p "\\.[cm]?js\\'" arg)
+                     (not (file-exists-p arg))))
+              (cdr sheet-engine-command)))
+
+(defun sheet-engine--build-hint ()
+  "How to build the engine."
+  (format "run `make build' in %s"
+          (abbreviate-file-name
+           (expand-file-name ".." sheet-engine--directory))))
+
+(defvar sheet-engine--jar-file nil
+  "The cookie jar file the running engine was last configured with.")
+
+(defun sheet-engine--jar-setting ()
+  "`sheet-cookie-jar-file', expanded, or nil."
+  (and sheet-cookie-jar-file (expand-file-name sheet-cookie-jar-file)))
+
+(defun sheet-engine--settings ()
+  "The engine settings from the current buffer's values of the options."
+  (list :maxPasses sheet-vars-max-passes
+        :threshold sheet-response-size-threshold
+        :inhibitCookies (if sheet-inhibit-cookies t :json-false)
+        :timeoutMs (if sheet-timeout
+                       (max 1 (round (* 1000 sheet-timeout)))
+                     0)
+        :followRedirects (if sheet-follow-redirects t :json-false)
+        :cookieJarFile (sheet-engine--jar-setting)))
+
+(defun sheet-engine--initialize-params ()
+  "The parameters of the `initialize' request."
+  (list :clientName "sheet-mode"
+        :clientVersion "0.1.0"
+        :lisp t
+        :settings (sheet-engine--settings)))
+
+(defun sheet-engine--sync-jar (conn)
+  "Tell the engine on CONN when `sheet-cookie-jar-file' changed.
+`settings/set' answers once the engine has loaded the new jar, so
+the request that follows uses it."
+  (let ((file (sheet-engine--jar-setting)))
+    (unless (equal file sheet-engine--jar-file)
+      (condition-case err
+          (progn
+            (jsonrpc-request conn 'settings/set (list :cookieJarFile file)
+                             :timeout sheet-request-timeout)
+            (setq sheet-engine--jar-file file))
+        (jsonrpc-error
+         (user-error "Sheet-mode: cannot use the cookie file %s: %s"
+                     file (sheet-engine--error-text err)))))))
+
+;;; Starting and stopping
+
+(defun sheet-engine--check-command ()
+  "Signal a `user-error' saying what to do if the engine cannot start."
+  (let ((missing (sheet-engine--missing-file))
+        (program (car sheet-engine-command)))
+    (cond
+     ((null sheet-engine-command)
+      (user-error "Sheet-mode: `sheet-engine-command' is empty; %s"
+                  (sheet-engine--build-hint)))
+     (missing
+      (user-error "Sheet-mode: the engine is not built (%s is missing); %s"
+                  missing (sheet-engine--build-hint)))
+     ((not (executable-find program))
+      (user-error "Sheet-mode: cannot start the engine: `%s' not found \
+\(command: %s); install Node 20 and %s"
+                  program (string-join sheet-engine-command " ")
+                  (sheet-engine--build-hint))))))
+
+(defun sheet-engine--make-process ()
+  "Start the engine's process; return it."
+  (setq sheet-engine--process
+        ;; Adaptive read buffering delays reading a process whose reads
+        ;; come back short, which adds up to tens of ms per response;
+        ;; it is read when the process is created, so binding it
+        ;; affects this one only.
+        (let ((process-adaptive-read-buffering nil))
+          (make-process
+           :name sheet-engine--name
+           :command sheet-engine-command
+           :connection-type 'pipe
+           :coding 'utf-8-emacs-unix
+           :noquery t
+           ;; Emacs 28's jsonrpc.el finds the stderr buffer by this
+           ;; exact name (see its `initialize-instance'), then renames
+           ;; it; `jsonrpc-stderr-buffer' returns it afterwards.
+           :stderr (get-buffer-create
+                    (format "*%s stderr*" sheet-engine--name))))))
+
+(defun sheet-engine--start ()
+  "Start the engine and initialize it; return the connection."
+  (sheet-engine--check-command)
+  (let* ((default-directory (expand-file-name "~/"))
+         (conn
+          (make-instance
+           'sheet-engine-connection
+           :name sheet-engine--name
+           :events-buffer-scrollback-size sheet-events-buffer-size
+           :request-dispatcher #'sheet-engine--handle-request
+           :notification-dispatcher #'ignore
+           :on-shutdown #'sheet-engine--on-shutdown
+           :process #'sheet-engine--make-process)))
+    (condition-case err
+        (jsonrpc-request conn 'initialize (sheet-engine--initialize-params)
+                         :timeout 20)
+      (:success (setq sheet-engine--jar-file (sheet-engine--jar-setting)))
+      (error
+       (ignore-errors (jsonrpc-shutdown conn))
+       (user-error "Sheet-mode: the engine did not start (%s): %s; %s"
+                   (string-join sheet-engine-command " ")
+                   (sheet-engine--error-text err)
+                   (sheet-engine--build-hint))))
+    (let ((stderr (jsonrpc-stderr-buffer conn)))
+      (when-let ((proc (and (buffer-live-p stderr)
+                            (get-buffer-process stderr))))
+        (set-process-query-on-exit-flag proc nil)))
+    conn))
+
+(defun sheet-engine--ensure ()
+  "The engine connection, started on first use."
+  (unless (and sheet-engine--connection
+               (jsonrpc-running-p sheet-engine--connection))
+    (setq sheet-engine--connection nil
+          sheet-engine--in-flight nil)
+    (clrhash sheet-engine--contexts)
+    (setq sheet-engine--connection (sheet-engine--start)))
+  sheet-engine--connection)
+
+(defun sheet-engine--on-shutdown (conn)
+  "Forget CONN once its process has exited."
+  (when (eq conn sheet-engine--connection)
+    (setq sheet-engine--connection nil
+          sheet-engine--in-flight nil)))
+
+(defun sheet-engine-shutdown ()
+  "Stop the engine; the next command that needs it will start a new one."
+  (interactive)
+  (let ((conn sheet-engine--connection))
+    (setq sheet-engine--connection nil
+          sheet-engine--in-flight nil)
+    (when (and conn (jsonrpc-running-p conn))
+      (ignore-errors (jsonrpc-request conn 'shutdown nil :timeout 2))
+      (ignore-errors (jsonrpc-notify conn 'exit nil))
+      ;; Let the engine exit by itself before jsonrpc.el deletes the
+      ;; process.
+      (with-timeout (1 nil)
+        (while (jsonrpc-running-p conn)
+          (accept-process-output nil 0.02)))
+      (jsonrpc-shutdown conn))
+    (when (called-interactively-p 'interactive)
+      (message "Sheet engine stopped"))))
+
+(defun sheet-engine-process ()
+  "The engine's process, or nil when it is not running."
+  (and sheet-engine--connection
+       (jsonrpc-running-p sheet-engine--connection)
+       (process-live-p sheet-engine--process)
+       sheet-engine--process))
+
+(defun sheet-engine-restart ()
+  "Stop the engine and start a new one."
+  (interactive)
+  (sheet-engine-shutdown)
+  (sheet-engine--ensure)
+  (when (called-interactively-p 'interactive)
+    (message "Sheet engine restarted")))
+
+;;; Requests from the engine
+
+(defun sheet-engine--handle-request (conn method params)
+  "Answer the request METHOD with PARAMS that the engine sent on CONN."
+  (sheet-engine--log-event conn "engine-request"
+                           (list :method method :params params))
+  (pcase method
+    ('lisp/eval (sheet-engine--lisp-eval params))
+    (_ (jsonrpc-error :code -32601
+                      :message (format "method not found: %s" method)))))
+
+(defun sheet-engine--new-context (buffer)
+  "Return a new context for a request sent from BUFFER.
+The context is remembered until `sheet-engine--end-context'."
+  (let ((context (setq sheet-engine--last-context
+                       (1+ sheet-engine--last-context))))
+    (puthash context buffer sheet-engine--contexts)
+    context))
+
+(defun sheet-engine--end-context (context)
+  "Forget CONTEXT: its request is answered."
+  (remhash context sheet-engine--contexts))
+
+(defvar sheet-engine--eval-vars nil
+  "While a `:=' form is evaluated for the engine: the variables it sees.
+An alist (NAME . VALUE), NAME with its colon, from the `vars' of
+`lisp/eval' (docs/protocol.md); `sheet-get-var' reads it.")
+
+(defun sheet-engine--vars-alist (vars)
+  "The alist (NAME . VALUE) of VARS, a JSON object parsed as a plist."
+  (let (alist)
+    (while vars
+      ;; The key ":a" arrives as the keyword `::a'.
+      (push (cons (substring (symbol-name (car vars)) 1) (cadr vars)) alist)
+      (setq vars (cddr vars)))
+    (nreverse alist)))
+
+(defun sheet-engine--lisp-eval (params)
+  "Evaluate the `:=' form in PARAMS; answer (:value STRING).
+The form is evaluated in the sheet buffer of the request named by
+the context in PARAMS (the current buffer when there is none)."
+  (let* ((form (plist-get params :form))
+         (name (plist-get params :name))
+         (context (plist-get params :context))
+         (buf (if context
+                  (gethash context sheet-engine--contexts)
+                (current-buffer))))
+    (condition-case err
+        (progn
+          (unless (buffer-live-p buf)
+            (error "The sheet buffer of this request was killed"))
+          (let ((value (with-current-buffer buf
+                         (let ((sheet-engine--eval-vars
+                                (sheet-engine--vars-alist
+                                 (plist-get params :vars))))
+                           (eval (car (read-from-string form)) t)))))
+            (list :value (if (stringp value) value (format "%s" value)))))
+      (error
+       (let ((msg (error-message-string err)))
+         (message "Sheet-mode: error in Lisp variable %s: %s" name msg)
+         (jsonrpc-error :code -32000 :message msg))))))
+
+;;; Requests to the engine
+
+(defun sheet-engine--error-text (err)
+  "A readable message for ERR, a Lisp error or a JSON-RPC error plist."
+  (cond
+   ((and (consp err) (eq (car err) 'jsonrpc-error))
+    (let ((msg (alist-get 'jsonrpc-error-message (cdr err)))
+          (data (alist-get 'jsonrpc-error-data (cdr err))))
+      (sheet-engine--error-text (list :message (or msg (cadr err))
+                                      :data data))))
+   ((and (consp err) (keywordp (car err)))
+    (let* ((msg (plist-get err :message))
+           (data (plist-get err :data))
+           (hint (and (listp data) (plist-get data :hint))))
+      (if (and (stringp hint) (not (string-empty-p hint)))
+          (format "%s (%s)" msg hint)
+        (format "%s" msg))))
+   (t (error-message-string err))))
+
+(defun sheet-engine--error-code (err)
+  "The engine's error code (a string) in the JSON-RPC error ERR, or nil."
+  (let ((data (cond ((and (consp err) (keywordp (car err)))
+                     (plist-get err :data))
+                    ((consp err)
+                     (alist-get 'jsonrpc-error-data (cdr err))))))
+    (and (listp data) (plist-get data :code))))
+
+(defun sheet-engine--request (method params &optional lisp)
+  "Ask the engine METHOD with PARAMS and wait.
+Signal a `user-error' on failure.  LISP non-nil: the engine may
+ask for the values of the current buffer's `:=' forms while
+serving it (a context is added to PARAMS)."
+  (let* ((conn (sheet-engine--ensure))
+         (context (and lisp (sheet-engine--new-context (current-buffer)))))
+    (unwind-protect
+        (condition-case err
+            (jsonrpc-request conn method
+                             (if context
+                                 (append params (list :context context))
+                               params)
+                             :timeout sheet-request-timeout)
+          (jsonrpc-error
+           (user-error "Sheet-mode: %s" (sheet-engine--error-text err))))
+      (when context (sheet-engine--end-context context)))))
+
+(provide 'sheet-engine)
+;;; sheet-engine.el ends here
