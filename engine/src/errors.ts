@@ -14,6 +14,11 @@ export type ErrorCode =
   | 'unterminated-hook-form'
   | 'bad-header'
   | 'ignored-lines'
+  // .http files (engine/src/http-file/)
+  | 'unsupported-construct'
+  | 'unknown-variable'
+  | 'bad-environment'
+  | 'handler-error'
   // resolve
   | 'vars-too-large'
   | 'vars-cycle' // warning: the request was sent

@@ -15,6 +15,8 @@ import { varsBefore } from '../sheet/parse.js';
 import { EngineError, isEngineError } from '../errors.js';
 import type { Body, Header, Request } from '../model.js';
 import { DEFAULT_MAX_PASSES, Substitution, type SubstitutionWarning } from './substitute.js';
+import type { HttpVarContext } from './http-vars.js';
+import { resolveHttpRequest } from './resolve-http.js';
 
 /** Evaluate one `:=` form in the client; resolves to the value as a string. */
 /**
@@ -61,6 +63,8 @@ export interface ResolveOptions {
   maxPasses?: number;
   /** Directory that `< path` bodies are relative to (the sheet's directory); default cwd. */
   baseDir?: string;
+  /** `.http` files only: the `{{...}}` sources (environment, request variables, prompts). */
+  http?: HttpVarContext;
 }
 
 export interface ResolvedRequest {
@@ -222,6 +226,7 @@ function checkedUrl(url: string, line: number, warnings: SubstitutionWarning[]):
  *   `file-unreadable`, `bad-header`; each names the line.
  */
 export async function resolveRequest(sheet: Sheet, req: RequestNode, opts: ResolveOptions = {}): Promise<ResolvedRequest> {
+  if (sheet.syntax === 'http') return resolveHttpRequest(sheet, req, opts, opts.http);
   const { values, unevaluated } = await variableValues(varsBefore(sheet, req), opts);
   const sub = new Substitution(values, opts.maxPasses ?? DEFAULT_MAX_PASSES);
   const warnings: SubstitutionWarning[] = [];

@@ -160,7 +160,7 @@ export interface SendParams {
   text: string;
   /** 1-based line of point. */
   line: number;
-  /** The sheet's file name, for `< path` bodies; default: the engine's cwd. */
+  /** The sheet's file name, for `< path` bodies; its extension picks the syntax (`.http`/`.rest`: docs/http-files.md). Default: the engine's cwd, sheet syntax. */
   path?: string;
   /** Return the body untouched (C-c C-r). */
   raw?: boolean;

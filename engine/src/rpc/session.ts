@@ -6,7 +6,8 @@
 import { isUtf8 } from 'node:buffer';
 import path from 'node:path';
 import type { CookieJar } from 'tough-cookie';
-import { parseSheet, requestAt, varsBefore } from '../sheet/parse.js';
+import { requestAt, varsBefore } from '../sheet/parse.js';
+import { parseForFile } from '../http-file/index.js';
 import type { Sheet } from '../sheet/ast.js';
 import { expandPath, isUnevaluated, resolveRequest, variableValues, type EvalLisp, type LispDecl } from '../resolve/resolve.js';
 import { DEFAULT_MAX_PASSES, Substitution, type SubstitutionWarning } from '../resolve/substitute.js';
@@ -84,7 +85,7 @@ export class Session {
   /** Settles when the settings given so far (and their cookie jar) are in place. */
   private ready: Promise<void> = Promise.resolve();
   /** Last parse, reused while the text is the same (navigation asks often). */
-  private cache: { text: string; sheet: Sheet } | undefined;
+  private cache: { text: string; fileName?: string; sheet: Sheet } | undefined;
 
   /**
    * @param evalLisp how `:=` forms are evaluated (asks the client); undefined on clients without
@@ -131,11 +132,15 @@ export class Session {
     }
   }
 
-  /** Parse `text` (pure), reusing the last result while the text is the same. */
-  parse(text: string): Sheet {
-    if (this.cache?.text === text) return this.cache.sheet;
-    const sheet = parseSheet(text);
-    this.cache = { text, sheet };
+  /**
+   * Parse `text` (pure), reusing the last result while the text and file name are the same.
+   * @param fileName picks the syntax (`.http`/`.rest`: VS Code / JetBrains; see
+   *   engine/src/http-file/index.ts), default the sheet syntax.
+   */
+  parse(text: string, fileName?: string): Sheet {
+    if (this.cache?.text === text && this.cache.fileName === fileName) return this.cache.sheet;
+    const sheet = parseForFile(text, fileName);
+    this.cache = { text, fileName, sheet };
     return sheet;
   }
 
@@ -144,7 +149,7 @@ export class Session {
   }
 
   private async resolveAt(p: { text: string; line: number; path?: string; context?: RequestContext }, s: Required<Settings>, signal?: AbortSignal) {
-    const sheet = this.parse(p.text);
+    const sheet = this.parse(p.text, p.path);
     const node = requestAt(sheet, p.line);
     const file = p.path;
     return resolveRequest(sheet, node, {
@@ -211,8 +216,8 @@ export class Session {
    * warnings inside its block (e.g. lines ignored after a file body), then the references
    * substitution left (`vars-cycle`, `vars-unresolved`), each with its line.
    */
-  private requestWarnings(p: { text: string; line: number }, left: SubstitutionWarning[]): HookResults['warnings'] {
-    const sheet = this.parse(p.text);
+  private requestWarnings(p: { text: string; line: number; path?: string }, left: SubstitutionWarning[]): HookResults['warnings'] {
+    const sheet = this.parse(p.text, p.path);
     const node = requestAt(sheet, p.line);
     const out: HookResults['warnings'] = [];
     for (const d of sheet.diagnostics) {

@@ -7,7 +7,7 @@ import type { ErrorCode } from '../errors.js';
 
 /** A variable declaration (`:name = value`, `:name := form`, or their `<<` multi-line forms). */
 export interface VarDecl {
-  /** The name including its leading colon, e.g. `:host`. */
+  /** The name including its leading colon, e.g. `:host`; in `.http` files the bare name (`host` of `@host = ...`). */
   name: string;
   /** `literal` for `=`, `lisp` for `:=` (evaluated by the client, in Emacs). */
   kind: 'literal' | 'lisp';
@@ -34,10 +34,32 @@ export interface HookNode {
   endLine: number;
 }
 
-/** The request body: text (a template), or `< path` (the file's bytes). */
+/**
+ * The request body: text (a template), or `< path` (the file's bytes). `.http` files add
+ * `<@ path` (file body with variables substituted: `substitute`) and bodies that mix text with
+ * `< path` lines (multipart/form-data parts: `parts`).
+ */
 export type BodyNode =
   | { kind: 'text'; text: string; line: number; endLine: number }
-  | { kind: 'file'; path: string; line: number };
+  | { kind: 'file'; path: string; line: number; substitute?: boolean; encoding?: string }
+  | { kind: 'parts'; parts: BodyPart[]; line: number; endLine: number };
+
+/** A piece of a `parts` body (`.http` only): a text template, or a `< path` / `<@ path` line. */
+export type BodyPart =
+  | { kind: 'text'; text: string; line: number }
+  | { kind: 'file'; path: string; line: number; substitute?: boolean; encoding?: string };
+
+/** A `# @name value` comment line of a `.http` request (`@name`, `@no-redirect`, `@prompt`, ...). */
+export interface Directive {
+  name: string;
+  value: string;
+  line: number;
+}
+
+/** A JetBrains response handler (`.http` only): `> {% script %}` or `> ./handler.js`. */
+export type ResponseHandler =
+  | { kind: 'inline'; source: string; line: number; endLine: number }
+  | { kind: 'file'; path: string; line: number; endLine: number };
 
 export interface RequestNode {
   /** Upper-case method of the request line. */
@@ -53,6 +75,14 @@ export interface RequestNode {
   headers: HeaderItem[];
   hooks: HookNode[];
   body?: BodyNode;
+  /** `.http` only: the request's name (`# @name login`, or the text after `###`). */
+  name?: string;
+  /** `.http` only: the `# @...` directives of the request, in order. */
+  directives?: Directive[];
+  /** `.http` only: response handlers (`> {% ... %}`, `> ./file.js`). */
+  handlers?: ResponseHandler[];
+  /** `.http` only: the HTTP version written at the end of the request line, e.g. `HTTP/1.1`. */
+  httpVersion?: string;
 }
 
 export interface Diagnostic {
@@ -72,7 +102,12 @@ export interface Block {
   error?: Diagnostic;
 }
 
+/** Which surface syntax a {@link Sheet} was parsed from: restclient's (`.sheet`) or `.http`. */
+export type SheetSyntax = 'sheet' | 'http';
+
 export interface Sheet {
+  /** Absent means `sheet`; `http` means `{{name}}` templates and the `.http` fields above. */
+  syntax?: SheetSyntax;
   /** Every variable declaration, in text order. */
   vars: VarDecl[];
   /** Every request, in text order. */

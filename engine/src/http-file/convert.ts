@@ -1,0 +1,146 @@
+/**
+ * `.sheet` <-> `.http` conversion (for `sheet convert`). Pure: text in, text and problems out.
+ * Whatever has no equivalent in the target syntax is never dropped silently: it is named in
+ * `problems` with its line in the source (and, where a comment can hold it, kept as a comment
+ * in the output). Callers show every problem. The table of what converts: docs/http-files.md
+ * "Converting".
+ */
+import type { RequestNode, Sheet } from '../sheet/ast.js';
+import { parseSheet, splitLines } from '../sheet/parse.js';
+import { parseHttpFile } from './parse.js';
+
+export interface ConvertProblem {
+  /** 1-based line in the source text. */
+  line: number;
+  /** The construct, as written in the source syntax (e.g. `:token := (...)`, `{{$guid}}`). */
+  construct: string;
+  message: string;
+}
+
+export interface ConvertResult {
+  text: string;
+  problems: ConvertProblem[];
+}
+
+const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** Diagnostics of the source as problems (a request that did not parse is not converted). */
+function parseProblems(sheet: Sheet): ConvertProblem[] {
+  return sheet.diagnostics.filter((d) => d.severity === 'error').map((d) => ({ line: d.line, construct: d.code, message: `not converted: ${d.message}` }));
+}
+
+/**
+ * A restclient sheet as a `.http` file: `:name = value` -> `@name = value`, `:name` references
+ * -> `{{name}}`, one `###` before each request, comments kept.
+ * Not convertible (named in `problems`): `:=` Lisp variables, multi-line `<<` variables, `:name`
+ * header-block lines, `->` hooks.
+ */
+export function sheetToHttp(text: string): ConvertResult {
+  const sheet = parseSheet(text);
+  const lines = splitLines(text);
+  const problems = parseProblems(sheet);
+  const names = [...new Set(sheet.vars.map((v) => v.name))].sort((a, b) => b.length - a.length);
+  const re = names.length ? new RegExp(names.map(escapeRe).join('|'), 'g') : undefined;
+  const refs = (t: string) => (re ? t.replace(re, (m) => `{{${m.slice(1)}}}`) : t);
+  const out: string[] = [];
+  // Comment lines wait for the next `###`: after a request they would be read as its body.
+  let pending: string[] = [];
+  const inRequest = new Set<number>();
+  for (const r of sheet.requests) for (let l = r.line; l <= Math.max(r.line, r.body && 'endLine' in r.body ? r.body.endLine : r.body?.line ?? r.line, ...r.headers.map((h) => h.line), ...r.hooks.map((h) => h.endLine)); l++) inRequest.add(l);
+  const declLines = new Map(sheet.vars.map((v) => [v.line, v]));
+  const reqAt = new Map(sheet.requests.map((r) => [r.line, r]));
+  for (let i = 1; i <= lines.length; i++) {
+    const v = declLines.get(i);
+    if (v) {
+      if (v.kind === 'lisp') problems.push({ line: v.line, construct: `${v.name} := ${v.value.split('\n')[0]}`, message: '.http files have no Lisp variables; give the variable a literal value or put it in an environment' });
+      else if (v.multiline) problems.push({ line: v.line, construct: `${v.name} = <<`, message: '.http file variables hold one line; multi-line values are not converted' });
+      else pending.push(`@${v.name.slice(1)} = ${refs(v.value)}`);
+      if (v.kind === 'lisp' || v.multiline) pending.push(`# not converted (line ${v.line}): ${lines[v.line - 1]}`);
+      i = v.endLine;
+      continue;
+    }
+    const r = reqAt.get(i);
+    if (r) {
+      out.push('###', ...pending, ...requestToHttp(r, refs, problems));
+      pending = [];
+      continue;
+    }
+    if (inRequest.has(i)) continue;
+    // A line holding only `#` separates sheet requests; `###` does that in .http.
+    if (/^#[ \t]*$/.test(lines[i - 1]!)) continue;
+    pending.push(lines[i - 1]!);
+  }
+  if (pending.length) out.push('###', ...pending);
+  return { text: out.join('\n') + '\n', problems };
+}
+
+function requestToHttp(r: RequestNode, refs: (t: string) => string, problems: ConvertProblem[]): string[] {
+  const out = [`${r.method} ${refs(r.url)}`];
+  for (const h of r.headers) {
+    if (h.kind === 'header') out.push(`${h.name}: ${refs(h.value)}`);
+    else {
+      problems.push({ line: h.line, construct: h.name, message: 'a header block held in a variable has no .http equivalent; write its headers out' });
+      out.push(`# not converted (line ${h.line}): ${h.name}`);
+    }
+  }
+  for (const h of r.hooks) {
+    problems.push({ line: h.line, construct: `-> ${h.name} ${h.args}`.trim(), message: 'hooks have no .http equivalent here; rewrite it as a response handler (> {% ... %})' });
+    out.push(`# not converted (line ${h.line}): -> ${h.name} ${h.args}`.trimEnd());
+  }
+  if (r.body?.kind === 'text') out.push('', refs(r.body.text));
+  else if (r.body?.kind === 'file') out.push('', `< ${r.body.path}`);
+  out.push('');
+  return out;
+}
+
+/**
+ * A `.http` file as a restclient sheet: `@name = value` -> `:name = value`, `{{name}}` ->
+ * `:name`, `# @name` kept as a comment.
+ * Not convertible (named in `problems`): system variables (`{{$guid}}`...), request variables
+ * (`{{login.response...}}`), names defined by no file variable (environment variables),
+ * `# @no-redirect` / `# @no-cookie-jar` / `# @prompt`, response handlers, `<@` and multipart
+ * `< path` parts, body lines starting with `#` (a comment in a sheet).
+ */
+export function httpToSheet(text: string): ConvertResult {
+  const sheet = parseHttpFile(text);
+  const problems = parseProblems(sheet);
+  const declared = new Set(sheet.vars.map((v) => v.name));
+  const refs = (t: string, line: number) =>
+    t.replace(/\{\{\s*(.*?)\s*\}\}/g, (all, name: string) => {
+      if (declared.has(name)) return `:${name}`;
+      const what = name.startsWith('$') ? 'system variable' : /\.(request|response)\./.test(name) ? 'request variable' : 'environment variable';
+      problems.push({ line, construct: all, message: `${what} ${all} has no sheet equivalent; declare :${name.split(/[\s.]/)[0]!.replace(/^\$/, '')} with a value` });
+      return all;
+    });
+  const out: string[] = [];
+  for (const v of sheet.vars) out.push(`:${v.name} = ${refs(v.value, v.line)}`);
+  if (sheet.vars.length) out.push('');
+  for (const r of sheet.requests) {
+    if (r.name) out.push(`# @name ${r.name}`);
+    for (const d of r.directives ?? []) {
+      if (d.name === 'name' || d.name === 'note') continue;
+      problems.push({ line: d.line, construct: `# @${d.name} ${d.value}`.trim(), message: `the directive @${d.name} has no sheet equivalent` });
+      out.push(`# not converted (line ${d.line}): @${d.name} ${d.value}`.trimEnd());
+    }
+    out.push(`${r.method} ${refs(r.url, r.line)}`);
+    for (const h of r.headers) if (h.kind === 'header') out.push(`${h.name}: ${refs(h.value, h.line)}`);
+    const b = r.body;
+    if (b?.kind === 'text') {
+      const bl = b.text.split('\n');
+      bl.forEach((l, k) => {
+        if (l.startsWith('#')) problems.push({ line: b.line + k, construct: l, message: 'a body line starting with # would end the request in a sheet' });
+      });
+      out.push('', refs(b.text, b.line));
+    } else if (b?.kind === 'file') {
+      if (b.substitute) problems.push({ line: b.line, construct: `<@ ${b.path}`, message: 'sheets have no file body with variables substituted; it is converted to < path, sent as is' });
+      out.push('', `< ${b.path}`);
+    } else if (b?.kind === 'parts') {
+      problems.push({ line: b.line, construct: 'multipart body with < path parts', message: 'sheets cannot mix text and files in a body; the body is not converted: build it as one file and use < path' });
+    }
+    for (const h of r.handlers ?? []) {
+      problems.push({ line: h.line, construct: h.kind === 'inline' ? '> {% ... %}' : `> ${h.path}`, message: 'response handlers have no sheet equivalent; use -> jq-set-var or -> run-hook' });
+    }
+    out.push('#');
+  }
+  return { text: out.join('\n') + '\n', problems: problems.sort((a, b) => a.line - b.line) };
+}

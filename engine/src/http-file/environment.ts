@@ -1,0 +1,122 @@
+/**
+ * Environments of `.http` files (docs/http-files.md "Environments"):
+ * - JetBrains HTTP Client: `http-client.env.json` and `http-client.private.env.json` (the
+ *   private file wins), `{ "dev": { "host": "..." }, "$shared": { ... } }`;
+ * - VS Code REST Client: `"rest-client.environmentVariables"` in `.vscode/settings.json`
+ *   (JSON with comments), `{ "$shared": { ... }, "local": { ... } }`.
+ * Each is found by walking up from the `.http` file's directory to the root (the nearest file
+ * of each kind). Variables merge in this order, later winning: VS Code `$shared`, JetBrains
+ * `$shared`, VS Code's environment, JetBrains' public, JetBrains' private.
+ * The `.env` file for `{{$dotenv NAME}}` is the one next to the `.http` file (VS Code's rule).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser/lib/esm/main.js'; // the ESM build: esbuild cannot bundle the UMD one (dynamic requires)
+import { parse as parseDotenv } from 'dotenv';
+import { EngineError } from '../errors.js';
+
+export interface Environment {
+  /** The chosen environment's name, or undefined for `$shared` only. */
+  name?: string;
+  /** Variable name -> value (a template: may hold `{{...}}`). */
+  variables: Record<string, string>;
+  /** The files read, nearest first. */
+  files: string[];
+  /** Every environment name the files define (without `$shared`), sorted. */
+  available: string[];
+  /** The `.env` next to the file (for `{{$dotenv}}`), empty when there is none. */
+  dotenv: Record<string, string>;
+}
+
+const JB_PUBLIC = 'http-client.env.json';
+const JB_PRIVATE = 'http-client.private.env.json';
+const VSCODE_KEY = 'rest-client.environmentVariables';
+
+/** The nearest directory at or above `dir` holding `rel`, as the file's path. */
+function findUp(dir: string, rel: string): string | undefined {
+  for (let d = path.resolve(dir); ; d = path.dirname(d)) {
+    const f = path.join(d, rel);
+    if (fs.existsSync(f)) return f;
+    if (path.dirname(d) === d) return undefined;
+  }
+}
+
+function readJson(file: string): Record<string, unknown> {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new EngineError('file-unreadable', `cannot read ${file} (${(e as NodeJS.ErrnoException).code ?? 'error'})`, { hint: 'Check the file\'s permissions.', details: { path: file } });
+  }
+  const errors: ParseError[] = [];
+  const v = parseJsonc(text, errors, { allowTrailingComma: true });
+  if (errors.length || typeof v !== 'object' || v === null || Array.isArray(v)) {
+    const e = errors[0];
+    const line = e ? text.slice(0, e.offset).split('\n').length : 1;
+    throw new EngineError('bad-environment', `${file}: ${e ? printParseErrorCode(e.error) : 'not a JSON object'}`, {
+      line,
+      hint: 'Fix the JSON of the environment file (line given is in that file).',
+      details: { path: file },
+    });
+  }
+  return v as Record<string, unknown>;
+}
+
+/** String values of one environment section; objects (e.g. JetBrains' SSLConfiguration) are skipped. */
+function section(v: unknown): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (typeof v !== 'object' || v === null) return out;
+  for (const [k, x] of Object.entries(v)) if (x === null || typeof x !== 'object') out[k] = String(x);
+  return out;
+}
+
+/**
+ * Load the environment `envName` for the `.http` file at `filePath`.
+ * @param envName an environment name, or undefined for the `$shared` variables only.
+ * @throws EngineError `bad-environment` when a file is not valid JSON (with its line) or when
+ *   `envName` is defined by none of the files (the message lists those that are),
+ *   `file-unreadable` when a found file cannot be read.
+ */
+export function loadEnvironment(filePath: string, envName?: string): Environment {
+  const dir = path.dirname(path.resolve(filePath));
+  const files: string[] = [];
+  const sources: Record<string, unknown>[] = [];
+  const vscode = findUp(dir, path.join('.vscode', 'settings.json'));
+  let vs: Record<string, unknown> | undefined;
+  if (vscode) {
+    const settings = readJson(vscode);
+    const e = settings[VSCODE_KEY];
+    if (e && typeof e === 'object') {
+      vs = e as Record<string, unknown>;
+      files.push(vscode);
+    }
+  }
+  const pub = findUp(dir, JB_PUBLIC);
+  const jbPub = pub ? readJson(pub) : undefined;
+  if (pub) files.push(pub);
+  // The private file lives beside the public one; without a public one, the nearest.
+  const priv = pub ? (fs.existsSync(path.join(path.dirname(pub), JB_PRIVATE)) ? path.join(path.dirname(pub), JB_PRIVATE) : undefined) : findUp(dir, JB_PRIVATE);
+  const jbPriv = priv ? readJson(priv) : undefined;
+  if (priv) files.push(priv);
+  for (const s of [vs, jbPub, jbPriv]) if (s) sources.push(s);
+  const available = [...new Set(sources.flatMap((s) => Object.keys(s)).filter((k) => k !== '$shared'))].sort();
+  if (envName !== undefined && !available.includes(envName)) {
+    throw new EngineError('bad-environment', `no environment named ${JSON.stringify(envName)}`, {
+      hint: available.length ? `Choose one of: ${available.join(', ')}.` : `No environment file found above ${dir} (${JB_PUBLIC}, or ${VSCODE_KEY} in .vscode/settings.json).`,
+      details: { available, files },
+    });
+  }
+  const variables: Record<string, string> = {};
+  for (const s of [vs, jbPub, jbPriv]) if (s) Object.assign(variables, section(s.$shared));
+  if (envName !== undefined) for (const s of [vs, jbPub, jbPriv]) if (s) Object.assign(variables, section(s[envName]));
+  let dotenv: Record<string, string> = {};
+  const envFile = path.join(dir, '.env');
+  if (fs.existsSync(envFile)) {
+    try {
+      dotenv = parseDotenv(fs.readFileSync(envFile));
+    } catch (e) {
+      throw new EngineError('file-unreadable', `cannot read ${envFile} (${(e as NodeJS.ErrnoException).code ?? 'error'})`, { details: { path: envFile } });
+    }
+  }
+  return { ...(envName !== undefined ? { name: envName } : {}), variables, files, available, dotenv };
+}

@@ -1,0 +1,161 @@
+/**
+ * JetBrains HTTP Client response handlers (`> {% script %}`, `> ./handler.js`; JetBrains' "HTTP
+ * Response handling API reference") run in a `node:vm` context with a time limit.
+ *
+ * The script sees only objects made inside its own context (`client`, `response`, plain JSON
+ * data): no `require`, no `process`, no timers, no outer-realm object whose constructor could
+ * reach them, and no code generation from strings. Results come out as JSON. The API:
+ * `client.global.set/get/clear/clearAll/isEmpty`, `client.test(name, fn)`,
+ * `client.assert(cond, message)`, `client.log(...)`, `client.exit()`, `response.status`, `response.body` (parsed
+ * when the content type is JSON), `response.headers.valueOf(name)` / `valuesOf(name)`,
+ * `response.contentType.mimeType` / `.charset`.
+ */
+import fs from 'node:fs/promises';
+import vm from 'node:vm';
+import type { ResponseHandler } from '../sheet/ast.js';
+import { EngineError } from '../errors.js';
+import { expandPath } from '../resolve/resolve.js';
+import type { Header } from '../model.js';
+
+/** One `client.test` (or a failed `client.assert` outside a test, or a script error). */
+export interface HandlerTestResult {
+  name: string;
+  passed: boolean;
+  message?: string;
+  /** Line of the handler in the `.http` file. */
+  line: number;
+}
+
+export interface HandlerResult {
+  tests: HandlerTestResult[];
+  /** Globals after the handlers ran (`client.global`), name -> value as a string. */
+  globals: Map<string, string>;
+  /** Names removed with `client.global.clear` / `clearAll`. */
+  cleared: string[];
+  logs: string[];
+}
+
+export interface HandlerResponse {
+  status: number;
+  headers: Header[];
+  /** The body decoded as text. */
+  body: string;
+}
+
+/** Default time limit of one handler, in ms. */
+export const HANDLER_TIMEOUT_MS = 2000;
+
+const PRELUDE = `
+'use strict';
+const __out = { tests: [], globals: {}, cleared: [], logs: [] };
+const __data = JSON.parse(__input);
+Object.assign(__out.globals, __data.globals);
+const __str = (v) => (typeof v === 'string' ? v : JSON.stringify(v));
+const client = Object.freeze({
+  global: Object.freeze({
+    set(name, value) { __out.globals[String(name)] = __str(value); },
+    get(name) { return Object.prototype.hasOwnProperty.call(__out.globals, name) ? __out.globals[name] : null; },
+    isEmpty() { return Object.keys(__out.globals).length === 0; },
+    clear(name) { delete __out.globals[name]; __out.cleared.push(String(name)); },
+    clearAll() { for (const k of Object.keys(__out.globals)) { delete __out.globals[k]; __out.cleared.push(k); } },
+  }),
+  test(name, fn) {
+    try { fn(); __out.tests.push({ name: String(name), passed: true }); }
+    catch (e) { __out.tests.push({ name: String(name), passed: false, message: String(e && e.message || e) }); }
+  },
+  assert(cond, message) { if (!cond) throw new Error(message === undefined ? 'assertion failed' : String(message)); },
+  log(...args) { __out.logs.push(args.map(__str).join(' ')); },
+  exit() { throw __exit; },
+});
+const __exit = Object.freeze({ exit: true });
+const __headers = __data.response.headers;
+const response = Object.freeze({
+  status: __data.response.status,
+  body: __data.response.json !== undefined ? __data.response.json : __data.response.body,
+  headers: Object.freeze({
+    valueOf(name) { const h = __headers.find(([n]) => n.toLowerCase() === String(name).toLowerCase()); return h ? h[1] : null; },
+    valuesOf(name) { return __headers.filter(([n]) => n.toLowerCase() === String(name).toLowerCase()).map(([, v]) => v); },
+  }),
+  contentType: Object.freeze({ mimeType: __data.response.mimeType, charset: __data.response.charset }),
+});
+`;
+
+function inputJson(res: HandlerResponse, globals: ReadonlyMap<string, string>): string {
+  const ct = res.headers.find(([n]) => n.toLowerCase() === 'content-type')?.[1] ?? '';
+  const [mimeType = '', ...params] = ct.split(';').map((s) => s.trim());
+  const charset = params.find((p) => /^charset=/i.test(p))?.slice(8) ?? 'utf-8';
+  let json: unknown;
+  if (/[/+]json$/i.test(mimeType)) {
+    try {
+      json = JSON.parse(res.body);
+    } catch {
+      // not JSON after all: the script gets the text
+    }
+  }
+  return JSON.stringify({ globals: Object.fromEntries(globals), response: { status: res.status, headers: res.headers, body: res.body, json, mimeType, charset } });
+}
+
+/**
+ * Run one handler's script.
+ * @param source the script text.
+ * @param globals the `client.global` values before it runs.
+ * @param timeoutMs time limit (synchronous code and its promise jobs), default 2000 ms.
+ * @returns its tests (a script error or timeout is a failed test named after the handler).
+ */
+export function runHandlerScript(source: string, line: number, res: HandlerResponse, globals: ReadonlyMap<string, string>, timeoutMs = HANDLER_TIMEOUT_MS): HandlerResult {
+  // A sandbox object without prototype: `this.constructor` must not lead to the outer realm's
+  // Function (and from there to `process`). The input travels as a string literal.
+  const context = vm.createContext(Object.create(null) as object, { codeGeneration: { strings: false, wasm: false }, microtaskMode: 'afterEvaluate' });
+  const out: HandlerResult = { tests: [], globals: new Map(globals), cleared: [], logs: [] };
+  try {
+    vm.runInContext(`const __input = ${JSON.stringify(inputJson(res, globals))};\n${PRELUDE}`, context, { timeout: timeoutMs });
+    // The user's script runs in its own block so its declarations do not clash with the prelude.
+    vm.runInContext(`{\n${source}\n}`, context, { timeout: timeoutMs, filename: `handler@line${line}.js`, lineOffset: line - 2 });
+  } catch (e) {
+    const exited = typeof e === 'object' && e !== null && (e as { exit?: unknown }).exit === true && !(e instanceof Error);
+    const msg = e instanceof Error || (typeof e === 'object' && e !== null && 'message' in e) ? String((e as Error).message) : String(e);
+    if (!exited) out.tests.push({ name: `response handler (line ${line})`, passed: false, message: /timed out/i.test(msg) ? `the handler ran longer than ${timeoutMs} ms` : msg, line });
+  }
+  let r: { tests: HandlerTestResult[]; globals: Record<string, string>; cleared: string[]; logs: string[] };
+  try {
+    r = JSON.parse(vm.runInContext('JSON.stringify(__out)', context, { timeout: timeoutMs }) as string);
+  } catch {
+    return out;
+  }
+  out.tests.unshift(...r.tests.map((t) => ({ ...t, line })));
+  out.globals = new Map(Object.entries(r.globals));
+  out.cleared = r.cleared;
+  out.logs = r.logs;
+  return out;
+}
+
+/**
+ * Run the handlers of a request in order, each seeing the globals the previous one left.
+ * @param baseDir directory `> ./file.js` paths are relative to (the `.http` file's).
+ * @throws EngineError `file-unreadable` when a handler file cannot be read.
+ */
+export async function runHandlers(handlers: ResponseHandler[], res: HandlerResponse, globals: ReadonlyMap<string, string>, baseDir: string, timeoutMs = HANDLER_TIMEOUT_MS): Promise<HandlerResult> {
+  const total: HandlerResult = { tests: [], globals: new Map(globals), cleared: [], logs: [] };
+  for (const h of handlers) {
+    let source: string;
+    if (h.kind === 'inline') source = h.source;
+    else {
+      const file = expandPath(h.path, baseDir);
+      try {
+        source = await fs.readFile(file, 'utf8');
+      } catch (e) {
+        throw new EngineError('file-unreadable', `cannot read response handler ${file} (${(e as NodeJS.ErrnoException).code ?? 'error'})`, {
+          line: h.line,
+          hint: 'Check the path; it is relative to the .http file\'s directory.',
+          details: { path: file },
+        });
+      }
+    }
+    const r = runHandlerScript(source, h.line, res, total.globals, timeoutMs);
+    total.tests.push(...r.tests);
+    total.globals = r.globals;
+    total.cleared.push(...r.cleared);
+    total.logs.push(...r.logs);
+  }
+  return total;
+}

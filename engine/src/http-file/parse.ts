@@ -1,0 +1,263 @@
+/**
+ * `.http` text (VS Code REST Client / JetBrains HTTP Client syntax) -> the same {@link Sheet}
+ * AST as engine/src/sheet/. Pure: no I/O, never throws; problems become located diagnostics.
+ * Every construct and whether it is supported: docs/http-files.md.
+ *
+ * - `###` (optional name after it) separates requests; `#` and `//` lines are comments;
+ * - `@name = value` declares a file variable (before a request line);
+ * - `# @name login`, `# @no-redirect`, `# @no-cookie-jar`, `# @prompt name` are directives;
+ * - request line `[METHOD] URL [HTTP/1.1]` (method GET when absent); lines starting with `?`
+ *   or `&` continue the query; `Name: value` headers; a blank line; the body up to the next
+ *   `###` (trailing blank lines dropped); `< path` / `<@ path` bodies and multipart parts;
+ * - `> {% script %}` and `> ./handler.js` response handlers after the body.
+ */
+import type { Block, BodyNode, BodyPart, Diagnostic, Directive, HeaderItem, RequestNode, ResponseHandler, Sheet, VarDecl } from '../sheet/ast.js';
+import { METHODS, splitLines } from '../sheet/parse.js';
+
+const METHOD_SET = new Set<string>([...METHODS, 'CONNECT']);
+const SEPARATOR = /^###(.*)$/;
+const COMMENT = /^[ \t]*(#|\/\/)/;
+const DIRECTIVE = /^[ \t]*(?:#|\/\/)[ \t]*@([A-Za-z][\w-]*)(?:[ \t]*=?[ \t]*(.*?))?[ \t]*$/;
+const FILE_VAR = /^[ \t]*@([A-Za-z_][\w.-]*)[ \t]*=[ \t]*(.*?)[ \t]*$/;
+const HEADER = /^[ \t]*([^\s:]+)[ \t]*:[ \t]*(.*?)[ \t]*$/;
+const QUERY_CONT = /^[ \t]*[?&]/;
+const FILE_BODY = /^<(@(\w*))?[ \t]+(\S.*?)[ \t]*$/;
+const BLANK = /^[ \t]*$/;
+
+/** Directives we act on; others are kept and reported as unsupported (docs/http-files.md). */
+export const KNOWN_DIRECTIVES = new Set(['name', 'no-redirect', 'no-cookie-jar', 'prompt', 'note']);
+
+/**
+ * `[METHOD] URL [HTTP/x.y]` split into [all, method?, url, version?] (a regex with a lazy URL
+ * group backtracks on every character; this does not).
+ */
+function requestLine(raw: string): [string, string | undefined, string, string | undefined] {
+  const t = raw.trim();
+  let rest = t;
+  let version: string | undefined;
+  const v = /[ \t]+(HTTP\/[\d.]+)$/.exec(rest);
+  if (v) {
+    version = v[1];
+    rest = rest.slice(0, v.index);
+  }
+  const w = /^([A-Za-z]+)[ \t]+/.exec(rest);
+  if (w && rest.length > w[0].length) return [t, w[1], rest.slice(w[0].length), version];
+  return [t, undefined, rest, version];
+}
+
+/** Parse a whole `.http` file. Never throws. */
+export function parseHttpFile(text: string): Sheet {
+  const lines = splitLines(text);
+  const n = text === '' ? 0 : lines.length;
+  const vars: VarDecl[] = [];
+  const requests: RequestNode[] = [];
+  const blocks: Block[] = [];
+  const diagnostics: Diagnostic[] = [];
+  const unsupported = (line: number, what: string, hint: string) =>
+    diagnostics.push({ code: 'unsupported-construct', severity: 'error', line, message: `${what} is not supported`, hint });
+
+  // Split into blocks at `###` lines.
+  let start = 1;
+  let blockName: string | undefined;
+  const ranges: { start: number; end: number; name?: string }[] = [];
+  for (let i = 1; i <= n; i++) {
+    const sl = lines[i - 1]!;
+    if (sl.charCodeAt(0) !== 35 /* # */ || !sl.startsWith('###')) continue;
+    const m = SEPARATOR.exec(sl)!;
+    if (i > start || ranges.length || blockName !== undefined) ranges.push({ start, end: i - 1, name: blockName });
+    blockName = m[1]!.trim() || undefined;
+    start = i + 1;
+  }
+  ranges.push({ start, end: n, name: blockName });
+
+  for (const r of ranges) {
+    const block: Block = { startLine: r.start, endLine: r.end };
+    blocks.push(block);
+    const directives: Directive[] = [];
+    let i = r.start;
+    // Preamble: blank lines, comments, directives, file variables.
+    for (; i <= r.end; i++) {
+      const l = lines[i - 1]!;
+      if (BLANK.test(l)) continue;
+      const d = DIRECTIVE.exec(l);
+      if (d) {
+        directives.push({ name: d[1]!, value: d[2] ?? '', line: i });
+        continue;
+      }
+      if (COMMENT.test(l)) continue;
+      const v = FILE_VAR.exec(l);
+      if (v) {
+        vars.push({ name: v[1]!, kind: 'literal', multiline: false, value: v[2]!, line: i, endLine: i });
+        continue;
+      }
+      if (/^[ \t]*@/.test(l)) {
+        diagnostics.push({ code: 'bad-header', severity: 'error', line: i, message: `not a file variable: ${JSON.stringify(l.trim())}`, hint: 'Write a file variable as @name = value.' });
+        continue;
+      }
+      break;
+    }
+    if (i > r.end) continue;
+    // Request line.
+    const reqLine = i;
+    const raw = lines[i - 1]!;
+    if (/^[ \t]*<[ \t]*\{%/.test(raw)) {
+      unsupported(i, 'a pre-request script (< {% ... %})', 'Remove the script; set values with file variables (@name = value) or an environment instead.');
+      block.error = diagnostics[diagnostics.length - 1];
+      continue;
+    }
+    const m = requestLine(raw);
+    let method = m[1] ? m[1] : 'GET';
+    let url = m[2]!;
+    if (m[1] && !/^[A-Z]+$/.test(m[1])) {
+      // `localhost:3000/x`-like lines have no method; a lower-case word followed by a URL is a wrong method.
+      if (/^[a-z]+$/.test(m[1]) && METHOD_SET.has(m[1].toUpperCase())) method = m[1].toUpperCase();
+      else {
+        method = 'GET';
+        url = `${m[1]} ${m[2]}`;
+      }
+    }
+    if (!METHOD_SET.has(method)) {
+      const e: Diagnostic = { code: 'unknown-method', severity: 'error', line: i, message: `unknown method ${method}`, hint: `Use one of ${[...METHOD_SET].join(', ')}.` };
+      diagnostics.push(e);
+      block.error = e;
+      continue;
+    }
+    if (method === 'CONNECT') {
+      unsupported(i, 'the CONNECT method', 'Send CONNECT requests with curl (--proxytunnel).');
+      block.error = diagnostics[diagnostics.length - 1];
+      continue;
+    }
+    i++;
+    for (; i <= r.end && QUERY_CONT.test(lines[i - 1]!); i++) url += lines[i - 1]!.trim();
+    // Headers.
+    const headers: HeaderItem[] = [];
+    for (; i <= r.end; i++) {
+      const l = lines[i - 1]!;
+      if (BLANK.test(l)) {
+        i++;
+        break;
+      }
+      if (COMMENT.test(l)) continue;
+      const h = HEADER.exec(l);
+      if (!h || l.startsWith('<') || l.startsWith('>')) break; // the body starts without a blank line
+      headers.push({ kind: 'header', name: h[1]!, value: h[2]!, line: i });
+    }
+    // Body and response handlers.
+    const bodyLines: { text: string; line: number }[] = [];
+    const handlers: ResponseHandler[] = [];
+    for (; i <= r.end; i++) {
+      const l = lines[i - 1]!;
+      const c0 = l.charCodeAt(0);
+      // Only lines starting with `>` or `<` can be handlers or unsupported markers.
+      if (c0 !== 62 /* > */ && c0 !== 60 /* < */ && !handlers.length) {
+        bodyLines.push({ text: l, line: i });
+        continue;
+      }
+      const inline = /^>[ \t]*\{%(.*)$/.exec(l);
+      if (inline) {
+        const startLine = i;
+        let src = inline[1]!;
+        let closed = false;
+        for (;;) {
+          const k = src.indexOf('%}');
+          if (k >= 0) {
+            src = src.slice(0, k);
+            closed = true;
+            break;
+          }
+          if (i >= r.end) break;
+          i++;
+          src += '\n' + lines[i - 1]!;
+        }
+        if (!closed) {
+          diagnostics.push({ code: 'unterminated-hook-form', severity: 'error', line: startLine, message: 'response handler > {% has no closing %}', hint: 'Close the script with %} before the next ###.' });
+          block.error = diagnostics[diagnostics.length - 1];
+        }
+        handlers.push({ kind: 'inline', source: src, line: startLine, endLine: i });
+        continue;
+      }
+      const fileHandler = /^>[ \t]+(\S.*?)[ \t]*$/.exec(l);
+      if (fileHandler) {
+        handlers.push({ kind: 'file', path: fileHandler[1]!, line: i, endLine: i });
+        continue;
+      }
+      if (/^>>!?[ \t]/.test(l)) {
+        // The user expects the response in that file: the request must not run without it.
+        unsupported(i, 'saving the response to a file (>> path)', 'Remove the line; save the response from the front end (sheet run --output, or C-x C-w in Emacs).');
+        block.error ??= diagnostics[diagnostics.length - 1];
+        continue;
+      }
+      if (/^<>[ \t]/.test(l)) {
+        diagnostics.push({ code: 'unsupported-construct', severity: 'warning', line: i, message: 'a response reference (<> previous-response) is not supported and is ignored', hint: 'Remove the line; it only documents a past response.' });
+        continue;
+      }
+      if (handlers.length && !BLANK.test(l) && !COMMENT.test(l)) {
+        diagnostics.push({ code: 'ignored-lines', severity: 'warning', line: i, message: 'text after a response handler is ignored', hint: 'Move body text above the handler, or start a new request with ###.' });
+        continue;
+      }
+      if (handlers.length) continue;
+      bodyLines.push({ text: l, line: i });
+    }
+    while (bodyLines.length && BLANK.test(bodyLines[bodyLines.length - 1]!.text)) bodyLines.pop();
+    const req: RequestNode = { method, url: url.trim(), line: reqLine, startLine: r.start, endLine: r.end, headers, hooks: [] };
+    if (m[3]) req.httpVersion = m[3];
+    const body = bodyNode(bodyLines);
+    if (body) req.body = body;
+    const nameDir = [...directives].reverse().find((d) => d.name === 'name');
+    const name = nameDir?.value || r.name;
+    if (name) req.name = name.split(/\s+/)[0];
+    if (directives.length) req.directives = directives;
+    if (handlers.length) req.handlers = handlers;
+    for (const d of directives) {
+      if (!KNOWN_DIRECTIVES.has(d.name)) {
+        diagnostics.push({ code: 'unsupported-construct', severity: 'warning', line: d.line, message: `directive @${d.name} is not supported and has no effect`, hint: 'See docs/http-files.md for the supported # @ directives.' });
+      }
+    }
+    if (!block.error) {
+      block.request = req;
+      requests.push(req);
+    }
+  }
+  return { syntax: 'http', vars, requests, blocks, diagnostics, lineCount: n };
+}
+
+/**
+ * The body node of the body lines: a file body, text, or text with `< path` parts. Parts are
+ * whole lines: the resolver joins them with the body's line ending.
+ */
+function bodyNode(lines: { text: string; line: number }[]): BodyNode | undefined {
+  if (!lines.length) return undefined;
+  const first = lines[0]!.line;
+  const last = lines[lines.length - 1]!.line;
+  const fileOf = (l: { text: string; line: number }): BodyPart | undefined => {
+    if (l.text.charCodeAt(0) !== 60 /* < */) return undefined;
+    const f = FILE_BODY.exec(l.text);
+    if (!f) return undefined;
+    const part: BodyPart = { kind: 'file', path: f[3]!, line: l.line };
+    if (f[1]) part.substitute = true;
+    if (f[2]) part.encoding = f[2];
+    return part;
+  };
+  if (lines.length === 1) {
+    const f = fileOf(lines[0]!);
+    if (f && f.kind === 'file') return { ...f };
+  }
+  const parts: BodyPart[] = [];
+  let text: string[] = [];
+  let textLine = first;
+  for (const l of lines) {
+    const f = fileOf(l);
+    if (f) {
+      if (text.length) parts.push({ kind: 'text', text: text.join('\n'), line: textLine });
+      parts.push(f);
+      text = [];
+      textLine = l.line + 1;
+    } else {
+      if (!text.length) textLine = l.line;
+      text.push(l.text);
+    }
+  }
+  if (parts.length === 0) return { kind: 'text', text: text.join('\n'), line: first, endLine: last };
+  if (text.length) parts.push({ kind: 'text', text: text.join('\n'), line: textLine });
+  return { kind: 'parts', parts, line: first, endLine: last };
+}

@@ -1,0 +1,206 @@
+/**
+ * The `{{...}}` substitution pass of `.http` files (VS Code REST Client and JetBrains HTTP
+ * Client syntax; docs/http-files.md "Variables"), beside the `:name` pass of substitute.ts.
+ *
+ * `{{name}}` looks, in this order, in: prompt answers, overrides (values set by response
+ * handlers with `client.global.set`, or by the client), request variables
+ * (`{{login.response.body.$.token}}`), file variables (`@name = value`), the environment (its
+ * named section, then `$shared`). Values may hold references themselves, resolved up to
+ * `maxDepth` levels. `{{$...}}` are system variables. An unknown name is an error naming it.
+ */
+import { randomInt, randomUUID } from 'node:crypto';
+import { JSONPath } from 'jsonpath-plus';
+import { EngineError } from '../errors.js';
+import { headerValue, type Header } from '../model.js';
+
+/** What a named request left for `{{name.request...}}` / `{{name.response...}}`. */
+export interface RequestRecord {
+  request: { headers: Header[]; body?: string };
+  response?: { status: number; headers: Header[]; body: string };
+}
+
+export interface HttpVarContext {
+  /** File variables (`@name = value`): name -> raw value (may hold `{{...}}`). */
+  fileVars?: ReadonlyMap<string, string>;
+  /** Environment variables of the chosen environment (`$shared` already merged under it). */
+  env?: Readonly<Record<string, string>>;
+  /** Values that win over file variables (client.global.set, sheet-set-var). */
+  overrides?: ReadonlyMap<string, string>;
+  /** Answers to `# @prompt name` directives. */
+  prompts?: ReadonlyMap<string, string>;
+  /** Named requests sent before (`# @name login`). */
+  requests?: ReadonlyMap<string, RequestRecord>;
+  /** `{{$dotenv NAME}}`: the values of the `.env` file next to the `.http` file. */
+  dotenv?: Readonly<Record<string, string>>;
+  /** `{{$processEnv NAME}}`; default process.env. */
+  processEnv?: Readonly<Record<string, string | undefined>>;
+  /** Clock for `$timestamp` and `$datetime`; default `new Date()`. */
+  now?: () => Date;
+  /** Nesting limit of references in values (default 10). */
+  maxDepth?: number;
+}
+
+const REF = /\{\{\s*(.*?)\s*\}\}/g;
+const UNITS: Record<string, (d: Date, n: number) => void> = {
+  y: (d, n) => d.setUTCFullYear(d.getUTCFullYear() + n),
+  M: (d, n) => d.setUTCMonth(d.getUTCMonth() + n),
+  w: (d, n) => d.setTime(d.getTime() + n * 7 * 864e5),
+  d: (d, n) => d.setTime(d.getTime() + n * 864e5),
+  h: (d, n) => d.setTime(d.getTime() + n * 36e5),
+  m: (d, n) => d.setTime(d.getTime() + n * 6e4),
+  s: (d, n) => d.setTime(d.getTime() + n * 1e3),
+  ms: (d, n) => d.setTime(d.getTime() + n),
+};
+
+/** The names referenced by `{{...}}` in `text` (system variables included, with their `$`). */
+export function httpReferences(text: string): string[] {
+  return [...text.matchAll(REF)].map((m) => m[1]!);
+}
+
+/**
+ * Replace every `{{...}}` of `text`.
+ * @param line the file line of the template, for errors.
+ * @throws EngineError `unknown-variable` (name not defined anywhere), `vars-cycle` (nesting
+ *   deeper than `maxDepth`), `unsupported-construct` (a system variable we do not implement,
+ *   e.g. `$aadToken`), `bad-argument` (a system variable with bad arguments).
+ */
+export function substituteHttp(text: string, ctx: HttpVarContext, line?: number, depth = 0): string {
+  if (!text.includes('{{')) return text;
+  const max = ctx.maxDepth ?? 10;
+  return text.replace(REF, (_all, expr: string) => {
+    if (depth >= max) {
+      throw new EngineError('vars-cycle', `{{${expr}}}: references nest deeper than ${max} levels (a cycle?)`, {
+        line,
+        hint: 'Check that no variable refers back to itself.',
+        details: { variables: [expr] },
+      });
+    }
+    if (expr.startsWith('$')) return systemVariable(expr, ctx, line);
+    const raw = lookup(expr, ctx, line);
+    return substituteHttp(raw, ctx, line, depth + 1);
+  });
+}
+
+function lookup(name: string, ctx: HttpVarContext, line?: number): string {
+  for (const m of [ctx.prompts, ctx.overrides]) if (m?.has(name)) return m.get(name)!;
+  const rv = requestVariable(name, ctx, line);
+  if (rv !== undefined) return rv;
+  if (ctx.fileVars?.has(name)) return ctx.fileVars.get(name)!;
+  if (ctx.env && Object.prototype.hasOwnProperty.call(ctx.env, name)) return String(ctx.env[name]);
+  throw new EngineError('unknown-variable', `{{${name}}} is not defined`, {
+    line,
+    hint: `Declare it (@${name} = value), put it in the chosen environment (http-client.env.json or rest-client.environmentVariables), or send the request that names it first.`,
+    details: { variable: name },
+  });
+}
+
+/** `login.response.body.$.token`, `login.response.headers.X-Token`, `login.request.body.*`. */
+function requestVariable(expr: string, ctx: HttpVarContext, line?: number): string | undefined {
+  const m = /^([\w-]+)\.(request|response)\.(body|headers)(?:\.(.*))?$/.exec(expr);
+  if (!m || !ctx.requests) return undefined;
+  const [, name, side, part, path] = m as unknown as [string, string, 'request' | 'response', string, string | undefined];
+  const rec = ctx.requests.get(name);
+  if (!rec) {
+    if (!ctx.fileVars?.has(expr)) {
+      throw new EngineError('unknown-variable', `{{${expr}}}: no request named ${name} has been sent`, {
+        line,
+        hint: `Send the request marked # @name ${name} first.`,
+        details: { variable: expr },
+      });
+    }
+    return undefined;
+  }
+  const src = side === 'request' ? rec.request : rec.response;
+  if (!src) throw new EngineError('unknown-variable', `{{${expr}}}: request ${name} has no response yet`, { line, details: { variable: expr } });
+  if (part === 'headers') return headerValue(src.headers, path ?? '') ?? '';
+  const body = src.body ?? '';
+  if (path === undefined || path === '*') return body;
+  if (path.startsWith('$')) {
+    let json: unknown;
+    try {
+      json = JSON.parse(body);
+    } catch {
+      throw new EngineError('bad-argument', `{{${expr}}}: the ${side} body of ${name} is not JSON`, { line, hint: 'Use {{name.response.body.*}} for the whole body.' });
+    }
+    const found = JSONPath({ path, json: json as object, wrap: true }) as unknown[];
+    const v = found[0];
+    if (v === undefined) return '';
+    return typeof v === 'string' ? v : JSON.stringify(v);
+  }
+  if (path.startsWith('/') || path.startsWith('//')) {
+    throw new EngineError('unsupported-construct', `{{${expr}}}: XPath on XML bodies is not supported`, { line, hint: 'Use a JSONPath ($.field) on a JSON body, or a response handler.' });
+  }
+  throw new EngineError('bad-argument', `{{${expr}}}: ${path} is neither * nor a JSONPath starting with $`, { line, hint: 'Write {{name.response.body.$.field}} or {{name.response.body.*}}.' });
+}
+
+/** `$guid`, `$randomInt`, `$timestamp`, `$datetime`, `$localDatetime`, `$processEnv`, `$dotenv` (+ JetBrains' `$uuid`, `$isoTimestamp`, `$random.uuid`). */
+function systemVariable(expr: string, ctx: HttpVarContext, line?: number): string {
+  const words = expr.match(/"[^"]*"|'[^']*'|\S+/g) ?? [];
+  const name = words[0]!;
+  const args = words.slice(1);
+  const bad = (hint: string) => new EngineError('bad-argument', `{{${expr}}}: bad arguments`, { line, hint });
+  const now = () => new Date((ctx.now ?? (() => new Date()))().getTime());
+  const offset = (d: Date, n?: string, unit?: string) => {
+    if (n === undefined) return d;
+    const f = unit ? UNITS[unit] : undefined;
+    if (!/^-?\d+$/.test(n) || !f) throw bad('Write an offset as a number and a unit: y, M, w, d, h, m, s, ms (e.g. -1 d).');
+    f(d, Number(n));
+    return d;
+  };
+  switch (name) {
+    case '$guid':
+    case '$uuid':
+    case '$random.uuid':
+      return randomUUID();
+    case '$randomInt': {
+      if (!args.length) return String(randomInt(0, 1000));
+      const [a, b] = args.map(Number);
+      if (args.length !== 2 || !Number.isInteger(a) || !Number.isInteger(b) || b! <= a!) throw bad('Write {{$randomInt min max}} with integers, min < max.');
+      return String(randomInt(a!, b!));
+    }
+    case '$timestamp':
+      return String(Math.floor(offset(now(), args[0], args[1]).getTime() / 1000));
+    case '$isoTimestamp':
+      return now().toISOString();
+    case '$datetime':
+    case '$localDatetime': {
+      const fmt = args[0];
+      if (!fmt) throw bad(`Write {{${name} rfc1123}} or {{${name} iso8601}}, optionally with an offset.`);
+      const d = offset(now(), args[1], args[2]);
+      if (fmt === 'rfc1123') return name === '$datetime' ? d.toUTCString() : localRfc1123(d);
+      if (fmt === 'iso8601') return name === '$datetime' ? d.toISOString() : localIso(d);
+      throw new EngineError('unsupported-construct', `{{${expr}}}: custom date formats are not supported`, { line, hint: 'Use rfc1123 or iso8601.' });
+    }
+    case '$processEnv':
+    case '$dotenv': {
+      let key = args[0];
+      if (!key) throw bad(`Write {{${name} NAME}}.`);
+      const penv = ctx.processEnv ?? process.env;
+      if (key.startsWith('%')) key = String(ctx.env?.[key.slice(1)] ?? '');
+      const v = name === '$processEnv' ? penv[key] : ctx.dotenv?.[key];
+      return v ?? '';
+    }
+    default:
+      throw new EngineError('unsupported-construct', `system variable ${name} is not supported`, {
+        line,
+        hint: 'Supported: $guid, $randomInt, $timestamp, $datetime, $localDatetime, $processEnv, $dotenv (docs/http-files.md).',
+        details: { variable: name },
+      });
+  }
+}
+
+const pad = (n: number, w = 2) => String(Math.abs(n)).padStart(w, '0');
+
+function localIso(d: Date): string {
+  const off = -d.getTimezoneOffset();
+  const tz = off === 0 ? 'Z' : `${off > 0 ? '+' : '-'}${pad(Math.floor(Math.abs(off) / 60))}:${pad(Math.abs(off) % 60)}`;
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}.${pad(d.getMilliseconds(), 3)}${tz}`;
+}
+
+function localRfc1123(d: Date): string {
+  const days = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
+  const months = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+  const off = -d.getTimezoneOffset();
+  const tz = `${off >= 0 ? '+' : '-'}${pad(Math.floor(Math.abs(off) / 60))}${pad(Math.abs(off) % 60)}`;
+  return `${days[d.getDay()]}, ${pad(d.getDate())} ${months[d.getMonth()]} ${d.getFullYear()} ${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())} ${tz}`;
+}

@@ -1,0 +1,126 @@
+/**
+ * A `.http` request (AST from engine/src/http-file/parse.ts) + variables -> a concrete
+ * {@link Request}: the `{{...}}` pass of http-vars.ts on the URL, header values and bodies.
+ *
+ * Body bytes follow what VS Code REST Client and httpyac put on the wire: body lines joined with
+ * `\n`, trailing blank lines dropped; a `multipart/form-data` body's lines joined with `\r\n`
+ * and each `< path` part replaced by the file's bytes as they are; `<@ path` reads the file as
+ * text (UTF-8, or the encoding after `<@`) and substitutes variables in it.
+ */
+import fs from 'node:fs/promises';
+import type { RequestNode, Sheet } from '../sheet/ast.js';
+import { EngineError } from '../errors.js';
+import { headerValue, type Body, type Header } from '../model.js';
+import { expandPath, normalizeUrl, type ResolvedRequest, type ResolveOptions } from './resolve.js';
+import { substituteHttp, type HttpVarContext } from './http-vars.js';
+
+/** What a `.http` request asks of the sender, from its `# @` directives. */
+export interface HttpRequestMeta {
+  name?: string;
+  /** `# @no-redirect`: do not follow redirects. */
+  noRedirect: boolean;
+  /** `# @no-cookie-jar`: neither send nor store cookies. */
+  noCookieJar: boolean;
+}
+
+export interface HttpResolvedRequest extends ResolvedRequest {
+  meta: HttpRequestMeta;
+}
+
+/** The directives of `req` as sender options. */
+export function requestMeta(req: RequestNode): HttpRequestMeta {
+  const has = (n: string) => !!req.directives?.some((d) => d.name === n);
+  return { ...(req.name ? { name: req.name } : {}), noRedirect: has('no-redirect'), noCookieJar: has('no-cookie-jar') };
+}
+
+/** The prompt variables a request asks for (`# @prompt name [description]`). */
+export function promptsOf(req: RequestNode): { name: string; description: string; line: number }[] {
+  return (req.directives ?? [])
+    .filter((d) => d.name === 'prompt')
+    .map((d) => {
+      const [name = '', ...rest] = d.value.split(/\s+/);
+      return { name, description: rest.join(' '), line: d.line };
+    });
+}
+
+async function readFile(file: string, line: number): Promise<Buffer> {
+  try {
+    return await fs.readFile(file);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new EngineError('file-unreadable', `cannot read body file ${file}${code ? ` (${code})` : ''}`, {
+      line,
+      hint: code === 'ENOENT' ? 'Check the path; it is relative to the .http file\'s directory.' : 'Check the file\'s permissions.',
+      details: { path: file },
+    });
+  }
+}
+
+const textOf = (buf: Buffer, encoding: string | undefined, line: number): string => {
+  try {
+    return new TextDecoder(encoding || 'utf-8').decode(buf);
+  } catch {
+    throw new EngineError('bad-argument', `unknown text encoding ${encoding}`, { line, hint: 'Write <@ path (UTF-8) or an encoding name such as <@latin1 path.' });
+  }
+};
+
+/**
+ * Resolve `req` of the `.http` `sheet`.
+ * @param ctx the `{{...}}` sources (environment, request variables, prompts); the file
+ *   variables of `sheet` and `opts.overrides` are added here.
+ * @throws EngineError `unknown-variable`, `vars-cycle`, `unsupported-construct`,
+ *   `invalid-url`, `file-unreadable`, `bad-argument`; each names the line.
+ */
+export async function resolveHttpRequest(sheet: Sheet, req: RequestNode, opts: ResolveOptions = {}, ctx: HttpVarContext = {}): Promise<HttpResolvedRequest> {
+  // File variables are file-wide (VS Code REST Client); the last declaration of a name wins.
+  const fileVars = new Map(ctx.fileVars ?? []);
+  for (const v of sheet.vars) fileVars.set(v.name, v.value);
+  const overrides = new Map([...(ctx.overrides ?? []), ...(opts.overrides ?? [])]);
+  const c: HttpVarContext = { ...ctx, fileVars, overrides, maxDepth: ctx.maxDepth ?? opts.maxPasses };
+  const sub = (t: string, line: number) => substituteHttp(t, c, line);
+  const baseDir = opts.baseDir ?? process.cwd();
+
+  const headers: Header[] = req.headers.flatMap((h) => (h.kind === 'header' ? [[h.name, sub(h.value, h.line)] as Header] : []));
+  let url = sub(req.url, req.line).trim();
+  if (url.startsWith('/')) {
+    const host = headerValue(headers, 'host');
+    if (host) url = `http://${host}${url}`;
+  } else if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(url)) url = `http://${url}`;
+  url = normalizeUrl(url, req.line);
+
+  let body: Body | undefined;
+  const b = req.body;
+  const multipart = /^multipart\//i.test(headerValue(headers, 'content-type') ?? '');
+  if (b?.kind === 'text') {
+    const text = sub(b.text, b.line);
+    // VS Code REST Client: a form body may be broken over lines (`&key=value` on the next line);
+    // the lines are trimmed and joined, as httpyac does too.
+    const form = /^application\/x-www-form-urlencoded\b/i.test(headerValue(headers, 'content-type') ?? '');
+    body = { kind: 'text', text: multipart ? text.replace(/\r?\n/g, '\r\n') : form ? text.split(/\r?\n/).map((l) => l.trim()).join('') : text };
+  } else if (b?.kind === 'file') {
+    const file = expandPath(sub(b.path, b.line), baseDir);
+    const buf = await readFile(file, b.line);
+    body = b.substitute ? { kind: 'text', text: sub(textOf(buf, b.encoding, b.line), b.line) } : { kind: 'bytes', bytes: buf, path: file };
+  } else if (b?.kind === 'parts') {
+    const eol = multipart ? '\r\n' : '\n';
+    const chunks: Buffer[] = [];
+    for (const [i, p] of b.parts.entries()) {
+      if (i > 0) chunks.push(Buffer.from(eol));
+      if (p.kind === 'text') chunks.push(Buffer.from(sub(p.text, p.line).replace(/\r?\n/g, eol), 'utf8'));
+      else {
+        const buf = await readFile(expandPath(sub(p.path, p.line), baseDir), p.line);
+        chunks.push(p.substitute ? Buffer.from(sub(textOf(buf, p.encoding, p.line), p.line), 'utf8') : buf);
+      }
+    }
+    body = { kind: 'bytes', bytes: Buffer.concat(chunks) };
+  }
+  const variables = new Map<string, string>();
+  for (const [k, v] of fileVars) {
+    try {
+      variables.set(k, sub(v, req.line));
+    } catch {
+      // a variable this request does not use may be unresolvable here; it is not reported
+    }
+  }
+  return { request: { method: req.method, url, headers, body, line: req.line }, hooks: req.hooks, variables, warnings: [], meta: requestMeta(req) };
+}

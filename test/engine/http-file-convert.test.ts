@@ -1,0 +1,85 @@
+// .sheet <-> .http conversion (engine/src/http-file/convert.ts): what converts, converts both
+// ways to the same requests; what cannot is named with its line, never dropped silently.
+import { describe, expect, it } from 'vitest';
+import { httpToSheet, sheetToHttp } from '../../engine/src/http-file/convert.js';
+import { parseHttpFile } from '../../engine/src/http-file/parse.js';
+import { parseSheet } from '../../engine/src/sheet/parse.js';
+
+const lines = (...ls: string[]) => ls.join('\n') + '\n';
+const shape = (s: ReturnType<typeof parseSheet>) => s.requests.map((r) => ({ method: r.method, url: r.url, headers: r.headers, body: r.body && ('text' in r.body ? r.body.text : r.body.kind === 'file' ? r.body.path : r.body.kind) }));
+
+describe('sheet -> http', () => {
+  const sheet = lines(
+    '# Users API',
+    ':host = http://127.0.0.1:3000',
+    ':id = 7',
+    '#',
+    'GET :host/users/:id',
+    'Accept: application/json',
+    '#',
+    'POST :host/users',
+    'Content-Type: application/json',
+    '',
+    '{"name": "x"}',
+    '#',
+    'PUT :host/upload',
+    '< ./data.bin',
+  );
+
+  it('converts variables, references, requests, bodies and comments', () => {
+    const { text, problems } = sheetToHttp(sheet);
+    expect(problems).toEqual([]);
+    const http = parseHttpFile(text);
+    expect(http.diagnostics).toEqual([]);
+    expect(http.vars.map((v) => [v.name, v.value])).toEqual([['host', 'http://127.0.0.1:3000'], ['id', '7']]);
+    expect(http.requests.map((r) => [r.method, r.url, r.body && ('text' in r.body ? r.body.text : r.body.kind)])).toEqual([
+      ['GET', '{{host}}/users/{{id}}', undefined],
+      ['POST', '{{host}}/users', '{"name": "x"}'],
+      ['PUT', '{{host}}/upload', 'file'],
+    ]);
+    expect(text).toContain('# Users API');
+  });
+
+  it('round-trips back to the same sheet requests', () => {
+    const back = httpToSheet(sheetToHttp(sheet).text);
+    expect(back.problems).toEqual([]);
+    expect(shape(parseSheet(back.text)).map(({ headers, ...r }) => ({ ...r, headers: headers.map((h) => ('value' in h ? [h.name, h.value] : h.name)) }))).toEqual(
+      shape(parseSheet(sheet)).map(({ headers, ...r }) => ({ ...r, headers: headers.map((h) => ('value' in h ? [h.name, h.value] : h.name)) })),
+    );
+  });
+
+  it.each([
+    ['a Lisp variable', ':token := (getenv "T")\nGET http://h/:token', 1, ':token := (getenv "T")'],
+    ['a multi-line variable', ':hdrs = <<\nA: b\n#\nGET http://h/', 1, ':hdrs = <<'],
+    ['a header block line', ':h = X: 1\nGET http://h/\n:h', 3, ':h'],
+    ['a hook', 'GET http://h/\n-> jq-set-var :id .id', 2, '-> jq-set-var :id .id'],
+  ])('%s is named with its line', (_, text, line, construct) => {
+    const { problems, text: out } = sheetToHttp(text);
+    expect(problems).toContainEqual(expect.objectContaining({ line, construct }));
+    expect(out).toContain(`not converted (line ${line})`);
+  });
+});
+
+describe('http -> sheet', () => {
+  it.each([
+    ['a system variable', 'GET http://h/{{$guid}}', 1, '{{$guid}}'],
+    ['an environment variable', 'GET {{host}}/x', 1, '{{host}}'],
+    ['a request variable', '@a = 1\n###\nGET http://h/{{login.response.body.$.id}}', 3, '{{login.response.body.$.id}}'],
+    ['# @no-redirect', '# @no-redirect\nGET http://h/', 1, '# @no-redirect'],
+    ['a response handler', 'GET http://h/\n\n> {% client.log(1) %}', 3, '> {% ... %}'],
+    ['a <@ body', 'POST http://h/\n\n<@ ./t.json', 3, '<@ ./t.json'],
+    ['a multipart body with parts', 'POST http://h/\nContent-Type: multipart/form-data; boundary=B\n\n--B\n\n< ./f\n--B--', 4, 'multipart body with < path parts'],
+    ['a body line starting with #', 'POST http://h/\n\n# heading\ntext', 3, '# heading'],
+  ])('%s is named with its line', (_, text, line, construct) => {
+    expect(httpToSheet(text).problems).toContainEqual(expect.objectContaining({ line, construct }));
+  });
+
+  it('converts file variables and keeps the request name as a comment', () => {
+    const { text, problems } = httpToSheet(lines('@host = http://127.0.0.1', '# @name list', 'GET {{host}}/users', '    ?page=2'));
+    expect(problems).toEqual([]);
+    const s = parseSheet(text);
+    expect(s.vars.map((v) => [v.name, v.value])).toEqual([[':host', 'http://127.0.0.1']]);
+    expect(s.requests.map((r) => [r.method, r.url])).toEqual([['GET', ':host/users?page=2']]);
+    expect(text).toContain('# @name list');
+  });
+});

@@ -1,0 +1,86 @@
+// JetBrains response handlers (engine/src/http-file/handlers.ts): the client/response API, and
+// the sandbox: no require, no process, no file system or network, a time limit.
+import { describe, expect, it } from 'vitest';
+import { runHandlerScript, runHandlers } from '../../engine/src/http-file/handlers.js';
+import { parseForFile, syntaxFor } from '../../engine/src/http-file/index.js';
+import { tempDir } from './helpers.js';
+
+const res = { status: 201, headers: [['Content-Type', 'application/json'], ['Set-Cookie', 'a=1'], ['Set-Cookie', 'b=2']] as [string, string][], body: '{"token":"t1","items":[1,2]}' };
+const run = (src: string, globals = new Map<string, string>()) => runHandlerScript(src, 10, res, globals, 500);
+
+describe('response handler API', () => {
+  it.each([
+    ['status and parsed JSON body', 'client.test("s", () => client.assert(response.status === 201 && response.body.items[1] === 2, "bad"));', true],
+    ['headers.valueOf is case-insensitive', 'client.test("h", () => client.assert(response.headers.valueOf("content-type") === "application/json"));', true],
+    ['headers.valuesOf', 'client.test("v", () => client.assert(response.headers.valuesOf("set-cookie").join() === "a=1,b=2"));', true],
+    ['contentType.mimeType', 'client.test("m", () => client.assert(response.contentType.mimeType === "application/json"));', true],
+    ['a failed assert names its message', 'client.test("f", () => client.assert(response.status === 200, "status is " + response.status));', false],
+  ])('%s', (_, src, passed) => {
+    const r = run(src);
+    expect(r.tests).toHaveLength(1);
+    expect(r.tests[0]!.passed).toBe(passed);
+    if (!passed) expect(r.tests[0]).toMatchObject({ message: 'status is 201', line: 10 });
+  });
+
+  it('client.global set/get/clear carry over, values as strings', () => {
+    const r = run('client.global.set("token", response.body.token); client.global.set("n", 5); client.global.clear("old"); client.log("got", client.global.get("token"));', new Map([['old', 'x']]));
+    expect([...r.globals]).toEqual([['token', 't1'], ['n', '5']]);
+    expect(r.cleared).toEqual(['old']);
+    expect(r.logs).toEqual(['got t1']);
+  });
+
+  it('client.exit() stops the script without failing', () => {
+    const r = run('client.test("a", () => {}); client.exit(); client.test("b", () => {});');
+    expect(r.tests.map((t) => t.name)).toEqual(['a']);
+  });
+
+  it('a script error is a failed test with the handler line', () => {
+    expect(run('response.body.nope.x;').tests).toEqual([expect.objectContaining({ passed: false, line: 10, name: 'response handler (line 10)' })]);
+  });
+});
+
+describe('sandbox', () => {
+  it.each([
+    ['require', 'require("fs")'],
+    ['process', 'process.exit(1)'],
+    ['fetch', 'fetch("http://127.0.0.1:1/")'],
+    ['eval of a string', 'eval("1")'],
+    ['the Function constructor through an object', 'client.test.constructor("return process")()'],
+    ['an outer-realm escape through the prototype chain', 'response.constructor.constructor("return process")().exit(1)'],
+    ['an outer-realm escape through the global object', 'this.constructor.constructor("return process")().exit(1)'],
+    ['an outer-realm escape through globalThis', 'globalThis.constructor.constructor("return process")().exit(1)'],
+  ])('%s is not reachable', (_, src) => {
+    const r = run(src);
+    expect(r.tests).toEqual([expect.objectContaining({ passed: false })]);
+  });
+
+  it('an endless loop is stopped at the time limit', () => {
+    const t0 = Date.now();
+    const r = run('for (;;) {}');
+    expect(Date.now() - t0).toBeLessThan(5000);
+    expect(r.tests[0]).toMatchObject({ passed: false, message: 'the handler ran longer than 500 ms' });
+  });
+
+  it('an endless promise chain is stopped too', () => {
+    const r = run('const f = () => Promise.resolve().then(f); f();');
+    expect(r.tests[0]).toMatchObject({ passed: false });
+  });
+
+  it('a missing handler file is a located error', async () => {
+    await expect(runHandlers([{ kind: 'file', path: './nope.js', line: 4, endLine: 4 }], res, new Map(), tempDir())).rejects.toMatchObject({ code: 'file-unreadable', line: 4 });
+  });
+});
+
+describe('parseForFile', () => {
+  it.each([
+    ['a.http', 'GET http://h/', 'http'],
+    ['dir/A.REST', 'GET http://h/', 'http'],
+    ['a.sheet', '# -*- sheet-syntax: http -*-\nGET http://h/', 'sheet'],
+    ['notes.txt', '# -*- sheet-syntax: http -*-\nGET http://h/', 'http'],
+    ['notes.txt', 'GET http://h/', 'sheet'],
+    [undefined, '// -*- mode: sheet; sheet-syntax: http -*-\nGET {{h}}', 'http'],
+  ])('%s: %j is %s', (name, text, syntax) => {
+    expect(syntaxFor(text, name)).toBe(syntax);
+    expect(parseForFile(text, name).syntax ?? 'sheet').toBe(syntax);
+  });
+});

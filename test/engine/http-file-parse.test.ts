@@ -1,0 +1,183 @@
+// The .http parser (engine/src/http-file/parse.ts), table-driven: one row per construct of
+// docs/http-files.md, plus a property test that any text parses without throwing and every
+// diagnostic has a line inside the text.
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { parseHttpFile } from '../../engine/src/http-file/parse.js';
+import { requestAt } from '../../engine/src/sheet/parse.js';
+import type { RequestNode } from '../../engine/src/sheet/ast.js';
+
+const http = (...lines: string[]) => lines.join('\n');
+const first = (text: string): RequestNode => {
+  const s = parseHttpFile(text);
+  expect(s.requests.length, JSON.stringify(s.diagnostics)).toBeGreaterThan(0);
+  return s.requests[0]!;
+};
+
+describe('request line', () => {
+  it.each([
+    ['method and URL', 'POST https://example.com/comments', 'POST', 'https://example.com/comments', undefined],
+    ['method omitted: GET', 'https://example.com/comments/1', 'GET', 'https://example.com/comments/1', undefined],
+    ['HTTP version kept apart', 'GET https://example.com/x HTTP/1.1', 'GET', 'https://example.com/x', 'HTTP/1.1'],
+    ['variables in the URL', 'GET {{host}}/users/{{id}}', 'GET', '{{host}}/users/{{id}}', undefined],
+    ['host without scheme', 'GET localhost:3000/x', 'GET', 'localhost:3000/x', undefined],
+  ])('%s', (_, text, method, url, version) => {
+    const r = first(text);
+    expect([r.method, r.url, r.httpVersion]).toEqual([method, url, version]);
+  });
+
+  it('continues the query on lines starting with ? and &', () => {
+    const r = first(http('GET https://example.com/comments', '    ?page=2', '    &pageSize=10', 'Accept: */*'));
+    expect(r.url).toBe('https://example.com/comments?page=2&pageSize=10');
+    expect(r.headers).toEqual([{ kind: 'header', name: 'Accept', value: '*/*', line: 4 }]);
+  });
+
+  it.each([
+    ['an unknown method', 'FETCH http://h/', 'unknown-method', 1],
+    ['a pre-request script', '< {% request.variables.set("a", 1) %}\nGET http://h/', 'unsupported-construct', 1],
+    ['CONNECT', 'CONNECT h:443', 'unsupported-construct', 1],
+  ])('%s is a located error', (_, text, code, line) => {
+    const s = parseHttpFile(text);
+    expect(s.requests).toEqual([]);
+    expect(s.diagnostics[0]).toMatchObject({ code, line, severity: 'error' });
+    expect(() => requestAt(s, line)).toThrow(expect.objectContaining({ code }));
+  });
+});
+
+describe('blocks, comments, variables, directives', () => {
+  const text = http(
+    '@host = http://127.0.0.1:3000',
+    '@token = {{login.response.body.$.token}}',
+    '',
+    '### Log in',
+    '# @name login',
+    '// a comment',
+    'POST {{host}}/login',
+    'Content-Type: application/json',
+    '',
+    '{"user": "a"}',
+    '',
+    '###',
+    '# @no-redirect',
+    '# @no-cookie-jar',
+    '# @prompt otp One-time password',
+    'GET {{host}}/me',
+    'Authorization: Bearer {{token}}',
+  );
+  const s = parseHttpFile(text);
+
+  it('reads file variables anywhere outside requests', () => {
+    expect(s.syntax).toBe('http');
+    expect(s.vars.map((v) => [v.name, v.value, v.line])).toEqual([
+      ['host', 'http://127.0.0.1:3000', 1],
+      ['token', '{{login.response.body.$.token}}', 2],
+    ]);
+  });
+
+  it('splits at ### and keeps line ranges', () => {
+    expect(s.requests.map((r) => [r.method, r.line, r.startLine, r.endLine])).toEqual([
+      ['POST', 7, 5, 11],
+      ['GET', 16, 13, 17],
+    ]);
+    expect(requestAt(s, 9).line).toBe(7);
+    expect(requestAt(s, 17).line).toBe(16);
+  });
+
+  it('names requests with # @name and keeps the other directives', () => {
+    expect(s.requests[0]!.name).toBe('login');
+    expect(s.requests[1]!.directives!.map((d) => [d.name, d.value])).toEqual([
+      ['no-redirect', ''],
+      ['no-cookie-jar', ''],
+      ['prompt', 'otp One-time password'],
+    ]);
+    expect(s.diagnostics).toEqual([]);
+  });
+
+  it('takes the name after ### when there is no # @name', () => {
+    expect(first(http('### get-user', 'GET http://h/u')).name).toBe('get-user');
+  });
+
+  it('warns about a directive it does not support, with its line', () => {
+    const d = parseHttpFile(http('# @no-log', 'GET http://h/')).diagnostics;
+    expect(d).toEqual([expect.objectContaining({ code: 'unsupported-construct', severity: 'warning', line: 1 })]);
+  });
+
+  it('ends the body at ### and drops trailing blank lines', () => {
+    expect(s.requests[0]!.body).toEqual({ kind: 'text', text: '{"user": "a"}', line: 10, endLine: 10 });
+  });
+});
+
+describe('bodies', () => {
+  it.each([
+    ['< path: a file body', '< ./data.json', { kind: 'file', path: './data.json', line: 4 }],
+    ['<@ path: variables substituted', '<@ ./data.json', { kind: 'file', path: './data.json', line: 4, substitute: true }],
+    ['<@latin1 path: with an encoding', '<@latin1 ./d.txt', { kind: 'file', path: './d.txt', line: 4, substitute: true, encoding: 'latin1' }],
+  ])('%s', (_, line, body) => {
+    expect(first(http('POST http://h/', 'Content-Type: application/json', '', line)).body).toEqual(body);
+  });
+
+  it('keeps # and // lines inside a body as body text', () => {
+    expect(first(http('POST http://h/', '', 'a', '# not a comment', '// nor this')).body).toMatchObject({ text: 'a\n# not a comment\n// nor this' });
+  });
+
+  it('splits a multipart body into text and < path parts', () => {
+    const r = first(http(
+      'POST http://h/upload',
+      'Content-Type: multipart/form-data; boundary=XYZ',
+      '',
+      '--XYZ',
+      'Content-Disposition: form-data; name="file"; filename="a.txt"',
+      '',
+      '< ./a.txt',
+      '--XYZ--',
+    ));
+    expect(r.body).toEqual({
+      kind: 'parts',
+      line: 4,
+      endLine: 8,
+      parts: [
+        { kind: 'text', text: '--XYZ\nContent-Disposition: form-data; name="file"; filename="a.txt"\n', line: 4 },
+        { kind: 'file', path: './a.txt', line: 7 },
+        { kind: 'text', text: '--XYZ--', line: 8 },
+      ],
+    });
+  });
+});
+
+describe('response handlers', () => {
+  it('reads > {% ... %} over several lines and > ./file.js', () => {
+    const r = first(http('GET http://h/', '', '> {%', '  client.global.set("a", response.body.a);', '%}', '', '> ./check.js'));
+    expect(r.body).toBeUndefined();
+    expect(r.handlers).toEqual([
+      { kind: 'inline', source: '\n  client.global.set("a", response.body.a);\n', line: 3, endLine: 5 },
+      { kind: 'file', path: './check.js', line: 7, endLine: 7 },
+    ]);
+  });
+
+  it('an unclosed {% is a located error', () => {
+    const s = parseHttpFile(http('GET http://h/', '', '> {% client.test("x", () => {})'));
+    expect(s.diagnostics[0]).toMatchObject({ code: 'unterminated-hook-form', line: 3 });
+  });
+
+  it.each([
+    ['>> file: an error, the request does not run', '>> ./out.json', 'error', 0],
+    ['<> reference: a warning, ignored', '<> ./2024-01-01T000000.200.json', 'warning', 1],
+  ])('%s', (_, line, severity, requests) => {
+    const s = parseHttpFile(http('GET http://h/', '', line));
+    expect(s.diagnostics).toEqual([expect.objectContaining({ code: 'unsupported-construct', line: 3, severity })]);
+    expect(s.requests.length).toBe(requests);
+  });
+});
+
+describe('robustness', () => {
+  it('never throws and locates every diagnostic', () => {
+    fc.assert(
+      fc.property(fc.array(fc.oneof(fc.constantFrom('###', '# @name x', '@a = 1', 'GET {{a}}', '> {%', '%}', '< ./f', '', 'X: y', '?q=1'), fc.string()), { maxLength: 30 }), (ls) => {
+        const text = ls.join('\n');
+        const s = parseHttpFile(text);
+        for (const d of s.diagnostics) expect(d.line >= 1 && d.line <= Math.max(1, s.lineCount)).toBe(true);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
