@@ -25,8 +25,10 @@ need jq jq
 need curl curl
 # A server nobody here wrote, for the suites: Debian's httpbin under gunicorn (test/fixtures/httpbin.mjs).
 need gunicorn gunicorn
-python3 -c 'import httpbin' >/dev/null 2>&1 || missing+=(python3-httpbin)
-python3 -c 'import brotli' >/dev/null 2>&1 || missing+=(python3-brotli)
+# Debian's own Python (gunicorn's), not whatever python3 comes first on PATH (pyenv, venvs).
+debian_py() { [ -x /usr/bin/python3 ] && /usr/bin/python3 -c "import $1" >/dev/null 2>&1; }
+debian_py httpbin || missing+=(python3-httpbin)
+debian_py brotli || missing+=(python3-brotli)
 if [ "$want_emacs" = 1 ]; then
   need emacs emacs-nox
   [ -d /usr/share/emacs/site-lisp/elpa-src ] && ls /usr/share/emacs/site-lisp/elpa-src 2>/dev/null | grep -q '^helm-[0-9]' || missing+=(elpa-helm)
