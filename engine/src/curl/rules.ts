@@ -65,3 +65,22 @@ export function basicAuthHeader(user: string): Header {
 export function cookieHeader(cookies: string[]): Header {
   return ['Cookie', cookies.join('; ')];
 }
+
+/** Percent-encoding of --data-urlencode: encodeURIComponent plus `!'()*` (curl encodes them too). */
+export function urlencodeText(text: string): string {
+  return encodeURIComponent(text).replace(/[!'()*]/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase());
+}
+
+/**
+ * One --data-urlencode argument as curl sends it, for the forms without a file: `content`,
+ * `=content` (content encoded) and `name=content` (content encoded, name as written). Returns
+ * undefined for the file forms `@file` and `name@file`, which need the file's bytes.
+ */
+export function urlencodeData(v: string): string | undefined {
+  const eq = v.indexOf('=');
+  const at = v.indexOf('@');
+  if (eq === 0) return urlencodeText(v.slice(1));
+  if (eq > 0 && (at < 0 || eq < at)) return `${v.slice(0, eq)}=${urlencodeText(v.slice(eq + 1))}`;
+  if (at >= 0) return undefined;
+  return urlencodeText(v);
+}
