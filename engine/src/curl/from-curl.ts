@@ -30,6 +30,8 @@ export interface CurlImport {
 
 /** Options that only change what curl prints, or that the engine does by default (-L). */
 const NO_EFFECT = new Set(['silent', 'show-error', 'verbose', 'include', 'location', 'compressed', 'progress-bar', 'no-progress-meter', 'globoff']);
+/** Options the engine performs in the shell but a sheet request cannot say. */
+const NO_SHEET_EQUIVALENT = new Set(['insecure', 'max-time', 'max-redirs', 'output', 'cookie-jar', 'junk-session-cookies']);
 /** Options about the authentication scheme of -u: the sheet writes only Basic. */
 const AUTH_SCHEMES = new Set(['digest', 'ntlm', 'negotiate', 'anyauth', 'ntlm-wb']);
 /** restclient-header-regexp's name (sheet/parse.ts HEADER_LINE). */
@@ -83,19 +85,15 @@ export function curlToSheet(commandLine: string): CurlImport {
     else if (o.name === 'form' || o.name === 'form-string') forms.push(o);
     else if (o.name === 'oauth2-bearer') extraHeaders.push(['Authorization', `Bearer ${o.arg!}`]);
     else if (AUTH_SCHEMES.has(o.name)) authScheme = o.written;
-    else if (o.known) known.push(o.written, ...(o.arg !== undefined ? [o.arg] : []));
-    else if (!NO_EFFECT.has(o.name)) warn(`${o.written}${o.arg !== undefined ? ` ${o.arg}` : ''}: not carried over, a sheet request has no equivalent`);
+    else if (NO_EFFECT.has(o.name)) continue;
+    else if (o.name === 'cookie' && !o.arg!.includes('=')) warn(`${o.written} ${o.arg}: cookies from a file are not carried over; the sheet sends the cookies of its own jar`);
+    else if (o.known && !NO_SHEET_EQUIVALENT.has(o.name)) known.push(o.written, ...(o.arg !== undefined ? [o.arg] : []));
+    else warn(`${o.written}${o.arg !== undefined ? ` ${o.arg}` : ''}: not carried over, a sheet request has no equivalent`);
   }
   if (urls.length === 0) throw bad('the curl command has no URL', 'Add the URL, e.g. curl https://host/path.');
   if (urls.length > 1) throw bad(`the curl command has ${urls.length} URLs (${urls.join(', ')}); a sheet request has one`, 'Import one URL at a time.');
 
   const opts = parseCurlOptions(known, emptyOptions());
-  for (const o of options.filter((x) => x.known && !NO_EFFECT.has(x.name))) {
-    if (['insecure', 'max-time', 'max-redirs', 'output', 'cookie-jar', 'junk-session-cookies'].includes(o.name)) {
-      warn(`${o.written}${o.arg !== undefined ? ` ${o.arg}` : ''}: not carried over, a sheet request has no equivalent`);
-    }
-  }
-  for (const f of opts.cookieFiles) warn(`-b ${f}: cookies from a file are not carried over; the sheet sends the cookies of its own jar`);
 
   let url = sheetUrl(urls[0]!);
   const headers: Header[] = [...opts.headers];

@@ -61,14 +61,23 @@ export function basicAuthHeader(user: string): Header {
   return ['Authorization', `Basic ${Buffer.from(pair, 'utf8').toString('base64')}`];
 }
 
-/** curl -b name=value (several joined by "; ") as the Cookie header it sends. */
+/**
+ * curl -b name=value (several) as a Cookie header, joined by "; " as RFC 6265 section 5.4 asks
+ * of user agents (curl 7.88 joins several -b with ";" alone; servers read both the same).
+ */
 export function cookieHeader(cookies: string[]): Header {
   return ['Cookie', cookies.join('; ')];
 }
 
-/** Percent-encoding of --data-urlencode: encodeURIComponent plus `!'()*` (curl encodes them too). */
+/**
+ * Percent-encoding of --data-urlencode as curl does it: every byte of the UTF-8 text but the
+ * unreserved `A-Z a-z 0-9 - . _ ~` as %XX, and a space as `+` (checked against real curl in
+ * test/engine/curl-import.test.ts).
+ */
 export function urlencodeText(text: string): string {
-  return encodeURIComponent(text).replace(/[!'()*]/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase());
+  return encodeURIComponent(text)
+    .replace(/[!'()*]/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase())
+    .replace(/%20/g, '+');
 }
 
 /**
