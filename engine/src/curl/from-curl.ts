@@ -5,7 +5,7 @@
  * (options.ts), and curl's defaults (implied method, the data Content-Type, -u, -b) come from
  * rules.ts, the same rules toCurl writes with, so sheet -> curl -> sheet gives the request back.
  * What a sheet cannot say (multipart -F, -k, --max-time, a proxy, ...) is named in a warning,
- * never dropped silently; what would change the request is an error. See docs/shell.md,
+ * never dropped silently; what would change the request is an error. See docs/sheet-format.md,
  * "Importing curl command lines".
  */
 import { EngineError } from '../errors.js';
