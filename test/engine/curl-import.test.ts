@@ -96,6 +96,7 @@ describe('curlToSheet: what people paste', () => {
     ['data from standard input', 'curl --data-binary @- http://h/', 'bad-argument', /standard input/],
     ['a file joined with other data', 'curl -d @a.txt -d b=1 http://h/', 'bad-argument', /one whole file/],
     ['a header name the sheet cannot read', `curl -H 'X(y): 1' http://h/`, 'bad-argument', /header name "X\(y\)"/],
+    ['a file name a sheet cannot write', `curl --data-binary @'a<b' http://h/`, 'bad-argument', /cannot name this file/],
     ['an ftp URL', 'curl ftp://h/file', 'bad-argument', /not http or https/],
     ['an option without its argument', 'curl http://h/ -H', 'bad-option', /-H needs an argument/],
   ])('%s is an error with a hint', async (_, command, code, message) => {

@@ -173,6 +173,7 @@ function dataBody(parts: DataPart[], warn: (m: string) => void): { body?: string
   }
   if (files.length) {
     if (files.length > 1 || texts.length) throw bad(`the data joins ${files.map((f) => `@${f}`).join(', ')} with other data; a sheet file body is one whole file`, 'Put the whole body into one file and write --data-binary @file.');
+    if (!/^[^<>\n\r]*[^<>\s]$/.test(files[0]!.trimStart())) throw bad(`@${files[0]}: a sheet file body cannot name this file (it holds < > or a line break, or ends with a blank)`, 'Rename the file.');
     return { file: files[0]!, json };
   }
   // curl joins data options with '&', except --json ones.
