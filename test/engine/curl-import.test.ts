@@ -14,6 +14,7 @@ import { bodyBytes, type Request } from '../../engine/src/model.js';
 import { METHODS, parseSheet } from '../../engine/src/sheet/parse.js';
 import { resolveRequest } from '../../engine/src/resolve/resolve.js';
 import { spawnEngine, startApi, tempDir, type Api, type EngineProcess } from './helpers.js';
+import { startHttpbin } from '../fixtures/httpbin.mjs';
 
 const execFileP = promisify(execFile);
 const sheet = (...lines: string[]) => lines.join('\n');
@@ -222,5 +223,59 @@ describe('on the wire: real curl and the imported sheet send the same request', 
     const command = `printf '%s\\n' 'a b' "c \\"d\\" \\$e" $'f\\tg' h\\ i \\\n j`;
     const { stdout } = await execFileP('bash', ['-c', command], { encoding: 'utf8' });
     expect(splitShellWords(command).slice(2)).toEqual(stdout.split('\n').slice(0, -1));
+  });
+
+  describe('against httpbin (a server nobody here wrote)', () => {
+    let hb: { url: string; close(): Promise<void> };
+    beforeAll(async () => {
+      hb = await startHttpbin();
+    }, 30_000);
+    afterAll(async () => {
+      await hb.close();
+    });
+
+    interface Anything {
+      method: string;
+      args: Record<string, string>;
+      data: string;
+      form: Record<string, string>;
+      json: unknown;
+      headers: Record<string, string>;
+    }
+    const view = (a: Anything) => ({
+      method: a.method,
+      args: a.args,
+      data: a.data,
+      form: a.form,
+      json: a.json,
+      // Not Accept: curl adds "Accept: */*" of its own, as it adds its User-Agent; a sheet does not.
+      headers: Object.fromEntries(['Authorization', 'Content-Type', 'Cookie', 'X-Empty', 'Origin'].map((h) => [h, a.headers[h]?.replace(/;\s*/g, '; ')])),
+    });
+
+    it.each([
+      ["a browser's Copy as cURL (bash)", (u: string) => `curl '${u}/anything/v1/users?page=2' \\
+  -H 'accept: application/json' \\
+  -H 'content-type: application/json' \\
+  -H 'origin: http://127.0.0.1' \\
+  -b 'sid=abc; theme=dark' \\
+  --data-raw '{"name":"Ada","tags":["a","b"]}' \\
+  --compressed`],
+      ['API docs style: -u, -d joined, -X PUT, an empty header', (u: string) => `curl -X PUT -u ada:s3cret -H 'X-Empty;' -d name=Ada --data-urlencode 'note=a b&c' ${u}/anything/u`],
+      ['-G with data and -b twice', (u: string) => `curl -G -d q=caf%C3%A9 -d n=2 -b a=1 -b b=2 ${u}/anything/s`],
+    ])('%s', async (_, make) => {
+      const command = make(hb.url);
+      const viaCurl = await execFileP('bash', ['-c', `${command} -s --max-time 10`], { encoding: 'utf8' });
+      const { text } = curlToSheet(command);
+      const sent = await engine.conn.sendRequest('sheet/send', { text, line: 1, path: path.join(dir, 'imported.sheet') });
+      expect(sent.response.status).toBe(200);
+      expect(view(JSON.parse(sent.presentation.text) as Anything)).toEqual(view(JSON.parse(viaCurl.stdout) as Anything));
+    });
+
+    it('-u user:password passes httpbin\'s Basic check', async () => {
+      const { text } = curlToSheet(`curl -u 'ada:s3cr:et' ${hb.url}/basic-auth/ada/s3cr:et`);
+      const sent = await engine.conn.sendRequest('sheet/send', { text, line: 1, path: path.join(dir, 'imported.sheet') });
+      expect(sent.response.status).toBe(200);
+      expect(JSON.parse(sent.presentation.text)).toEqual({ authenticated: true, user: 'ada' });
+    });
   });
 });
