@@ -3,6 +3,7 @@
 // body (a table and a fast-check property); and on the wire, through real bash, real curl and the
 // example API's /echo route, a curl command and the sheet request imported from it send the same.
 import { execFile } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import fc from 'fast-check';
@@ -177,6 +178,7 @@ describe('on the wire: real curl and the imported sheet send the same request', 
   afterAll(async () => {
     await engine.close();
     await api.close();
+    fs.rmSync(dir, { recursive: true, force: true });
   });
 
   /** Run `command` in real bash (real curl) and send the sheet imported from it through the engine. */
