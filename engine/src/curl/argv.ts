@@ -4,6 +4,7 @@
  * the request, as the engine built it, goes to curl together with that option unchanged.
  */
 import type { Request } from '../model.js';
+import { bodyContentTypeWords, headerWord, methodWords } from './rules.js';
 
 export interface CurlArgvOptions {
   /** File holding the body bytes (curl reads it with --data-binary @file). */
@@ -14,15 +15,10 @@ export interface CurlArgvOptions {
 
 /** The curl arguments (without the leading `curl`) that send `req`. */
 export function curlArgv(req: Request, opts: CurlArgvOptions = {}): string[] {
-  const words: string[] = [];
-  if (req.method === 'HEAD') words.push('-I');
-  else words.push('-X', req.method);
-  for (const [n, v] of req.headers) words.push('-H', v === '' ? `${n};` : `${n}: ${v}`);
-  if (req.body && opts.bodyFile) {
-    words.push('--data-binary', `@${opts.bodyFile}`);
-    // --data-binary adds a form Content-Type; send none unless the request has one.
-    if (!req.headers.some(([n]) => n.toLowerCase() === 'content-type')) words.push('-H', 'Content-Type:');
-  }
+  // A real run always names the method: the words that follow may be any curl option.
+  const words: string[] = methodWords(req.method, req.body !== undefined, true);
+  for (const h of req.headers) words.push('-H', headerWord(h));
+  if (req.body && opts.bodyFile) words.push('--data-binary', `@${opts.bodyFile}`, ...bodyContentTypeWords(req.headers));
   if (opts.extraArgs) words.push(...opts.extraArgs);
   words.push('--url', req.url);
   return words;

@@ -268,3 +268,85 @@ function resetBoolean(o: CurlOptions, name: string): void {
   const key = map[name];
   if (key) (o as unknown as Record<string, boolean>)[key] = false;
 }
+
+/**
+ * curl options the engine does not perform that take an argument (curl's manual), so that a
+ * reader of a whole curl command line ({@link splitCurlArgs}) knows their argument is not the URL.
+ */
+const OTHER_ARG_LONG = new Set([
+  'url', 'form', 'form-string', 'upload-file', 'proxy', 'proxy-user', 'preproxy', 'range', 'write-out', 'dump-header',
+  'config', 'continue-at', 'speed-limit', 'speed-time', 'time-cond', 'ftp-port', 'quote', 'telnet-option', 'cert',
+  'cert-type', 'key', 'key-type', 'pass', 'cacert', 'capath', 'crlfile', 'pinnedpubkey', 'ciphers', 'tls13-ciphers',
+  'curves', 'resolve', 'connect-to', 'interface', 'local-port', 'dns-servers', 'dns-interface', 'limit-rate',
+  'max-filesize', 'connect-timeout', 'retry', 'retry-delay', 'retry-max-time', 'keepalive-time', 'expect100-timeout',
+  'happy-eyeballs-timeout-ms', 'oauth2-bearer', 'aws-sigv4', 'trace', 'trace-ascii', 'trace-config', 'output-dir',
+  'proto', 'proto-redir', 'proto-default', 'unix-socket', 'abstract-unix-socket', 'noproxy', 'netrc-file',
+  'request-target', 'socks4', 'socks4a', 'socks5', 'socks5-hostname', 'tls-max', 'sasl-authzid', 'login-options',
+  'mail-from', 'mail-rcpt', 'mail-auth', 'variable', 'url-query', 'stderr', 'etag-save', 'etag-compare', 'hsts',
+  'alt-svc', 'doh-url', 'proxy-header', 'engine', 'random-file', 'egd-file', 'ftp-method', 'krb',
+  'create-file-mode', 'parallel-max', 'rate', 'ip-tos', 'vlan-priority',
+]);
+const OTHER_ARG_SHORT: Record<string, string> = {
+  E: 'cert', F: 'form', T: 'upload-file', x: 'proxy', U: 'proxy-user', r: 'range', w: 'write-out', D: 'dump-header',
+  K: 'config', C: 'continue-at', Y: 'speed-limit', y: 'speed-time', z: 'time-cond', P: 'ftp-port', Q: 'quote', t: 'telnet-option',
+};
+
+/** One option of a curl command line, with its argument when it takes one. */
+export interface CurlArg {
+  /** The long name without dashes (`header` for `-H`), or the option word itself when curl's name is not known here. */
+  name: string;
+  /** The option as written (`-H`, `--header`, `--no-get`). */
+  written: string;
+  /** Whether the engine performs it itself ({@link parseCurlOptions} understands it). */
+  known: boolean;
+  arg?: string;
+}
+
+/**
+ * Split the words of a whole curl command line (without the leading `curl`) into its options
+ * and the other words (the URLs), as curl reads them: short options bundled or with their
+ * argument attached (`-sSL`, `-XPUT`), `--` ends the options. An option neither the engine nor
+ * {@link OTHER_ARG_LONG} knows is taken to have no argument.
+ *
+ * @throws EngineError `bad-option` when an option misses its argument.
+ */
+export function splitCurlArgs(words: string[]): { options: CurlArg[]; positional: string[] } {
+  const options: CurlArg[] = [];
+  const positional: string[] = [];
+  let i = 0;
+  const take = (name: string): string => {
+    if (i >= words.length) throw new EngineError('bad-option', `${name} needs an argument`, { hint: `Write ${name} followed by its value.` });
+    return words[i++]!;
+  };
+  while (i < words.length) {
+    const w = words[i++]!;
+    if (w === '--') {
+      positional.push(...words.slice(i));
+      break;
+    }
+    if (w.startsWith('--')) {
+      const name = w.slice(2);
+      const base = name.startsWith('no-') && LONG[name.slice(3)] && !LONG[name.slice(3)]!.arg ? name.slice(3) : name;
+      const spec = LONG[base];
+      const takes = spec ? spec.arg : OTHER_ARG_LONG.has(name);
+      options.push({ name, written: w, known: spec !== undefined, ...(takes ? { arg: take(w) } : {}) });
+      continue;
+    }
+    if (w.startsWith('-') && w.length > 1) {
+      for (let k = 1; k < w.length; k++) {
+        const c = w[k]!;
+        const long = SHORT[c] ?? OTHER_ARG_SHORT[c];
+        const takes = SHORT[c] ? LONG[SHORT[c]]!.arg : OTHER_ARG_SHORT[c] !== undefined;
+        if (takes) {
+          const rest = w.slice(k + 1);
+          options.push({ name: long!, written: `-${c}`, known: SHORT[c] !== undefined, arg: rest !== '' ? rest : take(`-${c}`) });
+          break;
+        }
+        options.push({ name: long ?? `-${c}`, written: `-${c}`, known: SHORT[c] !== undefined });
+      }
+      continue;
+    }
+    positional.push(w);
+  }
+  return { options, positional };
+}

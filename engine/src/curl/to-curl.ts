@@ -3,6 +3,7 @@
  * manual: `-X`, `-H`, `--data-binary`, `--url`). Used by C-c C-u and the shell's --dry-run.
  */
 import { bodyBytes, type Request } from '../model.js';
+import { bodyContentTypeWords, headerWord, methodWords } from './rules.js';
 
 /**
  * Quote one word for bash. Plain words stay bare; others go in single quotes; text with
@@ -58,11 +59,8 @@ export function toCurl(req: Request, opts: CurlOptions = {}): string {
   const words: string[] = ['curl'];
   const body = bodyBytes(req.body);
   const hasBody = body !== undefined;
-  if (req.method === 'HEAD') words.push('-I');
-  else if (opts.alwaysMethod || (!(req.method === 'GET' && !hasBody) && !(req.method === 'POST' && hasBody))) {
-    words.push('-X', req.method);
-  }
-  for (const [n, v] of req.headers) words.push('-H', shellQuote(v === '' ? `${n};` : `${n}: ${v}`));
+  words.push(...methodWords(req.method, hasBody, opts.alwaysMethod));
+  for (const h of req.headers) words.push('-H', shellQuote(headerWord(h)));
   let prefix = '';
   if (hasBody) {
     if (body.includes(0)) {
@@ -77,9 +75,7 @@ export function toCurl(req: Request, opts: CurlOptions = {}): string {
       // `--data-binary @x` would read the file x: a body starting with @ goes as --data-raw.
       words.push(body[0] === 0x40 ? '--data-raw' : '--data-binary', exact ? shellQuote(text) : bytesWord(body));
     }
-    const hasType = req.headers.some(([n]) => n.toLowerCase() === 'content-type');
-    // --data-binary adds a form Content-Type; send none unless the request had one.
-    if (!hasType) words.push('-H', shellQuote('Content-Type:'));
+    words.push(...bodyContentTypeWords(req.headers).map(shellQuote));
   }
   if (opts.extraArgs) words.push(...opts.extraArgs.map(shellQuote));
   // curl expands {a,b} and [1-3] in URLs into several requests unless globbing is off.

@@ -2,8 +2,10 @@
  * Split one line of a per-host option file into words the way a POSIX shell would, without
  * running anything: blanks separate words; single quotes keep everything literally; double
  * quotes keep everything but `\"`, `\\`, `\$` and `` \` `` (backslash escapes); a backslash
- * outside quotes escapes the next character; `$'...'` (bash/zsh ANSI-C quoting) knows
- * \n \t \r \\ \' \" \xHH; a `#` at the start of a word starts a comment. Variables and
+ * outside quotes escapes the next character, and backslash-newline (in double quotes too) is a
+ * line continuation, removed; `$'...'` (bash/zsh ANSI-C quoting) knows
+ * \n \t \r \\ \' \" \xHH; a `#` at the start of a word starts a comment
+ * to the end of the line. Variables and
  * command substitutions are NOT expanded (`$HOME` stays `$HOME`): these files hold options,
  * not programs.
  *
@@ -28,7 +30,17 @@ export function splitShellWords(line: string): string[] {
       i++;
       continue;
     }
-    if (c === '#' && !inWord) break;
+    if (c === '\\' && (line[i + 1] === '\n' || (line[i + 1] === '\r' && line[i + 2] === '\n'))) {
+      // A line continuation: backslash-newline is removed, as in sh (a pasted multi-line command).
+      i += line[i + 1] === '\n' ? 2 : 3;
+      continue;
+    }
+    if (c === '#' && !inWord) {
+      const nl = line.indexOf('\n', i);
+      if (nl < 0) break;
+      i = nl;
+      continue;
+    }
     inWord = true;
     if (c === '\\') {
       if (i + 1 < n) cur += line[i + 1];
@@ -82,6 +94,10 @@ export function splitShellWords(line: string): string[] {
           closed = true;
           i++;
           break;
+        }
+        if (d === '\\' && line[i + 1] === '\n') {
+          i += 2;
+          continue;
         }
         if (d === '\\' && i + 1 < n && '"\\$`'.includes(line[i + 1]!)) {
           cur += line[i + 1];

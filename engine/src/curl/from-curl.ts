@@ -1,0 +1,197 @@
+/**
+ * A curl command line -> a sheet request (docs/sheet-format.md): what people paste from a
+ * browser's "Copy as cURL" or from API docs. The words are split by the shell-style splitter
+ * (words.ts: quotes, `$'...'`, line continuations), the options read by the curl option table
+ * (options.ts), and curl's defaults (implied method, the data Content-Type, -u, -b) come from
+ * rules.ts, the same rules toCurl writes with, so sheet -> curl -> sheet gives the request back.
+ * What a sheet cannot say (multipart -F, -k, --max-time, a proxy, ...) is named in a warning,
+ * never dropped silently; what would change the request is an error. See docs/sheet-format.md,
+ * "Importing curl command lines".
+ */
+import { EngineError } from '../errors.js';
+import type { Header } from '../model.js';
+import { appendQuery } from '../cli/url.js';
+import { METHODS } from '../sheet/parse.js';
+import { emptyOptions, parseCurlOptions, splitCurlArgs, type CurlArg, type DataPart } from './options.js';
+import { basicAuthHeader, cookieHeader, dataContentType, hasHeader, impliedMethod, urlencodeData } from './rules.js';
+import { splitShellWords } from './words.js';
+
+/** A warning of the import: something of the command the sheet request does not carry. */
+export interface CurlImportWarning {
+  message: string;
+}
+
+/** The sheet text of the request and what was left out. */
+export interface CurlImport {
+  /** `METHOD URL`, `Name: value` lines, an empty line and the body (or `< file`); ends with a newline. */
+  text: string;
+  warnings: CurlImportWarning[];
+}
+
+/** Options that only change what curl prints, or that the engine does by default (-L). */
+const NO_EFFECT = new Set(['silent', 'show-error', 'verbose', 'include', 'location', 'compressed', 'progress-bar', 'no-progress-meter', 'globoff']);
+/** Options the engine performs in the shell but a sheet request cannot say. */
+const NO_SHEET_EQUIVALENT = new Set(['insecure', 'max-time', 'max-redirs', 'output', 'cookie-jar', 'junk-session-cookies']);
+/** Options about the authentication scheme of -u: the sheet writes only Basic. */
+const AUTH_SCHEMES = new Set(['digest', 'ntlm', 'negotiate', 'anyauth', 'ntlm-wb']);
+/** restclient-header-regexp's name (sheet/parse.ts HEADER_LINE). */
+const SHEET_HEADER_NAME = /^[^\](),/:;@[\\{}= \t]+$/;
+
+const bad = (message: string, hint: string) => new EngineError('bad-argument', message, { hint });
+
+/**
+ * Convert one curl command line into a sheet request.
+ *
+ * Converted: the URL (positional or `--url`; no scheme means `http://`, as curl), `-X`, `-I`
+ * (HEAD), `-G` (data into the query string), `-H` (`Name;` = empty value, `Name:` = a header
+ * curl would add is not sent), `-d`/`--data`/`--data-ascii`/`--data-raw`/`--data-binary`/
+ * `--data-urlencode` (joined with `&` as curl does; `@file` becomes a `< file` body), `--json`
+ * (with curl's Content-Type and Accept), `-u user:pass` (Authorization: Basic, RFC 7617),
+ * `-b name=value` (Cookie), `-A` (User-Agent), `-e` (Referer), `--oauth2-bearer` (Authorization:
+ * Bearer). Dropped without a warning: `-s -S -v -i -L --compressed -g` (output only, or what the
+ * engine does anyway). Everything else is a warning naming the option (`-F`: the sheet format
+ * has no multipart body, so the request gets no body).
+ *
+ * @param commandLine `curl ...` as typed in bash, possibly over several lines joined by `\`.
+ * @returns the sheet text and the warnings.
+ * @throws EngineError `bad-argument` when the text is not a curl command, has no URL or an
+ *   unbalanced quote, or holds a request the sheet format cannot write (a body line starting
+ *   with `#`, a carriage return, a header name the sheet does not read, two URLs);
+ *   `bad-option` for a method the sheet does not know or an option missing its argument.
+ */
+export function curlToSheet(commandLine: string): CurlImport {
+  const warnings: CurlImportWarning[] = [];
+  const warn = (message: string) => warnings.push({ message });
+  let words: string[];
+  try {
+    words = splitShellWords(commandLine.trim());
+  } catch (e) {
+    if (e instanceof EngineError) throw bad(`the curl command line has an ${e.message.replace(/ in ".*$/s, '')}`, 'Close every quote (\' " or $\') of the command as bash would need.');
+    throw e;
+  }
+  if (words[0] === '$') words.shift();
+  if (words.length === 0 || !/(^|[\\/])curl(\.exe)?$/.test(words[0]!)) {
+    throw bad(`not a curl command: it starts with ${JSON.stringify(words[0] ?? '')}`, 'Paste a command line that starts with curl, e.g. curl -H "Accept: application/json" https://host/path.');
+  }
+  const { options, positional } = splitCurlArgs(words.slice(1));
+
+  const urls = [...positional];
+  const known: string[] = [];
+  const forms: CurlArg[] = [];
+  const extraHeaders: Header[] = [];
+  let authScheme: string | undefined;
+  for (const o of options) {
+    if (o.name === 'url') urls.push(o.arg!);
+    else if (o.name === 'form' || o.name === 'form-string') forms.push(o);
+    else if (o.name === 'oauth2-bearer') extraHeaders.push(['Authorization', `Bearer ${o.arg!}`]);
+    else if (AUTH_SCHEMES.has(o.name)) authScheme = o.written;
+    else if (NO_EFFECT.has(o.name)) continue;
+    else if (o.name === 'cookie' && !o.arg!.includes('=')) warn(`${o.written} ${o.arg}: cookies from a file are not carried over; the sheet sends the cookies of its own jar`);
+    else if (o.known && !NO_SHEET_EQUIVALENT.has(o.name)) known.push(o.written, ...(o.arg !== undefined ? [o.arg] : []));
+    else warn(`${o.written}${o.arg !== undefined ? ` ${o.arg}` : ''}: not carried over, a sheet request has no equivalent`);
+  }
+  if (urls.length === 0) throw bad('the curl command has no URL', 'Add the URL, e.g. curl https://host/path.');
+  if (urls.length > 1) throw bad(`the curl command has ${urls.length} URLs (${urls.join(', ')}); a sheet request has one`, 'Import one URL at a time.');
+
+  const opts = parseCurlOptions(known, emptyOptions());
+
+  let url = sheetUrl(urls[0]!);
+  const headers: Header[] = [...opts.headers];
+  const has = (name: string) => hasHeader(headers, name) || opts.removeHeaders.includes(name);
+  const { body, file, json } = dataBody(opts.data, warn);
+  let hasBody = body !== undefined || file !== undefined;
+  if (forms.length) {
+    warn(`${forms.map((f) => `${f.written} ${f.arg}`).join(', ')}: multipart/form-data cannot be written in a sheet (no multipart body); the request has no body`);
+  }
+  if (opts.get && hasBody) {
+    if (file !== undefined) throw bad(`-G with @${file}: the data of a file cannot go into the query string of a sheet request`, 'Write the query into the URL.');
+    url = appendQuery(url, body!);
+    hasBody = false;
+  }
+  let method = opts.method ?? (opts.head ? 'HEAD' : opts.get ? 'GET' : forms.length ? 'POST' : impliedMethod(hasBody));
+  if (!(METHODS as readonly string[]).includes(method)) {
+    if ((METHODS as readonly string[]).includes(method.toUpperCase())) {
+      warn(`-X ${method}: written as ${method.toUpperCase()} (sheet methods are upper case)`);
+      method = method.toUpperCase();
+    } else {
+      throw new EngineError('bad-option', `-X ${method}: a sheet request cannot use this method`, { hint: `Use one of ${METHODS.join(', ')}.` });
+    }
+  }
+  if (opts.user !== undefined && !has('authorization')) {
+    if (authScheme) warn(`${authScheme} -u ...: only Basic authentication can be written as a header; no Authorization header was written`);
+    else {
+      if (!opts.user.includes(':')) warn(`-u ${opts.user}: no password given (curl would ask for it); written with an empty password`);
+      headers.push(basicAuthHeader(opts.user));
+    }
+  }
+  for (const h of extraHeaders) if (!has(h[0].toLowerCase())) headers.push(h);
+  if (hasBody && !has('content-type')) headers.push(['Content-Type', dataContentType(json)]);
+  if (json && !has('accept')) headers.push(['Accept', 'application/json']);
+  if (opts.cookieStrings.length && !has('cookie')) headers.push(cookieHeader(opts.cookieStrings));
+
+  const lines = [`${method} ${url}`];
+  for (const [n, v] of headers) {
+    if (!SHEET_HEADER_NAME.test(n)) throw bad(`header name ${JSON.stringify(n)}: a sheet header name cannot hold blanks or ( ) , / : ; @ [ \\ ] { } =`, 'Rename the header or send this request with curl.');
+    if (/[\r\n]/.test(v)) throw bad(`header ${n}: its value holds a line break, which a sheet header cannot`, 'Remove the line break from the value.');
+    lines.push(v === '' ? `${n}:` : `${n}: ${v.replace(/^[ \t]+/, '')}`);
+  }
+  if (hasBody && file !== undefined) lines.push('', `< ${file}`);
+  else if (hasBody && body !== '') lines.push('', ...sheetBody(body!));
+  return { text: lines.join('\n') + '\n', warnings };
+}
+
+/** curl's URL: without a scheme curl uses http://; the sheet needs an absolute http(s) URL. */
+function sheetUrl(raw: string): string {
+  if (/[\r\n]/.test(raw)) throw bad('the URL holds a line break', 'Remove the line break from the URL.');
+  const scheme = /^([A-Za-z][A-Za-z0-9+.-]*):\/\//.exec(raw);
+  if (!scheme) return `http://${raw}`;
+  if (!/^https?$/i.test(scheme[1]!)) throw bad(`the URL ${raw} is not http or https; a sheet request sends HTTP`, 'Use an http:// or https:// URL.');
+  return raw;
+}
+
+/** The data options as curl joins them: text, or one file read as the whole body. */
+function dataBody(parts: DataPart[], warn: (m: string) => void): { body?: string; file?: string; json: boolean } {
+  const json = parts.some((p) => p.kind === 'json');
+  if (parts.length === 0) return { json };
+  const texts: string[] = [];
+  const files: string[] = [];
+  for (const p of parts) {
+    const v = p.value;
+    const fromFile = p.kind !== 'raw' && p.kind !== 'urlencode' && v.startsWith('@');
+    if (fromFile) {
+      if (v === '@-') throw bad(`${optionOf(p)} @-: the body is read from standard input, which a sheet cannot`, 'Save the body to a file and write @file.');
+      files.push(v.slice(1));
+      if (p.kind === 'data' || p.kind === 'ascii') warn(`${optionOf(p)} ${v}: curl drops the file's line breaks, the sheet's "< file" body sends the file as it is`);
+      if (!/^([/~]|[A-Za-z]:[\\/])/.test(v.slice(1))) warn(`${optionOf(p)} ${v}: the sheet reads ${v.slice(1)} relative to the sheet file's directory (curl: the current directory)`);
+      continue;
+    }
+    if (p.kind === 'urlencode') {
+      const enc = urlencodeData(v);
+      if (enc === undefined) throw bad(`--data-urlencode ${v}: the content of a file cannot be url-encoded in a sheet`, 'Encode the file into the text of the option, or the body of the sheet request.');
+      texts.push(enc);
+    } else texts.push(v);
+  }
+  if (files.length) {
+    if (files.length > 1 || texts.length) throw bad(`the data joins ${files.map((f) => `@${f}`).join(', ')} with other data; a sheet file body is one whole file`, 'Put the whole body into one file and write --data-binary @file.');
+    if (!/^[^<>\n\r]*[^<>\s]$/.test(files[0]!.trimStart())) throw bad(`@${files[0]}: a sheet file body cannot name this file (it holds < > or a line break, or ends with a blank)`, 'Rename the file.');
+    return { file: files[0]!, json };
+  }
+  // curl joins data options with '&', except --json ones.
+  return { body: texts.join(json ? '' : '&'), json };
+}
+
+function optionOf(p: DataPart): string {
+  return p.kind === 'data' ? '-d' : p.kind === 'json' ? '--json' : `--data-${p.kind}`;
+}
+
+/** The body's sheet lines; the parser drops the last newline, so one more line keeps it. */
+function sheetBody(body: string): string[] {
+  if (body.includes('\r')) throw bad('the body holds a carriage return, which a sheet body cannot (it reads \\r as a line end)', 'Save the body to a file and write --data-binary @file.');
+  const lines = body.split('\n');
+  const hash = lines.findIndex((l) => l.startsWith('#'));
+  if (hash >= 0) throw bad(`the body's line ${hash + 1} starts with #, which ends a sheet request`, 'Save the body to a file and write --data-binary @file.');
+  if (/^<[ \t]*([^<>\n\r]+?)[ \t]*$/.test(lines[0]!)) {
+    throw bad('the body starts with "<", which a sheet reads as a file name', 'Save the body to a file and write --data-binary @file.');
+  }
+  return lines;
+}

@@ -1,0 +1,95 @@
+/**
+ * curl's rules for writing a request as curl options, in one place for every converter: the
+ * pasteable command ({@link toCurl}, C-c C-u and the shell's --dry-run), the argument vector of
+ * a real curl run ({@link curlArgv}) and, read backwards, the import ({@link curlToSheet}).
+ * Source: curl's manual (https://curl.se/docs/manpage.html), options -I, -X, -H and -d.
+ */
+import type { Header } from '../model.js';
+
+/**
+ * The words that give curl the method: `-I` for HEAD (curl's -X HEAD would wait for a body);
+ * none when curl picks the method itself (GET without a body, POST with one) unless `always`;
+ * else `-X METHOD`.
+ */
+export function methodWords(method: string, hasBody: boolean, always = false): string[] {
+  if (method === 'HEAD') return ['-I'];
+  if (!always && impliedMethod(hasBody) === method) return [];
+  return ['-X', method];
+}
+
+/** The method curl sends when no -X, -I or -G says otherwise: POST with data, else GET. */
+export function impliedMethod(hasBody: boolean): 'GET' | 'POST' {
+  return hasBody ? 'POST' : 'GET';
+}
+
+/**
+ * The `-H` argument for one header: `Name: value`, or `Name;` for an empty value (curl's
+ * `Name:` would remove the header instead of sending it empty).
+ */
+export function headerWord([name, value]: Header): string {
+  return value === '' ? `${name};` : `${name}: ${value}`;
+}
+
+/** The `-H` argument that stops curl sending a header of its own (`Name:` with no value). */
+export function removeHeaderWord(name: string): string {
+  return `${name}:`;
+}
+
+/**
+ * Words to add after a `-d`/`--data-binary` body: curl adds `Content-Type:
+ * application/x-www-form-urlencoded` to data, so a request whose headers have no Content-Type
+ * gets `-H "Content-Type:"` (none sent).
+ */
+export function bodyContentTypeWords(headers: Header[]): string[] {
+  return hasHeader(headers, 'content-type') ? [] : ['-H', removeHeaderWord('Content-Type')];
+}
+
+/** The Content-Type curl adds to a body given with -d/--data-* (`--json`: application/json). */
+export function dataContentType(json: boolean): string {
+  return json ? 'application/json' : 'application/x-www-form-urlencoded';
+}
+
+/** Whether `headers` hold `name` (case-insensitive, RFC 9110 section 5.1). */
+export function hasHeader(headers: Header[], name: string): boolean {
+  const lower = name.toLowerCase();
+  return headers.some(([n]) => n.toLowerCase() === lower);
+}
+
+/** curl -u user[:password] as the Authorization header it sends (Basic, RFC 7617, UTF-8). */
+export function basicAuthHeader(user: string): Header {
+  const pair = user.includes(':') ? user : `${user}:`;
+  return ['Authorization', `Basic ${Buffer.from(pair, 'utf8').toString('base64')}`];
+}
+
+/**
+ * curl -b name=value (several) as a Cookie header, joined by "; " as RFC 6265 section 5.4 asks
+ * of user agents (curl 7.88 joins several -b with ";" alone; servers read both the same).
+ */
+export function cookieHeader(cookies: string[]): Header {
+  return ['Cookie', cookies.join('; ')];
+}
+
+/**
+ * Percent-encoding of --data-urlencode as curl does it: every byte of the UTF-8 text but the
+ * unreserved `A-Z a-z 0-9 - . _ ~` as %XX, and a space as `+` (checked against real curl in
+ * test/engine/curl-import.test.ts).
+ */
+export function urlencodeText(text: string): string {
+  return encodeURIComponent(text)
+    .replace(/[!'()*]/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase())
+    .replace(/%20/g, '+');
+}
+
+/**
+ * One --data-urlencode argument as curl sends it, for the forms without a file: `content`,
+ * `=content` (content encoded) and `name=content` (content encoded, name as written). Returns
+ * undefined for the file forms `@file` and `name@file`, which need the file's bytes.
+ */
+export function urlencodeData(v: string): string | undefined {
+  const eq = v.indexOf('=');
+  const at = v.indexOf('@');
+  if (eq === 0) return urlencodeText(v.slice(1));
+  if (eq > 0 && (at < 0 || eq < at)) return `${v.slice(0, eq)}=${urlencodeText(v.slice(eq + 1))}`;
+  if (at >= 0) return undefined;
+  return urlencodeText(v);
+}
