@@ -40,6 +40,7 @@ export const DEFAULT_SETTINGS: Required<Settings> = {
   timeoutMs: 0,
   followRedirects: true,
   cookieJarFile: null,
+  insecure: false,
 };
 
 /** A body for the wire: UTF-8 text as a string when it is valid UTF-8, else base64. */
@@ -85,8 +86,13 @@ export class Session {
   /**
    * @param evalLisp how `:=` forms are evaluated (asks the client); undefined on clients without
    *   Lisp, whose requests then fail with `lisp-unavailable` only when they use a `:=` variable.
+   * @param parseText text -> Sheet AST; the sheet parser unless a front end chooses another
+   *   syntax for the same AST (`sheet run` picks it by file name: run/parse-for-file.ts).
    */
-  constructor(public evalLisp?: SessionEvalLisp) {}
+  constructor(
+    public evalLisp?: SessionEvalLisp,
+    private parseText: (text: string) => Sheet = parseSheet,
+  ) {}
 
   /** The evaluator for one request: `evalLisp` with that request's context, or undefined. */
   private lispFor(context: RequestContext | undefined): EvalLisp | undefined {
@@ -130,7 +136,7 @@ export class Session {
   /** Parse `text` (pure), reusing the last result while the text is the same. */
   parse(text: string): Sheet {
     if (this.cache?.text === text) return this.cache.sheet;
-    const sheet = parseSheet(text);
+    const sheet = this.parseText(text);
     this.cache = { text, sheet };
     return sheet;
   }
@@ -168,10 +174,16 @@ export class Session {
       signal,
       timeoutMs: s.timeoutMs,
       followRedirects: s.followRedirects,
+      insecure: s.insecure,
     });
     if (this.jarFile && !s.inhibitCookies) await saveJar(this.jar, this.jarFile);
     const pres = present(exchange.response, { raw: p.raw, threshold: s.threshold });
-    const hooks = await runHooks(resolved.hooks, pres.kind === 'text' ? pres.text! : '', (n, v) => this.overrides.set(n, v));
+    const hooks = await runHooks(resolved.hooks, pres.kind === 'text' ? pres.text! : '', (n, v) => this.overrides.set(n, v), {
+      status: exchange.response.status,
+      statusText: exchange.response.statusText,
+      headers: exchange.response.headers,
+      durationMs: exchange.durationMs,
+    });
     // Parse warnings inside this request's block (e.g. lines ignored after a file body).
     const sheet = this.parse(p.text);
     const node = requestAt(sheet, p.line);
