@@ -80,3 +80,30 @@ describe('runHooks', () => {
     expect(r.warnings[1]!.message).toContain('no-such-hook');
   });
 });
+
+describe('runHooks: assertion hooks (hooks/expect.ts)', () => {
+  const response = { status: 200, statusText: 'OK', headers: [['Content-Type', 'application/json']] as [string, string][], durationMs: 12 };
+  it('returns each assertion with its line, in sheet order, beside the other hooks', async () => {
+    const r = await runHooks(
+      [
+        { name: 'expect-status', args: '2xx', line: 2, endLine: 2 },
+        { name: 'jq-set-var', args: ':id .[0].id', line: 3, endLine: 3 },
+        { name: 'expect-jq', args: "'length == 3'", line: 4, endLine: 4 },
+        { name: 'expect-header', args: 'content-type JSON', line: 5, endLine: 5 },
+      ],
+      USERS,
+      () => undefined,
+      response,
+    );
+    expect(r.setVars).toEqual([{ name: ':id', value: '1' }]);
+    expect(r.assertions.map((a) => [a.line, a.name, a.passed])).toEqual([[2, 'expect-status', true], [4, 'expect-jq', false], [5, 'expect-header', false]]);
+    expect(r.assertions[1]!.message).toBe(`line 4: expect-jq 'length == 3': failed, got "false" on body ${USERS}`);
+    expect(r.assertions[2]!.message).toBe('line 5: expect-header content-type JSON: failed, got content-type: application/json');
+  });
+
+  it('without a response (no exchange), assertion hooks are unknown-hook warnings, never thrown', async () => {
+    const r = await runHooks([{ name: 'expect-status', args: '200', line: 7, endLine: 7 }], USERS, () => undefined);
+    expect(r.assertions).toEqual([]);
+    expect(r.warnings.map((w) => w.code)).toEqual(['unknown-hook']);
+  });
+});

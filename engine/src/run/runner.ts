@@ -85,7 +85,12 @@ export function selectRequests(sheet: Sheet, text: string, o: Pick<RunOptions, '
   if (o.line !== undefined) return [requestAt(sheet, o.line)];
   if (!o.grep) return sheet.requests;
   const lines = text.split(/\r?\n/);
-  return sheet.requests.filter((r) => lines.slice(r.startLine - 1, r.line).some((l) => o.grep!.test(l)));
+  return sheet.requests.filter((r) => {
+    // The block's lines up to the request line, and the `#` comment lines just above the block.
+    let from = r.startLine - 1;
+    while (from > 0 && /^#/.test(lines[from - 1]!)) from--;
+    return lines.slice(from, r.line).some((l) => o.grep!.test(l));
+  });
 }
 
 /** A file's sheet errors and its Lisp that cannot run without Emacs; the first one found, else undefined. */
