@@ -1,4 +1,4 @@
-;;; sheet-batch.el --- Evaluate sheet Lisp forms for `sheet run' in batch Emacs  -*- lexical-binding: t; -*-
+;;; sheet-batch.el --- Evaluate sheet Lisp forms for `sheet run' in batch mode  -*- lexical-binding: t; -*-
 
 ;; Copyright (C) 2026 The sheet-rest authors
 
@@ -18,7 +18,7 @@
 ;;; Commentary:
 
 ;; `sheet run' (engine/src/run/) starts one
-;;   emacs --batch -Q -L elisp -l sheet-batch -f sheet-batch-loop
+;;   `emacs --batch -Q -L elisp -l sheet-batch -f sheet-batch-loop'
 ;; per run and hands it the sheet's Lisp: the forms of `:=' variables and of
 ;; `-> run-hook' hooks.  The protocol is one JSON object a line each way:
 ;;   in:  {"id": 1, "form": "(+ 1 2)", "body": "...", "vars": {":a": "x"}}
@@ -75,7 +75,7 @@ the run's variables.  Returns (VALUE . SET-VARS), SET-VARS the list of
   (princ (concat "SHEET-BATCH " (json-encode alist) "\n")))
 
 (defun sheet-batch-loop ()
-  "Answer evaluation requests read from stdin, one JSON object a line, until end of input."
+  "Answer evaluation requests from stdin, one JSON object a line, until its end."
   (let ((coding-system-for-write 'utf-8))
     (while t
       (let ((line (condition-case nil (read-from-minibuffer "") (error (kill-emacs 0)))))

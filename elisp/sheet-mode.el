@@ -43,6 +43,7 @@
 (require 'seq)
 (require 'subr-x)
 (require 'newcomment)
+(require 'sheet-run)    ; sheet run: assertion results, `sheet-run-buffer' (elisp/sheet-run.el)
 
 (declare-function helm "ext:helm")
 (declare-function helm-make-source "ext:helm-source")
@@ -869,6 +870,7 @@ file is deleted, whatever happens."
                     (plist-get response :status) (or (plist-get response :statusText) ""))))
      (mapcar (lambda (h) (format "%s: %s" (aref h 0) (aref h 1)))
              (plist-get response :headers))
+     (sheet-run-assertion-lines result)
      (list (format "Request duration: %fs" (/ (plist-get result :durationMs) 1000.0))))))
 
 (defun sheet--status-line (result)
@@ -958,6 +960,7 @@ RAW: show it untouched.  DISPLAY is `select', `stay' or nil."
       (sheet--run-hook-forms (plist-get hooks :runHooks)))
     (seq-doseq (w (plist-get hooks :warnings))
       (message "Sheet-mode: %s" (plist-get w :message)))
+    (sheet-run-report-assertions hooks)
     (pcase display
       ('select (pop-to-buffer buf))
       ('stay (display-buffer buf t)))
@@ -1159,6 +1162,7 @@ hook to free TAB."
     (define-key map (kbd "C-c n n") #'sheet-narrow-to-current)
     (define-key map (kbd "C-c C-i") #'sheet-show-info)
     (define-key map (kbd "C-c C-k") #'sheet-cancel)
+    (define-key map (kbd "C-c C-t") #'sheet-run-buffer)
     map)
   "Keymap of `sheet-mode'.")
 
