@@ -107,3 +107,25 @@ describe('runHooks: assertion hooks (hooks/expect.ts)', () => {
     expect(r.warnings.map((w) => w.code)).toEqual(['unknown-hook']);
   });
 });
+
+describe('runJq on a long-lived jq per filter (hooks/jq-server.ts)', () => {
+  it('answers as jq -r -c would, input after input, whatever came before', async () => {
+    for (let i = 0; i < 5; i++) {
+      expect(await runJq('.[] | .name # a comment', USERS)).toBe('Ada\nAlan "T"');
+      expect(await runJq('.[0]', USERS)).toBe('{"id":1,"name":"Ada","tags":["a","b"]}');
+      expect(await runJq('.x', `{"x": ${i}}`)).toBe(String(i));
+    }
+  });
+
+  it('a run-time error is the error of that input only; the next input is answered', async () => {
+    await expect(runJq('.[0].name | tonumber', USERS)).rejects.toThrow(/jq: error.*(Invalid numeric literal|Cannot parse|cannot be parsed)/);
+    expect(await runJq('.[0].name | tonumber? // "n/a"', USERS)).toBe('n/a');
+    await expect(runJq('.[0].name | tonumber', USERS)).rejects.toThrow(/jq: error.*(Invalid numeric literal|Cannot parse|cannot be parsed)/);
+    expect(await runJq('.[0].name | ascii_downcase', USERS)).toBe('ada');
+  });
+
+  it('bodies that are not one JSON text, and filters reading inputs, run jq once as before', async () => {
+    expect(await runJq('.a', '{"a": 1} {"a": 2}')).toBe('1\n2');
+    expect(await runJq('[., inputs] | length', '1 2 3')).toBe('3');
+  });
+});

@@ -11,6 +11,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { HookNode } from '../sheet/ast.js';
 import type { HookResults } from '../rpc/protocol.js';
+import { runJqServer } from './jq-server.js';
 import { EXPECT_TYPES, evaluateExpect, isExpectHook, type ExpectContext } from './expect.js';
 
 /** The hook types the engine knows, for C-c C-i. */
@@ -85,6 +86,9 @@ export async function runJq(filter: string, input: string, timeoutMs = JQ_TIMEOU
   // node-jq never closes jq's stdin for an empty input, and jq would wait for ever.
   if (!input.trim()) throw new Error('the response body is empty, not JSON');
   const mod = await jq();
+  // The filter's long-lived jq when it applies (hooks/jq-server.ts); else one run below.
+  const fast = await runJqServer(process.env.JQ_PATH!, filter, input, timeoutMs, JQ_MAX_OUTPUT);
+  if (fast !== undefined) return fast;
   let timer: NodeJS.Timeout | undefined;
   let failure: Error | undefined;
   const { result, child } = withSpawnCaptured(() => mod.run(filter, input, { input: 'string', output: 'string', raw: true }));
