@@ -175,6 +175,8 @@ describe('sheet run: passing, failing, exit statuses', () => {
     for (const flag of ['--var', '--line', '--grep', '--report', '--jobs', '--fail-fast', '--timeout', '--insecure', '--cookie-jar', 'Exit status']) expect(h.out).toContain(flag);
     const v = await sheet(['--version']);
     expect(v).toEqual({ code: 0, out: `sheet ${VERSION}\n`, err: '' });
+    // The npm bin link (npx sheet) runs the same launcher.
+    expect(execFileSync(path.join(root, 'node_modules/.bin/sheet'), ['--version'], { encoding: 'utf8' })).toBe(`sheet ${VERSION}\n`);
   });
 });
 
