@@ -16,6 +16,13 @@ import readline from 'node:readline';
 /** How many filters keep a jq process at once. */
 export const MAX_SERVERS = 16;
 
+/**
+ * Outputs one input may give on the fast path; past them, the run is handed to the one-off
+ * jq, which enforces the byte limit (an endless generator is cut here by jq's `limit`, so
+ * neither process grows).
+ */
+export const MAX_OUTPUTS = 10_000;
+
 interface Pending {
   out: string[];
   bytes: number;
@@ -28,13 +35,16 @@ class JqServer {
   private queue: Promise<unknown> = Promise.resolve();
   dead = false;
 
-  constructor(jqPath: string, filter: string) {
+  constructor(jqPath: string, private filter: string) {
     // The filter on lines of its own: a `#` comment in it ends at its line.
-    const program = `(try (\n${filter}\n| {v: (if type == "string" then . else tojson end)}) catch {err: (. | tostring)}), {end: true}`;
+    const program = `(try (limit(${MAX_OUTPUTS + 1}; (\n${filter}\n)) | {v: (if type == "string" then . else tojson end)}) catch {err: (. | tostring)}), {end: true}`;
     this.proc = spawn(jqPath, ['-c', '--unbuffered', program], { stdio: ['pipe', 'pipe', 'ignore'] });
     this.proc.on('error', () => this.fail());
     this.proc.on('exit', () => this.fail());
     this.proc.stdin!.on('error', () => this.fail());
+    this.proc.stdout!.on('data', (d: Buffer) => {
+      if (this.pending) this.pending.bytes += d.length;
+    });
     readline.createInterface({ input: this.proc.stdout! }).on('line', (line) => this.onLine(line));
     this.idle();
   }
@@ -58,19 +68,23 @@ class JqServer {
     const m = JSON.parse(line) as { v?: string; err?: string; end?: boolean };
     if (m.end) {
       this.pending = undefined;
-      p.done(p.out.join('\n'));
+      // Too many outputs: this filter runs one-off from now on (its process is not kept).
+      if (p.out.length > MAX_OUTPUTS) {
+        oneOff.add(this.filter);
+        this.kill();
+      }
+      p.done(p.out.length > MAX_OUTPUTS ? undefined : p.out.join('\n'));
     } else if (m.err !== undefined) {
       p.out = [];
       p.done(new Error(`jq: error: ${m.err}`));
       p.done = () => undefined;
-    } else {
-      p.bytes += line.length;
+    } else if (p.out.length <= MAX_OUTPUTS) {
       p.out.push(m.v ?? '');
     }
   }
 
   private fail(): void {
-    this.dead = true;
+    if (!this.dead) this.dead = true;
     const p = this.pending;
     this.pending = undefined;
     p?.done(undefined);
@@ -118,6 +132,8 @@ class JqServer {
 }
 
 const servers = new Map<string, JqServer>();
+/** Filters that gave more than {@link MAX_OUTPUTS} outputs: always run one-off. */
+const oneOff = new Set<string>();
 
 /**
  * Run `filter` on `input` on the filter's long-lived jq.
@@ -128,7 +144,7 @@ const servers = new Map<string, JqServer>();
  */
 export async function runJqServer(jqPath: string, filter: string, input: string, timeoutMs: number, maxOutput: number): Promise<string | undefined> {
   // `input`/`inputs` would read the next body: such filters run alone.
-  if (/\binputs?\b/.test(filter)) return undefined;
+  if (/\binputs?\b/.test(filter) || oneOff.has(filter)) return undefined;
   try {
     JSON.parse(input);
   } catch {
