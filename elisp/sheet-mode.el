@@ -49,6 +49,7 @@
 (require 'subr-x)
 (require 'newcomment)
 (require 'sheet-engine)
+(require 'sheet-run)    ; sheet run: assertion results, `sheet-run-buffer' (elisp/sheet-run.el)
 
 (declare-function helm "ext:helm")
 (declare-function helm-make-source "ext:helm-source")
@@ -626,6 +627,7 @@ C-c C-r shows it raw]\n"
      (list (sheet--status-line result))
      (mapcar (lambda (h) (format "%s: %s" (aref h 0) (aref h 1)))
              (plist-get response :headers))
+     (sheet-run-assertion-lines result)
      (list (format "Request duration: %fs"
                    (/ (plist-get result :durationMs) 1000.0)))
      (mapcar (lambda (w) (format "warning: %s" (plist-get w :message)))
@@ -856,6 +858,7 @@ chunk by chunk from timers; the loaded hook runs after the last."
                  (sheet--finish-response result raw threshold))))))))
     (when warnings
       (message "Sheet-mode: warning: %s" (sheet--warning-text warnings)))
+    (sheet-run-report-assertions hooks)
     (pcase display
       ('select (pop-to-buffer buf))
       ('stay (display-buffer buf t)))
@@ -1159,6 +1162,7 @@ hook to free TAB."
     (define-key map (kbd "C-c C-i") #'sheet-show-info)
     (define-key map (kbd "C-c C-k") #'sheet-cancel)
     (define-key map [remap comment-dwim] #'sheet-comment-dwim)
+    (define-key map (kbd "C-c C-t") #'sheet-run-buffer)
     map)
   "Keymap of `sheet-mode'.")
 

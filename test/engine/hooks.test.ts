@@ -80,3 +80,52 @@ describe('runHooks', () => {
     expect(r.warnings[1]!.message).toContain('no-such-hook');
   });
 });
+
+describe('runHooks: assertion hooks (hooks/expect.ts)', () => {
+  const response = { status: 200, statusText: 'OK', headers: [['Content-Type', 'application/json']] as [string, string][], durationMs: 12 };
+  it('returns each assertion with its line, in sheet order, beside the other hooks', async () => {
+    const r = await runHooks(
+      [
+        { name: 'expect-status', args: '2xx', line: 2, endLine: 2 },
+        { name: 'jq-set-var', args: ':id .[0].id', line: 3, endLine: 3 },
+        { name: 'expect-jq', args: "'length == 3'", line: 4, endLine: 4 },
+        { name: 'expect-header', args: 'content-type JSON', line: 5, endLine: 5 },
+      ],
+      USERS,
+      () => undefined,
+      response,
+    );
+    expect(r.setVars).toEqual([{ name: ':id', value: '1' }]);
+    expect(r.assertions.map((a) => [a.line, a.name, a.passed])).toEqual([[2, 'expect-status', true], [4, 'expect-jq', false], [5, 'expect-header', false]]);
+    expect(r.assertions[1]!.message).toBe(`line 4: expect-jq 'length == 3': failed, got "false" on body ${USERS}`);
+    expect(r.assertions[2]!.message).toBe('line 5: expect-header content-type JSON: failed, got content-type: application/json');
+  });
+
+  it('without a response (no exchange), assertion hooks are unknown-hook warnings, never thrown', async () => {
+    const r = await runHooks([{ name: 'expect-status', args: '200', line: 7, endLine: 7 }], USERS, () => undefined);
+    expect(r.assertions).toEqual([]);
+    expect(r.warnings.map((w) => w.code)).toEqual(['unknown-hook']);
+  });
+});
+
+describe('runJq on a long-lived jq per filter (hooks/jq-server.ts)', () => {
+  it('answers as jq -r -c would, input after input, whatever came before', async () => {
+    for (let i = 0; i < 5; i++) {
+      expect(await runJq('.[] | .name # a comment', USERS)).toBe('Ada\nAlan "T"');
+      expect(await runJq('.[0]', USERS)).toBe('{"id":1,"name":"Ada","tags":["a","b"]}');
+      expect(await runJq('.x', `{"x": ${i}}`)).toBe(String(i));
+    }
+  });
+
+  it('a run-time error is the error of that input only; the next input is answered', async () => {
+    await expect(runJq('.[0].name | tonumber', USERS)).rejects.toThrow(/jq: error.*(Invalid numeric literal|Cannot parse|cannot be parsed)/);
+    expect(await runJq('.[0].name | tonumber? // "n/a"', USERS)).toBe('n/a');
+    await expect(runJq('.[0].name | tonumber', USERS)).rejects.toThrow(/jq: error.*(Invalid numeric literal|Cannot parse|cannot be parsed)/);
+    expect(await runJq('.[0].name | ascii_downcase', USERS)).toBe('ada');
+  });
+
+  it('bodies that are not one JSON text, and filters reading inputs, run jq once as before', async () => {
+    expect(await runJq('.a', '{"a": 1} {"a": 2}')).toBe('1\n2');
+    expect(await runJq('[., inputs] | length', '1 2 3')).toBe('3');
+  });
+});

@@ -84,7 +84,7 @@ describe('stdio server, Lisp-capable client (as sheet-mode)', () => {
     expect(r.response).toMatchObject({ status: 200, statusText: 'OK' });
     expect(r.presentation).toMatchObject({ kind: 'text', mode: 'json', formatted: true, overThreshold: false });
     expect(r.presentation.text).toBe('{\n  "id": 1,\n  "name": "Ada Lovelace",\n  "email": "ada@example.org"\n}');
-    expect(r.hooks).toEqual({ runHooks: [], setVars: [], warnings: [] });
+    expect(r.hooks).toEqual({ runHooks: [], setVars: [], warnings: [], assertions: [] });
   });
 
   it('asks the client to evaluate := forms top to bottom and substitutes references in the result', async () => {
@@ -171,7 +171,7 @@ describe('stdio server, Lisp-capable client (as sheet-mode)', () => {
     const v = await engine.conn.sendRequest('sheet/variables', { text, line: 4 });
     expect(v.overrides).toContainEqual({ name: ':id', value: '2' });
     expect(v.variables).toContainEqual({ name: ':u', kind: 'literal', line: 3, raw: ':base/users/:id', value: `${api.url}/users/2` });
-    expect(v.hookTypes.map((h: { name: string }) => h.name)).toEqual(['jq-set-var', 'run-hook']);
+    expect(v.hookTypes.map((h: { name: string }) => h.name)).toEqual(['jq-set-var', 'run-hook', 'expect-status', 'expect-header', 'expect-jq', 'expect-body', 'expect-time']);
     const bad = await rpcError(engine.conn.sendRequest('sheet/setVar', { name: 'id', value: '2' }));
     expect(bad.data).toMatchObject({ code: 'bad-argument' });
   });

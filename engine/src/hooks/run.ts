@@ -11,11 +11,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { HookNode } from '../sheet/ast.js';
 import type { HookResults } from '../rpc/protocol.js';
+import { runJqServer } from './jq-server.js';
+import { EXPECT_TYPES, evaluateExpect, isExpectHook, type ExpectContext } from './expect.js';
 
 /** The hook types the engine knows, for C-c C-i. */
 export const HOOK_TYPES = [
   { name: 'jq-set-var', args: ':name <jq expression>', doc: 'Set :name to the jq expression\'s raw output (jq -r) on the response body.' },
   { name: 'run-hook', args: '(<lisp form>)', doc: 'Evaluate the Lisp form in the response buffer (Emacs only).' },
+  ...EXPECT_TYPES,
 ];
 
 let jqModule: typeof import('node-jq') | undefined;
@@ -83,6 +86,9 @@ export async function runJq(filter: string, input: string, timeoutMs = JQ_TIMEOU
   // node-jq never closes jq's stdin for an empty input, and jq would wait for ever.
   if (!input.trim()) throw new Error('the response body is empty, not JSON');
   const mod = await jq();
+  // The filter's long-lived jq when it applies (hooks/jq-server.ts); else one run below.
+  const fast = await runJqServer(process.env.JQ_PATH!, filter, input, timeoutMs, JQ_MAX_OUTPUT);
+  if (fast !== undefined) return fast;
   let timer: NodeJS.Timeout | undefined;
   let failure: Error | undefined;
   const { result, child } = withSpawnCaptured(() => mod.run(filter, input, { input: 'string', output: 'string', raw: true }));
@@ -124,14 +130,22 @@ export async function runJq(filter: string, input: string, timeoutMs = JQ_TIMEOU
  * Run the request's hooks on the response body, in sheet order.
  * @param bodyText the response body as text (decoded by its charset).
  * @param setVar stores an override (the engine session's).
- * @returns run-hook forms for the client, the variables set, and warnings (`jq-error` naming
+ * @param response what assertion hooks (hooks/expect.ts) look at; without it they are warnings.
+ * @returns run-hook forms for the client, the variables set, assertion results, and warnings (`jq-error` naming
  *   the expression, `unknown-hook` naming the hook, `bad-argument`), each with its sheet line.
  *   Never throws: a hook's failure never loses the response.
  */
-export async function runHooks(hooks: HookNode[], bodyText: string, setVar: (name: string, value: string) => void): Promise<HookResults> {
-  const results: HookResults = { runHooks: [], setVars: [], warnings: [] };
+export async function runHooks(
+  hooks: HookNode[],
+  bodyText: string,
+  setVar: (name: string, value: string) => void,
+  response?: Omit<ExpectContext, 'bodyText'>,
+): Promise<HookResults> {
+  const results: HookResults = { runHooks: [], setVars: [], warnings: [], assertions: [] };
   for (const h of hooks) {
-    if (h.name === 'run-hook') {
+    if (isExpectHook(h.name) && response) {
+      results.assertions.push(await evaluateExpect(h, { ...response, bodyText }, (f, input) => runJq(f, input)));
+    } else if (h.name === 'run-hook') {
       if (h.args) results.runHooks.push(h.args);
       else results.warnings.push({ line: h.line, code: 'bad-argument', message: `line ${h.line}: run-hook needs a Lisp form` });
     } else if (h.name === 'jq-set-var') {

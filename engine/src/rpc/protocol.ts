@@ -36,6 +36,8 @@ export interface Settings {
   followRedirects?: boolean;
   /** Persist the cookie jar to this file, in the Netscape format curl reads and writes. */
   cookieJarFile?: string | null;
+  /** Accept any TLS certificate (curl's `-k`; `sheet run --insecure`); default false. */
+  insecure?: boolean;
 }
 
 /**
@@ -124,6 +126,27 @@ export interface HookResults {
    * `cookieJarFile`.
    */
   warnings: { line: number; message: string; code: string }[];
+  /**
+   * The results of the request's assertion hooks (`-> expect-status 200`, ...; sheet format
+   * doc, "Assertions"), in sheet order; empty when it has none.
+   */
+  assertions: Assertion[];
+}
+
+/** One assertion hook's result (docs/sheet-format.md, "Assertions"). */
+export interface Assertion {
+  /** The hook's sheet line. */
+  line: number;
+  /** The hook name, e.g. `expect-status`. */
+  name: string;
+  /** Its arguments as written, e.g. `2xx`. */
+  args: string;
+  passed: boolean;
+  /**
+   * One line: `line N: expect-status 200: ok (200 OK)`, or on failure the expectation and what
+   * came back (`failed, got 404 Not Found: "<first 200 bytes of the body>"`).
+   */
+  message: string;
 }
 
 // ---------------------------------------------------------------------------------------------

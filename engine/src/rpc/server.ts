@@ -56,6 +56,7 @@ const SETTING_TYPES: Record<keyof P.Settings, [type: string, nullable: boolean]>
   timeoutMs: ['number', false],
   followRedirects: ['boolean', false],
   cookieJarFile: ['string', true],
+  insecure: ['boolean', false],
 };
 
 /**

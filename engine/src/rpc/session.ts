@@ -43,6 +43,7 @@ export const DEFAULT_SETTINGS: Required<Settings> = {
   timeoutMs: 0,
   followRedirects: true,
   cookieJarFile: null,
+  insecure: false,
 };
 
 /**
@@ -90,6 +91,7 @@ export class Session {
   /**
    * @param evalLisp how `:=` forms are evaluated (asks the client); undefined on clients without
    *   Lisp, whose requests then fail with `lisp-unavailable` only when they use a `:=` variable.
+   * The syntax of a sheet is chosen by its file name (`path` of each call; http-file/index.ts).
    */
   constructor(public evalLisp?: SessionEvalLisp) {}
 
@@ -178,11 +180,17 @@ export class Session {
       signal,
       timeoutMs: s.timeoutMs,
       followRedirects: s.followRedirects,
+      insecure: s.insecure,
     });
     // The request was sent: a jar that cannot be saved is a warning, never the request's failure.
     const jarWarning = this.jarFile && !s.inhibitCookies ? await trySaveJar(this.jar, this.jarFile) : null;
     const pres = present(exchange.response, { raw: p.raw, threshold: s.threshold });
-    const hooks = await runHooks(resolved.hooks, pres.kind === 'text' ? pres.text! : '', (n, v) => this.overrides.set(n, v));
+    const hooks = await runHooks(resolved.hooks, pres.kind === 'text' ? pres.text! : '', (n, v) => this.overrides.set(n, v), {
+      status: exchange.response.status,
+      statusText: exchange.response.statusText,
+      headers: exchange.response.headers,
+      durationMs: exchange.durationMs,
+    });
     hooks.warnings.unshift(...this.requestWarnings(p, resolved.warnings));
     if (jarWarning) hooks.warnings.push({ line: resolved.request.line ?? p.line, code: 'cookie-jar-unwritable', message: jarWarning });
     const { request, response } = exchange;

@@ -1,0 +1,136 @@
+/**
+ * Assertion hooks (sheet format doc, "Assertions"), in restclient's hook family `-> name args`:
+ * - `-> expect-status 200` (or `2xx`, or several: `200 201`): the response status;
+ * - `-> expect-header Name REGEXP`: the header is present and its value matches (JavaScript
+ *   regular expression; without REGEXP, presence only);
+ * - `-> expect-jq EXPR`: jq (the system jq through node-jq, as `jq-set-var`) prints `true`;
+ * - `-> expect-body REGEXP`: the body text matches;
+ * - `-> expect-time < 500`: the exchange's duration in ms (`<`, `<=`, `>`, `>=`, `=`; default `<`).
+ * The names and shapes follow hurl's asserts (status, header, jsonpath/jq, body, duration) and
+ * VS Code REST Client's request-chaining users' requests (#199, #432). A failing assertion's
+ * message names the line, the expectation and what came back (the first 200 bytes of the body).
+ */
+import type { HookNode } from '../sheet/ast.js';
+import { headerValue, type Header } from '../model.js';
+import type { Assertion } from '../rpc/protocol.js';
+
+/** The part of an exchange an assertion looks at. */
+export interface ExpectContext {
+  status: number;
+  statusText: string;
+  headers: Header[];
+  /** The response body as text (decoded by its charset). */
+  bodyText: string;
+  /** The exchange's duration in ms. */
+  durationMs: number;
+}
+
+/** The assertion hooks, for `HOOK_TYPES` (C-c C-i). */
+export const EXPECT_TYPES = [
+  { name: 'expect-status', args: '200 | 2xx | 200 201', doc: 'Assert the response status (a code, a class like 2xx, or any of several).' },
+  { name: 'expect-header', args: 'Name [REGEXP]', doc: 'Assert the header is present and its value matches the regular expression.' },
+  { name: 'expect-jq', args: '<jq expression>', doc: 'Assert the jq expression prints true on the response body.' },
+  { name: 'expect-body', args: 'REGEXP', doc: 'Assert the response body matches the regular expression.' },
+  { name: 'expect-time', args: '< 500', doc: 'Assert the exchange took less than (<, <=, >, >=, =) that many ms.' },
+];
+
+/** Whether `name` is an assertion hook. */
+export function isExpectHook(name: string): boolean {
+  return EXPECT_TYPES.some((t) => t.name === name);
+}
+
+/** How many bytes of the body a failure message shows. */
+export const BODY_EXCERPT_BYTES = 200;
+
+/** The first {@link BODY_EXCERPT_BYTES} bytes of `text` (never cutting a character), on one line. */
+export function excerpt(text: string): string {
+  const buf = Buffer.from(text, 'utf8');
+  let s = buf.length > BODY_EXCERPT_BYTES ? buf.subarray(0, BODY_EXCERPT_BYTES).toString('utf8').replace(/\uFFFD$/, '') + '…' : text;
+  s = s.replace(/\s+/g, ' ').trim();
+  return s ? `body ${s}` : '(empty body)';
+}
+
+/** `'x'` or `"x"` -> `x`: the issue's examples quote jq expressions as on a shell line. */
+function unquote(s: string): string {
+  const t = s.trim();
+  if (t.length >= 2 && (t[0] === "'" || t[0] === '"') && t[t.length - 1] === t[0]) return t.slice(1, -1);
+  return t;
+}
+
+function regexp(src: string): RegExp {
+  return new RegExp(unquote(src));
+}
+
+/**
+ * Evaluate one assertion hook against a response.
+ * @param jq runs a jq filter on a text (the hooks' `runJq`), for `expect-jq`.
+ * @returns the assertion with `passed` and a one-line `message` (`line N: ...`). A bad argument
+ *   (an invalid regexp, a jq syntax error) is a failed assertion whose message says so: never throws.
+ */
+export async function evaluateExpect(h: HookNode, ctx: ExpectContext, jq: (filter: string, input: string) => Promise<string>): Promise<Assertion> {
+  const at = `line ${h.line}: ${h.name} ${h.args}`.trimEnd();
+  const result = (passed: boolean, got: string): Assertion => ({
+    line: h.line,
+    name: h.name,
+    args: h.args,
+    passed,
+    message: passed ? `${at}: ok (${got})` : `${at}: failed, got ${got}`,
+  });
+  const statusLine = `${ctx.status}${ctx.statusText ? ' ' + ctx.statusText : ''}`;
+  try {
+    switch (h.name) {
+      case 'expect-status': {
+        const wanted = h.args.split(/[\s,|]+/).filter(Boolean);
+        if (!wanted.length || !wanted.every((w) => /^[1-5]([0-9]{2}|xx)$/i.test(w))) {
+          return bad(h, at, 'a status code (200) or class (2xx)');
+        }
+        const code = String(ctx.status);
+        const ok = wanted.some((w) => (/xx$/i.test(w) ? w[0] === code[0] : w === code));
+        return result(ok, ok ? statusLine : `${statusLine}: ${excerpt(ctx.bodyText)}`);
+      }
+      case 'expect-header': {
+        const m = /^(\S+)(?:\s+([\s\S]+))?$/.exec(h.args.trim());
+        if (!m) return bad(h, at, 'a header name and an optional regular expression: -> expect-header Content-Type json');
+        const value = headerValue(ctx.headers, m[1]!.replace(/:$/, ''));
+        if (value === undefined) return result(false, `no ${m[1]} header (status ${statusLine})`);
+        const ok = m[2] === undefined || regexp(m[2]).test(value);
+        return result(ok, `${m[1]}: ${value}`);
+      }
+      case 'expect-jq': {
+        if (!h.args.trim()) return bad(h, at, 'a jq expression: -> expect-jq \'.items | length > 0\'');
+        let out: string;
+        try {
+          out = await jq(unquote(h.args), ctx.bodyText);
+        } catch (e) {
+          const msg = (e instanceof Error ? e.message : String(e)).trim().split('\n')[0];
+          return result(false, `jq error ${JSON.stringify(msg)} on ${excerpt(ctx.bodyText)}`);
+        }
+        const ok = out.trim() === 'true';
+        return result(ok, ok ? 'true' : `${JSON.stringify(out.length > 200 ? out.slice(0, 200) + '…' : out)} on ${excerpt(ctx.bodyText)}`);
+      }
+      case 'expect-body': {
+        if (!h.args.trim()) return bad(h, at, 'a regular expression: -> expect-body "name": "Ada"');
+        const ok = regexp(h.args).test(ctx.bodyText);
+        return result(ok, ok ? 'a match' : excerpt(ctx.bodyText));
+      }
+      case 'expect-time': {
+        const m = /^(<=|>=|<|>|==?)?\s*(\d+(?:\.\d+)?)\s*(ms)?$/.exec(h.args.trim());
+        if (!m) return bad(h, at, 'a comparison in ms: -> expect-time < 500');
+        const limit = Number(m[2]);
+        const op = m[1] ?? '<';
+        const t = ctx.durationMs;
+        const ok = op === '<' ? t < limit : op === '<=' ? t <= limit : op === '>' ? t > limit : op === '>=' ? t >= limit : t === limit;
+        return result(ok, `${Math.round(t)} ms`);
+      }
+      default:
+        return bad(h, at, `one of ${EXPECT_TYPES.map((t) => t.name).join(', ')}`);
+    }
+  } catch (e) {
+    // An invalid regular expression.
+    return { line: h.line, name: h.name, args: h.args, passed: false, message: `${at}: failed: ${(e as Error).message}` };
+  }
+}
+
+function bad(h: HookNode, at: string, wanted: string): Assertion {
+  return { line: h.line, name: h.name, args: h.args, passed: false, message: `${at}: failed: the argument must be ${wanted}` };
+}

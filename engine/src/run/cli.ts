@@ -1,0 +1,252 @@
+/**
+ * `sheet`: the engine's command line (engine/bin/sheet). `sheet run FILE...` runs sheets as
+ * test suites (docs/sheet-run.md); `sheet --help`, `sheet --version`.
+ * Exit status: 0 every assertion passed, 1 an assertion failed, 2 a usage or sheet error
+ * (located by line), 3 a transport failure (connection refused, timeout, TLS, ...). When
+ * several happen, the highest in the order 2, 3, 1 wins.
+ */
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { VERSION } from '../cli/run.js';
+import { closeConnections } from '../http/send.js';
+import { BatchEmacs, elispDir, findEmacs } from './lisp-batch.js';
+import { runFile, type FileResult, type RequestResult, type RunOptions } from './runner.js';
+import { failures, json, junitXml, requestName, tap, writeReport } from './report.js';
+import { parseForFile } from '../http-file/index.js';
+import { selectRequests } from './runner.js';
+import fs from 'node:fs';
+
+export const HELP = `Usage: sheet run FILE... [options]
+       sheet --help | --version
+
+Run every request of each sheet in file order, as C-c C-c on each in turn would:
+variables, file bodies and the values hooks capture carry on to the requests below.
+Assertion hooks check the responses:
+  -> expect-status 200 | 2xx          -> expect-header Content-Type json
+  -> expect-jq '.items | length > 0'  -> expect-body "name": "Ada"
+  -> expect-time < 500                (ms)
+
+Options:
+  --var :name=value     set a variable for every file (overrides the sheet's); repeatable
+  --line N              run only the request whose block holds line N
+  --grep REGEX          run only the requests whose request line or comments above match
+  --report FORMAT       tap (to stdout), tap:PATH, junit:PATH or json:PATH; repeatable
+  --jobs N              run N files in parallel (default 1; requests of a file are sequential)
+  --fail-fast           stop at the first request that fails or errs
+  --timeout S           per-request timeout in seconds (default none)
+  --insecure, -k        accept any TLS certificate
+  --cookie-jar PATH     load and save cookies in PATH (Netscape format, as curl -b/-c)
+  --no-color            no colours (also when NO_COLOR is set or stdout is not a terminal)
+  -h, --help            this help
+  --version             the version
+
+:= variables and run-hook forms are evaluated by one emacs --batch per run ($EMACS or
+emacs on PATH); without Emacs, a sheet using them stops before its first request.
+
+Exit status: 0 all assertions passed, 1 an assertion failed, 2 usage or sheet error
+(the message names the file and line), 3 transport failure (connection refused,
+timeout, TLS, ...). See docs/sheet-run.md.
+`;
+
+/** Where output goes: injectable for tests. */
+export interface Io {
+  out: (s: string) => void;
+  err: (s: string) => void;
+  isTTY: boolean;
+  env: NodeJS.ProcessEnv;
+}
+
+const USAGE = 2;
+
+function usage(io: Io, msg: string): number {
+  io.err(`sheet: ${msg}\nTry 'sheet --help'.\n`);
+  return USAGE;
+}
+
+interface Report {
+  format: 'tap' | 'junit' | 'json';
+  path?: string;
+}
+
+function parseReport(s: string): Report | string {
+  const m = /^(tap|junit|json)(?::(.+))?$/.exec(s);
+  if (!m) return `--report ${s}: use tap, tap:PATH, junit:PATH or json:PATH`;
+  if (m[1] !== 'tap' && !m[2]) return `--report ${m[1]} needs a file: --report ${m[1]}:PATH`;
+  return { format: m[1] as Report['format'], path: m[2] };
+}
+
+/**
+ * Run the command line `argv` (without node and the script).
+ * @returns the exit status (see the file comment).
+ */
+export async function main(argv: string[], io: Io): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      strict: true,
+      options: {
+        var: { type: 'string', multiple: true },
+        line: { type: 'string' },
+        grep: { type: 'string' },
+        report: { type: 'string', multiple: true },
+        jobs: { type: 'string' },
+        'fail-fast': { type: 'boolean' },
+        timeout: { type: 'string' },
+        insecure: { type: 'boolean', short: 'k' },
+        'cookie-jar': { type: 'string' },
+        'no-color': { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+        version: { type: 'boolean' },
+      },
+    });
+  } catch (e) {
+    return usage(io, (e as Error).message.split('\n')[0]!);
+  }
+  const { values: v, positionals } = parsed;
+  if (v.help) {
+    io.out(HELP);
+    return 0;
+  }
+  if (v.version) {
+    io.out(`sheet ${VERSION}\n`);
+    return 0;
+  }
+  const [command, ...files] = positionals;
+  if (!command) return usage(io, 'a command is needed: sheet run FILE...');
+  if (command !== 'run') return usage(io, `unknown command ${command}`);
+  if (!files.length) return usage(io, 'sheet run needs at least one FILE');
+  const vars: [string, string][] = [];
+  for (const s of v.var ?? []) {
+    const m = /^(:[^\s=:]+)=([\s\S]*)$/.exec(s);
+    if (!m) return usage(io, `--var ${s}: use --var :name=value`);
+    vars.push([m[1]!, m[2]!]);
+  }
+  if (v.line !== undefined && v.grep !== undefined) return usage(io, '--line and --grep cannot be used together');
+  const line = v.line === undefined ? undefined : Number(v.line);
+  if (line !== undefined && !(Number.isInteger(line) && line >= 1)) return usage(io, `--line ${v.line}: a line number (1, 2, ...)`);
+  let grep: RegExp | undefined;
+  try {
+    grep = v.grep === undefined ? undefined : new RegExp(v.grep);
+  } catch (e) {
+    return usage(io, `--grep ${v.grep}: ${(e as Error).message}`);
+  }
+  const jobs = v.jobs === undefined ? 1 : Number(v.jobs);
+  if (!(Number.isInteger(jobs) && jobs >= 1)) return usage(io, `--jobs ${v.jobs}: a number of files, 1 or more`);
+  const timeout = v.timeout === undefined ? 0 : Number(v.timeout);
+  if (!(Number.isFinite(timeout) && timeout >= 0)) return usage(io, `--timeout ${v.timeout}: seconds, e.g. 5 or 0.5`);
+  const reports: Report[] = [];
+  for (const s of v.report ?? []) {
+    const r = parseReport(s);
+    if (typeof r === 'string') return usage(io, r);
+    reports.push(r);
+  }
+  for (const f of files) {
+    try {
+      fs.accessSync(f, fs.constants.R_OK);
+      if (fs.statSync(f).isDirectory()) return usage(io, `${f} is a directory; give the sheet files`);
+    } catch {
+      return usage(io, `cannot read ${f}`);
+    }
+  }
+  const tapToStdout = reports.some((r) => r.format === 'tap' && !r.path);
+  // With TAP on stdout, the progress lines go to stderr.
+  const say = tapToStdout ? io.err : io.out;
+  const color = io.isTTY && !v['no-color'] && !io.env.NO_COLOR;
+  const paint = (code: string, s: string) => (color ? `\x1b[${code}m${s}\x1b[0m` : s);
+
+  // Count the selected requests up front, for the progress count.
+  let total = 0;
+  for (const f of files) {
+    try {
+      const text = fs.readFileSync(f, 'utf8');
+      total += selectRequests(parseForFile(text, f), text, { line, grep }).length;
+    } catch {
+      // reported by the run
+    }
+  }
+
+  const emacs = findEmacs(io.env);
+  const dir = elispDir(io.env);
+  const lisp = emacs && dir ? new BatchEmacs(emacs, dir) : undefined;
+  let done = 0;
+  let stopped = false;
+  const started = Date.now();
+  const onResult = (r: RequestResult) => {
+    done++;
+    const mark = r.outcome === 'passed' ? paint('32', '✓') : paint('31', '✗');
+    const status = r.status !== undefined ? String(r.status) : r.outcome === 'transport' ? '---' : 'ERR';
+    const name = requestName(r);
+    const ms = r.durationMs !== undefined ? ` ${Math.round(r.durationMs)} ms` : '';
+    say(`${mark} ${status} ${name}${ms}  [${done}/${total}]\n`);
+    for (const m of failures(r)) say(`    ${paint('31', m)}\n`);
+    for (const w of r.warnings) say(`    warning: ${w.message}\n`);
+    if (v['fail-fast'] && r.outcome !== 'passed') stopped = true;
+  };
+  const opts: RunOptions = {
+    vars,
+    line,
+    grep,
+    timeoutMs: Math.round(timeout * 1000),
+    insecure: !!v.insecure,
+    cookieJar: v['cookie-jar'],
+    lisp,
+    onResult,
+    stop: () => stopped,
+  };
+  const results: FileResult[] = new Array(files.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < files.length && !stopped) {
+      const i = next++;
+      const file = files[i]!;
+      const r = await runFile(file, opts);
+      if (r.error) {
+        say(`${paint('31', '✗')} ${r.error.message}\n${r.error.hint ? `    hint: ${r.error.hint}\n` : ''}`);
+        if (v['fail-fast']) stopped = true;
+      }
+      results[i] = r;
+    }
+  };
+  try {
+    await Promise.all(Array.from({ length: Math.min(jobs, files.length) }, worker));
+  } finally {
+    lisp?.close();
+    await closeConnections();
+  }
+  const ran = results.filter(Boolean);
+  const all = ran.flatMap((f) => f.results);
+  const assertions = all.flatMap((r) => r.assertions);
+  const summary = {
+    files: files.length,
+    requests: all.length,
+    selected: total,
+    passed: all.filter((r) => r.outcome === 'passed').length,
+    failed: all.filter((r) => r.outcome === 'failed').length,
+    errors: all.filter((r) => r.outcome === 'error').length + ran.filter((f) => f.error).length,
+    transportErrors: all.filter((r) => r.outcome === 'transport').length,
+    assertions: { passed: assertions.filter((a) => a.passed).length, failed: assertions.filter((a) => !a.passed).length },
+    durationMs: Date.now() - started,
+  };
+  const parts = [`${summary.requests} of ${total} requests`, `${summary.assertions.passed + summary.assertions.failed} assertions`, `${summary.assertions.failed} failed`];
+  if (summary.errors) parts.push(`${summary.errors} sheet errors`);
+  if (summary.transportErrors) parts.push(`${summary.transportErrors} transport errors`);
+  say(`${parts.join(', ')} (${(summary.durationMs / 1000).toFixed(2)} s)\n`);
+
+  for (const r of reports) {
+    const text = r.format === 'tap' ? tap(ran) : r.format === 'junit' ? junitXml(ran) : json(ran, summary);
+    if (!r.path) io.out(text);
+    else {
+      try {
+        await writeReport(path.resolve(r.path), text);
+      } catch (e) {
+        return usage(io, `cannot write the report ${r.path}: ${(e as Error).message}`);
+      }
+    }
+  }
+  if (summary.errors) return USAGE;
+  if (summary.transportErrors) return 3;
+  if (summary.failed) return 1;
+  return 0;
+}

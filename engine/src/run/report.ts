@@ -1,0 +1,97 @@
+/**
+ * `sheet run --report`: the run's results as TAP (version 14, testanything.org), JUnit XML
+ * (the Jenkins/Ant schema, written by junit-report-builder) or JSON (request as sent, status,
+ * timings, each assertion). One test point / test case per request; its assertions are the
+ * diagnostics. Reports are written to a temporary file and renamed, never half-written.
+ */
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import junitModule, { type Builder } from 'junit-report-builder';
+import type { FileResult, RequestResult } from './runner.js';
+import { VERSION } from '../cli/run.js';
+
+// The package is CommonJS (`module.exports = builder`) with types that declare a default export.
+const junit = ((junitModule as unknown as { default?: Builder }).default ?? junitModule) as unknown as Builder;
+
+/** A request's name in reports: `GET /users (demo.sheet:11)`. */
+export function requestName(r: RequestResult): string {
+  let where = r.url;
+  try {
+    const u = new URL(r.url);
+    where = u.pathname + u.search;
+  } catch {
+    // a template that did not resolve: as written
+  }
+  return `${r.method} ${where} (${path.basename(r.file)}:${r.line})`;
+}
+
+/** The failure lines of a request: its error, or its failed assertions' messages. */
+export function failures(r: RequestResult): string[] {
+  if (r.error) return [r.error.message];
+  return r.assertions.filter((a) => !a.passed).map((a) => `${path.basename(r.file)}:${a.message.replace(/^line /, '')}`);
+}
+
+/** YAML's double-quoted scalar is JSON's string syntax. */
+const yamlString = (s: string) => JSON.stringify(s);
+
+/** The run as TAP 14: `ok N - name`, failures with a YAML diagnostic block. */
+export function tap(files: FileResult[]): string {
+  const points: string[] = [];
+  let n = 0;
+  for (const f of files) {
+    if (f.error) {
+      n++;
+      points.push(`not ok ${n} - ${f.file}\n  ---\n  message: ${yamlString(f.error.message)}\n  code: ${f.error.code}\n  ...`);
+    }
+    for (const r of f.results) {
+      n++;
+      const ok = r.outcome === 'passed';
+      let line = `${ok ? 'ok' : 'not ok'} ${n} - ${requestName(r).replace(/#/g, '\\#')}`;
+      if (!ok) {
+        const diag = [`  message: ${yamlString(failures(r).join('; '))}`, `  outcome: ${r.outcome}`];
+        if (r.status !== undefined) diag.push(`  status: ${r.status}`);
+        if (r.durationMs !== undefined) diag.push(`  duration_ms: ${Math.round(r.durationMs)}`);
+        if (r.assertions.length) diag.push('  assertions:', ...r.assertions.map((a) => `    - ${yamlString(a.message)}`));
+        line += `\n  ---\n${diag.join('\n')}\n  ...`;
+      }
+      points.push(line);
+    }
+  }
+  return `TAP version 14\n1..${n}\n${points.join('\n')}${points.length ? '\n' : ''}`;
+}
+
+/** The run as JUnit XML: a test suite per file, a test case per request. */
+export function junitXml(files: FileResult[]): string {
+  const builder = junit.newBuilder();
+  for (const f of files) {
+    const suite = builder.testSuite().name(f.file);
+    if (f.error) suite.testCase().className(f.file).name(f.file).error(f.error.message, f.error.code);
+    for (const r of f.results) {
+      const tc = suite.testCase().className(f.file).name(requestName(r)).file(f.file);
+      if (r.durationMs !== undefined) tc.time(r.durationMs / 1000);
+      const msgs = failures(r);
+      if (r.outcome === 'failed') tc.failure(msgs.join('\n'), 'assertion');
+      else if (r.error) tc.error(r.error.message, r.error.code);
+      const passed = r.assertions.filter((a) => a.passed).map((a) => a.message);
+      if (passed.length) tc.standardOutput(passed.join('\n'));
+    }
+  }
+  return builder.build();
+}
+
+/** The run as JSON: every result whole (request as sent, status, timings, assertions). */
+export function json(files: FileResult[], summary: object): string {
+  return JSON.stringify({ tool: 'sheet run', version: VERSION, summary, files }, null, 2) + '\n';
+}
+
+/** Write `text` to `file` whole: a temporary file beside it, then a rename. */
+export async function writeReport(file: string, text: string): Promise<void> {
+  const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.tmp`);
+  try {
+    await fs.writeFile(tmp, text);
+    await fs.rename(tmp, file);
+  } catch (e) {
+    await fs.rm(tmp, { force: true });
+    throw e;
+  }
+}

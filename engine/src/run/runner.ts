@@ -1,0 +1,184 @@
+/**
+ * `sheet run` for one file: every request in file order, one at a time, through the same
+ * Session (parse -> resolve -> send -> present -> hooks) as `C-c C-c` on each in turn, so
+ * variables, multi-line and file bodies and the overrides set by hooks carry on to the
+ * requests below. `:=` and `run-hook` Lisp goes to the run's batch Emacs (lisp-batch.ts).
+ */
+import fs from 'node:fs/promises';
+import { Session } from '../rpc/session.js';
+import { isEngineError, type ErrorCode } from '../errors.js';
+import type { Assertion, HookResults, RequestInfo } from '../rpc/protocol.js';
+import type { RequestNode, Sheet } from '../sheet/ast.js';
+import { requestAt } from '../sheet/parse.js';
+import { parseForFile } from '../http-file/index.js';
+import { noEmacsError, type BatchEmacs } from './lisp-batch.js';
+
+/** Error codes that are transport failures (exit status 3); any other error is a sheet error (2). */
+export const TRANSPORT_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
+  'connection-refused',
+  'unknown-host',
+  'timeout',
+  'tls-error',
+  'network-error',
+  'too-many-redirects',
+  'cancelled',
+]);
+
+/** An error as a run reports it. */
+export interface RunError {
+  code: string;
+  message: string;
+  line?: number;
+  hint?: string;
+}
+
+/** One request's outcome: `passed` (every assertion), `failed` (one or more), `error`, `transport`. */
+export interface RequestResult {
+  file: string;
+  /** The request line. */
+  line: number;
+  method: string;
+  /** The URL as sent (after substitution), or the template when the request did not resolve. */
+  url: string;
+  outcome: 'passed' | 'failed' | 'error' | 'transport';
+  request?: RequestInfo;
+  status?: number;
+  statusText?: string;
+  /** The exchange's duration in ms. */
+  durationMs?: number;
+  /** Response body size in bytes. */
+  bytes?: number;
+  assertions: Assertion[];
+  warnings: HookResults['warnings'];
+  error?: RunError;
+}
+
+/** One file's run: its request results, or the sheet error that stopped it before its first request. */
+export interface FileResult {
+  file: string;
+  results: RequestResult[];
+  error?: RunError;
+}
+
+export interface RunOptions {
+  /** `--var :name=value`: overrides, as if set by a hook before the first request. */
+  vars: [string, string][];
+  /** `--line N`: only the request whose block holds line N. */
+  line?: number;
+  /** `--grep REGEX`: only the requests whose request line or comment lines above it match. */
+  grep?: RegExp;
+  /** `--timeout S`, in ms; 0 = none. */
+  timeoutMs: number;
+  insecure: boolean;
+  /** `--cookie-jar PATH`: load and save cookies there (Netscape format, as curl). */
+  cookieJar?: string;
+  /** The run's batch Emacs; undefined when Emacs is not installed. */
+  lisp?: BatchEmacs;
+  /** Called as each request completes. */
+  onResult?: (r: RequestResult) => void;
+  /** Polled before each request: true stops the file (`--fail-fast` elsewhere). */
+  stop?: () => boolean;
+}
+
+/** The requests of `sheet` the options select, in file order. */
+export function selectRequests(sheet: Sheet, text: string, o: Pick<RunOptions, 'line' | 'grep'>): RequestNode[] {
+  if (o.line !== undefined) return [requestAt(sheet, o.line)];
+  if (!o.grep) return sheet.requests;
+  const lines = text.split(/\r?\n/);
+  return sheet.requests.filter((r) => {
+    // The block's lines up to the request line, and the `#` comment lines just above the block.
+    let from = r.startLine - 1;
+    while (from > 0 && /^#/.test(lines[from - 1]!)) from--;
+    return lines.slice(from, r.line).some((l) => o.grep!.test(l));
+  });
+}
+
+/** A file's sheet errors and its Lisp that cannot run without Emacs; the first one found, else undefined. */
+export function preflight(file: string, sheet: Sheet, requests: RequestNode[], o: Pick<RunOptions, 'vars' | 'lisp'>): RunError | undefined {
+  const e = sheet.diagnostics.find((d) => d.severity === 'error');
+  if (e) return { code: e.code, message: `${file}:${e.line}: ${e.message}`, line: e.line, hint: e.hint };
+  if (o.lisp) return undefined;
+  const given = new Set(o.vars.map(([n]) => n));
+  const last = Math.max(0, ...requests.map((r) => r.endLine));
+  const lispVar = sheet.vars.find((v) => v.kind === 'lisp' && v.line <= last && !given.has(v.name));
+  const hook = requests.flatMap((r) => r.hooks).find((h) => h.name === 'run-hook');
+  const first = [lispVar && { what: `the Lisp variable ${lispVar.name}`, line: lispVar.line }, hook && { what: 'the run-hook', line: hook.line }]
+    .filter((x): x is { what: string; line: number } => !!x)
+    .sort((a, b) => a.line - b.line)[0];
+  if (!first) return undefined;
+  const err = noEmacsError(file, first.what, first.line);
+  return { code: err.code, message: `${file}:${first.line}: ${first.what} needs Emacs to evaluate its Lisp form, and no emacs is on PATH`, line: first.line, hint: err.hint };
+}
+
+function errorOf(e: unknown, file: string): RunError {
+  if (isEngineError(e)) {
+    const message = e.line !== undefined ? `${file}:${e.message.replace(/^line /, '')}` : `${file}: ${e.message}`;
+    return { code: e.code, message, ...(e.line !== undefined ? { line: e.line } : {}), ...(e.hint ? { hint: e.hint } : {}) };
+  }
+  return { code: 'internal-error', message: `${file}: ${e instanceof Error ? e.message : String(e)}` };
+}
+
+/**
+ * Run one file.
+ * @returns its results; never throws for a sheet, transport or assertion problem: a sheet
+ *   or transport error ends the file (the requests below depend on the ones above), a failed
+ *   assertion does not.
+ * @throws only when the file cannot be read (the caller reports it as a usage error).
+ */
+export async function runFile(file: string, o: RunOptions): Promise<FileResult> {
+  const text = await fs.readFile(file, 'utf8');
+  const sheet = parseForFile(text, file);
+  const out: FileResult = { file, results: [] };
+  let requests: RequestNode[];
+  try {
+    requests = selectRequests(sheet, text, o);
+  } catch (e) {
+    out.error = errorOf(e, file);
+    return out;
+  }
+  const pre = preflight(file, sheet, requests, o);
+  if (pre) {
+    out.error = pre;
+    return out;
+  }
+  const lisp = o.lisp;
+  const session: Session = new Session(
+    lisp && (async (form: string): Promise<string> => (await lisp.eval(form, undefined, session.overrides)).value),
+  );
+  for (const [n, v] of o.vars) session.overrides.set(n, v);
+  await session.configure({ timeoutMs: o.timeoutMs, insecure: o.insecure, cookieJarFile: o.cookieJar ?? null, threshold: null });
+  for (const node of requests) {
+    if (o.stop?.()) break;
+    const r: RequestResult = { file, line: node.line, method: node.method, url: node.url, outcome: 'passed', assertions: [], warnings: [] };
+    try {
+      const s = await session.send({ text, line: node.line, path: file });
+      Object.assign(r, {
+        request: s.request,
+        url: s.request.url,
+        status: s.response.status,
+        statusText: s.response.statusText,
+        durationMs: s.durationMs,
+        bytes: s.response.bytes,
+        assertions: s.hooks.assertions,
+        warnings: s.hooks.warnings,
+      });
+      for (const form of s.hooks.runHooks) {
+        // run-hook: evaluated in a buffer holding the response body, as in Emacs's response buffer.
+        try {
+          const v = await lisp!.eval(form, s.presentation.text ?? '', session.overrides);
+          for (const [n, val] of v.setVars) session.overrides.set(n, val);
+        } catch (e) {
+          r.warnings.push({ line: node.line, code: 'lisp-error', message: `line ${node.line}: run-hook ${form}: ${(e as Error).message}` });
+        }
+      }
+      if (r.assertions.some((a) => !a.passed)) r.outcome = 'failed';
+    } catch (e) {
+      r.error = errorOf(e, file);
+      r.outcome = isEngineError(e) && TRANSPORT_CODES.has(e.code) ? 'transport' : 'error';
+    }
+    out.results.push(r);
+    o.onResult?.(r);
+    if (r.error) break;
+  }
+  return out;
+}

@@ -1,0 +1,82 @@
+;;; sheet-run-test.el --- Assertions in C-c C-c and sheet-run-buffer  -*- lexical-binding: t; -*-
+
+;;; Commentary:
+
+;; elisp/sheet-run.el against the real engine, the real `sheet run' and the example API:
+;; assertion results in the response trailer and the echo area, and C-c C-t's results
+;; buffer with links back to the sheet's lines.
+
+;;; Code:
+
+(require 'test-helper)
+
+(ert-deftest sheet-run-test-assertion-lines-and-summary ()
+  "The trailer lines and the echo-area summary from a result's assertions."
+  (let* ((pass (list :line 2 :name "expect-status" :args "200" :passed t
+                     :message "line 2: expect-status 200: ok (200 OK)"))
+         (fail (list :line 3 :name "expect-body" :args "x" :passed :json-false
+                     :message "line 3: expect-body x: failed, got body []"))
+         (result (list :hooks (list :assertions (vector pass fail)))))
+    (should (equal (sheet-run-assertion-lines result)
+                   '("PASS line 2: expect-status 200: ok (200 OK)"
+                     "FAIL line 3: expect-body x: failed, got body []")))
+    (should (equal (sheet-run-assertion-summary (plist-get result :hooks))
+                   "1 of 2 assertions failed: line 3: expect-body x: failed, got body []"))
+    (should (equal (sheet-run-assertion-summary (list :assertions (vector pass)))
+                   "1 assertion passed"))
+    (should-not (sheet-run-assertion-summary (list :assertions [])))
+    (should-not (sheet-run-assertion-lines (list :hooks (list :assertions []))))))
+
+(ert-deftest sheet-run-test-send-shows-assertions ()
+  "C-c C-c: each assertion in the trailer, a one-line summary in the echo area."
+  (sheet-test-with-sheet "GET :base/users/1\n-> expect-status 2xx\n-> expect-jq '.name == \"Nobody\"'\n"
+    (switch-to-buffer (current-buffer))
+    (sheet-test-goto "^GET")
+    (let* ((mark (sheet-test-messages-mark))
+           (buf (sheet-test-key-and-wait "C-c C-c")))
+      (with-current-buffer buf
+        (let ((text (buffer-string)))
+          (should (string-match-p "^// PASS line 3: expect-status 2xx: ok (200 OK)$" text))
+          (should (string-match-p "^// FAIL line 4: expect-jq '.name == \"Nobody\"': failed, got \"false\" on body " text))))
+      (should (string-match-p "Sheet-mode: 1 of 2 assertions failed: line 4: expect-jq"
+                              (sheet-test-wait-message "assertions failed" mark))))))
+
+(ert-deftest sheet-run-test-run-buffer ()
+  "C-c C-t runs the whole sheet into a results buffer whose lines link to the sheet."
+  (let* ((dir (make-temp-file "sheet-run-test" t))
+         (file (expand-file-name "suite.sheet" dir))
+         (sheet-run-buffer-name "*sheet-run-test*"))
+    (unwind-protect
+        (progn
+          (with-temp-file file
+            (insert ":base = " (sheet-test-api-url) "\n#\n"
+                    "POST :base/login\n-> jq-set-var :token .token\n\n{\"user\": \"ada\", \"password\": \"secret\"}\n#\n"
+                    "GET :base/me\nAuthorization: Bearer :token\n-> expect-status 200\n#\n"
+                    "GET :base/users/999\n-> expect-status 200\n"))
+          (with-current-buffer (find-file-noselect file)
+            (should (eq major-mode 'sheet-mode))
+            (let ((results (sheet-test-key "C-c C-t")))
+              (ignore results)
+              (let ((buf (get-buffer sheet-run-buffer-name)))
+                (with-current-buffer buf
+                  (sheet-test-wait-until (lambda () (string-match-p ":exit" (format "%s" mode-line-process)))
+                                         60 "the end of the run")
+                  (should (equal mode-line-process ":exit 1"))
+                  (let ((text (buffer-string)))
+                    (should (string-match-p "✓ 200 POST .*/login" text))
+                    (should (string-match-p "✓ 200 GET .*/me" text))
+                    (should (string-match-p "✗ 404 GET .*/users/999" text))
+                    (should (string-match-p "FAIL line 13: expect-status 200: failed, got 404" text))
+                    (should (string-match-p "3 of 3 requests, 1 assertions passed, 1 failed" text)))
+                  ;; The failed assertion's link visits its sheet line.
+                  (goto-char (point-min))
+                  (re-search-forward "line 13: expect-status")
+                  (push-button (point))
+                  (should (equal (buffer-file-name) file))
+                  (should (= (line-number-at-pos) 13))))))
+          (kill-buffer (get-file-buffer file)))
+      (when (get-buffer sheet-run-buffer-name) (kill-buffer sheet-run-buffer-name))
+      (delete-directory dir t))))
+
+(provide 'sheet-run-test)
+;;; sheet-run-test.el ends here
