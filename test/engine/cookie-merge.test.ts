@@ -37,6 +37,25 @@ describe('cookie file merge', () => {
     expect(fs.statSync(path.dirname(file)).mode & 0o777).toBe(0o700);
   });
 
+  it('a file curl has truncated for an instant (before its rename) does not make a save drop the cookies', async () => {
+    const file = jarFile();
+    const first = await loadJar(file);
+    await first.setCookie('kept=1; Path=/', URL1);
+    await saveJar(first, file);
+    const full = fs.readFileSync(file);
+    const jar = await loadJar(file);
+    await jar.setCookie('mine=2; Path=/', URL1);
+    // What curl 7.88 does when it writes the jar: fopen(name, "w") truncates, then its new file is renamed over.
+    fs.truncateSync(file, 0);
+    const back = setTimeout(() => {
+      fs.writeFileSync(`${file}.curl`, full);
+      fs.renameSync(`${file}.curl`, file);
+    }, 40);
+    await saveJar(jar, file);
+    clearTimeout(back);
+    expect(names(file)).toEqual({ kept: '1', mine: '2' });
+  });
+
   it('a removal is written, and a cookie another writer removed stays removed', async () => {
     const file = jarFile();
     const first = await loadJar(file);

@@ -118,12 +118,28 @@ function baseOf(jar: CookieJar, file: string): Map<string, string> {
   return b && b.file === path.resolve(file) ? b.lines : new Map();
 }
 
+/** How often, and how long apart (ms), an empty cookie file is read again before it is believed. */
+const EMPTY_RETRIES = 40;
+const EMPTY_RETRY_MS = 5;
+
+/**
+ * The file's text; '' when it does not exist. An existing file of 0 bytes is read again for up to
+ * 200 ms: curl before 8.x truncates the jar in place (its `fopen(name, "w")` check) before it
+ * renames its new file over it, so a reader at that instant sees an empty file that nobody meant
+ * (every writer, curl and ours, starts the file with a `# Netscape HTTP Cookie File` line).
+ * Believing it would make a save drop every cookie others wrote.
+ */
 async function readText(file: string): Promise<string> {
-  try {
-    return await fs.promises.readFile(file, 'utf8');
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return '';
-    throw e;
+  for (let attempt = 0; ; attempt++) {
+    let text: string;
+    try {
+      text = await fs.promises.readFile(file, 'utf8');
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return '';
+      throw e;
+    }
+    if (text !== '' || attempt >= EMPTY_RETRIES) return text;
+    await new Promise((r) => setTimeout(r, EMPTY_RETRY_MS));
   }
 }
 
