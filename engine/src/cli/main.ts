@@ -46,11 +46,15 @@ export function idleSeconds(): number {
   return Number.isFinite(n) && n > 0 ? n : 900;
 }
 
+/** V8 flags of the daemon: a 2 MB semi-space keeps its resident size low while bodies stream. */
+export const DAEMON_NODE_FLAGS = ['--max-semi-space-size=2'];
+
 /** Start the daemon, detached. When one already serves `dir`, the new one sees it and exits. */
 function startDaemon(dir: string): void {
   // The same bundle as this process: rest-cli.cjs takes `daemon`, engine.cjs `cli daemon`.
   const pre = process.argv[2] === 'cli' ? ['cli'] : [];
-  const child = spawn(process.execPath, [path.resolve(process.argv[1]!), ...pre, 'daemon', '--dir', dir, '--idle', String(idleSeconds())], {
+  // A small young generation: bodies pass through in chunks, so a large one only costs RSS.
+  const child = spawn(process.execPath, [...DAEMON_NODE_FLAGS, path.resolve(process.argv[1]!), ...pre, 'daemon', '--dir', dir, '--idle', String(idleSeconds())], {
     detached: true,
     stdio: 'ignore',
     cwd: '/',

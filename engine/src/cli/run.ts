@@ -472,7 +472,7 @@ export async function run(input: RunInput): Promise<RunOutput> {
       if (headOnly) return new Writable({ write: (_c, _e, cb) => cb() });
       if (b.opts.output !== undefined && b.opts.output !== '-') {
         const file = path.resolve(input.cwd, b.opts.output);
-        const ws = fs.createWriteStream(file);
+        const ws = fs.createWriteStream(file, { highWaterMark: 1 << 20 });
         await new Promise<void>((resolve, reject) => {
           ws.once('open', () => resolve());
           ws.once('error', (e) => reject(new EngineError('file-unreadable', `cannot write ${b.opts.output}: ${e.message}`, { hint: 'Check the file name after -o.' })));
