@@ -409,7 +409,15 @@ export async function send(request: Request, opts: SendOptions = {}): Promise<Ex
       try {
         raw = await dispatchOnce(dispatcher, sent, ctrl.signal, stream, plan, decode);
       } catch (e) {
-        if (e instanceof SinkError) throw e;
+        if (e instanceof SinkError && opts.sink) throw e;
+        if (e instanceof SinkError) {
+          // Only the in-memory collector fails on its own: the cap.
+          const max = opts.maxBodyBytes ?? MAX_BUFFERED_BODY;
+          throw new EngineError('network-error', `${sent.url}: the response body is larger than ${max} bytes, the most kept in memory`, {
+            hint: 'Fetch it with the shell verbs or curl -o FILE, which stream it to a file.',
+            details: { url: sent.url, maxBodyBytes: max },
+          });
+        }
         throw transportError(e, sent.url, { timedOut, cancelled: ctrl.signal.aborted && !timedOut, timeoutMs: opts.timeoutMs });
       }
       if (opts.jar) {
