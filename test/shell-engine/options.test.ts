@@ -37,7 +37,9 @@ describe('parseCurlOptions', () => {
     ['-A and -e become headers', ['-A', 'ua/1', '-e', 'http://ref'], { headers: [['User-Agent', 'ua/1'], ['Referer', 'http://ref']] }],
     ['--no-verbose switches -v off', ['-v', '--no-verbose'], { verbose: false }],
     ['unknown long option keeps its argument', ['--retry', '3', '-H', 'X: y'], { unknown: ['--retry', '3'], headers: [['X', 'y']] }],
-    ['unknown flag', ['--compressed'], { unknown: ['--compressed'] }],
+    ['unknown flag', ['--http1.1'], { unknown: ['--http1.1'] }],
+    ['--compressed is the engine\'s', ['--compressed'], { compressed: true, unknown: [] }],
+    ['-T file', ['-T', 'f.bin'], { uploadFile: 'f.bin', unknown: [] }],
     ['unknown short option', ['-r', '0-9'], { unknown: ['-r', '0-9'] }],
     ['unknown options keep their order', ['--http1.1', '-H', 'A: b', '--retry-delay', '1'], { unknown: ['--http1.1', '--retry-delay', '1'] }],
   ];

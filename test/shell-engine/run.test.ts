@@ -10,7 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error plain .mjs fixture without types
 import { startServer } from '../fixtures/server.mjs';
 import { run, type RunInput } from '../../engine/src/cli/run.js';
-import { parseMultipart, runDaemon } from '../../engine/src/cli/daemon.js';
+import { runDaemon } from '../../engine/src/cli/daemon.js';
+import { readRunRequest } from '../../engine/src/cli/multipart.js';
 
 let api: { url: string; close(): Promise<void> };
 let tmp: string;
@@ -57,9 +58,9 @@ describe('exit statuses', () => {
     }
   });
 
-  it('a refused connection is exit 6 with the URL', async () => {
+  it('a refused connection is exit 7 (curl\'s) with the URL', async () => {
     const r = await run({ argv: ['GET', 'http://127.0.0.1:1*', '/x', 'none', '', '', '0'], cwd: tmp, pathEnv: '', readStdin: async () => Buffer.alloc(0) });
-    expect(r.code).toBe(6);
+    expect(r.code).toBe(7);
     expect(Buffer.concat(r.stderr).toString()).toContain('http://127.0.0.1:1/x');
   });
 
@@ -124,40 +125,41 @@ describe('--dry-run', () => {
 });
 
 describe('the daemon', () => {
-  it('parses curl --form-string / -F bodies', () => {
+  it('reads curl --form-string / -F bodies as a stream, the stdin part last', () => {
     const dir = fs.mkdtempSync(path.join(tmp, 'mp-'));
-    const bin = Buffer.from([0, 13, 10, 45, 45, 255]);
+    // Bytes that look like delimiters, CRLFs and NULs, over several reads.
+    const bin = Buffer.concat([Buffer.from([0, 13, 10, 45, 45, 255]), Buffer.alloc(300_000, 7), Buffer.from('\r\n--')]);
     fs.writeFileSync(path.join(dir, 'in'), bin);
-    // Ask curl itself to build the body: a tiny server records what it receives.
+    // Ask curl itself to build the body: a tiny server reads it with the daemon's reader.
     return new Promise<void>((resolve, reject) => {
-      const srv = http.createServer((req, res) => {
-        const chunks: Buffer[] = [];
-        req.on('data', (c: Buffer) => chunks.push(c));
-        req.on('end', () => {
+      const srv = http.createServer(async (req, res) => {
+        try {
+          const cl = Number(req.headers['content-length']);
+          const r = await readRunRequest(req, req.headers['content-type'] ?? '', cl);
+          const chunks: Buffer[] = [];
+          for await (const c of r.stdin!.stream) chunks.push(c as Buffer);
           res.end('ok');
-          try {
-            const parts = parseMultipart(Buffer.concat(chunks), req.headers['content-type'] ?? '');
-            expect(parts.map((p) => p.name)).toEqual(['a', 'a', 'a', 'stdin']);
-            expect(parts[0]!.data.toString()).toBe('with\nnewline');
-            expect(parts[1]!.data.toString()).toBe('@not-a-file;type=x');
-            expect(parts[2]!.data.toString()).toBe('');
-            expect(parts[3]!.data.equals(bin)).toBe(true);
-            resolve();
-          } catch (e) {
-            reject(e);
-          } finally {
-            srv.close();
-          }
-        });
+          expect(r.fields.map((p) => p.name)).toEqual(['a', 'a', 'a']);
+          expect(r.fields[0]!.data.toString()).toBe('with\nnewline');
+          expect(r.fields[1]!.data.toString()).toBe('@not-a-file;type=x');
+          expect(r.fields[2]!.data.toString()).toBe('');
+          expect(r.stdin!.size).toBe(bin.length);
+          expect(Buffer.concat(chunks).equals(bin)).toBe(true);
+          resolve();
+        } catch (e) {
+          reject(e);
+        } finally {
+          srv.close();
+        }
       });
       srv.listen(0, '127.0.0.1', () => {
         const port = (srv.address() as { port: number }).port;
-        spawn('curl', ['-s', '--form-string', 'a=with\nnewline', '--form-string', 'a=@not-a-file;type=x', '--form-string', 'a=', '-F', `stdin=@${path.join(dir, 'in')}`, `http://127.0.0.1:${port}/`], { stdio: 'ignore' });
+        spawn('curl', ['-s', '-H', 'Expect:', '--form-string', 'a=with\nnewline', '--form-string', 'a=@not-a-file;type=x', '--form-string', 'a=', '-F', `stdin=@${path.join(dir, 'in')}`, `http://127.0.0.1:${port}/`], { stdio: 'ignore' });
       });
     });
   });
 
-  it('serves a verb call over its socket and writes the exit status and stderr files', async () => {
+  it('serves a verb call over its socket; the exit status and stderr files only when not 2xx', async () => {
     const dir = fs.mkdtempSync(path.join('/tmp', 'rest-vt-'));
     fs.chmodSync(dir, 0o700);
     const done = runDaemon({ dir, idleSeconds: 2 });
@@ -168,7 +170,7 @@ describe('the daemon', () => {
     const curl = (p: string) =>
       new Promise<{ status: number; stdout: Buffer }>((resolve) => {
         const args = ['GET', `${api.url}*`, p, 'none', '', '', '0'].flatMap((a) => ['--form-string', `a=${a}`]);
-        const child = spawn('curl', ['-s', '-f', '--unix-socket', sock, ...args, '--form-string', `r=${dir}/r`, '--form-string', `e=${dir}/e`, 'http://rest/run']);
+        const child = spawn('curl', ['-s', '-f', '--unix-socket', sock, ...args, '--form-string', `s=${dir}/s`, '--form-string', `e=${dir}/e`, 'http://rest/run']);
         const out: Buffer[] = [];
         child.stdout.on('data', (d: Buffer) => out.push(d));
         child.on('close', (code) => resolve({ status: code ?? 1, stdout: Buffer.concat(out) }));
@@ -176,12 +178,15 @@ describe('the daemon', () => {
     const ok = await curl('/binary');
     expect(ok.status).toBe(0);
     expect([...ok.stdout]).toEqual([0, 1, 2, 0, 255, 10, 0, 10]);
-    expect(fs.readFileSync(`${dir}/r`, 'utf8')).toBe('0\n');
+    // A 2xx with nothing on stderr leaves no file at all.
+    expect(fs.existsSync(`${dir}/s`)).toBe(false);
     expect(fs.existsSync(`${dir}/e`)).toBe(false);
     const missing = await curl('/users/999');
     expect(missing.stdout.length).toBe(0);
-    expect(fs.readFileSync(`${dir}/r`, 'utf8')).toBe('4\n');
+    expect(fs.readFileSync(`${dir}/s`, 'utf8')).toBe('4\n');
     expect(fs.readFileSync(`${dir}/e`, 'utf8')).toContain('no user 999');
+    expect(fs.statSync(`${dir}/s`).mode & 0o777).toBe(0o600);
+    expect(fs.statSync(`${dir}/e`).mode & 0o777).toBe(0o600);
     // Idle for 2 s: it stops and removes its socket.
     await expect(done).resolves.toBe(0);
     expect(fs.existsSync(sock)).toBe(false);

@@ -3,26 +3,35 @@
  * so a verb costs one `curl --unix-socket` run instead of a Node start (docs/shell.md,
  * "The daemon").
  *
- * Protocol (HTTP/1.1 on the socket): `POST /run`, `multipart/form-data` with the fields
- *   a      one per argument of {@link run} (in order; curl --form-string keeps them literal)
+ * Protocol (HTTP/1.1 on the socket): `POST /run`, `multipart/form-data`, read as a stream
+ * (src/cli/multipart.ts), with the fields
+ *   a      one per argument of {@link run} (in order; curl --form-string keeps the bytes)
  *   cwd    the caller's working directory
  *   PATH   the caller's PATH
- *   r      file to receive the exit status (decimal, newline)
- *   e      file to receive what goes to stderr (removed when there is nothing)
- *   stdin  (optional file part) the caller's standard input
- * The response is `200` with the stdout bytes as body, written after `r` and `e`, so when curl
- * exits both files are complete. `GET /ping` answers `pong`.
+ *   s      file to receive the exit status (decimal, newline), written only when it is not 0
+ *          or there is something in `e`
+ *   e      file to receive what goes to stderr (messages, -v lines, a non-2xx body)
+ *   tty    "1" when the caller's stdout is a terminal
+ *   stdin  (optional, last, file part) the caller's standard input, streamed to the request
+ * The response is `200`, chunked, with the stdout bytes as they arrive from the server; `s` and
+ * `e` are complete before the response ends. So a 2xx call leaves no file at all; the shell
+ * reads and removes `s` and `e` when `s` exists. A caller that goes away (curl killed, pipe
+ * closed) closes the socket: the upstream request is aborted. `GET /ping` answers `pong`.
  *
  * Safety: the socket lives in a directory of mode 0700 owned by the user and is itself 0600;
- * the daemon refuses to start otherwise. It stops after `idleSeconds` without requests, when
- * its bundle file changes (a rebuilt engine), and on SIGTERM/SIGINT; it ignores SIGHUP so
- * closing the terminal that started it does not matter.
+ * the daemon refuses to start otherwise; `s` and `e` are created 0600. It stops after
+ * `idleSeconds` without requests (a request in flight is aborted after another idle period),
+ * when its bundle file changes (a rebuilt engine), and on SIGTERM/SIGINT (calls in flight are
+ * aborted); it ignores SIGHUP so closing the terminal that started it does not matter.
  */
 import fs from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
+import { Readable, Writable } from 'node:stream';
 import { closeConnections } from '../http/send.js';
+import { decodeArg } from './bytes.js';
+import { readRunRequest } from './multipart.js';
 import { EXIT, run } from './run.js';
 
 export const SOCKET_NAME = 'engine.sock';
@@ -40,73 +49,81 @@ export function ensurePrivateDir(dir: string): void {
   if ((st.mode & 0o077) !== 0) throw new Error(`${dir} is open to other users (mode ${(st.mode & 0o777).toString(8)}); it must be 0700`);
 }
 
-/** One part of a multipart/form-data body. */
-export interface Part {
-  name: string;
-  filename?: string;
-  data: Buffer;
-}
+/** Calls in flight, to abort them when the daemon stops. */
+const inFlight = new Set<AbortController>();
 
-/** Parse a multipart/form-data body (RFC 7578) as curl -F / --form-string writes it. */
-export function parseMultipart(body: Buffer, contentType: string): Part[] {
-  const m = /boundary=(?:"([^"]+)"|([^;\s]+))/i.exec(contentType);
-  if (!m) throw new Error('no multipart boundary');
-  const delim = Buffer.from(`--${m[1] ?? m[2]}`);
-  const parts: Part[] = [];
-  let pos = body.indexOf(delim);
-  while (pos >= 0) {
-    let start = pos + delim.length;
-    if (body[start] === 0x2d && body[start + 1] === 0x2d) break; // closing delimiter
-    if (body[start] === 0x0d && body[start + 1] === 0x0a) start += 2;
-    const headEnd = body.indexOf('\r\n\r\n', start);
-    if (headEnd < 0) break;
-    const head = body.subarray(start, headEnd).toString('utf8');
-    const next = body.indexOf(Buffer.concat([Buffer.from('\r\n'), delim]), headEnd + 4);
-    if (next < 0) break;
-    const name = /name="([^"]*)"/i.exec(head)?.[1] ?? '';
-    const filename = /filename="([^"]*)"/i.exec(head)?.[1];
-    parts.push({ name, filename, data: body.subarray(headEnd + 4, next) });
-    pos = next + 2;
-  }
-  return parts;
-}
-
-function readBody(req: http.IncomingMessage): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => resolve(Buffer.concat(chunks)));
-    req.on('error', reject);
+/** A Writable that opens `file` (mode 0600) on the first byte: no bytes, no file. */
+function lazyFile(file: string | undefined): { stream: Writable; used: () => boolean; close: () => Promise<void> } {
+  let ws: fs.WriteStream | undefined;
+  const stream = new Writable({
+    write(c: Buffer, _e, cb) {
+      if (!file) return cb();
+      ws ??= fs.createWriteStream(file, { mode: 0o600, flags: 'w' });
+      if (ws.write(c)) cb();
+      else ws.once('drain', () => cb());
+    },
   });
+  return {
+    stream,
+    used: () => ws !== undefined,
+    close: () => (ws ? new Promise<void>((resolve) => ws!.end(() => resolve())) : Promise.resolve()),
+  };
 }
 
 async function handleRun(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
-  const parts = parseMultipart(await readBody(req), req.headers['content-type'] ?? '');
+  const cl = req.headers['content-length'] !== undefined ? Number(req.headers['content-length']) : undefined;
+  const { fields, stdin } = await readRunRequest(req, req.headers['content-type'] ?? '', cl);
   const argv: string[] = [];
   let cwd = '/';
   let pathEnv = process.env.PATH ?? '';
-  let rFile: string | undefined;
+  let sFile: string | undefined;
   let eFile: string | undefined;
-  let stdin: Buffer = Buffer.alloc(0);
-  for (const p of parts) {
-    const v = p.data.toString('utf8');
-    if (p.name === 'a') argv.push(v);
-    else if (p.name === 'cwd') cwd = v;
-    else if (p.name === 'PATH') pathEnv = v;
-    else if (p.name === 'r') rFile = v;
-    else if (p.name === 'e') eFile = v;
-    else if (p.name === 'stdin') stdin = Buffer.from(p.data);
+  let tty = false;
+  for (const f of fields) {
+    const v = decodeArg(f.data);
+    if (f.name === 'a') argv.push(v);
+    else if (f.name === 'cwd') cwd = v;
+    else if (f.name === 'PATH') pathEnv = v;
+    else if (f.name === 's') sFile = v;
+    else if (f.name === 'e') eFile = v;
+    else if (f.name === 'tty') tty = v === '1';
   }
-  const result = await run({ argv, cwd, pathEnv, readStdin: async () => stdin });
-  const errBytes = Buffer.concat(result.stderr);
-  if (eFile) {
-    if (errBytes.length) await fs.promises.writeFile(eFile, errBytes, { mode: 0o600 });
-    else await fs.promises.rm(eFile, { force: true });
+  const ac = new AbortController();
+  inFlight.add(ac);
+  // The caller went away before the end: cancel the upstream request.
+  res.once('close', () => {
+    if (!res.writableFinished) ac.abort();
+  });
+  const err = lazyFile(eFile);
+  res.writeHead(200, { 'Content-Type': 'application/octet-stream' });
+  try {
+    const readStdin = async (): Promise<Uint8Array> => {
+      if (!stdin) return Buffer.alloc(0);
+      const chunks: Buffer[] = [];
+      for await (const c of stdin.stream) chunks.push(c as Buffer);
+      return Buffer.concat(chunks);
+    };
+    const result = await run({
+      argv,
+      cwd,
+      pathEnv,
+      readStdin,
+      stdinStream: () => stdin ?? { stream: Readable.from([]), size: 0 },
+      outputs: { stdout: res, stderr: err.stream, tty },
+      signal: ac.signal,
+    });
+    await new Promise<void>((resolve) => err.stream.end(() => resolve()));
+    await err.close();
+    if (ac.signal.aborted) {
+      // Nobody will read or remove them: the caller is gone.
+      if (err.used() && eFile) await fs.promises.rm(eFile, { force: true });
+    } else if (sFile && (result.code !== 0 || err.used())) await fs.promises.writeFile(sFile, `${result.code}\n`, { mode: 0o600 });
+  } finally {
+    inFlight.delete(ac);
+    // An upload the call did not read (a usage error): drain it so the caller's curl ends.
+    stdin?.stream.resume();
   }
-  if (rFile) await fs.promises.writeFile(rFile, `${result.code}\n`, { mode: 0o600 });
-  const outBytes = Buffer.concat(result.stdout);
-  res.writeHead(200, { 'Content-Type': 'application/octet-stream', 'Content-Length': outBytes.length, 'X-Rest-Exit': String(result.code) });
-  res.end(outBytes);
+  res.end();
 }
 
 function probe(sock: string): Promise<boolean> {
@@ -120,12 +137,12 @@ function probe(sock: string): Promise<boolean> {
   });
 }
 
-/** Remove per-call files (r.PID, e.PID, i.PID) left by shells more than a minute ago. */
+/** Remove per-call files (s.*, e.*, i.*; r.* of older versions) a killed shell left over a minute ago. */
 function sweep(dir: string): void {
   const old = Date.now() - 60_000;
   try {
     for (const f of fs.readdirSync(dir)) {
-      if (!/^[rei]\.\d+$/.test(f)) continue;
+      if (!/^[srei]\.\d+(\.\d+)?$/.test(f)) continue;
       const p = path.join(dir, f);
       try {
         if (fs.lstatSync(p).mtimeMs < old) fs.rmSync(p, { force: true });
@@ -189,8 +206,10 @@ export async function runDaemon(opts: DaemonOptions): Promise<number> {
     }
     handleRun(req, res)
       .catch((e) => {
-        if (!res.headersSent) res.writeHead(500, { 'X-Rest-Exit': String(EXIT.failure) });
-        res.end(`rest: engine daemon: ${e instanceof Error ? e.message : String(e)}\n`);
+        if (!res.headersSent) {
+          res.writeHead(500, { 'X-Rest-Exit': String(EXIT.failure) });
+          res.end(`rest: engine daemon: ${e instanceof Error ? e.message : String(e)}\n`);
+        } else res.destroy();
       })
       .finally(done);
   });
@@ -229,6 +248,7 @@ export async function runDaemon(opts: DaemonOptions): Promise<number> {
   function touch() {
     if (timer) clearTimeout(timer);
     // Never stop under a request in flight; look again after another idle period.
+    // (A call whose caller went away was aborted when its socket closed.)
     timer = setTimeout(() => (active > 0 ? touch() : void stop()), opts.idleSeconds * 1000);
     timer.unref?.();
   }
@@ -250,12 +270,14 @@ export async function runDaemon(opts: DaemonOptions): Promise<number> {
       /* gone */
     }
     sweep(opts.dir);
+    for (const ac of inFlight) ac.abort();
     process.off('SIGHUP', onHup);
     process.off('SIGTERM', onStop);
     process.off('SIGINT', onStop);
     server.close();
     server.closeAllConnections?.();
-    await closeConnections();
+    // Pooled upstream connections close; a stuck one does not hold the stop (the caller exits).
+    await Promise.race([closeConnections(), new Promise((r) => setTimeout(r, 500).unref())]);
     resolveDone(0);
   }
   const onHup = () => undefined;

@@ -9,6 +9,9 @@
  *   cli options                            print the curl options the engine understands
  */
 import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import type { Readable } from 'node:stream';
+import { rawArgv } from './bytes.js';
 import path from 'node:path';
 import { closeConnections } from '../http/send.js';
 import { KNOWN_OPTIONS } from '../curl/options.js';
@@ -24,10 +27,17 @@ function readAllStdin(): Promise<Uint8Array> {
   });
 }
 
-function write(stream: NodeJS.WriteStream, bufs: Buffer[]): Promise<void> {
-  const all = Buffer.concat(bufs);
-  if (!all.length) return Promise.resolve();
-  return new Promise((resolve) => stream.write(all, () => resolve()));
+/** Standard input as a stream, with its size when it is a regular file (a Content-Length). */
+function stdinStream(): { stream: Readable; size?: number } {
+  let size: number | undefined;
+  try {
+    const st = fs.fstatSync(0);
+    // The shell opens `< file` at offset 0; a seekable file read from elsewhere is rare.
+    if (st.isFile()) size = st.size;
+  } catch {
+    /* unknown */
+  }
+  return { stream: process.stdin, size };
 }
 
 /** Idle time of the daemon, in seconds: REST_DAEMON_IDLE, default 900 (15 minutes). */
@@ -36,11 +46,15 @@ export function idleSeconds(): number {
   return Number.isFinite(n) && n > 0 ? n : 900;
 }
 
+/** V8 flags of the daemon: a 2 MB semi-space keeps its resident size low while bodies stream. */
+export const DAEMON_NODE_FLAGS = ['--max-semi-space-size=2'];
+
 /** Start the daemon, detached. When one already serves `dir`, the new one sees it and exits. */
 function startDaemon(dir: string): void {
   // The same bundle as this process: rest-cli.cjs takes `daemon`, engine.cjs `cli daemon`.
   const pre = process.argv[2] === 'cli' ? ['cli'] : [];
-  const child = spawn(process.execPath, [path.resolve(process.argv[1]!), ...pre, 'daemon', '--dir', dir, '--idle', String(idleSeconds())], {
+  // A small young generation: bodies pass through in chunks, so a large one only costs RSS.
+  const child = spawn(process.execPath, [...DAEMON_NODE_FLAGS, path.resolve(process.argv[1]!), ...pre, 'daemon', '--dir', dir, '--idle', String(idleSeconds())], {
     detached: true,
     stdio: 'ignore',
     cwd: '/',
@@ -53,7 +67,9 @@ export async function runCli(argv: string[]): Promise<number> {
   const [cmd, ...rest] = argv;
   switch (cmd) {
     case 'run': {
-      let args = rest;
+      // The arguments as bytes (non-UTF-8 data reaches the request unchanged): src/cli/bytes.ts.
+      const raw = rawArgv();
+      let args = raw.length >= rest.length ? raw.slice(raw.length - rest.length) : rest;
       if (args[0] === '--start-daemon' && args[1]) {
         try {
           startDaemon(args[1]);
@@ -62,10 +78,18 @@ export async function runCli(argv: string[]): Promise<number> {
         }
         args = args.slice(2);
       }
-      const r = await run({ argv: args, cwd: process.cwd(), pathEnv: process.env.PATH ?? '', readStdin: readAllStdin });
+      // A closed pipe is an exit status (23), not an uncaught error.
+      process.stdout.on('error', () => undefined);
+      process.stderr.on('error', () => undefined);
+      const r = await run({
+        argv: args,
+        cwd: process.cwd(),
+        pathEnv: process.env.PATH ?? '',
+        readStdin: readAllStdin,
+        stdinStream,
+        outputs: { stdout: process.stdout, stderr: process.stderr, tty: process.stdout.isTTY === true },
+      });
       await closeConnections();
-      await write(process.stderr, r.stderr);
-      await write(process.stdout, r.stdout);
       return r.code;
     }
     case 'daemon': {
@@ -79,7 +103,9 @@ export async function runCli(argv: string[]): Promise<number> {
       }
       const { runDaemon } = await import('./daemon.js');
       try {
-        return await runDaemon({ dir, idleSeconds: idle > 0 ? idle : idleSeconds() });
+        const code = await runDaemon({ dir, idleSeconds: idle > 0 ? idle : idleSeconds() });
+        // Stopped: leave now, whatever handle (a hung upstream socket) is still open.
+        process.exit(code);
       } catch (e) {
         process.stderr.write(`rest: engine daemon: ${e instanceof Error ? e.message : String(e)}\n`);
         return EXIT.failure;

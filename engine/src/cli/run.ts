@@ -9,18 +9,23 @@
  * NLINES option lines of the per-host files (the `rest` file's first, then the host's) are
  * split shell-style; their words go in front of the OPTIONs (defaults, then the request's own).
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
+import { Readable, Writable } from 'node:stream';
 import type { CookieJar } from 'tough-cookie';
 import { EngineError, isEngineError, toEngineError } from '../errors.js';
 import { headerValue, type Exchange, type Header, type Request, type Response } from '../model.js';
-import { send } from '../http/send.js';
+import { send, SinkError, type BodyStream } from '../http/send.js';
+import { argBytes } from './bytes.js';
+import { collect, Forward, holdUpTo, type Outputs } from './output.js';
+import { curlSessionArgs, sendWithCurl } from './via-curl.js';
+import { which } from './which.js';
+
+export { which };
 import { jarCookies, loadJar, parseNetscape, toNetscape, trySaveJar } from '../http/cookies.js';
 import { parseContentType } from '../present/present.js';
 import { toCurl } from '../curl/to-curl.js';
-import { curlArgv } from '../curl/argv.js';
 import { emptyOptions, parseCurlOptions, takesNextWord, type CurlOptions } from '../curl/options.js';
 import { splitShellWords } from '../curl/words.js';
 import { appendQuery, buildUrl } from './url.js';
@@ -28,12 +33,25 @@ import { appendQuery, buildUrl } from './url.js';
 export const VERSION = '0.1.0';
 
 /** Exit statuses besides 0 and the status class digits 1, 3, 4, 5 (docs/shell.md). */
-export const EXIT = { usage: 2, transport: 6, failure: 8 } as const;
+export const EXIT = { usage: 2, transport: 6, failure: 8, writeError: 23 } as const;
+
+/** Bodies held whole to render HTML (lynx -dump) up to this size; larger pass unchanged. */
+export const RENDER_MAX = 16 * 1024 * 1024;
 
 export interface RunInput {
+  /** The argument vector as byte strings (src/cli/bytes.ts): raw bytes survive. */
   argv: string[];
-  /** Reads the caller's standard input (only called when BODYSRC is `stdin` or `-d @-`). */
+  /** Reads the caller's whole standard input (`-d @-` joined with other data). */
   readStdin: () => Promise<Uint8Array>;
+  /**
+   * The caller's standard input as a stream, for a body sent as it is read (BODYSRC `stdin`,
+   * `-T -`, a lone `--data-binary @-`); `size` when it is a regular file. Default: from readStdin.
+   */
+  stdinStream?: () => { stream: Readable; size?: number };
+  /** Where stdout and stderr go as they are produced; default: collected in the RunOutput. */
+  outputs?: Outputs;
+  /** Aborts the call (the caller went away): the upstream request is cancelled. */
+  signal?: AbortSignal;
   /** The caller's working directory, for relative file names (-o, -d @file, -b, -c). */
   cwd: string;
   /** The caller's PATH, to find lynx, html2text and curl. */
@@ -74,21 +92,6 @@ function takeRestFlags(words: string[]): { flags: RestFlags; rest: string[] } {
   return { flags, rest };
 }
 
-/** Find an executable on `pathEnv`. */
-export function which(cmd: string, pathEnv: string): string | undefined {
-  for (const dir of pathEnv.split(':')) {
-    if (!dir) continue;
-    const f = path.join(dir, cmd);
-    try {
-      fs.accessSync(f, fs.constants.X_OK);
-      if (fs.statSync(f).isFile()) return f;
-    } catch {
-      /* next */
-    }
-  }
-  return undefined;
-}
-
 /** curl's rules for one -d/--data-* value. */
 async function dataValue(part: CurlOptions['data'][number], input: RunInput, stdin: () => Promise<Uint8Array>): Promise<Buffer> {
   const readAt = async (name: string): Promise<Buffer> => {
@@ -102,14 +105,14 @@ async function dataValue(part: CurlOptions['data'][number], input: RunInput, std
   const v = part.value;
   switch (part.kind) {
     case 'raw':
-      return Buffer.from(v, 'utf8');
+      return argBytes(v);
     case 'data':
     case 'ascii':
       // -d @file: curl drops carriage returns and newlines.
-      return v.startsWith('@') ? Buffer.from((await readAt(v.slice(1))).toString('latin1').replace(/[\r\n]/g, ''), 'latin1') : Buffer.from(v, 'utf8');
+      return v.startsWith('@') ? Buffer.from((await readAt(v.slice(1))).toString('latin1').replace(/[\r\n]/g, ''), 'latin1') : argBytes(v);
     case 'binary':
     case 'json':
-      return v.startsWith('@') ? readAt(v.slice(1)) : Buffer.from(v, 'utf8');
+      return v.startsWith('@') ? readAt(v.slice(1)) : argBytes(v);
     case 'urlencode': {
       // content | =content | name=content | @file | name@file
       const enc = (b: Buffer | string) => encodeURIComponent(Buffer.isBuffer(b) ? b.toString('utf8') : b).replace(/[!'()*]/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase());
@@ -124,8 +127,10 @@ async function dataValue(part: CurlOptions['data'][number], input: RunInput, std
   }
 }
 
-interface Built {
+export interface Built {
   request: Request;
+  /** The body read as a stream (standard input, -T file, a lone --data-binary @file). */
+  bodyStream?: BodyStream;
   /** Headers the engine adds on its own (Accept, User-Agent) that curl would add itself. */
   own: Header[];
   opts: CurlOptions;
@@ -155,12 +160,40 @@ export async function buildRequest(input: RunInput): Promise<Built> {
   let url = buildUrl({ base, path: p, raw: flags.raw, queries: flags.queries });
   const parts: Buffer[] = [];
   let hasBody = false;
-  if (bodySrc === 'arg') {
-    parts.push(Buffer.from(bodyArg, 'utf8'));
+  let bodyStream: BodyStream | undefined;
+  let streamPath = '';
+  const fileStream = (name: string): BodyStream => {
+    const f = path.resolve(input.cwd, name);
+    let size: number;
+    try {
+      const st = fs.statSync(f);
+      if (!st.isFile()) throw new Error('not a regular file');
+      size = st.size;
+    } catch (e) {
+      throw new EngineError('file-unreadable', `cannot read ${name}: ${(e as Error).message}`, { hint: 'Check the file name.' });
+    }
+    streamPath = name;
+    return { open: () => fs.createReadStream(f, { highWaterMark: 256 * 1024 }), length: size, reopen: true };
+  };
+  const stdinBody = (): BodyStream => {
+    streamPath = '-';
+    if (!input.stdinStream) return { open: () => Readable.from((async function* () { yield Buffer.from(await stdin()); })()), reopen: false };
+    const s = input.stdinStream();
+    return { open: () => s.stream, length: s.size, reopen: false };
+  };
+  if (opts.uploadFile !== undefined) {
+    bodyStream = opts.uploadFile === '-' ? stdinBody() : fileStream(opts.uploadFile);
+  } else if (bodySrc === 'arg') {
+    parts.push(argBytes(bodyArg));
     hasBody = true;
   } else if (bodySrc === 'stdin' && opts.data.length === 0) {
-    parts.push(Buffer.from(await stdin()));
-    hasBody = true;
+    bodyStream = stdinBody();
+  } else if (opts.data.length === 1 && opts.data[0]!.kind === 'binary' && opts.data[0]!.value.startsWith('@') && !opts.get) {
+    // A lone --data-binary @file (or @-) is sent as it is read, as curl -T does.
+    const name = opts.data[0]!.value.slice(1);
+    bodyStream = name === '-' ? stdinBody() : fileStream(name);
+    opts.data = [];
+    hasBody = false;
   }
   let json = false;
   for (const d of opts.data) {
@@ -182,7 +215,7 @@ export async function buildRequest(input: RunInput): Promise<Built> {
     url = appendQuery(url, body.toString('utf8'));
     body = undefined;
   }
-  const m = opts.method ?? (opts.head ? 'HEAD' : method);
+  const m = opts.method ?? (opts.head ? 'HEAD' : opts.uploadFile !== undefined ? 'PUT' : method);
 
   const headers: Header[] = [...opts.headers];
   const has = (name: string) => headers.some(([h]) => h.toLowerCase() === name) || opts.removeHeaders.includes(name);
@@ -190,18 +223,25 @@ export async function buildRequest(input: RunInput): Promise<Built> {
     const user = opts.user.includes(':') ? opts.user : `${opts.user}:`;
     headers.push(['Authorization', `Basic ${Buffer.from(user, 'utf8').toString('base64')}`]);
   }
-  if (body !== undefined && !has('content-type')) headers.push(['Content-Type', json ? 'application/json' : 'application/x-www-form-urlencoded']);
+  const formType = bodyStream !== undefined && opts.uploadFile === undefined;
+  if ((body !== undefined || formType) && !has('content-type')) headers.push(['Content-Type', json ? 'application/json' : 'application/x-www-form-urlencoded']);
   if (json && !has('accept')) headers.push(['Accept', 'application/json']);
+  if (opts.compressed && !has('accept-encoding')) headers.push(['Accept-Encoding', 'deflate, gzip, br']);
   const own: Header[] = [];
   if (!has('user-agent')) own.push(['User-Agent', `rest/${VERSION}`]);
   if (!has('accept')) own.push(['Accept', '*/*']);
   if (opts.cookieStrings.length) headers.push(['Cookie', opts.cookieStrings.join('; ')]);
 
-  const request: Request = { method: m, url, headers, body: body === undefined ? undefined : { kind: 'bytes', bytes: body } };
+  const request: Request = {
+    method: m,
+    url,
+    headers,
+    body: bodyStream ? { kind: 'bytes', bytes: Buffer.alloc(0), path: streamPath } : body === undefined ? undefined : { kind: 'bytes', bytes: body },
+  };
   const resolveFile = (f: string) => path.resolve(input.cwd, f);
   const cookieLoad = [cookieFile, ...opts.cookieFiles.map(resolveFile)].filter((f) => f !== '');
   const cookieSave = opts.cookieJar !== undefined ? resolveFile(opts.cookieJar) : cookieFile;
-  return { request, own, opts, flags, cookieLoad, cookieSave, cookieFile };
+  return { request, bodyStream, own, opts, flags, cookieLoad, cookieSave, cookieFile };
 }
 
 /** Load every cookie file into one jar. */
@@ -256,138 +296,117 @@ export function renderHtml(body: Uint8Array, charset: string | undefined, pathEn
   return body;
 }
 
-/** Send through the real curl (an option the engine does not know is in `extra`). */
-async function sendWithCurl(b: Built, input: RunInput, timeoutMs: number | undefined): Promise<Exchange> {
-  const curl = which('curl', input.pathEnv);
-  const url = b.request.url;
-  if (!curl) throw new EngineError('network-error', `${url}: an option needs curl, and curl is not on PATH`, { hint: 'Install curl, or leave out the options the engine does not know.', details: { url } });
-  const dir = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'rest-curl-'));
-  try {
-    const bodyFile = path.join(dir, 'body');
-    const hdr = path.join(dir, 'headers');
-    const out = path.join(dir, 'out');
-    if (b.request.body) await fs.promises.writeFile(bodyFile, b.request.body.kind === 'bytes' ? b.request.body.bytes : Buffer.from(b.request.body.text));
-    const extra = ['-s', '-S', '-L', ...curlSessionArgs(b, timeoutMs), ...b.opts.unknown, '-D', hdr, '-o', out];
-    const args = curlArgv(b.request, { bodyFile: b.request.body ? bodyFile : undefined, extraArgs: extra });
-    const started = performance.now();
-    const { code, stderr } = await new Promise<{ code: number; stderr: string }>((resolve) => {
-      const child = spawn(curl, args, { cwd: input.cwd, env: { ...process.env, PATH: input.pathEnv }, stdio: ['ignore', 'ignore', 'pipe'] });
-      let err = '';
-      child.stderr.on('data', (d: Buffer) => (err += d.toString('utf8')));
-      child.on('error', (e) => resolve({ code: 127, stderr: String(e) }));
-      child.on('close', (c) => resolve({ code: c ?? 1, stderr: err }));
-    });
-    let headerText = '';
-    try {
-      headerText = await fs.promises.readFile(hdr, 'latin1');
-    } catch {
-      /* none */
-    }
-    // The last block of the header dump is the final response (after redirects and 1xx).
-    const blocks = headerText.split(/\r?\n\r?\n/).filter((s) => /^HTTP\//.test(s));
-    const last = blocks[blocks.length - 1];
-    if (!last) {
-      throw new EngineError(code === 28 ? 'timeout' : 'network-error', `${url}: ${stderr.trim() || `curl exited ${code}`}`, { details: { url, curlExit: code } });
-    }
-    const lines = last.split(/\r?\n/);
-    const sm = /^HTTP\/(\S+)\s+(\d{3})\s*(.*)$/.exec(lines[0]!);
-    const headers: Header[] = [];
-    for (const l of lines.slice(1)) {
-      const i = l.indexOf(':');
-      if (i > 0) headers.push([l.slice(0, i), l.slice(i + 1).trim()]);
-    }
-    let body: Uint8Array = Buffer.alloc(0);
-    try {
-      body = await fs.promises.readFile(out);
-    } catch {
-      /* no body */
-    }
-    const response: Response = { httpVersion: sm?.[1] ?? '1.1', status: Number(sm?.[2] ?? 0), statusText: sm?.[3] ?? '', headers, body };
-    return { request: b.request, response, redirects: [], durationMs: performance.now() - started };
-  } finally {
-    await fs.promises.rm(dir, { recursive: true, force: true });
-  }
-}
-
-/** The curl options that give curl the engine's cookie and transport behaviour. */
-function curlSessionArgs(b: Built, timeoutMs: number | undefined): string[] {
-  const args: string[] = [];
-  for (const f of b.cookieLoad) args.push('-b', f);
-  if (b.cookieSave) args.push('-c', b.cookieSave);
-  if (b.opts.junkSession) args.push('-j');
-  if (b.opts.maxRedirs !== undefined) args.push('--max-redirs', String(b.opts.maxRedirs));
-  if (b.opts.insecure) args.push('-k');
-  if (timeoutMs !== undefined) args.push('--max-time', String(timeoutMs / 1000));
-  return args;
-}
 
 /**
- * Run one verb call.
- * @returns stdout/stderr bytes and the exit status: 0 for 2xx, the first status digit
- *   otherwise, 2 for a usage error, 6 for a transport failure, 8 for anything else.
+ * Run one verb call. Bodies stream: the response body goes to `outputs.stdout` (2xx) or
+ * `outputs.stderr` (other statuses) as it arrives; a request body read from a file or stdin
+ * is sent as it is read. Without `outputs`, both are collected in the result (tests).
+ * @returns the exit status: 0 for 2xx, the first status digit otherwise, 2 for a usage
+ *   error, curl's own exit code for a transport failure (6, 7, 28, 35, 47, 52, 56, 60; docs/shell.md),
+ *   23 when the output was closed early, 8 for anything else.
  */
 export async function run(input: RunInput): Promise<RunOutput> {
   const out: RunOutput = { stdout: [], stderr: [], code: 0 };
-  const err = (s: string) => out.stderr.push(Buffer.from(s, 'utf8'));
+  const outputs: Outputs = input.outputs ?? { stdout: collect(out.stdout), stderr: collect(out.stderr) };
+  const err = (s: string) =>
+    new Promise<void>((resolve) => {
+      outputs.stderr.write(Buffer.from(s, 'utf8'), () => resolve());
+    });
   let built: Built | undefined;
+  let bodyOut: Forward | undefined;
   try {
     built = await buildRequest(input);
     const b = built;
     const timeoutMs = b.opts.maxTime !== undefined && b.opts.maxTime > 0 ? b.opts.maxTime * 1000 : undefined;
     if (b.flags.dryRun) {
+      // The printed command carries a piped body as bytes (a file body stays @file).
+      if (b.bodyStream && b.request.body?.kind === 'bytes' && b.request.body.path === '-') {
+        const chunks: Buffer[] = [];
+        for await (const c of b.bodyStream.open()) chunks.push(Buffer.from(c as Buffer));
+        b.request = { ...b.request, body: { kind: 'bytes', bytes: Buffer.concat(chunks) } };
+      }
       const extra = ['-s', '-L', ...curlSessionArgs(b, timeoutMs)];
       if (b.opts.include) extra.push('-i');
       if (b.opts.verbose) extra.push('-v');
+      if (b.opts.compressed) extra.push('--compressed');
       if (b.opts.output !== undefined) extra.push('-o', b.opts.output);
       extra.push(...b.opts.unknown);
-      out.stdout.push(Buffer.from(toCurl(b.request, { extraArgs: extra }) + '\n', 'utf8'));
+      outputs.stdout.write(Buffer.from(toCurl(b.request, { extraArgs: extra }) + '\n', 'utf8'));
       return out;
     }
-    let ex: Exchange;
     const viaCurl = b.opts.unknown.length > 0;
+    let verboseDone = false;
+    // The final response decides where its body goes: stdout for 2xx, stderr otherwise, or -o.
+    const route = async (r: Response, request: Request): Promise<Writable> => {
+      if (b.opts.verbose && !verboseDone) {
+        verboseDone = true;
+        await err(verboseLines({ request, response: r, redirects: [], durationMs: 0 }, viaCurl ? [] : b.own));
+      }
+      const ok = r.status >= 200 && r.status < 300;
+      out.code = ok ? 0 : Math.floor(r.status / 100) || EXIT.failure;
+      const target = ok ? outputs.stdout : outputs.stderr;
+      const headOnly = request.method === 'HEAD' || b.opts.head;
+      if (headOnly || b.opts.include) target.write(Buffer.from(headerBlock(r), 'latin1'));
+      if (headOnly) return new Writable({ write: (_c, _e, cb) => cb() });
+      if (b.opts.output !== undefined && b.opts.output !== '-') {
+        const file = path.resolve(input.cwd, b.opts.output);
+        const ws = fs.createWriteStream(file, { highWaterMark: 1 << 20 });
+        await new Promise<void>((resolve, reject) => {
+          ws.once('open', () => resolve());
+          ws.once('error', (e) => reject(new EngineError('file-unreadable', `cannot write ${b.opts.output}: ${e.message}`, { hint: 'Check the file name after -o.' })));
+        });
+        return ws;
+      }
+      bodyOut = new Forward(target);
+      const { type, charset } = parseContentType(headerValue(r.headers, 'content-type'));
+      if (!b.flags.noHtml && (type === 'text/html' || type === 'application/xhtml+xml')) {
+        return holdUpTo(bodyOut, RENDER_MAX, (body) => (body.length ? renderHtml(body, charset, input.pathEnv) : body));
+      }
+      return bodyOut;
+    };
+    let ex: Exchange;
     if (viaCurl) {
-      ex = await sendWithCurl(b, input, timeoutMs);
+      ex = await sendWithCurl(b, input, timeoutMs, (r) => route(r, b.request));
     } else {
       const jar = await loadAll(b.cookieLoad, b.opts.junkSession);
       const before = toNetscape(await jarCookies(jar));
       const req: Request = { ...b.request, headers: [...b.own, ...b.request.headers] };
-      ex = await send(req, { jar, timeoutMs, followRedirects: true, maxRedirects: b.opts.maxRedirs ?? 50, insecure: b.opts.insecure });
-      ex = { ...ex, request: { ...ex.request, headers: ex.request.headers.slice(b.own.length) } };
+      ex = await send(req, {
+        jar,
+        timeoutMs,
+        signal: input.signal,
+        followRedirects: true,
+        maxRedirects: b.opts.maxRedirs,
+        insecure: b.opts.insecure,
+        decode: b.opts.compressed,
+        bodyStream: b.bodyStream,
+        sink: (head) => route({ httpVersion: '1.1', status: head.status, statusText: head.statusText, headers: head.headers, body: Buffer.alloc(0) }, { ...b.request, url: head.url }),
+      });
       const after = toNetscape(await jarCookies(jar));
       const jarWarning = b.cookieSave && (after !== before || b.opts.junkSession) ? await trySaveJar(jar, b.cookieSave) : null;
       if (jarWarning) err(`rest: warning: ${jarWarning}\n`);
     }
-    const r = ex.response;
-    if (b.opts.verbose) err(verboseLines(ex, viaCurl ? [] : b.own));
-    const ok = r.status >= 200 && r.status < 300;
-    out.code = ok ? 0 : Math.floor(r.status / 100) || EXIT.failure;
-    const sink = ok ? out.stdout : out.stderr;
-    const headOnly = ex.request.method === 'HEAD' || b.opts.head;
-    if (headOnly) {
-      sink.push(Buffer.from(headerBlock(r), 'latin1'));
-      return out;
-    }
-    let body: Uint8Array = r.body;
-    const { type, charset } = parseContentType(headerValue(r.headers, 'content-type'));
-    if (!b.flags.noHtml && (type === 'text/html' || type === 'application/xhtml+xml') && body.length) body = renderHtml(body, charset, input.pathEnv);
-    if (b.opts.include) sink.push(Buffer.from(headerBlock(r), 'latin1'));
-    if (b.opts.output !== undefined && b.opts.output !== '-') {
-      const file = path.resolve(input.cwd, b.opts.output);
-      try {
-        await fs.promises.writeFile(file, body);
-      } catch (e) {
-        throw new EngineError('file-unreadable', `cannot write ${b.opts.output}: ${(e as Error).message}`, { hint: 'Check the file name after -o.' });
-      }
-      return out;
-    }
-    sink.push(Buffer.from(body.buffer, body.byteOffset, body.byteLength));
+    // On a terminal, the output ends on its own line (bytes stay exact when piped).
+    if (input.outputs?.tty && bodyOut && bodyOut.bytes > 0 && bodyOut.last !== 0x0a) outputs.stdout.write('\n');
+    void ex;
     return out;
   } catch (e) {
+    if (e instanceof SinkError || (input.signal?.aborted && !isEngineError(e))) {
+      // The reader went away (a closed pipe): curl's "write error", quietly.
+      out.code = EXIT.writeError;
+      return out;
+    }
     const ee = isEngineError(e) ? e : toEngineError(e);
-    const transport = ['connection-refused', 'unknown-host', 'timeout', 'tls-error', 'network-error', 'too-many-redirects', 'cancelled'].includes(ee.code);
+    if (ee.code === 'cancelled' && input.signal?.aborted) {
+      out.code = EXIT.writeError;
+      return out;
+    }
     const usage = ee.code === 'bad-option' || ee.code === 'bad-argument' || ee.code === 'invalid-url';
-    err(`rest: ${ee.message}${ee.hint ? ` (${ee.hint})` : ''}\n`);
-    out.code = transport ? EXIT.transport : usage ? EXIT.usage : EXIT.failure;
+    const curlExit = typeof ee.details?.curlExit === 'number' ? ee.details.curlExit : undefined;
+    // A partial body on a terminal: the message starts on a fresh line.
+    const fresh = bodyOut && bodyOut.bytes > 0 && bodyOut.last !== 0x0a ? '\n' : '';
+    await err(`${fresh}rest: ${ee.message}${ee.hint ? ` (${ee.hint})` : ''}\n`);
+    out.code = curlExit ?? (usage ? EXIT.usage : EXIT.failure);
     return out;
   }
 }

@@ -49,6 +49,10 @@ export interface CurlOptions {
   junkSession: boolean;
   /** -m / --max-time, in seconds. */
   maxTime?: number;
+  /** --compressed: ask for gzip, deflate or br and decode the body (curl's manual). */
+  compressed: boolean;
+  /** -T / --upload-file FILE ('-' = standard input): the body, streamed; PUT unless -X. */
+  uploadFile?: string;
   /** The words of options the engine does not understand, in order, unchanged. */
   unknown: string[];
 }
@@ -123,6 +127,8 @@ const LONG: Record<string, Spec> = {
   'max-time': { arg: true, apply: (o, v) => (o.maxTime = seconds('--max-time', v)) },
   'user-agent': { arg: true, apply: (o, v) => o.headers.push(['User-Agent', v]) },
   referer: { arg: true, apply: (o, v) => o.headers.push(['Referer', v]) },
+  compressed: { arg: false, apply: (o) => (o.compressed = true) },
+  'upload-file': { arg: true, apply: (o, v) => (o.uploadFile = v) },
 };
 
 const SHORT: Record<string, string> = {
@@ -145,6 +151,7 @@ const SHORT: Record<string, string> = {
   m: 'max-time',
   A: 'user-agent',
   e: 'referer',
+  T: 'upload-file',
 };
 
 /** Every option the engine performs itself, for the docs and `rest --help`. */
@@ -184,6 +191,7 @@ export function emptyOptions(): CurlOptions {
     cookieStrings: [],
     cookieFiles: [],
     junkSession: false,
+    compressed: false,
     unknown: [],
   };
 }
@@ -264,6 +272,7 @@ function resetBoolean(o: CurlOptions, name: string): void {
     silent: 'silent',
     verbose: 'verbose',
     'junk-session-cookies': 'junkSession',
+    compressed: 'compressed',
   };
   const key = map[name];
   if (key) (o as unknown as Record<string, boolean>)[key] = false;

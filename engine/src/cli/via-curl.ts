@@ -1,0 +1,125 @@
+/**
+ * The curl fallback of a verb call: an option the engine does not know sends the request
+ * through the real curl with that option unchanged, streaming both ways (docs/shell.md,
+ * "What is streamed, what is buffered"); and the curl options that give curl the engine's
+ * cookie and transport behaviour (also printed by --dry-run).
+ */
+import { spawn } from 'node:child_process';
+import type { Writable } from 'node:stream';
+import { EngineError } from '../errors.js';
+import { headerValue, type Exchange, type Header, type Response } from '../model.js';
+import { curlArgv } from '../curl/argv.js';
+import type { Built, RunInput } from './run.js';
+import { which } from './which.js';
+
+/** Where the final response's body goes, decided once its status line and headers are known. */
+export type Route = (r: Response) => Promise<Writable>;
+
+/**
+ * Send through the real curl (an option the engine does not know is in `extra`), streaming:
+ * curl writes the header blocks (`-D -`) then the body on its stdout; the blocks are parsed
+ * off the front and the body flows to the route of the final response. The request body goes
+ * to curl's stdin (`--data-binary @-`).
+ */
+export async function sendWithCurl(b: Built, input: RunInput, timeoutMs: number | undefined, route: Route): Promise<Exchange> {
+  const curl = which('curl', input.pathEnv);
+  const url = b.request.url;
+  if (!curl) throw new EngineError('network-error', `${url}: an option needs curl, and curl is not on PATH`, { hint: 'Install curl, or leave out the options the engine does not know.', details: { url } });
+  const extra = ['-s', '-S', '-L', ...curlSessionArgs(b, timeoutMs), ...b.opts.unknown, '-D', '-'];
+  if (b.opts.compressed) extra.push('--compressed');
+  const args = curlArgv(b.request, { bodyFile: b.request.body ? '-' : undefined, extraArgs: extra });
+  if (b.bodyStream) {
+    // -T streams where --data-binary @- reads everything first; keep the method.
+    const i = args.indexOf('--data-binary');
+    args.splice(i, 2, '-T', '-');
+  }
+  const started = performance.now();
+  const child = spawn(curl, args, { cwd: input.cwd, env: { ...process.env, PATH: input.pathEnv }, stdio: ['pipe', 'pipe', 'pipe'] });
+  let err = '';
+  child.stderr.on('data', (d: Buffer) => (err = (err + d.toString('utf8')).slice(-4000)));
+  child.stdin.on('error', () => undefined);
+  if (b.bodyStream) b.bodyStream.open().pipe(child.stdin);
+  else if (b.request.body) child.stdin.end(b.request.body.kind === 'bytes' ? b.request.body.bytes : Buffer.from(b.request.body.text));
+  else child.stdin.end();
+  const exited = new Promise<number>((resolve) => {
+    child.on('error', (e) => {
+      err += String(e);
+      resolve(127);
+    });
+    child.on('close', (c) => resolve(c ?? 1));
+  });
+  // Header blocks: one per response (1xx, followed redirects); the last one is the final.
+  let head = Buffer.alloc(0);
+  let response: Response | undefined;
+  let sink: Writable | undefined;
+  let sinkDone: Promise<void> = Promise.resolve();
+  const parseBlock = (text: string): Response => {
+    const lines = text.split(/\r?\n/);
+    const sm = /^HTTP\/(\S+)\s+(\d{3})\s*(.*)$/.exec(lines[0]!);
+    const headers: Header[] = [];
+    for (const l of lines.slice(1)) {
+      const i = l.indexOf(':');
+      if (i > 0) headers.push([l.slice(0, i), l.slice(i + 1).trim()]);
+    }
+    return { httpVersion: sm?.[1] ?? '1.1', status: Number(sm?.[2] ?? 0), statusText: sm?.[3] ?? '', headers, body: Buffer.alloc(0) };
+  };
+  const more = (r: Response) => r.status < 200 || (REDIRECT.has(r.status) && headerValue(r.headers, 'location') !== undefined);
+  for await (const chunk of child.stdout as AsyncIterable<Buffer>) {
+    if (sink) {
+      if (!sink.write(chunk)) await new Promise((r) => sink!.once('drain', r));
+      continue;
+    }
+    head = Buffer.concat([head, chunk]);
+    for (;;) {
+      const end = head.indexOf('\r\n\r\n');
+      if (end < 0 || !/^HTTP\//.test(head.subarray(0, 5).toString('latin1'))) break;
+      const r = parseBlock(head.subarray(0, end).toString('latin1'));
+      head = head.subarray(end + 4);
+      if (more(r) && head.length > 0 && /^HTTP\//.test(head.subarray(0, 5).toString('latin1'))) continue;
+      if (more(r) && head.length === 0) {
+        response = r;
+        break;
+      }
+      response = r;
+      sink = await route(r);
+      sinkDone = new Promise((res, rej) => {
+        sink!.once('finish', res);
+        sink!.once('error', rej);
+      });
+      if (head.length && !sink.write(head)) await new Promise((r2) => sink!.once('drain', r2));
+      head = Buffer.alloc(0);
+      break;
+    }
+  }
+  const code = await exited;
+  if (!sink && response) {
+    sink = await route(response);
+    sinkDone = new Promise((res, rej) => {
+      sink!.once('finish', res);
+      sink!.once('error', rej);
+    });
+  }
+  sink?.end();
+  await sinkDone;
+  // A 1xx as the last status (the server hung up after it) is what curl reports: a response.
+  if (!response || (code !== 0 && response.status >= 200)) {
+    const kind = code === 28 ? 'timeout' : code === 6 ? 'unknown-host' : code === 7 ? 'connection-refused' : code === 47 ? 'too-many-redirects' : code === 35 || code === 60 ? 'tls-error' : 'network-error';
+    throw new EngineError(kind, `${url}: ${err.trim() || `curl exited ${code}`}`, { details: { url, curlExit: code, partial: !!response } });
+  }
+  return { request: b.request, response, redirects: [], durationMs: performance.now() - started };
+}
+
+const REDIRECT = new Set([301, 302, 303, 307, 308]);
+
+/** The curl options that give curl the engine's cookie and transport behaviour. */
+export function curlSessionArgs(b: Built, timeoutMs: number | undefined): string[] {
+  const args: string[] = [];
+  for (const f of b.cookieLoad) args.push('-b', f);
+  if (b.cookieSave) args.push('-c', b.cookieSave);
+  if (b.opts.junkSession) args.push('-j');
+  if (b.opts.maxRedirs !== undefined) args.push('--max-redirs', String(b.opts.maxRedirs));
+  if (b.opts.insecure) args.push('-k');
+  if (timeoutMs !== undefined) args.push('--max-time', String(timeoutMs / 1000));
+  return args;
+}
+

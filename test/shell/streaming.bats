@@ -1,0 +1,196 @@
+#!/usr/bin/env bats
+# Streamed bodies (issue 10) and the abandoned call, argument bytes and per-call files
+# (issue 11): through the daemon and in the direct mode, in bash and zsh.
+
+load test_helper
+
+# make_body FILE N: N bytes holding every byte value (NULs, CR, LF, 0xFF), not periodic.
+make_body() {
+  head -c "$2" /dev/urandom >"$1"
+}
+
+# kill_tree PID: SIGKILL PID and every process below it (children first found, then killed).
+kill_tree() {
+  local p
+  for p in $(pgrep -P "$1"); do kill_tree "$p"; done
+  kill -KILL "$1" 2>/dev/null || true
+}
+
+@test "downloads are byte-exact at 0 B, 1 B, 64 KiB +/- 1 and 100 MB, daemon and direct" {
+  start_daemon
+  for n in 0 1 65535 65536 65537 104857600; do
+    curl -s "$API/stream/bytes?n=$n" >"$BATS_TEST_TMPDIR/want"
+    [ "$(stat -c %s "$BATS_TEST_TMPDIR/want")" -eq "$n" ]
+    for mode in '' 1; do
+      N=$n REST_NO_DAEMON=$mode rsh 'rest "$API" >/dev/null; [ -n "$REST_NO_DAEMON" ] || unset REST_NO_DAEMON; GET /stream/bytes -q "n=$N" >"$BATS_TEST_TMPDIR/got"'
+      cmp "$BATS_TEST_TMPDIR/want" "$BATS_TEST_TMPDIR/got"
+    done
+  done
+}
+
+@test "uploads are byte-exact at 0 B, 1 B, 64 KiB +/- 1 and 100 MB, from a file and a pipe" {
+  start_daemon
+  for n in 0 1 65535 65536 65537 104857600; do
+    make_body "$BATS_TEST_TMPDIR/body" "$n"
+    want=$(sha256sum <"$BATS_TEST_TMPDIR/body" | cut -d' ' -f1)
+    for mode in '' 1; do
+      export REST_NO_DAEMON=$mode
+      [ -n "$mode" ] || unset REST_NO_DAEMON
+      # < file: a Content-Length; | pipe: chunked; both the same bytes.
+      run rsh_in 'rest "$API" >/dev/null; PUT /stream/upload' <"$BATS_TEST_TMPDIR/body"
+      [ "$status" -eq 0 ]
+      [ "$(field .sha256)" = "$want" ]
+      [ "$(field .bytes)" -eq "$n" ]
+      [ "$(field .contentLength)" = "$n" ]
+      run rsh_in 'rest "$API" >/dev/null; cat "$BATS_TEST_TMPDIR/body" | POST /stream/upload'
+      [ "$status" -eq 0 ]
+      [ "$(field .sha256)" = "$want" ]
+      [ "$(field .bytes)" -eq "$n" ]
+      # Chunked, or a Content-Length when curl already had the whole pipe (daemon, small bodies).
+      [ "$n" -eq 0 ] || [ "$(field .chunked)" = true ] || [ "$(field .contentLength)" = "$n" ]
+    done
+    unset REST_NO_DAEMON
+  done
+}
+
+@test "-T file and --data-binary @file stream with a Content-Length; -T puts" {
+  start_daemon
+  make_body "$BATS_TEST_TMPDIR/body" 300000
+  want=$(sha256sum <"$BATS_TEST_TMPDIR/body" | cut -d' ' -f1)
+  run rsh 'rest "$API" >/dev/null; cd "$BATS_TEST_TMPDIR" && GET /stream/upload -T body'
+  [ "$status" -eq 0 ]
+  [ "$(field .method)" = PUT ]
+  [ "$(field .sha256)" = "$want" ]
+  [ "$(field .contentLength)" = 300000 ]
+  run rsh 'rest "$API" >/dev/null; POST /stream/upload --data-binary "@$BATS_TEST_TMPDIR/body"'
+  [ "$status" -eq 0 ]
+  [ "$(field .method)" = POST ]
+  [ "$(field .sha256)" = "$want" ]
+}
+
+@test "the first line reaches a pipe before the response ends" {
+  start_daemon
+  # The server waits 3 s before the second line: head sees the first well before.
+  run rsh 'rest "$API" >/dev/null; s=$(date +%s%N); GET /stream/lines -q ms=3000 | { IFS= read -r l; e=$(date +%s%N); echo "$l $(( (e - s) / 1000000 ))"; cat >/dev/null; }'
+  [ "$status" -eq 0 ]
+  [[ "$output" == "first line "* ]]
+  [ "${output##* }" -lt 2500 ]
+}
+
+@test "a pipe closed after the first KiB: curl's exit 23, nothing on stderr, daemon unharmed" {
+  start_daemon
+  run --separate-stderr rsh 'rest "$API" >/dev/null; GET /stream/bytes -q mb=200 | head -c 1024 | wc -c; echo "${pipestatus[1]-}${PIPESTATUS[0]-}"'
+  [ "${lines[0]}" -eq 1024 ]
+  [ "${lines[1]}" -eq 23 ]
+  [ -z "$stderr" ]
+  run rsh 'rest "$API" >/dev/null; GET /small'
+  [ "$status" -eq 0 ]
+  [ "$(field .name)" = small ]
+}
+
+@test "a server that dies mid-body: partial output, flagged, exit 56, no hang" {
+  start_daemon
+  for mode in '' 1; do
+    MODE=$mode run --separate-stderr rsh '[ -n "$MODE" ] && export REST_NO_DAEMON=1; rest "$API" >/dev/null; GET /stream/die -q n=100000 -q sent=3000 | wc -c; echo "${pipestatus[1]-}${PIPESTATUS[0]-}"'
+    [ "${lines[0]}" -eq 3000 ]
+    [ "${lines[1]}" -eq 56 ]
+    [[ "$stderr" == *"/stream/die"*incomplete* ]]
+  done
+}
+
+@test "transport failures exit with curl's codes: 52 empty reply, 47 too many redirects" {
+  start_daemon
+  run --separate-stderr rsh 'rest "$API" >/dev/null; GET /stream/empty-reply'
+  [ "$status" -eq 52 ]
+  [[ "$stderr" == *"/stream/empty-reply"* ]]
+  run --separate-stderr rsh 'rest "$API" >/dev/null; GET /engine/redirect-loop'
+  [ "$status" -eq 47 ]
+}
+
+@test "concurrent downloads from two shells through one daemon" {
+  start_daemon
+  curl -s "$API/stream/bytes?n=30000000" >"$BATS_TEST_TMPDIR/want"
+  rsh 'rest "$API" >/dev/null; GET /stream/bytes -q n=30000000 >"$BATS_TEST_TMPDIR/a"' &
+  a=$!
+  rsh 'rest "$API" >/dev/null; GET /stream/bytes -q n=30000000 >"$BATS_TEST_TMPDIR/b"' &
+  b=$!
+  wait "$a"
+  wait "$b"
+  cmp "$BATS_TEST_TMPDIR/want" "$BATS_TEST_TMPDIR/a"
+  cmp "$BATS_TEST_TMPDIR/want" "$BATS_TEST_TMPDIR/b"
+}
+
+@test "non-UTF-8 data arguments are sent byte for byte, daemon and direct" {
+  start_daemon
+  printf 'caf\351 \377\001z' >"$BATS_TEST_TMPDIR/latin1.bin"
+  for mode in '' 1; do
+    MODE=$mode run rsh '[ -n "$MODE" ] && export REST_NO_DAEMON=1; rest "$API" >/dev/null; POST /echo "$(cat "$BATS_TEST_TMPDIR/latin1.bin")"'
+    [ "$status" -eq 0 ]
+    [ "$(field .bodyLength)" -eq 8 ]
+    [ "$(field .bodyBase64)" = "$(base64 <"$BATS_TEST_TMPDIR/latin1.bin")" ]
+    MODE=$mode run rsh '[ -n "$MODE" ] && export REST_NO_DAEMON=1; rest "$API" >/dev/null; POST /echo -d "$(cat "$BATS_TEST_TMPDIR/latin1.bin")"'
+    [ "$(field .bodyBase64)" = "$(base64 <"$BATS_TEST_TMPDIR/latin1.bin")" ]
+  done
+}
+
+@test "each call removes its per-call files; what it writes is 0600 in 0700 directories" {
+  start_daemon
+  run rsh 'rest "$API" >/dev/null; for i in 1 2 3 4 5; do x=$(GET /small); y=$(GET /users/999 2>&1); GET /small -v >/dev/null 2>&1; done; true'
+  run ls -A "$REST_RUNTIME_DIR"
+  [ "$output" = "$(printf 'engine.pid\nengine.sock')" ]
+  [ "$(stat -c %a "$HOME/.rest")" = 700 ]
+  [ "$(stat -c %a "$HOME/.rest/host")" = 600 ]
+}
+
+@test "the abandoned call: a killed caller cancels its upstream request; rest --stop stops the process" {
+  start_daemon
+  rsh 'rest "$API" >/dev/null; GET /stream/hang' &
+  caller=$!
+  for _ in $(seq 1 50); do
+    [ "$(curl -s "$API/stream/hanging" | jq .hanging)" -ge 1 ] && break
+    sleep 0.1
+  done
+  [ "$(curl -s "$API/stream/hanging" | jq .hanging)" -ge 1 ]
+  # Kill the caller's whole tree (the shell and its curl), as a closed terminal would.
+  kill_tree "$caller"
+  for _ in $(seq 1 50); do
+    [ "$(curl -s "$API/stream/hanging" | jq .hanging)" -eq 0 ] && break
+    sleep 0.1
+  done
+  [ "$(curl -s "$API/stream/hanging" | jq .hanging)" -eq 0 ]
+  pid=$(cat "$REST_RUNTIME_DIR/engine.pid")
+  # A second hung call in flight, then rest --stop: the process goes, not only the socket.
+  rsh 'rest "$API" >/dev/null; GET /stream/hang' >/dev/null 2>&1 &
+  sleep 0.5
+  rsh 'rest --stop'
+  for _ in $(seq 1 30); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+  ! kill -0 "$pid" 2>/dev/null
+  wait || true
+}
+
+@test "--compressed decodes gzip, deflate (zlib and raw) and br; without it the bytes are raw" {
+  start_daemon
+  for enc in gzip deflate deflate-raw br; do
+    ENC=$enc run rsh 'rest "$API" >/dev/null; GET /stream/compressed -q "enc=$ENC" --compressed'
+    [ "$status" -eq 0 ]
+    [ "$(field .compressed)" = "$enc" ]
+  done
+  run rsh 'rest "$API" >/dev/null; GET /stream/compressed -q enc=gzip | head -c 2 | od -An -tx1'
+  [ "$(echo $output)" = "1f 8b" ]
+}
+
+@test "a gzip bomb through --compressed streams to a file in bounded memory" {
+  start_daemon
+  run rsh 'rest "$API" >/dev/null; GET /stream/gzip-bomb -q mb=300 --compressed | wc -c'
+  [ "$status" -eq 0 ]
+  [ "$output" -eq 314572800 ]
+  pid=$(cat "$REST_RUNTIME_DIR/engine.pid")
+  hwm=$(awk '/VmHWM/ {print $2}' "/proc/$pid/status")
+  [ "$hwm" -lt 200000 ]
+}
+
+@test "-W on a verb is accepted and changes nothing" {
+  run rsh 'rest "$API" >/dev/null; GET /small -W'
+  [ "$status" -eq 0 ]
+  [ "$(field .name)" = small ]
+}
