@@ -83,16 +83,18 @@ and the same engine then answers the example API."
   (sheet-faults-test-check (sheet-faults-test-url 'url "/slow-headers") "no complete response within 3000 ms"))
 
 (ert-deftest sheet-faults-test-short-body ()
-  "A body shorter than its Content-Length: the mismatch is named."
-  (sheet-faults-test-check (sheet-faults-test-url 'url "/short") "content-length"))
+  "A body shorter than its Content-Length: the broken body is named."
+  (sheet-faults-test-check (sheet-faults-test-url 'url "/short")
+                           "connection broke after 10 bytes of the body"))
 
 (ert-deftest sheet-faults-test-chunk-garbage ()
   "Invalid chunked encoding: the bad chunk size is named."
   (sheet-faults-test-check (sheet-faults-test-url 'url "/chunk-garbage") "chunk size"))
 
 (ert-deftest sheet-faults-test-redirect-loop ()
-  "A redirect to itself: too many redirects."
-  (sheet-faults-test-check (sheet-faults-test-url 'url "/redirect-loop") "more than 10 redirects"))
+  "A redirect to itself: too many redirects (curl's limit, 50)."
+  (sheet-faults-test-check (sheet-faults-test-url 'url "/redirect-loop")
+                           "more than 50 redirects"))
 
 (ert-deftest sheet-faults-test-self-signed-tls ()
   "A self-signed certificate: a TLS error with the hint to check it."

@@ -26,6 +26,7 @@ export { which };
 import { jarCookies, loadJar, parseNetscape, toNetscape, trySaveJar } from '../http/cookies.js';
 import { parseContentType } from '../present/present.js';
 import { toCurl } from '../curl/to-curl.js';
+import { basicAuthHeader, cookieHeader, dataContentType, urlencodeData, urlencodeText } from '../curl/rules.js';
 import { emptyOptions, parseCurlOptions, takesNextWord, type CurlOptions } from '../curl/options.js';
 import { splitShellWords } from '../curl/words.js';
 import { appendQuery, buildUrl } from './url.js';
@@ -114,15 +115,12 @@ async function dataValue(part: CurlOptions['data'][number], input: RunInput, std
     case 'json':
       return v.startsWith('@') ? readAt(v.slice(1)) : argBytes(v);
     case 'urlencode': {
-      // content | =content | name=content | @file | name@file
-      const enc = (b: Buffer | string) => encodeURIComponent(Buffer.isBuffer(b) ? b.toString('utf8') : b).replace(/[!'()*]/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase());
-      const eq = v.indexOf('=');
+      // content | =content | name=content (curl/rules.ts); @file | name@file need the file.
+      const inline = urlencodeData(v);
+      if (inline !== undefined) return Buffer.from(inline);
       const at = v.indexOf('@');
-      if (eq === 0) return Buffer.from(enc(v.slice(1)));
-      if (eq > 0 && (at < 0 || eq < at)) return Buffer.from(`${v.slice(0, eq)}=${enc(v.slice(eq + 1))}`);
-      if (at === 0) return Buffer.from(enc(await readAt(v.slice(1))));
-      if (at > 0) return Buffer.from(`${v.slice(0, at)}=${enc(await readAt(v.slice(at + 1)))}`);
-      return Buffer.from(enc(v));
+      const encoded = urlencodeText((await readAt(v.slice(at + 1))).toString('utf8'));
+      return Buffer.from(at === 0 ? encoded : `${v.slice(0, at)}=${encoded}`);
     }
   }
 }
@@ -219,18 +217,15 @@ export async function buildRequest(input: RunInput): Promise<Built> {
 
   const headers: Header[] = [...opts.headers];
   const has = (name: string) => headers.some(([h]) => h.toLowerCase() === name) || opts.removeHeaders.includes(name);
-  if (opts.user !== undefined && !has('authorization')) {
-    const user = opts.user.includes(':') ? opts.user : `${opts.user}:`;
-    headers.push(['Authorization', `Basic ${Buffer.from(user, 'utf8').toString('base64')}`]);
-  }
+  if (opts.user !== undefined && !has('authorization')) headers.push(basicAuthHeader(opts.user));
   const formType = bodyStream !== undefined && opts.uploadFile === undefined;
-  if ((body !== undefined || formType) && !has('content-type')) headers.push(['Content-Type', json ? 'application/json' : 'application/x-www-form-urlencoded']);
+  if ((body !== undefined || formType) && !has('content-type')) headers.push(['Content-Type', dataContentType(json)]);
   if (json && !has('accept')) headers.push(['Accept', 'application/json']);
   if (opts.compressed && !has('accept-encoding')) headers.push(['Accept-Encoding', 'deflate, gzip, br']);
   const own: Header[] = [];
   if (!has('user-agent')) own.push(['User-Agent', `rest/${VERSION}`]);
   if (!has('accept')) own.push(['Accept', '*/*']);
-  if (opts.cookieStrings.length) headers.push(['Cookie', opts.cookieStrings.join('; ')]);
+  if (opts.cookieStrings.length) headers.push(cookieHeader(opts.cookieStrings));
 
   const request: Request = {
     method: m,
