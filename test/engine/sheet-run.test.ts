@@ -286,6 +286,10 @@ describe('sheet run: reports', () => {
       expect.objectContaining({ line: 16, name: 'expect-jq', passed: true }),
     ]);
     expect(typeof me.durationMs).toBe('number');
+    // Reports hold requests as sent (Authorization above): private, and no temporary file left.
+    expect(fs.statSync(path.join(dir, 'r.json')).mode & 0o777).toBe(0o600);
+    expect(fs.statSync(path.join(dir, 'j.xml')).mode & 0o777).toBe(0o600);
+    expect(fs.readdirSync(dir).filter((n) => n.endsWith('.tmp'))).toEqual([]);
   });
 });
 
