@@ -257,6 +257,8 @@ export interface VariablesParams {
   line: number;
   /** The file's name: its extension picks the syntax (`.http`/`.rest`), as in `sheet/send`. */
   path?: string;
+  /** `.http` files: the environment, as in `sheet/send`. */
+  env?: string;
   settings?: Settings;
   /** Echoed in the `lisp/eval` requests sent while serving this request. */
   context?: RequestContext;

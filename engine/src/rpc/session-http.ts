@@ -10,11 +10,11 @@ import { loadEnvironment } from '../http-file/environment.js';
 import { runHandlers, HANDLER_TIMEOUT_MS } from '../http-file/handlers.js';
 import { decodeExact, parseContentType } from '../present/present.js';
 import { promptsOf, requestMeta } from '../resolve/resolve-http.js';
-import type { HttpVarContext, RequestRecord } from '../resolve/http-vars.js';
-import type { RequestNode } from '../sheet/ast.js';
-import { EngineError } from '../errors.js';
+import { substituteHttp, type HttpVarContext, type RequestRecord } from '../resolve/http-vars.js';
+import { EngineError, isEngineError } from '../errors.js';
+import type { RequestNode, Sheet } from '../sheet/ast.js';
 import { headerValue, type Header, type Request } from '../model.js';
-import type { Assertion } from './protocol.js';
+import type { Assertion, VariablesResult } from './protocol.js';
 
 /**
  * The `{{...}}` sources of a `.http` request (docs/http-files.md "Environments"): the
@@ -24,11 +24,11 @@ import type { Assertion } from './protocol.js';
  * @throws EngineError `bad-environment` (unknown name, bad JSON), `bad-argument` for a
  *   `# @prompt name` that has no value (set one with `sheet/setVar` / `--var name=value`).
  */
-export function httpContext(node: RequestNode, file: string | undefined, envName: string | undefined, sessionOverrides: ReadonlyMap<string, string>, requests: ReadonlyMap<string, RequestRecord>): HttpVarContext {
+export function httpContext(node: RequestNode | undefined, file: string | undefined, envName: string | undefined, sessionOverrides: ReadonlyMap<string, string>, requests: ReadonlyMap<string, RequestRecord>): HttpVarContext {
   const env = loadEnvironment(file ?? path.join(process.cwd(), 'untitled.http'), envName || undefined);
   const overrides = new Map<string, string>();
   for (const [k, v] of sessionOverrides) overrides.set(k.replace(/^:/, ''), v);
-  for (const pr of promptsOf(node)) {
+  for (const pr of node ? promptsOf(node) : []) {
     if (!overrides.has(pr.name)) {
       throw new EngineError('bad-argument', `line ${pr.line}: # @prompt ${pr.name} needs a value${pr.description ? ` (${pr.description})` : ''}`, {
         line: pr.line,
@@ -80,3 +80,24 @@ requests: Map<string, RequestRecord>,
   }));
 }
 
+
+/**
+ * `sheet/variables` for a `.http` file: its `@name` declarations (file-wide, the last one wins,
+ * as VS Code REST Client) with their values after the `{{...}}` pass, in the context `ctx`
+ * (httpContext without a request: no prompt check). A value that cannot be computed has
+ * `error` (e.g. an environment name without `env`, a request not sent yet).
+ */
+export function httpVariables(sheet: Sheet, ctx: HttpVarContext, maxDepth: number): VariablesResult['variables'] {
+  const fileVars = new Map(sheet.vars.map((v) => [v.name, v.value]));
+  const c: HttpVarContext = { ...ctx, fileVars, maxDepth };
+  const latest = new Map(sheet.vars.map((v) => [v.name, v]));
+  return [...latest.values()].map((d) => {
+    const entry: VariablesResult['variables'][number] = { name: d.name, kind: d.kind, line: d.line, raw: d.value };
+    try {
+      entry.value = substituteHttp(d.value, c, d.line);
+    } catch (e) {
+      entry.error = isEngineError(e) ? e.message : String(e);
+    }
+    return entry;
+  });
+}

@@ -20,7 +20,7 @@ import { toCurl } from '../curl/to-curl.js';
 import { loadEnvironment } from '../http-file/environment.js';
 import { requestMeta } from '../resolve/resolve-http.js';
 import type { RequestRecord } from '../resolve/http-vars.js';
-import { afterHttp, httpContext } from './session-http.js';
+import { afterHttp, httpContext, httpVariables } from './session-http.js';
 import { EngineError, isEngineError } from '../errors.js';
 import type { Request } from '../model.js';
 import type { EnvironmentsParams, EnvironmentsResult } from './protocol.js';
@@ -320,6 +320,14 @@ export class Session {
     await this.ready;
     const s = this.merged(p.settings);
     const sheet = this.parse(p.text, p.path);
+    if (sheet.syntax === 'http') {
+      const ctx = httpContext(undefined, p.path, p.env, this.overrides, this.httpRequests);
+      return {
+        overrides: [...this.overrides].map(([name, value]) => ({ name, value })),
+        variables: httpVariables(sheet, ctx, s.maxPasses),
+        hookTypes: HOOK_TYPES,
+      };
+    }
     // Variables above the line (or above the request at point).
     let decls = sheet.vars.filter((v) => v.line < p.line);
     try {
