@@ -1264,9 +1264,10 @@ and \\[sheet-set-environment] chooses their environment.
   (setq-local comment-start-skip "^#+[ \t]*")
   (setq-local comment-end "")
   (setq-local syntax-propertize-function sheet--syntax-propertize)
+  ;; The .http environment (C-c C-e), then the requests in flight.
   (setq-local mode-line-process
-              '(:eval (concat (sheet-environment-mode-line)
-                              (sheet--mode-line-sending))))
+              '((:eval (sheet-environment-mode-line))
+                (:eval (sheet--mode-line-sending))))
   (setq-local font-lock-defaults '(sheet-font-lock-keywords t))
   (setq-local font-lock-multiline t))
 

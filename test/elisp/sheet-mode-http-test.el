@@ -48,8 +48,9 @@ reset around BODY; the copy is deleted after it."
 (defun sheet-test-http-mode-line ()
   "The text of the current buffer's `mode-line-process'.
 Its `:eval' form evaluated (`format-mode-line' skips `:eval' in batch)."
-  (let ((spec mode-line-process))
-    (if (eq (car-safe spec) :eval) (or (eval (cadr spec) t) "") (format "%s" spec))))
+  (mapconcat (lambda (spec)
+               (if (eq (car-safe spec) :eval) (or (eval (cadr spec) t) "") (format "%s" spec)))
+             mode-line-process ""))
 
 (ert-deftest sheet-test-http-environment-choice ()
   "C-c C-e: completion over the engine's names; the choice is in the mode line."
