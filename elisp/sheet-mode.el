@@ -49,6 +49,7 @@
 (require 'subr-x)
 (require 'newcomment)
 (require 'sheet-engine)
+(require 'sheet-environment) ; .http environments, C-c C-e (elisp/sheet-environment.el)
 (require 'sheet-run)    ; sheet run: assertion results, `sheet-run-buffer' (elisp/sheet-run.el)
 
 (declare-function helm "ext:helm")
@@ -217,6 +218,7 @@ request has no timeout (cancel it with \\[sheet-cancel])."
   "The text, line and file of the current buffer, as the engine wants them."
   (append (list :text (sheet--text) :line (sheet--line))
           (and buffer-file-name (list :path buffer-file-name))
+          (sheet-environment-params)
           (list :settings (sheet-engine--settings))))
 
 ;;;###autoload
@@ -281,8 +283,12 @@ A plist (:requests [...] :variables [...])."
   (let ((tick (buffer-chars-modified-tick)))
     (if (eql (car sheet--outline-cache) tick)
         (cdr sheet--outline-cache)
-      (let ((outline (sheet-engine--request 'sheet/outline
-                                            (list :text (sheet--text)))))
+      (let ((outline (sheet-engine--request
+                      'sheet/outline
+                      ;; The file name picks the syntax (.http, .rest).
+                      (append (list :text (sheet--text))
+                              (and buffer-file-name
+                                   (list :path buffer-file-name))))))
         (setq sheet--outline-cache (cons tick outline))
         outline))))
 
@@ -379,6 +385,20 @@ Each has :message, :code and :line, as the engine's `hooks.warnings'.")
     (kill-new command)
     (message "curl command copied: %s" command)
     command))
+
+;;;###autoload
+(defun sheet-set-environment (name)
+  "Use the environment NAME for this `.http' buffer's requests.
+NAME nil: none (only the `$shared' values apply).  Interactively,
+complete over the names the engine finds in the environment files
+above the buffer's file: JetBrains `http-client.env.json' and
+`http-client.private.env.json', VS Code's
+`rest-client.environmentVariables' (docs/http-files.md); an empty
+answer clears the choice.  The choice goes with each send, curl
+copy and \\[sheet-show-info], to `sheet run' (\\[sheet-run-buffer]),
+and is shown in the mode line."
+  (interactive (list (sheet-environment-read)))
+  (sheet-environment-set name))
 
 (defun sheet-show-info ()
   "Show the overrides, the variables at point and the hook types."
@@ -1163,6 +1183,7 @@ hook to free TAB."
     (define-key map (kbd "C-c C-k") #'sheet-cancel)
     (define-key map [remap comment-dwim] #'sheet-comment-dwim)
     (define-key map (kbd "C-c C-t") #'sheet-run-buffer)
+    (define-key map (kbd "C-c C-e") #'sheet-set-environment)
     map)
   "Keymap of `sheet-mode'.")
 
@@ -1187,6 +1208,7 @@ hook to free TAB."
     "--"
     ["Copy as curl command" sheet-copy-curl-command]
     ["Variables and hooks" sheet-show-info]
+    ["Environment (.http)" sheet-set-environment]
     "--"
     ["Engine events" sheet-engine-events]
     ["Restart engine" sheet-engine-restart]
@@ -1231,13 +1253,21 @@ passed to `comment-dwim'."
 
 Put point on a request and press \\[sheet-http-send-current].
 
+Also for VS Code REST Client / JetBrains `.http' and `.rest'
+files, opted in with an `auto-mode-alist' entry (docs/http-files.md,
+\"In each front end\"); the engine reads them by their file name,
+and \\[sheet-set-environment] chooses their environment.
+
 \\{sheet-mode-map}"
   :group 'sheet
   (setq-local comment-start "# ")
   (setq-local comment-start-skip "^#+[ \t]*")
   (setq-local comment-end "")
   (setq-local syntax-propertize-function sheet--syntax-propertize)
-  (setq-local mode-line-process '(:eval (sheet--mode-line-sending)))
+  ;; The .http environment (C-c C-e), then the requests in flight.
+  (setq-local mode-line-process
+              '((:eval (sheet-environment-mode-line))
+                (:eval (sheet--mode-line-sending))))
   (setq-local font-lock-defaults '(sheet-font-lock-keywords t))
   (setq-local font-lock-multiline t))
 

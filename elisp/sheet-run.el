@@ -186,6 +186,7 @@ Exit statuses and options: docs/sheet-run.md."
     (user-error "Sheet-mode: save the sheet to a file first: `sheet run' reads the file"))
   (when (buffer-modified-p) (save-buffer))
   (let* ((file buffer-file-name)
+         (env (bound-and-true-p sheet-environment))
          (sheet (current-buffer))
          (report (make-temp-file "sheet-run-" nil ".json"))
          (buf (get-buffer-create sheet-run-buffer-name)))
@@ -201,7 +202,9 @@ Exit statuses and options: docs/sheet-run.md."
        :name "sheet-run"
        :buffer buf
        :command (append sheet-run-command
-                        (list "run" file "--no-color" "--report" (concat "json:" report)))
+                        (list "run" file "--no-color" "--report" (concat "json:" report))
+                        ;; .http buffers: the environment chosen with C-c C-e.
+                        (and env (list "--env" env)))
        :connection-type 'pipe
        :noquery t
        :filter (lambda (proc text)

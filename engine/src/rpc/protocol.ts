@@ -185,6 +185,12 @@ export interface SendParams {
   line: number;
   /** The sheet's file name, for `< path` bodies; its extension picks the syntax (`.http`/`.rest`: docs/http-files.md). Default: the engine's cwd, sheet syntax. */
   path?: string;
+  /**
+   * `.http` files: the environment whose variables `{{name}}` uses (http-client.env.json,
+   * VS Code's rest-client.environmentVariables, found above `path`; docs/http-files.md). Absent
+   * or empty: the `$shared` values only. An unknown name is `bad-environment` listing the names.
+   */
+  env?: string;
   /** Return the body untouched (C-c C-r). */
   raw?: boolean;
   /** Per-call settings, over the session's. */
@@ -218,6 +224,8 @@ export const SheetSend = new RequestType<SendParams, SendResult, EngineErrorData
 
 export interface OutlineParams {
   text: string;
+  /** The file's name: its extension picks the syntax (`.http`/`.rest`), as in `sheet/send`. */
+  path?: string;
 }
 export interface OutlineRequest {
   method: string;
@@ -247,7 +255,10 @@ export const SheetOutline = new RequestType<OutlineParams, OutlineResult, Engine
 export interface VariablesParams {
   text: string;
   line: number;
+  /** The file's name: its extension picks the syntax (`.http`/`.rest`), as in `sheet/send`. */
   path?: string;
+  /** `.http` files: the environment, as in `sheet/send`. */
+  env?: string;
   settings?: Settings;
   /** Echoed in the `lisp/eval` requests sent while serving this request. */
   context?: RequestContext;
@@ -276,6 +287,8 @@ export interface CurlParams {
   text: string;
   line: number;
   path?: string;
+  /** `.http` files: the environment, as in `sheet/send`. */
+  env?: string;
   settings?: Settings;
   /** Echoed in the `lisp/eval` requests sent while serving this request. */
   context?: RequestContext;
@@ -286,6 +299,19 @@ export interface CurlResult {
 }
 /** The request at point as a curl command line (C-c C-u). */
 export const SheetCurl = new RequestType<CurlParams, CurlResult, EngineErrorData>('sheet/curl');
+
+export interface EnvironmentsParams {
+  /** The `.http` file; the environment files are looked for from its directory up. */
+  path?: string;
+}
+export interface EnvironmentsResult {
+  /** Every environment name the files define (without `$shared`), sorted. */
+  names: string[];
+  /** The environment files found, nearest first. */
+  files: string[];
+}
+/** The environments a `.http` file can use (C-c C-e; docs/http-files.md "Environments"). */
+export const SheetEnvironments = new RequestType<EnvironmentsParams, EnvironmentsResult, EngineErrorData>('sheet/environments');
 
 export interface SetVarParams {
   /** With its colon, e.g. ":token". */

@@ -140,9 +140,18 @@ export function serve(conn: MessageConnection, onExit: () => void = () => proces
     }
     return session.send({ ...p, bodyFileMin: p.bodyFileMin ?? undefined }, abortSignal(token));
   }));
-  conn.onRequest(P.SheetOutline, guard((p: P.OutlineParams) => session.outline(checkSheetParams(p, false).text)));
+  conn.onRequest(P.SheetOutline, guard((p: P.OutlineParams) => {
+    const q = checkSheetParams(p, false);
+    return session.outline(q.text, typeof q.path === 'string' ? q.path : undefined);
+  }));
   conn.onRequest(P.SheetVariables, guard((p: P.VariablesParams) => session.variables(checkSheetParams(p, true))));
   conn.onRequest(P.SheetCurl, guard((p: P.CurlParams) => session.curl(checkSheetParams(p, true))));
+  conn.onRequest(P.SheetEnvironments, guard((p: P.EnvironmentsParams) => {
+    if (p?.path !== undefined && p.path !== null && typeof p.path !== 'string') {
+      throw new EngineError('bad-argument', `params.path must be a file name, not ${JSON.stringify(p.path)}`, { hint: 'See docs/protocol.md.' });
+    }
+    return session.environments({ path: p?.path ?? undefined });
+  }));
   conn.onRequest(P.SetVar, guard((p: P.SetVarParams) => {
     if (typeof p?.name !== 'string' || !/^:[^\s:=]+$/.test(p.name)) {
       throw new EngineError('bad-argument', `not a variable name: ${JSON.stringify(p?.name)}`, { hint: 'Variable names start with a colon, e.g. ":token".' });

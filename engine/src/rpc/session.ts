@@ -17,8 +17,13 @@ import { charLength, decodeExact, present, DEFAULT_THRESHOLD, type Presentation 
 import { writeBodyFile } from './body-file.js';
 import { HOOK_TYPES, runHooks } from '../hooks/run.js';
 import { toCurl } from '../curl/to-curl.js';
+import { loadEnvironment } from '../http-file/environment.js';
+import { requestMeta } from '../resolve/resolve-http.js';
+import type { RequestRecord } from '../resolve/http-vars.js';
+import { afterHttp, httpContext, httpVariables } from './session-http.js';
 import { EngineError, isEngineError } from '../errors.js';
 import type { Request } from '../model.js';
+import type { EnvironmentsParams, EnvironmentsResult } from './protocol.js';
 import type {
   CurlParams,
   CurlResult,
@@ -85,6 +90,8 @@ export class Session {
   private jarFile: string | null = null;
   /** Settles when the settings given so far (and their cookie jar) are in place. */
   private ready: Promise<void> = Promise.resolve();
+  /** `.http` files: named requests sent so far (`# @name login` -> `{{login.response...}}`). */
+  private httpRequests = new Map<string, RequestRecord>();
   /** Last parse, reused while the text is the same (navigation asks often). */
   private cache: { text: string; fileName?: string; sheet: Sheet } | undefined;
 
@@ -150,17 +157,31 @@ export class Session {
     return { ...this.settings, ...Object.fromEntries(Object.entries(s ?? {}).filter(([, v]) => v !== undefined)) };
   }
 
-  private async resolveAt(p: { text: string; line: number; path?: string; context?: RequestContext }, s: Required<Settings>, signal?: AbortSignal) {
+  private async resolveAt(p: { text: string; line: number; path?: string; env?: string; context?: RequestContext }, s: Required<Settings>, signal?: AbortSignal) {
     const sheet = this.parse(p.text, p.path);
     const node = requestAt(sheet, p.line);
     const file = p.path;
-    return resolveRequest(sheet, node, {
-      overrides: this.overrides,
+    const http = sheet.syntax === 'http' ? httpContext(node, file, p.env, this.overrides, this.httpRequests) : undefined;
+    const resolved = await resolveRequest(sheet, node, {
+      overrides: http ? undefined : this.overrides,
       evalLisp: this.lispFor(p.context),
       signal,
       maxPasses: s.maxPasses,
       baseDir: file ? path.dirname(path.resolve(file)) : process.cwd(),
+      ...(http ? { http } : {}),
     });
+    return { ...resolved, node, sheet, http };
+  }
+
+  /**
+   * `sheet/environments`: the environment names defined for the `.http` file at `path`
+   * (http-client.env.json, its private file, VS Code's rest-client.environmentVariables;
+   * docs/http-files.md "Environments") and the files they come from.
+   * @throws EngineError `bad-environment` when a file is not valid JSON, `file-unreadable`.
+   */
+  environments(p: EnvironmentsParams): EnvironmentsResult {
+    const env = loadEnvironment(p.path ?? path.join(process.cwd(), 'untitled.http'));
+    return { names: env.available, files: env.files };
   }
 
   /**
@@ -175,15 +196,18 @@ export class Session {
     const s = this.merged(p.settings);
     const resolved = await this.resolveAt(p, s, signal);
     if (this.jarFile && !s.inhibitCookies) await refreshJar(this.jar, this.jarFile);
+    // `.http` directives `# @no-cookie-jar` and `# @no-redirect` (docs/http-files.md).
+    const meta = resolved.http ? requestMeta(resolved.node) : undefined;
     const exchange = await send(resolved.request, {
-      jar: s.inhibitCookies ? undefined : this.jar,
+      jar: s.inhibitCookies || meta?.noCookieJar ? undefined : this.jar,
       signal,
       timeoutMs: s.timeoutMs,
-      followRedirects: s.followRedirects,
+      followRedirects: s.followRedirects && !meta?.noRedirect,
       insecure: s.insecure,
     });
     // The request was sent: a jar that cannot be saved is a warning, never the request's failure.
     const jarWarning = this.jarFile && !s.inhibitCookies ? await trySaveJar(this.jar, this.jarFile) : null;
+    const handlerTests = resolved.http ? await afterHttp(resolved.node, exchange.request, exchange.response, p.path, this.overrides, this.httpRequests) : [];
     const pres = present(exchange.response, { raw: p.raw, threshold: s.threshold });
     const hooks = await runHooks(resolved.hooks, pres.kind === 'text' ? pres.text! : '', (n, v) => this.overrides.set(n, v), {
       status: exchange.response.status,
@@ -191,6 +215,7 @@ export class Session {
       headers: exchange.response.headers,
       durationMs: exchange.durationMs,
     });
+    hooks.assertions.push(...handlerTests);
     hooks.warnings.unshift(...this.requestWarnings(p, resolved.warnings));
     if (jarWarning) hooks.warnings.push({ line: resolved.request.line ?? p.line, code: 'cookie-jar-unwritable', message: jarWarning });
     const { request, response } = exchange;
@@ -274,8 +299,8 @@ export class Session {
   }
 
   /** `sheet/outline`: requests and variable declarations with their lines. */
-  outline(text: string): OutlineResult {
-    const sheet = this.parse(text);
+  outline(text: string, fileName?: string): OutlineResult {
+    const sheet = this.parse(text, fileName);
     return {
       requests: sheet.requests.map((r) => ({
         method: r.method,
@@ -294,7 +319,15 @@ export class Session {
   async variables(p: VariablesParams): Promise<VariablesResult> {
     await this.ready;
     const s = this.merged(p.settings);
-    const sheet = this.parse(p.text);
+    const sheet = this.parse(p.text, p.path);
+    if (sheet.syntax === 'http') {
+      const ctx = httpContext(undefined, p.path, p.env, this.overrides, this.httpRequests);
+      return {
+        overrides: [...this.overrides].map(([name, value]) => ({ name, value })),
+        variables: httpVariables(sheet, ctx, s.maxPasses),
+        hookTypes: HOOK_TYPES,
+      };
+    }
     // Variables above the line (or above the request at point).
     let decls = sheet.vars.filter((v) => v.line < p.line);
     try {

@@ -15,8 +15,10 @@ import { failures, json, junitXml, requestName, tap, writeReport } from './repor
 import { parseForFile } from '../http-file/index.js';
 import { selectRequests } from './runner.js';
 import fs from 'node:fs';
+import { checkHttpFile, convertCommand } from './convert-cli.js';
 
 export const HELP = `Usage: sheet run FILE... [options]
+       sheet convert FILE [-o OUT] [--to sheet|http]
        sheet --help | --version
 
 Run every request of each sheet in file order, as C-c C-c on each in turn would:
@@ -28,6 +30,9 @@ Assertion hooks check the responses:
 
 Options:
   --var :name=value     set a variable for every file (overrides the sheet's); repeatable
+                        (.http files: --var name=value also answers a # @prompt name)
+  --env NAME            .http files: the environment (http-client.env.json, VS Code's
+                        rest-client.environmentVariables, found above each file)
   --line N              run only the request whose block holds line N
   --grep REGEX          run only the requests whose request line or comments above match
   --report FORMAT       tap (to stdout), tap:PATH, junit:PATH or json:PATH; repeatable
@@ -46,6 +51,11 @@ emacs on PATH); without Emacs, a sheet using them stops before its first request
 Exit status: 0 all assertions passed, 1 an assertion failed, 2 usage or sheet error
 (the message names the file and line), 3 transport failure (connection refused,
 timeout, TLS, ...). See docs/sheet-run.md.
+
+sheet convert FILE: a .sheet file to .http, or a .http/.rest file to .sheet (--to picks
+the direction otherwise); to stdout, or to OUT with -o (written whole or not at all).
+Whatever cannot be converted is named on stderr with its line; exit 1 then (the rest is
+still written), 2 on a usage error. See docs/http-files.md ("Converting").
 `;
 
 /** Where output goes: injectable for tests. */
@@ -88,6 +98,9 @@ export async function main(argv: string[], io: Io): Promise<number> {
       strict: true,
       options: {
         var: { type: 'string', multiple: true },
+        env: { type: 'string' },
+        output: { type: 'string', short: 'o' },
+        to: { type: 'string' },
         line: { type: 'string' },
         grep: { type: 'string' },
         report: { type: 'string', multiple: true },
@@ -114,14 +127,19 @@ export async function main(argv: string[], io: Io): Promise<number> {
     return 0;
   }
   const [command, ...files] = positionals;
-  if (!command) return usage(io, 'a command is needed: sheet run FILE...');
+  if (!command) return usage(io, 'a command is needed: sheet run FILE... or sheet convert FILE');
+  if (command === 'convert') return convertCommand(files, { output: v.output, to: v.to }, io);
   if (command !== 'run') return usage(io, `unknown command ${command}`);
+  if (v.output !== undefined || v.to !== undefined) return usage(io, `${v.output !== undefined ? '-o' : '--to'} belongs to sheet convert`);
   if (!files.length) return usage(io, 'sheet run needs at least one FILE');
   const vars: [string, string][] = [];
+  const bare: string[] = [];
   for (const s of v.var ?? []) {
-    const m = /^(:[^\s=:]+)=([\s\S]*)$/.exec(s);
+    // The colon is optional: `.http` users write `--var name=value` (their `{{name}}`).
+    const m = /^(:?[^\s=:]+)=([\s\S]*)$/.exec(s);
     if (!m) return usage(io, `--var ${s}: use --var :name=value`);
-    vars.push([m[1]!, m[2]!]);
+    if (!m[1]!.startsWith(':')) bare.push(s);
+    vars.push([m[1]!.startsWith(':') ? m[1]! : `:${m[1]!}`, m[2]!]);
   }
   if (v.line !== undefined && v.grep !== undefined) return usage(io, '--line and --grep cannot be used together');
   const line = v.line === undefined ? undefined : Number(v.line);
@@ -156,15 +174,23 @@ export async function main(argv: string[], io: Io): Promise<number> {
   const color = io.isTTY && !v['no-color'] && !io.env.NO_COLOR;
   const paint = (code: string, s: string) => (color ? `\x1b[${code}m${s}\x1b[0m` : s);
 
-  // Count the selected requests up front, for the progress count.
+  // Count the selected requests up front, for the progress count; check `.http` files'
+  // environment and prompts before anything is sent.
   let total = 0;
   for (const f of files) {
+    let text: string;
+    let selected;
+    const sheet = parseForFile((text = fs.readFileSync(f, 'utf8')), f);
+    if (bare.length && sheet.syntax !== 'http') return usage(io, `--var ${bare[0]}: use --var :name=value (name=value is for .http files; ${f} is a sheet)`);
     try {
-      const text = fs.readFileSync(f, 'utf8');
-      total += selectRequests(parseForFile(text, f), text, { line, grep }).length;
+      selected = selectRequests(sheet, text, { line, grep });
+      total += selected.length;
     } catch {
-      // reported by the run
+      continue; // reported by the run
     }
+    if (sheet.syntax !== 'http') continue;
+    const problem = checkHttpFile(f, selected, v.env, vars);
+    if (problem) return usage(io, problem);
   }
 
   const emacs = findEmacs(io.env);
@@ -186,6 +212,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
   };
   const opts: RunOptions = {
     vars,
+    env: v.env,
     line,
     grep,
     timeoutMs: Math.round(timeout * 1000),

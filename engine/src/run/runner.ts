@@ -63,6 +63,8 @@ export interface FileResult {
 export interface RunOptions {
   /** `--var :name=value`: overrides, as if set by a hook before the first request. */
   vars: [string, string][];
+  /** `--env NAME`: the environment of `.http` files (docs/http-files.md "Environments"). */
+  env?: string;
   /** `--line N`: only the request whose block holds line N. */
   line?: number;
   /** `--grep REGEX`: only the requests whose request line or comment lines above it match. */
@@ -151,7 +153,7 @@ export async function runFile(file: string, o: RunOptions): Promise<FileResult> 
     if (o.stop?.()) break;
     const r: RequestResult = { file, line: node.line, method: node.method, url: node.url, outcome: 'passed', assertions: [], warnings: [] };
     try {
-      const s = await session.send({ text, line: node.line, path: file });
+      const s = await session.send({ text, line: node.line, path: file, ...(o.env ? { env: o.env } : {}) });
       Object.assign(r, {
         request: s.request,
         url: s.request.url,

@@ -1,0 +1,103 @@
+/**
+ * What a Session adds for `.http` files (docs/http-files.md): the `{{...}}` sources of a
+ * request (environment, `.env`, named requests, overrides, `# @prompt` values) and, after the
+ * exchange, the named request's record and the JetBrains response handlers, whose `client.test`
+ * results become assertions and whose `client.global` values become overrides (`:name`), so
+ * `C-c C-c` and `sheet run` share one home for these rules.
+ */
+import path from 'node:path';
+import { loadEnvironment } from '../http-file/environment.js';
+import { runHandlers, HANDLER_TIMEOUT_MS } from '../http-file/handlers.js';
+import { decodeExact, parseContentType } from '../present/present.js';
+import { promptsOf, requestMeta } from '../resolve/resolve-http.js';
+import { substituteHttp, type HttpVarContext, type RequestRecord } from '../resolve/http-vars.js';
+import { EngineError, isEngineError } from '../errors.js';
+import type { RequestNode, Sheet } from '../sheet/ast.js';
+import { headerValue, type Header, type Request } from '../model.js';
+import type { Assertion, VariablesResult } from './protocol.js';
+
+/**
+ * The `{{...}}` sources of a `.http` request (docs/http-files.md "Environments"): the
+ * environment `envName` found above `file` (`loadEnvironment`), the `.env` beside it, the
+ * named requests sent before in this session, and the overrides (`sheet/setVar`, `--var`,
+ * `client.global.set`) under their names without the colon.
+ * @throws EngineError `bad-environment` (unknown name, bad JSON), `bad-argument` for a
+ *   `# @prompt name` that has no value (set one with `sheet/setVar` / `--var name=value`).
+ */
+export function httpContext(node: RequestNode | undefined, file: string | undefined, envName: string | undefined, sessionOverrides: ReadonlyMap<string, string>, requests: ReadonlyMap<string, RequestRecord>): HttpVarContext {
+  const env = loadEnvironment(file ?? path.join(process.cwd(), 'untitled.http'), envName || undefined);
+  const overrides = new Map<string, string>();
+  for (const [k, v] of sessionOverrides) overrides.set(k.replace(/^:/, ''), v);
+  for (const pr of node ? promptsOf(node) : []) {
+    if (!overrides.has(pr.name)) {
+      throw new EngineError('bad-argument', `line ${pr.line}: # @prompt ${pr.name} needs a value${pr.description ? ` (${pr.description})` : ''}`, {
+        line: pr.line,
+        hint: `Give ${pr.name} a value first: sheet run --var ${pr.name}=VALUE, or sheet-set-var :${pr.name} in Emacs.`,
+        details: { variable: pr.name },
+      });
+    }
+  }
+  return { env: env.variables, dotenv: env.dotenv, requests, overrides };
+}
+
+/**
+ * After a `.http` exchange: remember a named request, run the JetBrains response handlers
+ * (http-file/handlers.ts) and keep their `client.global` values as overrides (`:name`).
+ * @returns the `client.test` results as assertions (`name` `client.test`, `args` the test name).
+ */
+export async function afterHttp(
+node: RequestNode,
+request: Request,
+response: { status: number; headers: Header[]; body: Uint8Array },
+file: string | undefined,
+sessionOverrides: Map<string, string>,
+requests: Map<string, RequestRecord>,
+): Promise<Assertion[]> {
+  const text = (bytes: Uint8Array | undefined, ct: string | undefined) =>
+    bytes ? (decodeExact(bytes, parseContentType(ct).charset)?.text ?? new TextDecoder().decode(bytes)) : undefined;
+  const body = text(response.body, headerValue(response.headers, 'content-type')) ?? '';
+  const meta = requestMeta(node);
+  if (meta.name) {
+    const rb = request.body ? (request.body.kind === 'text' ? request.body.text : text(request.body.bytes, headerValue(request.headers, 'content-type'))) : undefined;
+    requests.set(meta.name, {
+      request: { headers: request.headers, ...(rb !== undefined ? { body: rb } : {}) },
+      response: { status: response.status, headers: response.headers, body },
+    });
+  }
+  if (!node.handlers?.length) return [];
+  const globals = new Map<string, string>();
+  for (const [k, v] of sessionOverrides) globals.set(k.replace(/^:/, ''), v);
+  const baseDir = file ? path.dirname(path.resolve(file)) : process.cwd();
+  const r = await runHandlers(node.handlers, { status: response.status, headers: response.headers, body }, globals, baseDir, HANDLER_TIMEOUT_MS);
+  for (const n of r.cleared) sessionOverrides.delete(`:${n}`);
+  for (const [k, v] of r.globals) sessionOverrides.set(`:${k}`, v);
+  return r.tests.map((t) => ({
+    line: t.line,
+    name: 'client.test',
+    args: t.name,
+    passed: t.passed,
+    message: `line ${t.line}: ${t.name}: ${t.passed ? 'ok' : `failed${t.message ? `: ${t.message}` : ''}`}`,
+  }));
+}
+
+
+/**
+ * `sheet/variables` for a `.http` file: its `@name` declarations (file-wide, the last one wins,
+ * as VS Code REST Client) with their values after the `{{...}}` pass, in the context `ctx`
+ * (httpContext without a request: no prompt check). A value that cannot be computed has
+ * `error` (e.g. an environment name without `env`, a request not sent yet).
+ */
+export function httpVariables(sheet: Sheet, ctx: HttpVarContext, maxDepth: number): VariablesResult['variables'] {
+  const fileVars = new Map(sheet.vars.map((v) => [v.name, v.value]));
+  const c: HttpVarContext = { ...ctx, fileVars, maxDepth };
+  const latest = new Map(sheet.vars.map((v) => [v.name, v]));
+  return [...latest.values()].map((d) => {
+    const entry: VariablesResult['variables'][number] = { name: d.name, kind: d.kind, line: d.line, raw: d.value };
+    try {
+      entry.value = substituteHttp(d.value, c, d.line);
+    } catch (e) {
+      entry.error = isEngineError(e) ? e.message : String(e);
+    }
+    return entry;
+  });
+}

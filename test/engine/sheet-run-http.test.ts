@@ -1,0 +1,129 @@
+// `sheet run x.http` end to end (real bin, real bundle, example API on 127.0.0.1): --env with
+// JetBrains and VS Code environment files found above the file, client.test results as
+// assertions (terminal, TAP, JUnit, JSON; exit 1 when one fails), client.global values carried
+// to later requests, # @prompt answered by --var or a usage error, unknown env a usage error.
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { root, startApi, tempDir, type Api } from './helpers.js';
+
+const BIN = path.join(root, 'engine/bin/sheet');
+let api: Api;
+let dir: string;
+
+function sheet(args: string[]): Promise<{ code: number; out: string; err: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [BIN, ...args], { cwd: dir, env: { ...process.env, NO_COLOR: '1' }, timeout: 60000 }, (e, out, err) => {
+      resolve({ code: e ? ((e as { code?: number }).code ?? -1) : 0, out, err });
+    });
+  });
+}
+
+function write(rel: string, text: string): string {
+  const p = path.join(dir, rel);
+  fs.mkdirSync(path.dirname(p), { recursive: true });
+  fs.writeFileSync(p, text.replaceAll('BASE', api.url));
+  return p;
+}
+
+const CHAIN = `### log in
+POST {{host}}/hf/login
+Content-Type: application/json
+X-Who: {{who}}
+
+{"user": "{{who}}"}
+
+> {%
+  client.test("logged in", function () { client.assert(response.status === 200, "status " + response.status); });
+  client.test("token given", function () { client.assert(response.body.token === "abc123", "no token"); });
+  client.global.set("auth", response.body.token);
+%}
+
+### use the token
+GET {{host}}/hf/me
+Authorization: Bearer {{auth}}
+
+> {%
+  client.test("bearer echoed", function () { client.assert(response.body.headers.authorization === "Bearer abc123", response.body.headers.authorization); });
+  client.test("shared value", function () { client.assert(response.body.headers["x-shared"] === undefined, "unexpected"); });
+%}
+`;
+
+beforeAll(async () => {
+  api = await startApi();
+  dir = tempDir('sheet-run-http-');
+  write('http-client.env.json', JSON.stringify({ $shared: { who: 'shared-user' }, dev: { host: 'BASE' }, prod: { host: 'http://127.0.0.1:9' } }));
+  write('http-client.private.env.json', JSON.stringify({ dev: { who: 'private-ada' } }));
+  write('api/chain.http', CHAIN);
+  write('vs/.vscode/settings.json', `{
+    // VS Code REST Client's environments, with comments and a trailing comma
+    "rest-client.environmentVariables": { "$shared": { "who": "vs-shared" }, "local": { "host": "BASE" }, },
+  }`);
+  write('vs/sub/one.http', 'GET {{host}}/hf/vs?who={{who}}\n\n> {%\n client.test("who", function () { client.assert(response.body.args.who === "shared-user", response.body.args.who); });\n%}\n');
+}, 60000);
+
+afterAll(async () => {
+  await api?.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe('sheet run x.http --env', () => {
+  it('resolves {{name}} from the environment walked up to, counts client.test as assertions and carries client.global', async () => {
+    const r = await sheet(['run', 'api/chain.http', '--env', 'dev', '--report', 'json:out.json', '--report', 'junit:out.xml']);
+    expect(r.err).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/✓ 200 POST \/hf\/login \(chain\.http:2\)/);
+    expect(r.out).toContain('2 of 2 requests, 4 assertions, 0 failed');
+    const rep = JSON.parse(fs.readFileSync(path.join(dir, 'out.json'), 'utf8'));
+    const reqs = rep.files[0].results;
+    // The private file wins over $shared for `who`; the handler's global reached the 2nd request.
+    expect(reqs[0].request.headers).toContainEqual(['X-Who', 'private-ada']);
+    expect(reqs[1].request.headers).toContainEqual(['Authorization', 'Bearer abc123']);
+    expect(reqs[0].assertions.map((a: { args: string; passed: boolean }) => [a.args, a.passed])).toEqual([['logged in', true], ['token given', true]]);
+    const xml = fs.readFileSync(path.join(dir, 'out.xml'), 'utf8');
+    expect(xml).toContain('bearer echoed');
+  });
+
+  it('a failing client.test fails the run (exit 1) and says why, in TAP too', async () => {
+    write('api/fail.http', 'GET {{host}}/hf/x\n\n> {%\n client.test("is 201", function () { client.assert(response.status === 201, "got " + response.status); });\n%}\n');
+    const r = await sheet(['run', 'api/fail.http', '--env', 'dev', '--report', 'tap']);
+    expect(r.code).toBe(1);
+    expect(r.out).toMatch(/^not ok 1 - GET \/hf\/x/m);
+    expect(r.out).toContain('fail.http:3: is 201: failed: got 200');
+  });
+
+  it('finds VS Code environments in .vscode/settings.json above the file (JetBrains $shared wins over VS Code $shared)', async () => {
+    const r = await sheet(['run', 'vs/sub/one.http', '--env', 'local']);
+    expect(r.err).toBe('');
+    expect(r.out).toContain('1 assertions, 0 failed');
+    expect(r.code).toBe(0);
+  });
+
+  it('an unknown environment is a usage error naming the known ones, before anything is sent', async () => {
+    const r = await sheet(['run', 'api/chain.http', '--env', 'staging']);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain('"staging"');
+    expect(r.err).toContain('dev, prod');
+    expect(r.out).toBe('');
+  });
+
+  it('without --env, a name only the environment defines is a located sheet error (exit 2)', async () => {
+    const r = await sheet(['run', 'api/chain.http']);
+    expect(r.code).toBe(2);
+    expect(r.out).toMatch(/chain\.http:\d+.*host/);
+  });
+});
+
+describe('# @prompt in sheet run', () => {
+  it('is a usage error naming the variable without --var, and uses --var name=value', async () => {
+    write('api/prompt.http', '# @prompt otp one-time code\nGET {{host}}/hf/otp?code={{otp}}\n');
+    const r = await sheet(['run', 'api/prompt.http', '--env', 'dev']);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain('prompt.http:1: # @prompt otp needs a value (one-time code): give it with --var otp=VALUE');
+    const ok = await sheet(['run', 'api/prompt.http', '--env', 'dev', '--var', 'otp=4711', '--report', 'json:p.json']);
+    expect(ok.code).toBe(0);
+    const rep = JSON.parse(fs.readFileSync(path.join(dir, 'p.json'), 'utf8'));
+    expect(rep.files[0].results[0].url).toContain('code=4711');
+  });
+});
