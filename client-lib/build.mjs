@@ -16,6 +16,11 @@ await build({ ...common, entryPoints: [path.join(here, 'src/browser.ts')], outfi
 await build({ ...common, entryPoints: [path.join(here, 'src/index.ts')], outfile: path.join(dist, 'index.mjs'), format: 'esm' });
 // require('angular-client-rest') on every Node of "engines" (and bundlers that pick "require").
 await build({ ...common, entryPoints: [path.join(here, 'src/index.ts')], outfile: path.join(dist, 'index.cjs'), format: 'cjs', platform: 'neutral' });
+// The Node entry (package export condition `node`): the engine's HTTP layer (undici, the cookie
+// jar) bundled in, so the package needs no dependencies; the browser builds above never import it.
+const nodeCommon = { ...common, entryPoints: [path.join(here, 'src/node.ts')], platform: 'node', target: 'node18' };
+await build({ ...nodeCommon, outfile: path.join(dist, 'node.mjs'), format: 'esm', banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" } });
+await build({ ...nodeCommon, outfile: path.join(dist, 'node.cjs'), format: 'cjs' });
 const tsc = path.resolve(here, '../node_modules/typescript/bin/tsc');
 const r = spawnSync(process.execPath, [tsc, '-p', path.join(here, 'tsconfig.json'), '--emitDeclarationOnly'], { stdio: 'inherit' });
 if (r.status !== 0) process.exit(r.status ?? 1);

@@ -55,8 +55,8 @@ export function headerValue(headers: Header[], name: string): string | undefined
   return undefined;
 }
 
-/** The body as bytes (text bodies encoded as UTF-8). */
+/** The body as bytes (text bodies encoded as UTF-8). Browser-safe (no Buffer): the client library bundles it. */
 export function bodyBytes(body: Body | undefined): Uint8Array | undefined {
   if (!body) return undefined;
-  return body.kind === 'text' ? Buffer.from(body.text, 'utf8') : body.bytes;
+  return body.kind === 'text' ? new TextEncoder().encode(body.text) : body.bytes;
 }

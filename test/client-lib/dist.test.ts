@@ -48,4 +48,32 @@ describe('dist/client.js', () => {
     expect(w.angular.version.full).toBe(ngPkg === 'angular15' ? '1.5.11' : '1.8.3');
     w.close();
   });
+
+  it('bundles the engine browser-safe: no Node module, no undici; toCurl and record() work in the page', () => {
+    const js = clientJs();
+    expect(js).not.toMatch(/require\(["'](node:|undici|tough-cookie|proper-lockfile|fs|path|crypto)/);
+    expect(js).not.toMatch(/\bundici\b|\bBuffer\./);
+    const ngPkg = (window as any).__angularPkg || 'angular';
+    const dom = new JSDOM('<!doctype html><html><body></body></html>', { url: 'http://localhost/app/', runScripts: 'outside-only' });
+    const w: any = dom.window;
+    // jsdom lacks TextEncoder/TextDecoder, which every browser has.
+    w.TextEncoder = TextEncoder;
+    w.TextDecoder = TextDecoder;
+    w.eval(fs.readFileSync(require.resolve(`${ngPkg}/angular.js`), 'utf8'));
+    w.eval(js);
+    const Client = w.angular.injector(['ng', 'client', ['ClientProvider', (p: any) => {
+      p.setBaseUrl('/api');
+    }]]).get('Client');
+    const user = Client.one('users', 1);
+    expect(user.toCurl()).toBe("curl -H 'Accept: application/json, text/plain, */*' http://localhost/api/users/1");
+    user.name = 'Ada';
+    expect(user.toCurl('put')).toBe(
+      "curl -X PUT -H 'Content-Type: application/json;charset=utf-8' -H 'Accept: application/json, text/plain, */*' --data-binary '{\"id\":1,\"name\":\"Ada\"}' http://localhost/api/users/1",
+    );
+    expect(Client.all('users').toCurl()).toBe("curl -H 'Accept: application/json, text/plain, */*' http://localhost/api/users");
+    Client.record();
+    Client.all('users').getList({ page: 2 });
+    expect(Client.stop()).toBe('GET http://localhost/api/users?page=2\nAccept: application/json, text/plain, */*\n#\n');
+    w.close();
+  });
 });

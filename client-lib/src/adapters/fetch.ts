@@ -5,6 +5,7 @@
 import { createConfiguration } from '../core/config.js';
 import { createService } from '../core/client.js';
 import { ClientError, ClientHttpError, firstBytes } from '../core/errors.js';
+import { isBinaryish } from '../core/request-model.js';
 import { buildUrl } from '../core/url.js';
 import type { ClientService, Deferred, HttpConfig, HttpResponse, Runtime } from '../core/types.js';
 
@@ -20,13 +21,6 @@ export function nativeDefer<T = any>(): Deferred<T> {
   });
   return { promise, resolve, reject, notify() {} };
 }
-
-const isBinaryish = (d: any): boolean =>
-  (typeof FormData !== 'undefined' && d instanceof FormData) ||
-  (typeof Blob !== 'undefined' && d instanceof Blob) ||
-  (typeof URLSearchParams !== 'undefined' && d instanceof URLSearchParams) ||
-  d instanceof ArrayBuffer ||
-  ArrayBuffer.isView(d);
 
 function applyTransforms(fns: any, data: any, headersGetter: any, status?: number): any {
   const list = typeof fns === 'function' ? [fns] : fns;
@@ -96,9 +90,11 @@ export function fetchTransport(fetchImpl?: FetchLike): (config: HttpConfig) => P
         signal: controller?.signal,
         credentials: config.withCredentials ? 'include' : undefined,
       });
-    } catch (e) {
+    } catch (e: any) {
       clearTimeout(timer);
-      throw fail(-1, reason || 'error', e);
+      // The engine's transport (node.ts) reports its own timeout and cancel by code.
+      const engineReason = e && e.code === 'timeout' ? 'timeout' : e && e.code === 'cancelled' ? 'abort' : undefined;
+      throw fail(-1, reason || engineReason || 'error', e);
     }
     let text: string;
     try {
@@ -160,7 +156,15 @@ export function networkFailure(error: any): string {
     ENETUNREACH: 'network unreachable',
     ERR_INVALID_URL: 'invalid URL',
     UND_ERR_SOCKET: 'the server closed the connection',
+    // EngineError codes of the Node transport (engine/src/http/send.ts, docs/errors.md).
+    'connection-refused': 'connection refused',
+    'unknown-host': 'host not found',
+    'invalid-url': 'invalid URL',
+    'tls-error': 'TLS error',
+    'too-many-redirects': 'too many redirects',
+    'network-error': 'network error',
   };
+  if (error && error.name === 'EngineError' && names[error.code]) return `${names[error.code]}: ${error.message}`;
   if (names[code]) return names[code] + (inner && inner.message ? ': ' + inner.message : '');
   if (/invalid url|failed to parse url/i.test(String((error && error.message) || '') + ' ' + String((inner && inner.message) || ''))) return 'invalid URL';
   if (inBrowser()) return 'no response: network error, or cross-origin headers missing';

@@ -14,6 +14,7 @@ import type { Core } from './context.js';
 import { installEnhance } from './enhance.js';
 import { installPromises } from './promises.js';
 import { installPrototypes } from './prototypes.js';
+import { startRecording, stopRecording } from './record.js';
 import { installRequests } from './requests.js';
 import type { ClientConfiguration, ClientConfigurer, ClientService, Runtime } from './types.js';
 import { installUrls } from './urls.js';
@@ -76,5 +77,7 @@ export function createService(config: ClientConfiguration, runtime: Runtime): Cl
   service.clientizeCollection = (parent: any, element: any, route: any, fromServer?: any, reqParams?: any) =>
     c.clientizeList(parent, element, route, !!fromServer, reqParams);
   service.isClientized = c.isClientized;
+  service.record = () => startRecording(runtime);
+  service.stop = () => stopRecording(runtime);
   return service as ClientService;
 }

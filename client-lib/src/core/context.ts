@@ -52,4 +52,6 @@ export interface Core {
   customFunction(self: Enhanced, operation: unknown, path: unknown, params: unknown, headers: unknown, elem: unknown): ClientPromise<any>;
   addClientMethod(self: Enhanced, name: string, operation: string, path?: unknown, defaultParams?: unknown, defaultHeaders?: unknown, defaultElem?: unknown): void;
   putElement(self: Enhanced, idx: number, params: unknown, headers: unknown): ClientPromise<any>;
+  /** Set by toCurl() (record.ts) for one synchronous call: takes the request instead of sending it. */
+  capture?: (config: HttpConfig) => void;
 }

@@ -6,6 +6,7 @@
 import { META } from './config.js';
 import type { Core } from './context.js';
 import { metaOf, Meta } from './meta.js';
+import { curlOf } from './record.js';
 
 /** Adds this part's functions to `c` (see context.ts). */
 export function installPrototypes(c: Core): void {
@@ -52,6 +53,9 @@ export function installPrototypes(c: Core): void {
       Object.defineProperty(p, f.clientized!, { get: () => true, configurable: true, enumerable: false });
       def(p, f.getClientUrl!, function (this: any, what?: any) {
         return c.fetchUrl(this, what);
+      });
+      def(p, 'toCurl', function (this: any, operation?: string) {
+        return curlOf(c, this, operation);
       });
       def(p, f.getRequestedUrl!, function (this: any, what?: any) {
         return c.fetchRequestedUrl(this, what);

@@ -5,6 +5,7 @@
 import type { Core } from './context.js';
 import { ClientError, ClientHttpError, toHttpError } from './errors.js';
 import { OPERATIONS, isObject, metaOf, Meta } from './meta.js';
+import { recordRequest } from './record.js';
 import type { ClientPromise, Deferred, HttpConfig, HttpResponse } from './types.js';
 
 /** Adds this part's functions to `c` (see context.ts). */
@@ -34,6 +35,12 @@ export function installRequests(c: Core): void {
 
   // ---------------------------------------------------------------- requests
   function send(cfg: HttpConfig, ok: (r: HttpResponse) => void, err: (r: any) => void, d: Deferred): void {
+    if (c.capture) {
+      // toCurl(): the request is taken, not sent (the promise stays pending).
+      c.capture(cfg);
+      return;
+    }
+    recordRequest(runtime, cfg);
     let p: PromiseLike<HttpResponse>;
     try {
       p = runtime.http(cfg);

@@ -351,6 +351,12 @@ export interface ClientCommon {
   allUrl<U = any>(route: string, url: string): ClientCollection<U>;
   getClientUrl(what?: string): string;
   getRequestedUrl(what?: string): string;
+  /**
+   * The curl command (bash) of the request `operation` would send now, without sending it:
+   * default `getList` on a collection, `get` on an element (engine/src/curl/to-curl.ts).
+   * @example Client.one('users', 1).toCurl('put') // "curl -X PUT -H 'Accept: ...' ... http://h/users/1"
+   */
+  toCurl(operation?: 'get' | 'getList' | 'post' | 'put' | 'remove' | 'head' | 'options' | 'patch' | 'trace'): string;
   withHttpConfig(config: HttpConfig): this;
   addClientMethod(name: string, operation: string, path?: string, params?: QueryParams, headers?: Headers, elem?: any): void;
   head(params?: QueryParams, headers?: Headers): ClientPromise<any>;
@@ -455,4 +461,11 @@ export interface ClientService extends ClientConfigurer {
   stripClient<T = any>(elem: T): any;
   /** Is this object enhanced by this library? */
   isClientized(obj: any): boolean;
+  /** Start recording the requests this client (and its `withConfig` copies) send. */
+  record(): void;
+  /**
+   * Stop recording: the requests sent since `record()` as sheet text (docs/sheet-format.md),
+   * each followed by a `#` line; run it with `sheet run FILE` or paste it into sheet-mode.
+   */
+  stop(): string;
 }

@@ -58,7 +58,7 @@ export function hasHeader(headers: Header[], name: string): boolean {
 /** curl -u user[:password] as the Authorization header it sends (Basic, RFC 7617, UTF-8). */
 export function basicAuthHeader(user: string): Header {
   const pair = user.includes(':') ? user : `${user}:`;
-  return ['Authorization', `Basic ${Buffer.from(pair, 'utf8').toString('base64')}`];
+  return ['Authorization', `Basic ${btoa(String.fromCharCode(...new TextEncoder().encode(pair)))}`];
 }
 
 /**

@@ -70,8 +70,14 @@ export function toCurl(req: Request, opts: CurlOptions = {}): string {
       prefix = `printf '${fmt}' | `;
       words.push('--data-binary', '@-');
     } else {
-      const text = Buffer.from(body).toString('utf8');
-      const exact = Buffer.from(text, 'utf8').equals(Buffer.from(body));
+      // Browser-safe (the client library bundles this file): TextDecoder, not Buffer.
+      let text = '';
+      let exact = true;
+      try {
+        text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(body);
+      } catch {
+        exact = false;
+      }
       // `--data-binary @x` would read the file x: a body starting with @ goes as --data-raw.
       words.push(body[0] === 0x40 ? '--data-raw' : '--data-binary', exact ? shellQuote(text) : bytesWord(body));
     }

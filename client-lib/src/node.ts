@@ -1,0 +1,94 @@
+/**
+ * The Node entry (`node` export condition of the package): everything of the main entry, with
+ * a `createClient` whose default transport is the engine's HTTP layer (engine/src/http/send.ts,
+ * undici): redirects followed, a timeout, cancel, and with `cookieJar: PATH` the Netscape cookie
+ * file curl, the shell's `rest` and sheet-mode share (engine/src/http/cookies.ts). Failures carry
+ * the engine's error (code `connection-refused`, `unknown-host`, `timeout`, ..., docs/errors.md)
+ * as `cause`, mapped to ClientHttpError codes (docs/client-lib.md). Never in a browser bundle.
+ */
+import type { CookieJar } from 'tough-cookie';
+import { loadJar, refreshJar, trySaveJar } from '../../engine/src/http/cookies.js';
+import { send } from '../../engine/src/http/send.js';
+import type { Request } from '../../engine/src/model.js';
+import { createClient as createFetchClient, type CreateClientOptions } from './adapters/fetch.js';
+
+export * from './index.js';
+
+export interface EngineFetchOptions {
+  /** Netscape cookie file (curl's -b/-c FILE): read before the first request, written after each answer. */
+  cookieJar?: string;
+  /** Follow redirects (301/302/303/307/308, RFC 9110). @default true */
+  followRedirects?: boolean;
+  /** At most this many redirects, then the error `too-many-redirects`. @default 10 */
+  maxRedirects?: number;
+  /** Limit of each whole exchange in ms (0: none); a per-request `timeout` of the HTTP config works too. @default 0 */
+  timeoutMs?: number;
+  /** Skip TLS certificate checks (curl's -k). @default false */
+  insecure?: boolean;
+  /** Called with a warning (a cookie file that could not be written: the request itself was sent). @default console.warn */
+  onWarning?: (message: string) => void;
+}
+
+/**
+ * A `fetch`-shaped function on the engine's `send`: what the fetch transport calls in Node.
+ * Request bodies: strings and bytes. The answer has `status`, `statusText`, `headers`
+ * (a `Headers`), `url` (after redirects), `redirected` and `text()`.
+ * @throws the engine's EngineError (code `connection-refused`, `unknown-host`, `invalid-url`,
+ *   `timeout`, `cancelled`, `too-many-redirects`, `tls-error`, `network-error`).
+ */
+export function engineFetch(options: EngineFetchOptions = {}): (url: string, init?: any) => Promise<any> {
+  let jar: Promise<CookieJar> | undefined;
+  const warn = options.onWarning || ((m: string) => console.warn(m));
+  return async function fetchOnEngine(url: string, init: any = {}) {
+    const headers: [string, string][] = Object.entries(init.headers || {}).map(([k, v]) => [k, String(v)]);
+    const request: Request = { method: String(init.method || 'GET').toUpperCase(), url: String(url), headers };
+    const b = init.body;
+    if (typeof b === 'string') request.body = { kind: 'text', text: b };
+    else if (b instanceof ArrayBuffer) request.body = { kind: 'bytes', bytes: new Uint8Array(b) };
+    else if (ArrayBuffer.isView(b)) request.body = { kind: 'bytes', bytes: new Uint8Array(b.buffer, b.byteOffset, b.byteLength) };
+    else if (b !== undefined && b !== null) request.body = { kind: 'text', text: String(b) };
+    let j: CookieJar | undefined;
+    if (options.cookieJar) {
+      if (!jar) jar = loadJar(options.cookieJar);
+      else jar = jar.then(async (x) => (await refreshJar(x, options.cookieJar!), x));
+      j = await jar;
+    }
+    const exchange = await send(request, {
+      jar: j,
+      signal: init.signal,
+      timeoutMs: options.timeoutMs,
+      followRedirects: options.followRedirects,
+      maxRedirects: options.maxRedirects,
+      insecure: options.insecure,
+    });
+    if (j && options.cookieJar) {
+      const warning = await trySaveJar(j, options.cookieJar);
+      if (warning) warn(warning);
+    }
+    const res = exchange.response;
+    const resHeaders = new Headers();
+    for (const [n, v] of res.headers) resHeaders.append(n, v);
+    const body = res.body;
+    return {
+      status: res.status,
+      statusText: res.statusText,
+      headers: resHeaders,
+      url: exchange.request.url,
+      redirected: exchange.redirects.length > 0,
+      text: async () => new TextDecoder().decode(body),
+    };
+  };
+}
+
+export type NodeClientOptions = CreateClientOptions & EngineFetchOptions;
+
+/**
+ * A `Client` service without AngularJS on the engine's HTTP layer (see the module comment);
+ * `fetch` in the options replaces it (e.g. `globalThis.fetch`).
+ * @example
+ * const client = createClient({ baseUrl: 'http://127.0.0.1:8080', cookieJar: 'cookies.txt' });
+ * const users = await client.all('users').getList();
+ */
+export function createClient(options: NodeClientOptions = {}): ReturnType<typeof createFetchClient> {
+  return createFetchClient({ ...options, fetch: options.fetch || engineFetch(options) });
+}

@@ -1,0 +1,103 @@
+// @vitest-environment node
+// The Node entry (client-lib/src/node.ts): the library on the engine's HTTP layer (undici via
+// engine/src/http/send.ts) against the example API and httpbin on 127.0.0.1: redirects, a
+// Netscape cookie file that real curl then reads, timeout, abort, the engine's error codes.
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createClient, ClientHttpError } from '../../client-lib/src/node';
+// @ts-expect-error plain JS fixture
+import { startServer } from '../fixtures/server.mjs';
+// @ts-expect-error plain JS fixture
+import { startHttpbin } from '../fixtures/httpbin.mjs';
+
+let api: { url: string; close(): Promise<void> };
+let bin: { url: string; close(): Promise<void> };
+let dir: string;
+beforeAll(async () => {
+  [api, bin] = await Promise.all([startServer(), startHttpbin()]);
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'client-lib-node-'));
+}, 30000);
+afterAll(async () => {
+  await Promise.all([api.close(), bin.close()]);
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+// Real curl, asynchronously: the example API runs in this process and must keep answering.
+const curl = async (...args: string[]): Promise<any> => JSON.parse((await promisify(execFile)('curl', ['-s', ...args], { encoding: 'utf8' })).stdout);
+
+const failure = async (p: PromiseLike<any>): Promise<ClientHttpError> => {
+  try {
+    await p;
+  } catch (e) {
+    return e as ClientHttpError;
+  }
+  throw new Error('expected a rejection');
+};
+
+describe('Node entry: the engine transport', () => {
+  it('follows redirects (example API and httpbin)', async () => {
+    const users: any = await createClient({ baseUrl: api.url }).all('redirect').getList();
+    expect(users.length).toBeGreaterThan(0);
+    const got: any = await createClient({ baseUrl: bin.url }).one('redirect', 3).get();
+    expect(got.url).toBe(bin.url + '/get');
+    const kept = await failure(createClient({ baseUrl: bin.url, followRedirects: false }).one('redirect', 1).get());
+    expect(kept.status).toBe(302);
+    expect(kept.code).toBe('HTTP_ERROR');
+  });
+
+  it('keeps cookies in a Netscape file that curl reads, and sends them back', async () => {
+    const jar = path.join(dir, 'cookies.txt');
+    const c = createClient({ baseUrl: api.url, cookieJar: jar });
+    await c.one('cookies', 'persistent').get();
+    expect(fs.readFileSync(jar, 'utf8')).toMatch(/127\.0\.0\.1\tFALSE\t\/\tFALSE\t\d+\tkeep\tyes/);
+    const back: any = await c.one('cookies').get();
+    expect(back.cookies).toEqual({ keep: 'yes' });
+    const byCurl = await curl('-b', jar, api.url + '/cookies');
+    expect(byCurl.cookies).toEqual({ keep: 'yes' });
+    // httpbin sets a cookie on a redirect: the jar holds it on the followed request.
+    const jar2 = path.join(dir, 'httpbin-cookies.txt');
+    const seen: any = await createClient({ baseUrl: bin.url, cookieJar: jar2 }).all('cookies').customGET('set', { flavour: 'oat' });
+    expect(seen.cookies).toEqual({ flavour: 'oat' });
+    const again = await curl('-b', jar2, bin.url + '/cookies');
+    expect(again.cookies).toEqual({ flavour: 'oat' });
+  });
+
+  it('times out (per request and per client) with code TIMEOUT', async () => {
+    const slow = await failure(createClient({ baseUrl: api.url }).one('slow').withHttpConfig({ timeout: 100 }).get({ ms: 3000 }));
+    expect(slow.code).toBe('TIMEOUT');
+    const started = Date.now();
+    const delay = await failure(createClient({ baseUrl: bin.url, timeoutMs: 150 }).one('delay', 3).get());
+    expect(delay.code).toBe('TIMEOUT');
+    expect((delay.cause as any).code).toBe('timeout');
+    expect(Date.now() - started).toBeLessThan(2500);
+  });
+
+  it('aborts through the timeout promise with code ABORTED', async () => {
+    let cancel!: () => void;
+    const timeout = new Promise<void>((r) => (cancel = r));
+    const p = createClient({ baseUrl: api.url }).one('slow').withHttpConfig({ timeout }).get({ ms: 3000 });
+    setTimeout(cancel, 50);
+    const e = await failure(p);
+    expect(e.code).toBe('ABORTED');
+    expect(e.status).toBe(-1);
+  });
+
+  it('maps the engine error of a refused connection to NETWORK_ERROR, keeping it as cause', async () => {
+    const e = await failure(createClient({ baseUrl: 'http://127.0.0.1:9' }).all('users').getList());
+    expect(e.code).toBe('NETWORK_ERROR');
+    expect((e.cause as any).code).toBe('connection-refused');
+    expect(e.message).toMatch(/connection refused/);
+  });
+
+  it('posts JSON and reads the answer like the fetch transport', async () => {
+    const echo: any = await createClient({ baseUrl: api.url }).all('lib-echo').post({ name: 'Ada' }, { q: 'a b' });
+    expect(echo.method).toBe('POST');
+    expect(echo.query).toBe('?q=a+b');
+    expect(JSON.parse(echo.body)).toEqual({ name: 'Ada' });
+    expect(echo.headers['content-type']).toBe('application/json;charset=utf-8');
+  });
+});
