@@ -7,7 +7,6 @@
 ;; Version: 0.1.0
 ;; URL: https://github.com/sheet-rest/sheet-rest
 ;; Keywords: comm, tools
-;; Package-Requires: ((emacs "28.1"))
 
 ;; This file is not part of GNU Emacs.
 

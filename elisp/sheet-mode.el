@@ -64,11 +64,29 @@
   :prefix "sheet-"
   :link '(url-link :tag "Manual" "https://github.com/sheet-rest/sheet-rest"))
 
-(defcustom sheet-engine-command (sheet-engine--default-command)
+(defcustom sheet-engine-command nil
   "Program and arguments that start the engine, speaking JSON-RPC on stdio.
-The default runs the bundle built by `make build' in the checkout
-this file belongs to: node ../engine/dist/engine.cjs --stdio."
-  :type '(repeat (string :tag "Argument")))
+nil (the default) finds the engine without configuration
+\(`sheet-engine-find-command'): the bundle built by `make build' in
+the checkout this file belongs to (node ../engine/dist/engine.cjs
+--stdio), else `sheet engine --stdio' when `npm install -g' put the
+`sheet' executable on the variable `exec-path'
+\(\\[sheet-install-engine])."
+  :type '(choice (const :tag "Find it" nil)
+                 (repeat :tag "Command line" (string :tag "Argument"))))
+
+(defcustom sheet-engine-executable "sheet"
+  "Name of the engine's executable looked for on the variable `exec-path'.
+Installed by `npm install -g' of `sheet-engine-npm-package'."
+  :type 'string)
+
+(defcustom sheet-engine-npm-package "sheet-rest"
+  "The npm package holding the engine, for `sheet-install-engine'."
+  :type 'string)
+
+(defcustom sheet-npm-program "npm"
+  "The npm program `sheet-install-engine' runs."
+  :type 'string)
 
 (defcustom sheet-log-request t
   "When non-nil, each request is logged to the *Messages* buffer."

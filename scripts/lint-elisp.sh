@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Lint the Emacs Lisp of sheet-mode (called by scripts/lint.sh, i.e. `make lint`):
 # byte-compile with warnings as errors, checkdoc, and package-lint (Debian's elpa-package-lint
-# under /usr/share/emacs/site-lisp/elpa-src/). Exit 1 when any of them complains.
+# under /usr/share/emacs/site-lisp/elpa-src/), with elisp/sheet-mode.el as the main file of the
+# one package (the MELPA recipe elisp/sheet-mode.recipe). Exit 1 when any of them complains.
+# test/elisp/sheet-mode-install-test.el runs this script, so `make test` checks it too.
 #
 # Two package-lint findings are accepted, each for a stated reason, and only on the exact line:
 # - "uninstallable in all released Emacs versions" on the Package-Requires line: Debian's
@@ -55,7 +57,10 @@ else
   (require (quote package-lint))
   (package-initialize)
   (let ((bad 0)
-        (package-lint-main-file nil))
+        ;; One package, sheet-mode (elisp/sheet-mode.recipe): the other
+        ;; files take its prefix and dependencies and carry no
+        ;; Package-Requires of their own.
+        (package-lint-main-file (expand-file-name "elisp/sheet-mode.el")))
     (dolist (file command-line-args-left)
       (with-current-buffer (find-file-noselect file)
         (pcase-dolist (`(,line ,col ,type ,msg) (package-lint-buffer))

@@ -118,9 +118,10 @@
         (should (eq major-mode (if (fboundp 'json-mode) 'json-mode 'js-mode)))))))
 
 (ert-deftest sheet-test-setting-engine-command ()
-  "`sheet-engine-command' defaults to the checkout's built engine; a missing one names `make build'."
-  (should (equal (car sheet-engine-command) "node"))
-  (should (equal (expand-file-name (cadr sheet-engine-command))
+  "`sheet-engine-command' nil finds the checkout's built engine; a missing one names `make build'."
+  (should-not sheet-engine-command)
+  (should (equal (car (sheet-engine-command-line)) "node"))
+  (should (equal (expand-file-name (cadr (sheet-engine-command-line)))
                  (expand-file-name "engine/dist/engine.cjs" sheet-test-root)))
   (sheet-engine-shutdown)
   (sheet-test-with-sheet "GET :base/users\n"
