@@ -405,6 +405,66 @@ Each has :message, :code and :line, as the engine's `hooks.warnings'.")
     command))
 
 ;;;###autoload
+(defun sheet-yank-curl (command)
+  "Insert the request of the curl command line COMMAND at point.
+Interactively, COMMAND is the latest kill when it is a curl
+command line; otherwise, or with a prefix argument, it is read in
+the minibuffer, the latest kill as the default.  The engine
+converts it (`sheet/fromCurl', the converter of `sheet
+import-curl'; docs/sheet-format.md, \"Importing curl command
+lines\"): the URL, -X, -H, -d and its variants, --json, -u, -b,
+-A, -e.  The request goes on its own lines, separated from the
+requests around it by the file's separator line (`#', or `###' in
+a `.http' file).  What the request does not carry (-k, -F, ...)
+is named in a warning in the echo area; a command it cannot
+write is a `user-error' naming the option.  Return the inserted
+request's text.  This is restclient.el's issue #290."
+  (interactive (list (sheet--read-curl-command current-prefix-arg)))
+  (barf-if-buffer-read-only)
+  (let* ((result (sheet-engine--request
+                  'sheet/fromCurl
+                  (append (list :command command :text (sheet--text))
+                          (and buffer-file-name
+                               (list :path buffer-file-name)))))
+         (text (plist-get result :text))
+         (separator (plist-get result :separator))
+         (warnings (append (plist-get result :warnings) nil)))
+    (unless (bolp) (end-of-line) (insert "\n"))
+    ;; A line starting with `#' separates sheet requests, `###' .http
+    ;; ones: regexp-quote of the separator matches both rules.
+    (unless (or (bobp)
+                (save-excursion
+                  (forward-line -1)
+                  (looking-at-p (regexp-quote separator))))
+      (insert separator "\n"))
+    (let ((start (point)))
+      (insert text)
+      (unless (or (eobp) (looking-at-p (regexp-quote separator)))
+        (insert separator "\n"))
+      (goto-char start))
+    (if warnings
+        (message "Sheet-mode: curl command inserted; warning: %s"
+                 (sheet--warning-text warnings))
+      (message "Sheet-mode: curl command inserted"))
+    text))
+
+(defun sheet--curl-command-p (text)
+  "Non-nil when TEXT looks like a curl command line."
+  (and (stringp text)
+       (string-match-p "\\`[ \t\n]*\\(\\$[ \t]+\\)?curl\\(\\.exe\\)?[ \t\n]"
+                       text)))
+
+(defun sheet--read-curl-command (ask)
+  "The curl command line for `sheet-yank-curl': the latest kill or read.
+Read it in the minibuffer when ASK is non-nil or the latest kill
+is not a curl command line."
+  (let ((kill (ignore-errors (current-kill 0 t))))
+    (if (and (not ask) (sheet--curl-command-p kill))
+        (substring-no-properties kill)
+      (read-string "curl command line: " nil nil
+                   (and kill (substring-no-properties kill))))))
+
+;;;###autoload
 (defun sheet-set-environment (name)
   "Use the environment NAME for this `.http' buffer's requests.
 NAME nil: none (only the `$shared' values apply).  Interactively,
@@ -1195,6 +1255,7 @@ hook to free TAB."
     (define-key map (kbd "C-c C-p") #'sheet-jump-prev)
     (define-key map (kbd "C-c C-.") #'sheet-mark-current)
     (define-key map (kbd "C-c C-u") #'sheet-copy-curl-command)
+    (define-key map (kbd "C-c C-y") #'sheet-yank-curl)
     (define-key map (kbd "C-c C-g") #'sheet-helm)
     (define-key map (kbd "C-c n n") #'sheet-narrow-to-current)
     (define-key map (kbd "C-c C-i") #'sheet-show-info)
@@ -1225,6 +1286,7 @@ hook to free TAB."
     ["Show all" sheet-show-all :active sheet-outline-mode]
     "--"
     ["Copy as curl command" sheet-copy-curl-command]
+    ["Insert curl command as request" sheet-yank-curl]
     ["Variables and hooks" sheet-show-info]
     ["Environment (.http)" sheet-set-environment]
     "--"

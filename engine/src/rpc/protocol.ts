@@ -300,6 +300,28 @@ export interface CurlResult {
 /** The request at point as a curl command line (C-c C-u). */
 export const SheetCurl = new RequestType<CurlParams, CurlResult, EngineErrorData>('sheet/curl');
 
+export interface FromCurlParams {
+  /** A curl command line as typed in bash (`curl -H 'A: b' https://h/x`, `\` continuations allowed). */
+  command: string;
+  /** The file the request goes into: its name picks the syntax (docs/http-files.md "Which parser"). */
+  path?: string;
+  /** That file's text, for the first-line syntax marker. */
+  text?: string;
+}
+export interface FromCurlResult {
+  /** The request: `METHOD URL`, `Name: value` lines, an empty line and the body; ends with a newline. */
+  text: string;
+  /** What the command does that the request does not carry, each naming the option. */
+  warnings: { message: string }[];
+  /** The line that separates requests in the file's syntax: `#` (sheet) or `###` (`.http`). */
+  separator: string;
+}
+/**
+ * A curl command line as a request (`sheet-yank-curl`, C-c C-y; engine/src/curl/from-curl.ts,
+ * the converter `sheet import-curl` uses). Errors name the option.
+ */
+export const SheetFromCurl = new RequestType<FromCurlParams, FromCurlResult, EngineErrorData>('sheet/fromCurl');
+
 export interface EnvironmentsParams {
   /** The `.http` file; the environment files are looked for from its directory up. */
   path?: string;

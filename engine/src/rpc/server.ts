@@ -7,6 +7,8 @@ import { CancellationTokenSource, ResponseError, type CancellationToken, type Me
 import { createMessageConnection, StreamMessageReader } from 'vscode-jsonrpc/node.js';
 import { EngineError, isEngineError, toEngineError } from '../errors.js';
 import { closeConnections } from '../http/send.js';
+import { curlToSheet } from '../curl/from-curl.js';
+import { syntaxFor } from '../http-file/index.js';
 import * as P from './protocol.js';
 import { Session, type SessionEvalLisp } from './session.js';
 import { answerBadFrames, FramedStreamWriter, strictJsonDecoder } from './framing.js';
@@ -146,6 +148,15 @@ export function serve(conn: MessageConnection, onExit: () => void = () => proces
   }));
   conn.onRequest(P.SheetVariables, guard((p: P.VariablesParams) => session.variables(checkSheetParams(p, true))));
   conn.onRequest(P.SheetCurl, guard((p: P.CurlParams) => session.curl(checkSheetParams(p, true))));
+  conn.onRequest(P.SheetFromCurl, guard((p: P.FromCurlParams) => {
+    if (typeof p?.command !== 'string') {
+      throw new EngineError('bad-argument', `params.command must be a curl command line (a string), not ${JSON.stringify(p?.command)}`, { hint: 'See docs/protocol.md.' });
+    }
+    const { text, warnings } = curlToSheet(p.command);
+    const path = typeof p.path === 'string' ? p.path : undefined;
+    const separator = syntaxFor(typeof p.text === 'string' ? p.text : '', path) === 'http' ? '###' : '#';
+    return { text, warnings, separator };
+  }));
   conn.onRequest(P.SheetEnvironments, guard((p: P.EnvironmentsParams) => {
     if (p?.path !== undefined && p.path !== null && typeof p.path !== 'string') {
       throw new EngineError('bad-argument', `params.path must be a file name, not ${JSON.stringify(p.path)}`, { hint: 'See docs/protocol.md.' });

@@ -1,0 +1,112 @@
+;;; sheet-mode-yank-curl-test.el --- C-c C-y: a curl command line into a request  -*- lexical-binding: t; -*-
+
+;;; Commentary:
+
+;; `sheet-yank-curl' (C-c C-y, issue 15) with the real engine (`sheet/fromCurl') and the
+;; example API: the round trip C-c C-u then C-c C-y gives the same request, which then sends;
+;; the command from the kill ring or the minibuffer; warnings and errors naming the option;
+;; the separator of a `.http' file.
+
+;;; Code:
+
+(require 'test-helper)
+
+(ert-deftest sheet-test-yank-curl-round-trip ()
+  "C-c C-u then C-c C-y gives the same request, and it sends."
+  (sheet-test-with-sheet "POST :base/users\nContent-Type: application/json\nX-Trace: a b\n\n{\"name\": \"Grace\", \"note\": \"it's\"}\n"
+    (sheet-test-goto "^POST")
+    (sheet-test-key "C-c C-u")
+    (let ((command (car kill-ring)))
+      (should (string-prefix-p "curl -X POST" command))
+      (goto-char (point-max))
+      (should (eq (key-binding (kbd "C-c C-y")) #'sheet-yank-curl))
+      (sheet-test-key "C-c C-y")
+      ;; Point is on the new request, after a separator line.
+      (should (looking-at-p "POST "))
+      (should (equal (buffer-substring-no-properties (point) (point-max))
+                     (format "POST %s/users\nContent-Type: application/json\nX-Trace: a b\n\n{\"name\": \"Grace\", \"note\": \"it's\"}\n"
+                             (sheet-test-api-url))))
+      (save-excursion (forward-line -1) (should (looking-at-p "#$")))
+      ;; The same request: the same curl command line.
+      (sheet-test-key "C-c C-u")
+      (should (equal (car kill-ring) command))
+      (with-current-buffer (sheet-test-send-and-wait)
+        (should (string-match-p "\"name\": \"Grace\"" (buffer-string)))))))
+
+(ert-deftest sheet-test-yank-curl-between-requests ()
+  "Inserted in the middle of a sheet, the request gets a separator on each side."
+  (sheet-test-with-sheet ""
+    (erase-buffer)
+    (insert "GET http://127.0.0.1:9/a\n\nGET http://127.0.0.1:9/b\n")
+    (goto-char (point-min))
+    (forward-line 1)
+    (sheet-yank-curl "curl http://127.0.0.1:9/new")
+    (should (equal (buffer-string)
+                   "GET http://127.0.0.1:9/a\n#\nGET http://127.0.0.1:9/new\n#\n\nGET http://127.0.0.1:9/b\n"))
+    (should (equal (mapcar (lambda (r) (plist-get r :url)) (sheet--requests))
+                   '("http://127.0.0.1:9/a" "http://127.0.0.1:9/new" "http://127.0.0.1:9/b")))))
+
+(ert-deftest sheet-test-yank-curl-reads-the-command ()
+  "Not a curl command in the kill ring, or a prefix argument: read it, the kill as default."
+  (sheet-test-with-sheet ""
+    (let (asked)
+      (kill-new "just some text")
+      (cl-letf (((symbol-function 'read-string)
+                 (lambda (prompt _initial _history default)
+                   (setq asked (list prompt default))
+                   "curl -H 'Accept: text/plain' http://127.0.0.1:9/typed")))
+        (sheet-test-key "C-c C-y"))
+      (should (equal asked '("curl command line: " "just some text")))
+      (should (string-match-p "^GET http://127.0.0.1:9/typed\nAccept: text/plain\n" (buffer-string)))
+      ;; A curl command in the kill ring is taken as it is, unless C-u asks.
+      (kill-new "curl http://127.0.0.1:9/killed")
+      (setq asked nil)
+      (goto-char (point-max))
+      (cl-letf (((symbol-function 'read-string)
+                 (lambda (&rest args) (setq asked args) "curl http://127.0.0.1:9/asked")))
+        (sheet-test-key "C-c C-y")
+        (should-not asked)
+        (should (string-match-p "^GET http://127.0.0.1:9/killed$" (buffer-string)))
+        (goto-char (point-max))
+        (let ((current-prefix-arg '(4)))
+          (call-interactively #'sheet-yank-curl))
+        (should (equal (nth 3 asked) "curl http://127.0.0.1:9/killed"))
+        (should (string-match-p "^GET http://127.0.0.1:9/asked$" (buffer-string)))))))
+
+(ert-deftest sheet-test-yank-curl-warnings-and-errors ()
+  "What the request leaves out is a warning naming the option; what it cannot write, an error."
+  (sheet-test-with-sheet ""
+    (let ((mark (sheet-test-messages-mark)))
+      (sheet-yank-curl "curl -k -F a=b http://127.0.0.1:9/up")
+      (let ((text (sheet-test-messages-since mark)))
+        (should (string-match-p "warning: -k: not carried over" text))
+        (should (string-match-p "-F a=b: multipart" text))))
+    (let ((before (buffer-string)))
+      (let ((err (should-error (sheet-yank-curl "curl -X FOO http://127.0.0.1:9/") :type 'user-error)))
+        (should (string-match-p "-X FOO: a sheet request cannot use this method" (cadr err))))
+      (let ((err (should-error (sheet-yank-curl "wget http://127.0.0.1:9/") :type 'user-error)))
+        (should (string-match-p "not a curl command" (cadr err))))
+      ;; Nothing was inserted.
+      (should (equal (buffer-string) before)))))
+
+(ert-deftest sheet-test-yank-curl-http-file ()
+  "In a `.http' file the requests are separated by `###'."
+  (let* ((dir (make-temp-file "sheet-yank" t))
+         (file (expand-file-name "api.http" dir)))
+    (unwind-protect
+        (with-current-buffer (find-file-noselect file)
+          (unwind-protect
+              (progn
+                (sheet-mode)
+                (insert "GET http://127.0.0.1:9/a\n# a comment\n")
+                (sheet-yank-curl "curl -d x=1 http://127.0.0.1:9/b")
+                (should (equal (buffer-string)
+                               "GET http://127.0.0.1:9/a\n# a comment\n###\nPOST http://127.0.0.1:9/b\nContent-Type: application/x-www-form-urlencoded\n\nx=1\n"))
+                (should (equal (mapcar (lambda (r) (plist-get r :method)) (sheet--requests))
+                               '("GET" "POST"))))
+            (set-buffer-modified-p nil)
+            (kill-buffer)))
+      (delete-directory dir t))))
+
+(provide 'sheet-mode-yank-curl-test)
+;;; sheet-mode-yank-curl-test.el ends here
