@@ -449,7 +449,7 @@ request's text.  This is restclient.el's issue #290."
     text))
 
 (defun sheet--curl-command-p (text)
-  "Non-nil when TEXT looks like a curl command line."
+  "Return non-nil when TEXT is a curl command line (`curl ...', `$ curl ...')."
   (and (stringp text)
        (string-match-p "\\`[ \t\n]*\\(\\$[ \t]+\\)?curl\\(\\.exe\\)?[ \t\n]"
                        text)))
