@@ -171,6 +171,14 @@ Used for the outline, variables and curl look-ups; sending a
 request has no timeout (cancel it with \\[sheet-cancel])."
   :type 'number)
 
+(defcustom sheet-prompt-secret-regexp "pass\\(?:word\\|wd\\)?\\|token\\|secret"
+  "Names of `# @prompt' variables whose answer is read without echo.
+Matched case-insensitively against the name: such answers are
+read with `read-passwd', the others with `read-string'.  VS Code
+REST Client masks password names the same way; tokens and
+secrets are masked here too."
+  :type 'regexp)
+
 (defcustom sheet-mode-hook '(sheet-outline-mode)
   "Hook run when entering `sheet-mode'.
 `sheet-outline-mode' is on it by default; remove it to free TAB."
@@ -353,6 +361,47 @@ A plist (:requests [...] :variables [...])."
   (cons (sheet--line-position (plist-get request :line))
         (sheet--line-end-position (plist-get request :endLine))))
 
+;;; Prompts (`# @prompt name' in .http files)
+
+(defvar sheet--prompt-history nil
+  "Minibuffer history of the answers to `# @prompt' lines.")
+
+(defun sheet--read-prompt (prompt)
+  "Read the answer to PROMPT, a plist (:name :description :line).
+A name matching `sheet-prompt-secret-regexp' is read with
+`read-passwd', any other with `read-string'."
+  (let* ((name (plist-get prompt :name))
+         (description (plist-get prompt :description))
+         (text (format "%s: " (if (or (null description)
+                                      (string-empty-p description))
+                                  name
+                                (format "%s (%s)" description name)))))
+    (if (let ((case-fold-search t))
+          (string-match-p sheet-prompt-secret-regexp name))
+        (read-passwd text)
+      (read-string text nil 'sheet--prompt-history))))
+
+(defun sheet--prompt-answers ()
+  "Ask for the `# @prompt' values of the request at point.
+Return (:prompts (:NAME ANSWER ...)) for the engine's `prompts'
+\(docs/protocol.md), or nil when the request has no prompt.  The
+engine's outline says which prompts a request has; it is only
+asked when the buffer mentions `@prompt' at all, so other sends
+cost no extra round trip."
+  (when (save-excursion
+          (save-restriction
+            (widen)
+            (goto-char (point-min))
+            (search-forward "@prompt" nil t)))
+    (let ((prompts (plist-get (sheet--request-at) :prompts))
+          answers)
+      (seq-doseq (prompt prompts)
+        (setq answers
+              (append answers
+                      (list (intern (concat ":" (plist-get prompt :name)))
+                            (sheet--read-prompt prompt)))))
+      (and answers (list :prompts answers)))))
+
 ;;; Commands
 
 (defvar-local sheet--last-warnings nil
@@ -398,7 +447,9 @@ Each has :message, :code and :line, as the engine's `hooks.warnings'.")
   "Copy the request at point, as a curl command line, to the kill ring."
   (interactive)
   (let* ((result (sheet-engine--request 'sheet/curl
-                                        (sheet--location-params) t))
+                                        (append (sheet--location-params)
+                                                (sheet--prompt-answers))
+                                        t))
          (command (plist-get result :command)))
     (kill-new command)
     (message "curl command copied: %s" command)
@@ -1061,12 +1112,14 @@ DISPLAY is `select' (show and select the response window), `stay'
 \(show it, keep focus) or nil (fill the buffer only)."
   (let* ((where (sheet--request-label))
          (_ (sheet--confirm-duplicate (car where) (cdr where)))
+         (prompts (sheet--prompt-answers))
          (conn (sheet-engine--ensure))
          (_ (sheet-engine--sync-jar conn))
          (sheet-buffer (current-buffer))
          (line (sheet--line))
          (context (sheet-engine--new-context sheet-buffer))
          (params (append (sheet--location-params)
+                         prompts
                          (list :raw (if raw t :json-false) :context context)
                          (and sheet--body-file-min
                               (list :bodyFileMin sheet--body-file-min))

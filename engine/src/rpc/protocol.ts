@@ -209,6 +209,12 @@ export interface SendParams {
    * only when `sheet-response-received-hook` is set, which runs on the body as received.
    */
   received?: boolean;
+  /**
+   * `.http` files: answers to the request's `# @prompt name` lines, by name (without a colon).
+   * An answer comes first in `{{name}}` lookup; a prompt with neither an answer nor an override
+   * (`sheet/setVar`) is `bad-argument` naming it and its line.
+   */
+  prompts?: Record<string, string>;
 }
 export interface SendResult {
   request: RequestInfo;
@@ -235,6 +241,11 @@ export interface OutlineRequest {
   endLine: number;
   /** Where the body starts, when there is one (for outline hiding). */
   bodyLine?: number;
+  /**
+   * `.http` files: the request's `# @prompt name [description]` lines, when it has any; the
+   * client asks for each value and sends the answers as `prompts` (`sheet/send`, `sheet/curl`).
+   */
+  prompts?: { name: string; description: string; line: number }[];
 }
 export interface OutlineVariable {
   name: string;
@@ -289,6 +300,8 @@ export interface CurlParams {
   path?: string;
   /** `.http` files: the environment, as in `sheet/send`. */
   env?: string;
+  /** `.http` files: answers to `# @prompt` lines, as in `sheet/send`. */
+  prompts?: Record<string, string>;
   settings?: Settings;
   /** Echoed in the `lisp/eval` requests sent while serving this request. */
   context?: RequestContext;

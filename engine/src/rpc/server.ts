@@ -33,7 +33,8 @@ function abortSignal(token: CancellationToken): AbortSignal {
 
 /**
  * Check the shape of a sheet method's params (`text` a string, `line` a positive integer,
- * `context` absent, a string or a number, `settings` as {@link checkSettings} says).
+ * `context` absent, a string or a number, `prompts` absent or an object of strings, `settings`
+ * as {@link checkSettings} says).
  * @throws EngineError `bad-argument`
  */
 function checkSheetParams<T extends { text: string; line?: number; context?: unknown }>(p: T, needsLine: boolean): T {
@@ -45,6 +46,10 @@ function checkSheetParams<T extends { text: string; line?: number; context?: unk
   }
   if (needsLine && !(Number.isInteger(p.line) && p.line! >= 1)) {
     throw new EngineError('bad-argument', `params.line must be a 1-based line number, not ${JSON.stringify(p.line)}`, { hint: 'See docs/protocol.md.' });
+  }
+  const prompts = (p as { prompts?: unknown }).prompts;
+  if (prompts !== undefined && prompts !== null && (typeof prompts !== 'object' || Array.isArray(prompts) || Object.values(prompts).some((v) => typeof v !== 'string'))) {
+    throw new EngineError('bad-argument', `params.prompts must map each # @prompt name to its answer (a string), not ${JSON.stringify(prompts)}`, { hint: 'See docs/protocol.md.' });
   }
   const settings = (p as { settings?: unknown }).settings;
   return settings === undefined ? p : { ...p, settings: checkSettings(settings, 'params.settings') };

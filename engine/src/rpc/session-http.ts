@@ -21,23 +21,29 @@ import type { Assertion, VariablesResult } from './protocol.js';
  * environment `envName` found above `file` (`loadEnvironment`), the `.env` beside it, the
  * named requests sent before in this session, and the overrides (`sheet/setVar`, `--var`,
  * `client.global.set`) under their names without the colon.
+ * `answers` are the client's answers to the request's `# @prompt name` lines (sheet-mode asks
+ * in the minibuffer; `prompts` in docs/protocol.md): they come first in `{{name}}` lookup.
  * @throws EngineError `bad-environment` (unknown name, bad JSON), `bad-argument` for a
- *   `# @prompt name` that has no value (set one with `sheet/setVar` / `--var name=value`).
+ *   `# @prompt name` that has no value (no answer, no override: set one with `sheet/setVar` /
+ *   `--var name=value`).
  */
-export function httpContext(node: RequestNode | undefined, file: string | undefined, envName: string | undefined, sessionOverrides: ReadonlyMap<string, string>, requests: ReadonlyMap<string, RequestRecord>): HttpVarContext {
+export function httpContext(node: RequestNode | undefined, file: string | undefined, envName: string | undefined, sessionOverrides: ReadonlyMap<string, string>, requests: ReadonlyMap<string, RequestRecord>, answers?: Readonly<Record<string, unknown>>): HttpVarContext {
   const env = loadEnvironment(file ?? path.join(process.cwd(), 'untitled.http'), envName || undefined);
   const overrides = new Map<string, string>();
   for (const [k, v] of sessionOverrides) overrides.set(k.replace(/^:/, ''), v);
+  const prompts = new Map<string, string>();
   for (const pr of node ? promptsOf(node) : []) {
-    if (!overrides.has(pr.name)) {
-      throw new EngineError('bad-argument', `line ${pr.line}: # @prompt ${pr.name} needs a value${pr.description ? ` (${pr.description})` : ''}`, {
+    const answer = answers && Object.prototype.hasOwnProperty.call(answers, pr.name) ? answers[pr.name] : undefined;
+    if (answer !== undefined && answer !== null) prompts.set(pr.name, String(answer));
+    else if (!overrides.has(pr.name)) {
+      throw new EngineError('bad-argument', `# @prompt ${pr.name} needs a value${pr.description ? ` (${pr.description})` : ''}`, {
         line: pr.line,
         hint: `Give ${pr.name} a value first: sheet run --var ${pr.name}=VALUE, or sheet-set-var :${pr.name} in Emacs.`,
         details: { variable: pr.name },
       });
     }
   }
-  return { env: env.variables, dotenv: env.dotenv, requests, overrides };
+  return { env: env.variables, dotenv: env.dotenv, requests, overrides, ...(prompts.size ? { prompts } : {}) };
 }
 
 /**

@@ -18,7 +18,7 @@ import { writeBodyFile } from './body-file.js';
 import { HOOK_TYPES, runHooks } from '../hooks/run.js';
 import { toCurl } from '../curl/to-curl.js';
 import { loadEnvironment } from '../http-file/environment.js';
-import { requestMeta } from '../resolve/resolve-http.js';
+import { promptsOf, requestMeta } from '../resolve/resolve-http.js';
 import type { RequestRecord } from '../resolve/http-vars.js';
 import { afterHttp, httpContext, httpVariables } from './session-http.js';
 import { EngineError, isEngineError } from '../errors.js';
@@ -157,11 +157,12 @@ export class Session {
     return { ...this.settings, ...Object.fromEntries(Object.entries(s ?? {}).filter(([, v]) => v !== undefined)) };
   }
 
-  private async resolveAt(p: { text: string; line: number; path?: string; env?: string; context?: RequestContext }, s: Required<Settings>, signal?: AbortSignal) {
+  private async resolveAt(p: { text: string; line: number; path?: string; env?: string; context?: RequestContext; prompts?: Record<string, string> }, s: Required<Settings>, signal?: AbortSignal) {
     const sheet = this.parse(p.text, p.path);
     const node = requestAt(sheet, p.line);
     const file = p.path;
-    const http = sheet.syntax === 'http' ? httpContext(node, file, p.env, this.overrides, this.httpRequests) : undefined;
+    const prompts = p.prompts && typeof p.prompts === 'object' ? p.prompts : undefined;
+    const http = sheet.syntax === 'http' ? httpContext(node, file, p.env, this.overrides, this.httpRequests, prompts) : undefined;
     const resolved = await resolveRequest(sheet, node, {
       overrides: http ? undefined : this.overrides,
       evalLisp: this.lispFor(p.context),
@@ -309,6 +310,7 @@ export class Session {
         startLine: r.startLine,
         endLine: r.endLine,
         ...(r.body ? { bodyLine: r.body.line } : {}),
+        ...(sheet.syntax === 'http' && promptsOf(r).length ? { prompts: promptsOf(r) } : {}),
       })),
       variables: sheet.vars.map((v) => ({ ...v })),
       diagnostics: sheet.diagnostics.map((d) => ({ ...d })),
