@@ -193,6 +193,19 @@ secrets are masked here too."
   "Hook run in the response buffer after it has been formatted."
   :type 'hook)
 
+(defvar-local sheet-syntax nil
+  "The syntax the engine reads this buffer in, from its first line.
+`sheet' or `http', set by the marker `-*- sheet-syntax: sheet -*-'
+\(or `http') on the first line, which the engine reads in the text
+itself (docs/http-files.md, \"Which parser\"); Emacs only keeps it
+from asking whether the value is safe.  Without the marker the
+engine goes by the file name, and reads a `.http' file that is
+plainly a restclient sheet (`:name = value' before the first
+request, or no `###' line and a hook or several requests) as a
+sheet.")
+;;;###autoload
+(put 'sheet-syntax 'safe-local-variable (lambda (v) (memq v '(sheet http))))
+
 ;;; Faces
 
 (defgroup sheet-faces nil

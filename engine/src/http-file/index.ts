@@ -1,16 +1,17 @@
 /**
  * The one entry point front ends call to parse a request file: it picks the syntax.
  *
- * - `.http` and `.rest` files: the `.http` syntax (VS Code REST Client / JetBrains);
  * - `.sheet` files: restclient's sheet syntax, always (docs/sheet-format.md);
- * - any other name (or none): the sheet syntax, unless the first line carries the Emacs-style
- *   marker `-*- sheet-syntax: http -*-` (e.g. `# -*- sheet-syntax: http -*-`), which selects
- *   the `.http` syntax (`sheet-syntax: sheet` selects the sheet syntax).
+ * - a first line carrying the Emacs-style marker `-*- sheet-syntax: http -*-` or
+ *   `-*- sheet-syntax: sheet -*-` (e.g. `# -*- sheet-syntax: sheet -*-`): that syntax;
+ * - `.http` and `.rest` files: the `.http` syntax (VS Code REST Client / JetBrains), unless the
+ *   text is plainly a restclient sheet (see {@link looksLikeSheet});
+ * - any other name (or none): the sheet syntax.
  * Documented in docs/http-files.md ("Which parser").
  */
 import path from 'node:path';
 import type { Sheet, SheetSyntax } from '../sheet/ast.js';
-import { parseSheet } from '../sheet/parse.js';
+import { METHODS, parseSheet } from '../sheet/parse.js';
 import { parseHttpFile } from './parse.js';
 
 export { parseHttpFile } from './parse.js';
@@ -21,10 +22,42 @@ const MARKER = /-\*-.*\bsheet-syntax:\s*(http|sheet)\b.*-\*-/;
 /** The syntax `parseForFile` uses for `text` named `fileName` (see the module comment). */
 export function syntaxFor(text: string, fileName?: string): SheetSyntax {
   const ext = fileName ? path.extname(fileName).toLowerCase() : '';
-  if (ext === '.http' || ext === '.rest') return 'http';
   if (ext === '.sheet') return 'sheet';
   const firstLine = text.slice(0, Math.min(text.length, 512)).split(/\r?\n/, 1)[0] ?? '';
-  return MARKER.exec(firstLine)?.[1] === 'http' ? 'http' : 'sheet';
+  const marked = MARKER.exec(firstLine)?.[1] as SheetSyntax | undefined;
+  if (marked) return marked;
+  if (ext === '.http' || ext === '.rest') return looksLikeSheet(text) ? 'sheet' : 'http';
+  return 'sheet';
+}
+
+/** A `###` separator line (the `.http` syntax's; a sheet separates requests with any `#` line). */
+const HTTP_SEPARATOR = /^###/m;
+/** A sheet variable declaration line (`:name = v`, `:name := form`). */
+const SHEET_DECLARATION = /^:[^:=\s]+[ \t]*:?=/m;
+/** A line only a sheet has: a variable declaration or a hook (`-> name`). */
+const SHEET_ONLY_LINE = /^(?::[^:=\s]+[ \t]*:?=|->[ \t])/m;
+/** A request line (`METHOD url`). */
+const REQUEST_LINE = new RegExp(`^(?:${METHODS.join('|')})[ \\t]+\\S`, 'm');
+const REQUEST_LINES = new RegExp(REQUEST_LINE.source, 'gm');
+
+/**
+ * Whether a `.http`/`.rest` file is a restclient sheet saved under that name. Yes when:
+ * - a sheet variable declaration (`:name = value`, `:name := form`) comes before the first
+ *   request line (the `.http` parser would take it for a request line); or
+ * - the text has no `###` line and has a line only a sheet has (a declaration, a `-> hook`) or
+ *   more than one request line (a `.http` file separates requests with `###`).
+ * Each case is a text the `.http` parser would misread, so the guess changes only files that
+ * could not work as `.http`; anything else stays `.http`, and the first-line marker
+ * `# -*- sheet-syntax: sheet -*-` decides where the guess cannot (docs/http-files.md "Which
+ * parser").
+ */
+export function looksLikeSheet(text: string): boolean {
+  const declaration = text.search(SHEET_DECLARATION);
+  const request = text.search(REQUEST_LINE);
+  if (declaration >= 0 && (request < 0 || declaration < request)) return true;
+  if (HTTP_SEPARATOR.test(text)) return false;
+  if (SHEET_ONLY_LINE.test(text)) return true;
+  return (text.match(REQUEST_LINES)?.length ?? 0) > 1;
 }
 
 /**
