@@ -49,11 +49,10 @@
 (require 'subr-x)
 (require 'newcomment)
 (require 'sheet-engine)
-(require 'sheet-environment) ; .http environments, C-c C-e (elisp/sheet-environment.el)
-(require 'sheet-run)    ; sheet run: assertion results, `sheet-run-buffer' (elisp/sheet-run.el)
+(require 'sheet-outline)      ; outline, jumps, helm, `sheet-outline-mode'
+(require 'sheet-environment)  ; .http environments, C-c C-e
+(require 'sheet-run)          ; assertion results, `sheet-run-buffer'
 
-(declare-function helm "ext:helm")
-(declare-function helm-make-source "ext:helm-source")
 (declare-function json-mode "ext:json-mode")
 
 ;;; Customization
@@ -311,69 +310,6 @@ elsewhere the engine resolves them (`sheet/variables')."
 (unless (fboundp 'restclient-set-var)
   (defalias 'restclient-set-var #'sheet-set-var))
 
-;;; Outline (asked of the engine)
-
-(defvar-local sheet--outline-cache nil
-  "(TICK . OUTLINE): the engine's outline of this buffer at TICK.")
-
-(defun sheet--outline ()
-  "The engine's outline of the current buffer.
-A plist (:requests [...] :variables [...])."
-  (let ((tick (buffer-chars-modified-tick)))
-    (if (eql (car sheet--outline-cache) tick)
-        (cdr sheet--outline-cache)
-      (let ((outline (sheet-engine--request
-                      'sheet/outline
-                      ;; The file name picks the syntax (.http, .rest).
-                      (append (list :text (sheet--text))
-                              (and buffer-file-name
-                                   (list :path buffer-file-name))))))
-        (setq sheet--outline-cache (cons tick outline))
-        outline))))
-
-(defun sheet--requests ()
-  "The requests of the current buffer: plists (:method :url :line ...)."
-  (append (plist-get (sheet--outline) :requests) nil))
-
-(defun sheet--variables ()
-  "The variable declarations of the current buffer, a list of plists."
-  (append (plist-get (sheet--outline) :variables) nil))
-
-(defun sheet--line-position (line)
-  "Position of the beginning of 1-based LINE, ignoring narrowing."
-  (save-restriction
-    (widen)
-    (save-excursion
-      (goto-char (point-min))
-      (forward-line (1- line))
-      (point))))
-
-(defun sheet--line-end-position (line)
-  "Position of the end of 1-based LINE, ignoring narrowing."
-  (save-restriction
-    (widen)
-    (save-excursion
-      (goto-char (point-min))
-      (forward-line (1- line))
-      (line-end-position))))
-
-(defun sheet--request-at (&optional line)
-  "The outline entry of the request at LINE (default: point's line), or nil."
-  (let ((line (or line (sheet--line))))
-    (cl-find-if (lambda (r) (<= (plist-get r :startLine) line
-                                (plist-get r :endLine)))
-                (sheet--requests))))
-
-(defun sheet--current-request ()
-  "The request at point, or a `user-error'."
-  (or (sheet--request-at)
-      (user-error "Sheet-mode: no request at line %d" (sheet--line))))
-
-(defun sheet--request-bounds (request)
-  "Return (START . END) of REQUEST: its request line to its last line's end."
-  (cons (sheet--line-position (plist-get request :line))
-        (sheet--line-end-position (plist-get request :endLine))))
-
 ;;; Prompts (`# @prompt name' in .http files)
 
 (defvar sheet--prompt-history nil
@@ -420,41 +356,6 @@ cost no extra round trip."
 (defvar-local sheet--last-warnings nil
   "In a sheet buffer: the warnings of its last response, a list of plists.
 Each has :message, :code and :line, as the engine's `hooks.warnings'.")
-
-(defun sheet-jump-next ()
-  "Move point to the next request line."
-  (interactive)
-  (let* ((line (sheet--line))
-         (next (cl-find-if (lambda (r) (> (plist-get r :line) line))
-                           (sheet--requests))))
-    (if next
-        (goto-char (sheet--line-position (plist-get next :line)))
-      (message "No next request"))))
-
-(defun sheet-jump-prev ()
-  "Move point to the previous request line."
-  (interactive)
-  (let* ((line (sheet--line))
-         (here (sheet--request-at line))
-         (limit (if here (plist-get here :line) line))
-         (prev (cl-find-if (lambda (r) (< (plist-get r :line) limit))
-                           (reverse (sheet--requests)))))
-    (if prev
-        (goto-char (sheet--line-position (plist-get prev :line)))
-      (message "No previous request"))))
-
-(defun sheet-mark-current ()
-  "Mark the request at point: from its request line to the end of its body."
-  (interactive)
-  (let ((bounds (sheet--request-bounds (sheet--current-request))))
-    (goto-char (car bounds))
-    (push-mark (cdr bounds) nil t)))
-
-(defun sheet-narrow-to-current ()
-  "Narrow to the request at point, headers and body included."
-  (interactive)
-  (let ((bounds (sheet--request-bounds (sheet--current-request))))
-    (narrow-to-region (car bounds) (cdr bounds))))
 
 (defun sheet-copy-curl-command ()
   "Copy the request at point, as a curl command line, to the kill ring."
@@ -589,69 +490,6 @@ and is shown in the mode line."
         (special-mode)))
     (display-buffer buf)
     buf))
-
-(defun sheet--assign (variable)
-  "The assignment operator of VARIABLE, an outline plist: \":=\" or \"=\"."
-  (if (equal (plist-get variable :kind) "lisp") ":=" "="))
-
-(defun sheet--jump-candidates ()
-  "Completion candidates for the requests and variables: (LABEL . LINE)."
-  (append
-   (mapcar (lambda (r)
-             (cons (format "%s %s  (line %d)"
-                           (plist-get r :method) (plist-get r :url)
-                           (plist-get r :line))
-                   (plist-get r :line)))
-           (sheet--requests))
-   (mapcar (lambda (v)
-             (cons (format "%s %s %s  (line %d)" (plist-get v :name)
-                           (if (equal (plist-get v :kind) "lisp") ":=" "=")
-                           (car (split-string (plist-get v :value) "\n"))
-                           (plist-get v :line))
-                   (plist-get v :line)))
-           (sheet--variables))))
-
-(defun sheet--goto-line (line)
-  "Move point to the beginning of 1-based LINE, widening if it is outside."
-  (let ((pos (sheet--line-position line)))
-    (when (or (< pos (point-min)) (> pos (point-max))) (widen))
-    (goto-char pos)))
-
-(defun sheet--helm-sources ()
-  "The helm sources for \\[sheet-helm]: variables and requests."
-  (let* ((buf (current-buffer))
-         (jump (lambda (line)
-                 (with-current-buffer buf (sheet--goto-line line))))
-         (requests (mapcar (lambda (r)
-                             (cons (format "%s %s" (plist-get r :method)
-                                           (plist-get r :url))
-                                   (plist-get r :line)))
-                           (sheet--requests)))
-         (variables (mapcar (lambda (v)
-                              (cons (format "%s %s %s" (plist-get v :name)
-                                            (sheet--assign v)
-                                            (car (split-string
-                                                  (plist-get v :value) "\n")))
-                                    (plist-get v :line)))
-                            (sheet--variables))))
-    (list (helm-make-source "Variables" 'helm-source-sync
-                            :candidates variables
-                            :action jump)
-          (helm-make-source "Requests" 'helm-source-sync
-                            :candidates requests
-                            :action jump))))
-
-(defun sheet-helm ()
-  "Jump to a request or variable, with helm or with `completing-read'.
-Helm is used when it is installed and `sheet-use-helm' is non-nil."
-  (interactive)
-  (if (and sheet-use-helm (require 'helm nil t))
-      (helm :sources (sheet--helm-sources) :buffer "*helm sheet*")
-    (let* ((candidates (sheet--jump-candidates))
-           (choice (completing-read "Jump to request or variable: "
-                                    candidates nil t)))
-      (when-let ((line (cdr (assoc choice candidates))))
-        (sheet--goto-line line)))))
 
 ;;; Sending and the response buffer
 
@@ -1208,71 +1046,10 @@ non-nil, keep focus in the sheet."
     (if (not (and sheet-engine--connection sheet-engine--in-flight))
         (when (zerop stopped) (message "No request in flight"))
       (dolist (id sheet-engine--in-flight)
-        (jsonrpc-notify sheet-engine--connection '$/cancelRequest (list :id id)))
+        (jsonrpc-notify sheet-engine--connection '$/cancelRequest
+                        (list :id id)))
       (message "Cancelling %d request%s" (length sheet-engine--in-flight)
                (if (cdr sheet-engine--in-flight) "s" "")))))
-
-;;; Outline minor mode
-
-(defun sheet--hidden-overlay (pos)
-  "The hiding overlay of `sheet-outline-mode' at POS, or nil."
-  (cl-find-if (lambda (o) (overlay-get o 'sheet-hidden)) (overlays-at pos)))
-
-(defun sheet-toggle-body-visibility ()
-  "On a request line, hide or show the rest of the request; return t if done."
-  (let* ((line (sheet--line))
-         (request (cl-find-if (lambda (r) (= (plist-get r :line) line))
-                              (sheet--requests))))
-    (when request
-      (let* ((start (sheet--line-end-position line))
-             (end (sheet--line-end-position (plist-get request :endLine)))
-             (existing (and (< start end) (sheet--hidden-overlay (1+ start)))))
-        (cond
-         (existing (delete-overlay existing))
-         ((< start end)
-          (let ((o (make-overlay start end nil t nil)))
-            (overlay-put o 'sheet-hidden t)
-            (overlay-put o 'invisible 'sheet-outline)
-            (overlay-put o 'isearch-open-invisible #'delete-overlay)
-            (overlay-put o 'evaporate t))))
-        t))))
-
-(defun sheet-toggle-body-visibility-or-indent ()
-  "On a request line, hide or show its body; elsewhere indent as usual."
-  (interactive)
-  (unless (sheet-toggle-body-visibility)
-    (indent-for-tab-command)))
-
-(defun sheet-show-all ()
-  "Show every region hidden by `sheet-outline-mode'."
-  (interactive)
-  (save-restriction
-    (widen)
-    (dolist (o (overlays-in (point-min) (point-max)))
-      (when (overlay-get o 'sheet-hidden) (delete-overlay o)))))
-
-(defvar sheet-outline-mode-map
-  (let ((map (make-sparse-keymap)))
-    (define-key map (kbd "TAB") #'sheet-toggle-body-visibility-or-indent)
-    (define-key map (kbd "C-c C-a") #'sheet-show-all)
-    map)
-  "Keymap of `sheet-outline-mode'.")
-
-(define-minor-mode sheet-outline-mode
-  "Hide and show request bodies with TAB on the request line.
-\\<sheet-outline-mode-map>\\[sheet-toggle-body-visibility-or-indent] on a \
-request line hides or shows everything under it;
-\\[sheet-show-all] shows every hidden region.  Elsewhere TAB indents.
-
-This mode is on `sheet-mode-hook' by default; remove it from the
-hook to free TAB."
-  :lighter nil
-  :keymap sheet-outline-mode-map
-  :group 'sheet
-  (if sheet-outline-mode
-      (add-to-invisibility-spec '(sheet-outline . t))
-    (sheet-show-all)
-    (remove-from-invisibility-spec '(sheet-outline . t))))
 
 ;;; Font lock
 

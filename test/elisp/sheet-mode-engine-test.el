@@ -188,7 +188,9 @@
     (dolist (p (process-list))
       (when (string-prefix-p "sheet-engine" (process-name p))
         (should-not (process-query-on-exit-flag p))))
-    (should (get-buffer " *sheet-engine stderr*"))
+    (should (buffer-live-p (jsonrpc-stderr-buffer sheet-engine--connection)))
+    (should (eq (process-buffer (get-buffer-process (jsonrpc-stderr-buffer sheet-engine--connection)))
+                (jsonrpc-stderr-buffer sheet-engine--connection)))
     ;; The summaries are written when Emacs is idle; write them now.
     (sheet-engine--log-flush)
     (with-current-buffer (jsonrpc-events-buffer sheet-engine--connection)
