@@ -32,16 +32,38 @@
 (require 'seq)
 (require 'subr-x)
 
+(defvar sheet-engine-executable)
+(declare-function sheet-engine--install-hint "sheet-engine" ())
+
 (defconst sheet-run--elisp-directory
-  (file-name-directory (or load-file-name buffer-file-name default-directory))
+  (file-name-directory
+   (file-truename (or load-file-name buffer-file-name default-directory)))
   "Directory this file was loaded from; the checkout's elisp directory.")
 
-(defcustom sheet-run-command
-  (list "node" (expand-file-name "../engine/bin/sheet" sheet-run--elisp-directory))
+(defcustom sheet-run-command nil
   "Program and arguments that start the engine's `sheet' command line.
-`sheet-run-buffer' appends \"run\", the file and its options."
-  :type '(repeat (string :tag "Argument"))
+`sheet-run-buffer' appends \"run\", the file and its options.  nil
+\(the default) finds it as the engine is found: node
+<checkout>/engine/bin/sheet when the checkout next to this file
+has it built (`make build'), else the `sheet' executable on the
+variable `exec-path' (`npm install -g', `sheet-install-engine')."
+  :type '(choice (const :tag "Find it" nil)
+                 (repeat :tag "Command line" (string :tag "Argument")))
   :group 'sheet)
+
+(defun sheet-run--command ()
+  "The command line of `sheet', or a `user-error' saying what to install.
+See `sheet-run-command'."
+  (let ((bin (expand-file-name "../engine/bin/sheet"
+                               sheet-run--elisp-directory))
+        (bundle (expand-file-name "../engine/dist/sheet.cjs"
+                                  sheet-run--elisp-directory)))
+    (cond
+     (sheet-run-command)
+     ((and (file-exists-p bin) (file-exists-p bundle)) (list "node" bin))
+     ((executable-find sheet-engine-executable)
+      (list (executable-find sheet-engine-executable)))
+     (t (user-error "%s" (sheet-engine--install-hint))))))
 
 (defcustom sheet-run-buffer-name "*sheet-run*"
   "Name of the buffer `sheet-run-buffer' shows its results in."
@@ -184,7 +206,8 @@ Exit statuses and options: docs/sheet-run.md."
   (unless buffer-file-name
     (user-error "Sheet-mode: save the sheet to a file first: `sheet run' reads the file"))
   (when (buffer-modified-p) (save-buffer))
-  (let* ((file buffer-file-name)
+  (let* ((command (sheet-run--command))
+         (file buffer-file-name)
          (env (bound-and-true-p sheet-environment))
          (sheet (current-buffer))
          (report (make-temp-file "sheet-run-" nil ".json"))
@@ -200,7 +223,7 @@ Exit statuses and options: docs/sheet-run.md."
       (make-process
        :name "sheet-run"
        :buffer buf
-       :command (append sheet-run-command
+       :command (append command
                         (list "run" file "--no-color" "--report" (concat "json:" report))
                         ;; .http buffers: the environment chosen with C-c C-e.
                         (and env (list "--env" env)))

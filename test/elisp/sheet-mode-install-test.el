@@ -74,6 +74,21 @@
           (should (string-match-p "make build" (cadr err)))))
       (should-not (sheet-engine-process)))))
 
+(ert-deftest sheet-test-install-sheet-run-command ()
+  "C-c C-t's `sheet' is found the same way: the checkout's, else `sheet' on `exec-path'."
+  (let ((sheet-run-command nil))
+    (should (equal (sheet-run--command)
+                   (list "node" (expand-file-name "engine/bin/sheet" sheet-test-root))))
+    (sheet-test-install--with-bin dir
+      (let ((sheet-run--elisp-directory (file-name-as-directory (expand-file-name "elisp" dir)))
+            (sheet-engine--bundled-file (expand-file-name "no-such-engine.cjs" dir)))
+        (let ((err (should-error (sheet-run--command) :type 'user-error)))
+          (should (string-match-p "npm install -g sheet-rest" (cadr err))))
+        (let ((sheet (sheet-test-install--script dir "sheet" "exit 0\n")))
+          (should (equal (sheet-run--command) (list sheet))))
+        (let ((sheet-run-command '("my-sheet")))
+          (should (equal (sheet-run--command) '("my-sheet"))))))))
+
 (ert-deftest sheet-test-install-engine-runs-npm-after-asking ()
   "`sheet-install-engine' asks, then runs `npm install -g PACKAGE' in a compilation buffer."
   (sheet-test-install--with-bin dir
