@@ -1,4 +1,4 @@
-;;; sheet-batch.el --- Evaluate sheet Lisp forms for `sheet run' in batch mode  -*- lexical-binding: t; -*-
+;;; sheet-batch.el --- Lisp of sheet run, in batch  -*- lexical-binding: t; -*-
 
 ;; Copyright (C) 2026 The sheet-rest authors
 
@@ -10,24 +10,30 @@
 
 ;; This file is not part of GNU Emacs.
 
-;; Permission is hereby granted, free of charge, to any person obtaining a copy of this
-;; software and associated documentation files, to deal in the software without
-;; restriction, subject to the MIT license terms shipped with sheet-rest (LICENSE).
+;; Permission is hereby granted, free of charge, to any person
+;; obtaining a copy of this software and associated documentation
+;; files, to deal in the software without restriction, subject to the
+;; MIT license terms shipped with sheet-rest (LICENSE).
 
 ;;; Commentary:
 
+;; Evaluate sheet Lisp forms for `sheet run' in batch mode.
+;;
 ;; `sheet run' (engine/src/run/) starts one
 ;;   `emacs --batch -Q -L elisp -l sheet-batch -f sheet-batch-loop'
 ;; per run and hands it the sheet's Lisp: the forms of `:=' variables and of
 ;; `-> run-hook' hooks.  The protocol is one JSON object a line each way:
-;;   in:  {"id": 1, "form": "(+ 1 2)", "body": "...", "vars": {":a": "x"}}
-;;   out: SHEET-BATCH {"id": 1, "ok": t, "value": "3", "setVars": [[":n", "1"]]}
-;; A form with a "body" (a run-hook) is evaluated in a buffer holding the response
-;; body, point at its start, as sheet-mode does in the response buffer; there
-;; `sheet-set-var' records a variable for the requests below and `sheet-get-var'
-;; reads the run's variables.  Anything else printed on stdout is not a protocol line.
-;; sheet-mode is loaded first when it is on the `load-path', so the user's forms
-;; see its functions.
+;;   in:  {"id": 1, "form": "(+ 1 2)", "body": "...",
+;;         "vars": {":a": "x"}}
+;;   out: SHEET-BATCH {"id": 1, "ok": t, "value": "3",
+;;                     "setVars": [[":n", "1"]]}
+;; (each object on one line).  A form with a "body" (a run-hook) is
+;; evaluated in a buffer holding the response body, point at its start,
+;; as sheet-mode does in the response buffer; there `sheet-set-var'
+;; records a variable for the requests below and `sheet-get-var' reads
+;; the run's variables.  Anything else printed on stdout is not a
+;; protocol line.  sheet-mode is loaded first when it is on the
+;; `load-path', so the user's forms see its functions.
 
 ;;; Code:
 
@@ -42,10 +48,12 @@
   "The run's variables for the current form, an alist of (NAME . VALUE).")
 
 (defun sheet-batch--set-var (name value)
-  "Record NAME (\":token\") as VALUE for the requests below (batch `sheet-set-var')."
+  "Record NAME (\":token\") as VALUE for the requests below.
+The batch `sheet-set-var'."
   (unless (and (stringp name) (string-prefix-p ":" name))
     (error "Variable names start with a colon, e.g. \":token\": %S" name))
-  (push (list name (if (stringp value) value (format "%s" value))) sheet-batch--set-vars)
+  (push (list name (if (stringp value) value (format "%s" value)))
+        sheet-batch--set-vars)
   value)
 
 (defun sheet-batch--get-var (name)
@@ -74,21 +82,28 @@ the run's variables.  Returns (VALUE . SET-VARS), SET-VARS the list of
   (princ (concat "SHEET-BATCH " (json-encode alist) "\n")))
 
 (defun sheet-batch-loop ()
-  "Answer evaluation requests from stdin, one JSON object a line, until its end."
+  "Answer evaluation requests from stdin, one JSON object a line, to its end."
   (let ((coding-system-for-write 'utf-8))
     (while t
-      (let ((line (condition-case nil (read-from-minibuffer "") (error (kill-emacs 0)))))
+      (let ((line (condition-case nil
+                      (read-from-minibuffer "")
+                    (error (kill-emacs 0)))))
         (unless (string-empty-p (string-trim line))
-          (let* ((req (json-parse-string line :object-type 'alist :null-object nil))
+          (let* ((req (json-parse-string line :object-type 'alist
+                                         :null-object nil))
                  (id (alist-get 'id req)))
             (condition-case err
-                (let ((r (sheet-batch-eval (alist-get 'form req) (alist-get 'body req)
-                                           (mapcar (lambda (c) (cons (symbol-name (car c)) (cdr c)))
-                                                   (alist-get 'vars req)))))
-                  (sheet-batch--answer `((id . ,id) (ok . t) (value . ,(car r))
-                                         (setVars . ,(vconcat (mapcar #'vconcat (cdr r)))))))
-              (error (sheet-batch--answer `((id . ,id) (ok . :json-false)
-                                            (error . ,(error-message-string err))))))))))))
+                (let ((r (sheet-batch-eval
+                          (alist-get 'form req) (alist-get 'body req)
+                          (mapcar (lambda (c)
+                                    (cons (symbol-name (car c)) (cdr c)))
+                                  (alist-get 'vars req)))))
+                  (sheet-batch--answer
+                   `((id . ,id) (ok . t) (value . ,(car r))
+                     (setVars . ,(vconcat (mapcar #'vconcat (cdr r)))))))
+              (error (sheet-batch--answer
+                      `((id . ,id) (ok . :json-false)
+                        (error . ,(error-message-string err))))))))))))
 
 (provide 'sheet-batch)
 ;;; sheet-batch.el ends here

@@ -1,4 +1,4 @@
-;;; sheet-environment.el --- Environments of .http files for sheet-mode  -*- lexical-binding: t; -*-
+;;; sheet-environment.el --- .http environments  -*- lexical-binding: t; -*-
 
 ;; Copyright (C) 2026 The sheet-rest authors
 
@@ -10,19 +10,21 @@
 
 ;; This file is not part of GNU Emacs.
 
-;; Permission is hereby granted, free of charge, to any person obtaining a copy of this
-;; software and associated documentation files, to deal in the software without
-;; restriction, subject to the MIT license terms shipped with sheet-rest (LICENSE).
+;; Permission is hereby granted, free of charge, to any person
+;; obtaining a copy of this software and associated documentation
+;; files, to deal in the software without restriction, subject to the
+;; MIT license terms shipped with sheet-rest (LICENSE).
 
 ;;; Commentary:
 
 ;; The environment of a `.http' buffer in `sheet-mode' (docs/http-files.md
 ;; "Environments"), loaded by sheet-mode: `sheet-set-environment' (C-c C-e,
-;; in sheet-mode.el) chooses one of the names the engine finds in the environment files above
-;; the buffer's file (JetBrains `http-client.env.json' and its private file,
-;; VS Code's `rest-client.environmentVariables' in `.vscode/settings.json';
-;; method `sheet/environments', docs/protocol.md).  The choice is sent as
-;; `env' with each `sheet/send', `sheet/curl' and `sheet/variables' of the
+;; in sheet-mode.el) chooses one of the names the engine finds in the
+;; environment files above the buffer's file (JetBrains
+;; `http-client.env.json' and its private file, VS Code's
+;; `rest-client.environmentVariables' in `.vscode/settings.json'; method
+;; `sheet/environments', docs/protocol.md).  The choice is sent as `env'
+;; with each `sheet/send', `sheet/curl' and `sheet/variables' of the
 ;; buffer (`sheet-environment-params'), given to `sheet run' as `--env'
 ;; (C-c C-t), and shown in the mode line.
 
@@ -30,7 +32,8 @@
 
 (require 'subr-x)
 
-(declare-function sheet-engine--request "sheet-engine" (method params &optional lisp))
+(declare-function sheet-engine--request "sheet-engine"
+                  (method params &optional lisp))
 
 (defvar-local sheet-environment nil
   "The environment of this `.http' buffer's requests, a name or nil.
@@ -65,12 +68,15 @@ file and line when an environment file is not valid JSON."
 Complete over `sheet-environment-names'; an empty answer is nil."
   (let ((names (sheet-environment-names)))
     (unless names
-      (user-error "Sheet-mode: no environment file above %s (http-client.env.json, or rest-client.environmentVariables in .vscode/settings.json)"
+      (user-error "Sheet-mode: no environment file above %s \
+\(http-client.env.json, or rest-client.environmentVariables in \
+.vscode/settings.json)"
                   (or buffer-file-name default-directory)))
     (let ((name (completing-read
                  (format "Environment%s: "
                          (if sheet-environment
-                             (format " (now %s; empty: none)" sheet-environment)
+                             (format " (now %s; empty: none)"
+                                     sheet-environment)
                            " (empty: none)"))
                  names nil t)))
       (and (not (string-empty-p name)) name))))

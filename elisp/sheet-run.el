@@ -1,4 +1,4 @@
-;;; sheet-run.el --- Sheets as test suites: assertions and `sheet-run-buffer'  -*- lexical-binding: t; -*-
+;;; sheet-run.el --- Sheets as test suites  -*- lexical-binding: t; -*-
 
 ;; Copyright (C) 2026 The sheet-rest authors
 
@@ -10,12 +10,15 @@
 
 ;; This file is not part of GNU Emacs.
 
-;; Permission is hereby granted, free of charge, to any person obtaining a copy of this
-;; software and associated documentation files, to deal in the software without
-;; restriction, subject to the MIT license terms shipped with sheet-rest (LICENSE).
+;; Permission is hereby granted, free of charge, to any person
+;; obtaining a copy of this software and associated documentation
+;; files, to deal in the software without restriction, subject to the
+;; MIT license terms shipped with sheet-rest (LICENSE).
 
 ;;; Commentary:
 
+;; Assertions and `sheet-run-buffer'.
+;;
 ;; The Emacs side of `sheet run' (docs/sheet-run.md), loaded by sheet-mode:
 ;; - the assertion hooks' results (`-> expect-status 200', ...) that the engine
 ;;   returns with each response: lines for the response buffer's trailer
@@ -73,11 +76,13 @@ See `sheet-run-command'."
 ;;; Assertions in C-c C-c's response
 
 (defun sheet-run-assertion-lines (result)
-  "Trailer lines for the assertions of the engine's RESULT (a `sheet/send' answer).
-One line each, \"PASS line 6: expect-status 200: ok (200 OK)\" or
-\"FAIL ...\", in sheet order; nil when the request has none."
+  "Trailer lines for the assertions of the engine's RESULT.
+RESULT is a `sheet/send' answer.  One line each,
+\"PASS line 6: expect-status 200: ok (200 OK)\" or \"FAIL ...\",
+in sheet order; nil when the request has none."
   (mapcar (lambda (a)
-            (format "%s %s" (if (eq (plist-get a :passed) t) "PASS" "FAIL") (plist-get a :message)))
+            (format "%s %s" (if (eq (plist-get a :passed) t) "PASS" "FAIL")
+                    (plist-get a :message)))
           (plist-get (plist-get result :hooks) :assertions)))
 
 (defun sheet-run-assertion-summary (hooks)
@@ -87,7 +92,8 @@ One line each, \"PASS line 6: expect-status 200: ok (200 OK)\" or
          (failed (seq-remove (lambda (a) (eq (plist-get a :passed) t)) all)))
     (cond
      ((null all) nil)
-     ((null failed) (format "%d assertion%s passed" (length all) (if (cdr all) "s" "")))
+     ((null failed) (format "%d assertion%s passed" (length all)
+                            (if (cdr all) "s" "")))
      (t (format "%d of %d assertions failed: %s" (length failed) (length all)
                 (plist-get (car failed) :message))))))
 
@@ -133,11 +139,13 @@ One line each, \"PASS line 6: expect-status 200: ok (200 OK)\" or
 
 (defun sheet-run--insert-link (text file line sheet-buffer)
   "Insert TEXT as a button to LINE of FILE (shown in SHEET-BUFFER when live)."
-  (insert-text-button text 'type 'sheet-run-line 'sheet-file file 'sheet-line line
+  (insert-text-button text 'type 'sheet-run-line
+                      'sheet-file file 'sheet-line line
                       'sheet-buffer sheet-buffer))
 
 (defun sheet-run--render (report sheet-buffer)
-  "Fill the current buffer from the JSON REPORT (a plist) of a run of SHEET-BUFFER."
+  "Fill the current buffer from the JSON REPORT of a run of SHEET-BUFFER.
+REPORT is the report parsed as a plist."
   (let ((inhibit-read-only t))
     (erase-buffer)
     (seq-doseq (f (plist-get report :files))
@@ -145,28 +153,40 @@ One line each, \"PASS line 6: expect-status 200: ok (200 OK)\" or
         (insert (format "%s\n" file))
         (when-let ((err (plist-get f :error)))
           (insert "  ✗ ")
-          (sheet-run--insert-link (plist-get err :message) file (or (plist-get err :line) 1) sheet-buffer)
+          (sheet-run--insert-link (plist-get err :message) file
+                                  (or (plist-get err :line) 1) sheet-buffer)
           (insert "\n"))
         (seq-doseq (r (plist-get f :results))
           (let ((passed (equal (plist-get r :outcome) "passed")))
             (insert (if passed "  ✓ " "  ✗ "))
             (sheet-run--insert-link
-             (format "%s %s %s%s" (or (plist-get r :status) "---") (plist-get r :method) (plist-get r :url)
-                     (if (plist-get r :durationMs) (format " %.0f ms" (plist-get r :durationMs)) ""))
+             (format "%s %s %s%s" (or (plist-get r :status) "---")
+                     (plist-get r :method) (plist-get r :url)
+                     (if (plist-get r :durationMs)
+                         (format " %.0f ms" (plist-get r :durationMs))
+                       ""))
              file (plist-get r :line) sheet-buffer)
             (insert "\n")
             (seq-doseq (a (plist-get r :assertions))
-              (insert (if (eq (plist-get a :passed) t) "      PASS " "      FAIL "))
-              (sheet-run--insert-link (plist-get a :message) file (plist-get a :line) sheet-buffer)
+              (insert (if (eq (plist-get a :passed) t)
+                          "      PASS "
+                        "      FAIL "))
+              (sheet-run--insert-link (plist-get a :message) file
+                                      (plist-get a :line) sheet-buffer)
               (insert "\n"))
             (when-let ((err (plist-get r :error)))
               (insert "      ")
-              (sheet-run--insert-link (plist-get err :message) file (or (plist-get err :line) (plist-get r :line)) sheet-buffer)
+              (sheet-run--insert-link (plist-get err :message) file
+                                      (or (plist-get err :line)
+                                          (plist-get r :line))
+                                      sheet-buffer)
               (insert "\n"))))))
     (let* ((s (plist-get report :summary))
            (as (plist-get s :assertions)))
-      (insert (format "\n%d of %d requests, %d assertions passed, %d failed, %d errors, %d transport errors\n"
-                      (plist-get s :requests) (plist-get s :selected) (plist-get as :passed) (plist-get as :failed)
+      (insert (format "\n%d of %d requests, %d assertions passed, %d failed, \
+%d errors, %d transport errors\n"
+                      (plist-get s :requests) (plist-get s :selected)
+                      (plist-get as :passed) (plist-get as :failed)
                       (plist-get s :errors) (plist-get s :transportErrors))))
     (goto-char (point-min))))
 
@@ -182,18 +202,25 @@ One line each, \"PASS line 6: expect-status 200: ok (200 OK)\" or
                               (with-temp-buffer
                                 (insert-file-contents file)
                                 (buffer-string))
-                              :object-type 'plist :null-object nil :false-object :json-false)))
+                              :object-type 'plist :null-object nil
+                              :false-object :json-false)))
                 (code (process-exit-status proc)))
             (when sheet-run--report (delete-file sheet-run--report))
             (if report
                 (sheet-run--render report sheet-run--sheet-buffer)
               (let ((inhibit-read-only t))
                 (goto-char (point-max))
-                (insert (format "\nsheet run exited with status %d and no report\n" code))))
+                (insert (format "\nsheet run exited with status %d \
+and no report\n"
+                                code))))
             (setq mode-line-process (format ":exit %d" code))
             (message "Sheet-mode: sheet run %s (exit %d)"
-                     (pcase code (0 "passed") (1 "had failed assertions")
-                            (2 "stopped on a sheet error") (3 "had a transport failure") (_ "failed"))
+                     (pcase code
+                       (0 "passed")
+                       (1 "had failed assertions")
+                       (2 "stopped on a sheet error")
+                       (3 "had a transport failure")
+                       (_ "failed"))
                      code)))))))
 
 (defun sheet-run-buffer ()
@@ -204,7 +231,8 @@ links each request and assertion to its line; \\`g' there runs again.
 Exit statuses and options: docs/sheet-run.md."
   (interactive)
   (unless buffer-file-name
-    (user-error "Sheet-mode: save the sheet to a file first: `sheet run' reads the file"))
+    (user-error
+     "Sheet-mode: save the sheet to a file first: `sheet run' reads the file"))
   (when (buffer-modified-p) (save-buffer))
   (let* ((command (sheet-run--command))
          (file buffer-file-name)
@@ -224,7 +252,8 @@ Exit statuses and options: docs/sheet-run.md."
        :name "sheet-run"
        :buffer buf
        :command (append command
-                        (list "run" file "--no-color" "--report" (concat "json:" report))
+                        (list "run" file "--no-color"
+                              "--report" (concat "json:" report))
                         ;; .http buffers: the environment chosen with C-c C-e.
                         (and env (list "--env" env)))
        :connection-type 'pipe

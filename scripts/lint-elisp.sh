@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Lint the Emacs Lisp of sheet-mode (called by scripts/lint.sh, i.e. `make lint`):
-# byte-compile with warnings as errors, checkdoc, and package-lint (Debian's elpa-package-lint
+# byte-compile with warnings as errors, lines under 80 columns, checkdoc, and package-lint (Debian's elpa-package-lint
 # under /usr/share/emacs/site-lisp/elpa-src/), with elisp/sheet-mode.el as the main file of the
 # one package (the MELPA recipe elisp/sheet-mode.recipe). Exit 1 when any of them complains.
 # test/elisp/sheet-mode-install-test.el runs this script, so `make test` checks it too.
@@ -28,6 +28,10 @@ cp "${files[@]}" "$out/"
 "$emacs" --batch -Q -L "$out" \
   --eval '(setq byte-compile-error-on-warn t)' \
   -f batch-byte-compile "$out"/*.el || rc=1
+
+printf -- '-- lines under 80 columns\n'
+awk 'length > 79 { printf "%s:%d: %d columns (at most 79)\n", FILENAME, FNR, length; bad = 1 }
+     END { exit bad }' "${files[@]}" || rc=1
 
 printf -- '-- checkdoc\n'
 "$emacs" --batch -Q -L elisp --eval '
