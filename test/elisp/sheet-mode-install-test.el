@@ -158,6 +158,42 @@
     (dolist (f (directory-files "elisp" nil "\\.el\\'"))
       (should (member (concat "elisp/" f) files)))))
 
+(ert-deftest sheet-test-install-autoloads ()
+  "The package's generated autoloads alone give the mode, `.sheet' and the commands."
+  (let ((dir (make-temp-file "sheet-pkg" t)))
+    (unwind-protect
+        (progn
+          (dolist (f (directory-files (expand-file-name "elisp" sheet-test-root) t "\\.el\\'"))
+            (copy-file f (expand-file-name (file-name-nondirectory f) dir)))
+          ;; What package.el does when it installs the package.
+          (require (quote package))
+          (let ((inhibit-message t)) (package-generate-autoloads "sheet-mode" dir))
+          (with-temp-buffer
+            (let ((status
+                   (call-process
+                    (expand-file-name invocation-name invocation-directory) nil t nil
+                    "--batch" "-Q" "-l" (expand-file-name "sheet-mode-autoloads.el" dir)
+                    "--eval"
+                    (prin1-to-string
+                     '(progn
+                        (dolist (f '(sheet-mode sheet-install-engine sheet-yank-curl
+                                     sheet-set-var sheet-get-var sheet-set-environment))
+                          (unless (autoloadp (symbol-function f)) (error "Not autoloaded: %s" f)))
+                        (unless (eq (cdr (assoc "\\.sheet\\'" auto-mode-alist)) 'sheet-mode)
+                          (error "No .sheet in auto-mode-alist"))
+                        (unless (funcall (get 'sheet-syntax 'safe-local-variable) 'sheet)
+                          (error "sheet-syntax is not a safe local variable"))
+                        (with-temp-buffer
+                          (set-visited-file-name "/tmp/x.sheet" t)
+                          (set-auto-mode)
+                          (unless (eq major-mode 'sheet-mode) (error "Mode: %s" major-mode))
+                          (set-buffer-modified-p nil))
+                        (princ "autoloads: ok\n"))))))
+              (unless (eql status 0) (message "%s" (buffer-string)))
+              (should (eql status 0))
+              (should (string-match-p "autoloads: ok" (buffer-string))))))
+      (delete-directory dir t))))
+
 (ert-deftest sheet-test-install-lint ()
   "scripts/lint-elisp.sh (byte-compile, checkdoc, package-lint) passes on every Elisp file."
   (let ((default-directory sheet-test-root))
