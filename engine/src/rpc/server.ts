@@ -8,12 +8,12 @@ import { createMessageConnection, StreamMessageReader } from 'vscode-jsonrpc/nod
 import { EngineError, isEngineError, toEngineError } from '../errors.js';
 import { closeConnections } from '../http/send.js';
 import * as P from './protocol.js';
+import { VERSION } from '../version.js';
 import { Session, type SessionEvalLisp } from './session.js';
 import { answerBadFrames, FramedStreamWriter, strictJsonDecoder } from './framing.js';
 
 export { FramedStreamWriter };
 
-const VERSION = '0.1.0';
 
 /** Turn anything thrown into the ResponseError the protocol promises. */
 function toResponseError(e: unknown): ResponseError<P.EngineErrorData> {

@@ -7,7 +7,7 @@
  */
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { VERSION } from '../cli/run.js';
+import { VERSION } from '../version.js';
 import { closeConnections } from '../http/send.js';
 import { BatchEmacs, elispDir, findEmacs } from './lisp-batch.js';
 import { runFile, type FileResult, type RequestResult, type RunOptions } from './runner.js';
