@@ -3,9 +3,10 @@
 // repository: shell/rest, LICENSE and elisp/sheet-batch.el. npm packs only the package folder,
 // so engine/package.json's `prepack` runs this to copy them in, and `postpack` runs it with
 // --clean to remove the copies (git ignores them). It also refuses to pack bundles older than
-// the sources or engine/package.json (the version is bundled from it): run `make build-engine`.
+// the sources, or carrying another version than engine/package.json's: run `make build-engine`.
 //
 //   node ../scripts/pack-engine.mjs [--clean]      (from engine/, as npm runs it)
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -39,13 +40,20 @@ if (process.argv.includes('--clean')) {
     }
   }
 } else {
-  const sources = Math.max(newestSource(path.join(engine, 'src')), fs.statSync(path.join(engine, 'package.json')).mtimeMs);
+  const sources = newestSource(path.join(engine, 'src'));
   for (const b of BUNDLES) {
     const p = path.join(engine, b);
     if (!fs.existsSync(p) || fs.statSync(p).mtimeMs < sources) {
       process.stderr.write(`pack-engine: engine/${b} is missing or older than engine/src; run make build-engine first\n`);
       process.exit(1);
     }
+  }
+  // The version is bundled from package.json: the bundles must carry the one being packed.
+  const { version } = JSON.parse(fs.readFileSync(path.join(engine, 'package.json'), 'utf8'));
+  const said = execFileSync(process.execPath, [path.join(engine, 'dist/sheet.cjs'), '--version'], { encoding: 'utf8' });
+  if (said !== `sheet ${version}\n`) {
+    process.stderr.write(`pack-engine: the bundles say ${JSON.stringify(said.trim())}, package.json ${version}; run make build-engine first\n`);
+    process.exit(1);
   }
   for (const [from, to] of COPIES) {
     fs.mkdirSync(path.dirname(path.join(engine, to)), { recursive: true });
