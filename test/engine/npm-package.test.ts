@@ -57,7 +57,9 @@ beforeAll(async () => {
   runtime = path.join(tmp, 'run');
   fs.mkdirSync(home);
   [api, hb] = await Promise.all([startApi(), startHttpbin()]);
-  const pack = await run('npm', ['pack', '--json', '--pack-destination', tmp], { cwd: path.join(root, 'engine') });
+  // From the repository root, as `npm publish -w engine` would (the root .gitignore ignores
+  // engine/dist/; engine/.npmignore keeps it from applying).
+  const pack = await run('npm', ['pack', '-w', 'engine', '--json', '--pack-destination', tmp], { cwd: root });
   if (pack.code !== 0) throw new Error(`npm pack failed (run make build first?):\n${pack.err}`);
   packed = JSON.parse(pack.out.slice(pack.out.indexOf('[')))[0];
   tarball = path.join(tmp, (packed as unknown as { filename: string }).filename);
@@ -100,6 +102,13 @@ describe('npm pack', () => {
       const foreign = [...text.matchAll(/\brequire\("([^"]+)"\)/g)].map((m) => m[1]!).filter((m) => !m.startsWith('node:') && !builtins.has(m));
       expect({ b, foreign }).toEqual({ b, foreign: [] });
     }
+  });
+
+  it('packing inside engine/ gives the same files (npm pack --dry-run)', async () => {
+    const dry = await run('npm', ['pack', '--dry-run', '--json'], { cwd: path.join(root, 'engine') });
+    expect(dry.code).toBe(0);
+    const files = JSON.parse(dry.out.slice(dry.out.indexOf('[')))[0].files.map((f: { path: string }) => f.path);
+    expect(files.sort()).toEqual(packed.files.map((f) => f.path).sort());
   });
 
   it('the copies prepack made are gone from engine/ after packing', () => {
