@@ -5,8 +5,7 @@
  *   engine.cjs --version
  */
 import { runStdioServer } from './rpc/server.js';
-
-const VERSION = '0.1.0';
+import { VERSION } from './version.js';
 
 async function main(argv: string[]): Promise<void> {
   const [cmd, ...rest] = argv;

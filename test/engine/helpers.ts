@@ -34,9 +34,12 @@ export interface EngineProcess {
   close(): Promise<number | null>;
 }
 
-/** Spawn `node engine/dist/engine.cjs --stdio` and connect to it over a real pipe. */
-export function spawnEngine(opts: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): EngineProcess {
-  const proc = spawn(process.execPath, [ENGINE_BUNDLE, '--stdio'], {
+/**
+ * Spawn `node engine/dist/engine.cjs --stdio` (or `node ARGV...`, e.g. the `sheet` launcher
+ * with `engine --stdio`) and connect to it over a real pipe.
+ */
+export function spawnEngine(opts: { cwd?: string; env?: NodeJS.ProcessEnv; argv?: string[] } = {}): EngineProcess {
+  const proc = spawn(process.execPath, opts.argv ?? [ENGINE_BUNDLE, '--stdio'], {
     cwd: opts.cwd ?? root,
     env: { ...process.env, ...opts.env },
     stdio: ['pipe', 'pipe', 'pipe'],

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { root, startApi, tempDir, type Api } from './helpers.js';
 // @ts-expect-error plain ESM fixture without types
 import { startHttpbin } from '../fixtures/httpbin.mjs';
-import { VERSION } from '../../engine/src/cli/run.js';
+import { VERSION } from '../../engine/src/version.js';
 
 const BIN = path.join(root, 'engine/bin/sheet');
 let api: Api;

@@ -30,8 +30,8 @@ import { basicAuthHeader, cookieHeader, dataContentType, urlencodeData, urlencod
 import { emptyOptions, parseCurlOptions, takesNextWord, type CurlOptions } from '../curl/options.js';
 import { splitShellWords } from '../curl/words.js';
 import { appendQuery, buildUrl } from './url.js';
+import { VERSION } from '../version.js';
 
-export const VERSION = '0.1.0';
 
 /** Exit statuses besides 0 and the status class digits 1, 3, 4, 5 (docs/shell.md). */
 export const EXIT = { usage: 2, transport: 6, failure: 8, writeError: 23 } as const;

@@ -51,10 +51,5 @@ export function buildUrl(p: UrlParts): string {
   return base.split('*').join(path);
 }
 
-/** Append data to a URL's query string (curl's -G). */
-export function appendQuery(url: string, query: string): string {
-  if (query === '') return url;
-  const hash = url.indexOf('#');
-  const head = hash >= 0 ? url.slice(0, hash) : url;
-  return head + (head.includes('?') ? '&' : '?') + query;
-}
+/** curl's -G rule lives with curl's other rules (../curl/rules.ts); re-exported for the verbs. */
+export { appendQuery } from '../curl/rules.js';

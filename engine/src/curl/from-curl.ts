@@ -10,10 +10,9 @@
  */
 import { EngineError } from '../errors.js';
 import type { Header } from '../model.js';
-import { appendQuery } from '../cli/url.js';
 import { METHODS } from '../sheet/parse.js';
 import { emptyOptions, parseCurlOptions, splitCurlArgs, type CurlArg, type DataPart } from './options.js';
-import { basicAuthHeader, cookieHeader, dataContentType, hasHeader, impliedMethod, urlencodeData } from './rules.js';
+import { appendQuery, basicAuthHeader, cookieHeader, dataContentType, hasHeader, impliedMethod, urlencodeData } from './rules.js';
 import { splitShellWords } from './words.js';
 
 /** A warning of the import: something of the command the sheet request does not carry. */

@@ -93,3 +93,14 @@ export function urlencodeData(v: string): string | undefined {
   if (at >= 0) return undefined;
   return urlencodeText(v);
 }
+
+/**
+ * Append data to a URL's query string (curl's -G): after `?`, or `&` when the URL has a query
+ * already; a `#fragment` is dropped, as curl does not send it.
+ */
+export function appendQuery(url: string, query: string): string {
+  if (query === '') return url;
+  const hash = url.indexOf('#');
+  const head = hash >= 0 ? url.slice(0, hash) : url;
+  return head + (head.includes('?') ? '&' : '?') + query;
+}

@@ -12,7 +12,7 @@
  */
 import type { HookNode } from '../sheet/ast.js';
 import { headerValue, type Header } from '../model.js';
-import type { Assertion } from '../rpc/protocol.js';
+import type { Assertion } from './results.js';
 
 /** The part of an exchange an assertion looks at. */
 export interface ExpectContext {

@@ -10,7 +10,7 @@ import childProcess, { type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { HookNode } from '../sheet/ast.js';
-import type { HookResults } from '../rpc/protocol.js';
+import type { HookResults } from './results.js';
 import { runJqServer } from './jq-server.js';
 import { EXPECT_TYPES, evaluateExpect, isExpectHook, type ExpectContext } from './expect.js';
 

@@ -111,43 +111,9 @@ export interface RedirectInfo {
   location: string;
 }
 
-/** What the request's hooks produced. */
-export interface HookResults {
-  /** `run-hook` forms, to be evaluated by the client in the response buffer, in order. */
-  runHooks: string[];
-  /** Variables set by `jq-set-var` (already stored as overrides in the engine). */
-  setVars: { name: string; value: string }[];
-  /**
-   * Problems that did not stop the request, with their sheet line: parse warnings of the
-   * request (`ignored-lines`) first, then references substitution left after the pass limit
-   * (`vars-cycle`, `vars-unresolved`: the request was sent with them as written), then hook
-   * warnings (`unknown-hook`, `jq-error`, `bad-argument`) in sheet order, then
-   * `cookie-jar-unwritable` (the request's line) when the cookies could not be saved to
-   * `cookieJarFile`.
-   */
-  warnings: { line: number; message: string; code: string }[];
-  /**
-   * The results of the request's assertion hooks (`-> expect-status 200`, ...; sheet format
-   * doc, "Assertions"), in sheet order; empty when it has none.
-   */
-  assertions: Assertion[];
-}
-
-/** One assertion hook's result (docs/sheet-format.md, "Assertions"). */
-export interface Assertion {
-  /** The hook's sheet line. */
-  line: number;
-  /** The hook name, e.g. `expect-status`. */
-  name: string;
-  /** Its arguments as written, e.g. `2xx`. */
-  args: string;
-  passed: boolean;
-  /**
-   * One line: `line N: expect-status 200: ok (200 OK)`, or on failure the expectation and what
-   * came back (`failed, got 404 Not Found: "<first 200 bytes of the body>"`).
-   */
-  message: string;
-}
+/** What the request's hooks produced, and one assertion's result: defined with the hooks (hooks/results.ts). */
+export type { Assertion, HookResults } from '../hooks/results.js';
+import type { HookResults } from '../hooks/results.js';
 
 // ---------------------------------------------------------------------------------------------
 // Client -> engine

@@ -10,12 +10,12 @@ import { closeConnections } from '../http/send.js';
 import { curlToSheet } from '../curl/from-curl.js';
 import { syntaxFor } from '../http-file/index.js';
 import * as P from './protocol.js';
+import { VERSION } from '../version.js';
 import { Session, type SessionEvalLisp } from './session.js';
 import { answerBadFrames, FramedStreamWriter, strictJsonDecoder } from './framing.js';
 
 export { FramedStreamWriter };
 
-const VERSION = '0.1.0';
 
 /** Turn anything thrown into the ResponseError the protocol promises. */
 function toResponseError(e: unknown): ResponseError<P.EngineErrorData> {

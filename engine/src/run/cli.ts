@@ -1,13 +1,15 @@
 /**
  * `sheet`: the engine's command line (engine/bin/sheet). `sheet run FILE...` runs sheets as
- * test suites (docs/sheet-run.md); `sheet --help`, `sheet --version`.
+ * test suites (docs/sheet-run.md); `sheet convert`, `sheet import-curl` (import-curl-cli.ts),
+ * `sheet engine --stdio` (engine-cli.ts), `sheet shell-path` (shell-path.ts); `sheet --help`,
+ * `sheet --version` / `-V`.
  * Exit status: 0 every assertion passed, 1 an assertion failed, 2 a usage or sheet error
  * (located by line), 3 a transport failure (connection refused, timeout, TLS, ...). When
  * several happen, the highest in the order 2, 3, 1 wins.
  */
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { VERSION } from '../cli/run.js';
+import { VERSION } from '../version.js';
 import { closeConnections } from '../http/send.js';
 import { BatchEmacs, elispDir, findEmacs } from './lisp-batch.js';
 import { runFile, type FileResult, type RequestResult, type RunOptions } from './runner.js';
@@ -16,9 +18,15 @@ import { parseForFile } from '../http-file/index.js';
 import { selectRequests } from './runner.js';
 import fs from 'node:fs';
 import { checkHttpFile, convertCommand } from './convert-cli.js';
+import { importCurlCommand } from './import-curl-cli.js';
+import { engineCommand } from './engine-cli.js';
+import { shellPathCommand } from './shell-path.js';
 
 export const HELP = `Usage: sheet run FILE... [options]
        sheet convert FILE [-o OUT] [--to sheet|http]
+       sheet import-curl 'curl ...' | -
+       sheet engine --stdio
+       sheet shell-path
        sheet --help | --version
 
 Run every request of each sheet in file order, as C-c C-c on each in turn would:
@@ -43,7 +51,7 @@ Options:
   --cookie-jar PATH     load and save cookies in PATH (Netscape format, as curl -b/-c)
   --no-color            no colours (also when NO_COLOR is set or stdout is not a terminal)
   -h, --help            this help
-  --version             the version
+  -V, --version         the version
 
 := variables and run-hook forms are evaluated by one emacs --batch per run ($EMACS or
 emacs on PATH); without Emacs, a sheet using them stops before its first request.
@@ -56,6 +64,14 @@ sheet convert FILE: a .sheet file to .http, or a .http/.rest file to .sheet (--t
 the direction otherwise); to stdout, or to OUT with -o (written whole or not at all).
 Whatever cannot be converted is named on stderr with its line; exit 1 then (the rest is
 still written), 2 on a usage error. See docs/http-files.md ("Converting").
+
+sheet import-curl 'curl ...': the sheet request of a curl command line on stdout (- reads the
+command from stdin); what a sheet cannot say is named on stderr (exit 1). See
+docs/sheet-run.md ("sheet import-curl").
+
+sheet engine --stdio: the JSON-RPC server Emacs's sheet-mode starts (docs/protocol.md).
+
+sheet shell-path: the path of the shell verbs' file, for: source "$(sheet shell-path)"
 `;
 
 /** Where output goes: injectable for tests. */
@@ -64,6 +80,8 @@ export interface Io {
   err: (s: string) => void;
   isTTY: boolean;
   env: NodeJS.ProcessEnv;
+  /** Standard input, whole (`sheet import-curl -`); absent: none to read. */
+  stdin?: () => Promise<string>;
 }
 
 const USAGE = 2;
@@ -90,6 +108,11 @@ function parseReport(s: string): Report | string {
  * @returns the exit status (see the file comment).
  */
 export async function main(argv: string[], io: Io): Promise<number> {
+  // Commands with arguments of their own (a curl command line is not sheet's options).
+  const rest = argv.slice(1);
+  if (argv[0] === 'import-curl') return importCurlCommand(rest, { ...io, stdin: io.stdin ?? (async () => '') });
+  if (argv[0] === 'engine') return engineCommand(rest, io);
+  if (argv[0] === 'shell-path') return shellPathCommand(rest, io);
   let parsed;
   try {
     parsed = parseArgs({
@@ -111,7 +134,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
         'cookie-jar': { type: 'string' },
         'no-color': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
-        version: { type: 'boolean' },
+        version: { type: 'boolean', short: 'V' },
       },
     });
   } catch (e) {
@@ -127,7 +150,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
     return 0;
   }
   const [command, ...files] = positionals;
-  if (!command) return usage(io, 'a command is needed: sheet run FILE... or sheet convert FILE');
+  if (!command) return usage(io, 'a command is needed: sheet run FILE..., convert, import-curl, engine or shell-path');
   if (command === 'convert') return convertCommand(files, { output: v.output, to: v.to }, io);
   if (command !== 'run') return usage(io, `unknown command ${command}`);
   if (v.output !== undefined || v.to !== undefined) return usage(io, `${v.output !== undefined ? '-o' : '--to'} belongs to sheet convert`);

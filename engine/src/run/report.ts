@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import junitModule, { type Builder } from 'junit-report-builder';
 import type { FileResult, RequestResult } from './runner.js';
-import { VERSION } from '../cli/run.js';
+import { VERSION } from '../version.js';
 
 // The package is CommonJS (`module.exports = builder`) with types that declare a default export.
 const junit = ((junitModule as unknown as { default?: Builder }).default ?? junitModule) as unknown as Builder;

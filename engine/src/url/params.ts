@@ -3,7 +3,7 @@
  * client library builds is the URL `$http` would send (and its cache key). Browser-safe: the
  * client library (client-lib/) bundles this file into dist/client.js. Sources: AngularJS 1.8
  * `$httpParamSerializer` and `encodeUriQuery` (src/ng/http.js, src/Angular.js), Restangular 1.6
- * `Path.normalizeUrl`. (curl's -G, which drops a fragment, is `appendQuery` in ../cli/url.ts.)
+ * `Path.normalizeUrl`. (curl's -G, which drops a fragment, is `appendQuery` in ../curl/rules.ts.)
  */
 
 /** Collapse repeated slashes (and backslashes) to one `/`, keeping a leading `scheme://` or `//`. */

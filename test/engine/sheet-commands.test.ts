@@ -1,0 +1,135 @@
+// `sheet import-curl`, `sheet engine --stdio`, `sheet shell-path` and `sheet -V` end to end: the
+// real launcher engine/bin/sheet and its bundle (engine/dist/sheet.cjs, built by make build),
+// real stdin, a real JSON-RPC conversation and a request to the example API on 127.0.0.1.
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { VERSION } from '../../engine/src/version.js';
+import { packagedFile } from '../../engine/src/run/shell-path.js';
+import { root, spawnEngine, startApi, tempDir, type Api } from './helpers.js';
+
+const BIN = path.join(root, 'engine/bin/sheet');
+let api: Api;
+let dir: string;
+
+function sheet(args: string[], input?: string): Promise<{ code: number; out: string; err: string }> {
+  return new Promise((resolve) => {
+    const child = execFile(process.execPath, [BIN, ...args], { cwd: dir, env: { ...process.env, NO_COLOR: '1' }, timeout: 30000 }, (e, out, err) => {
+      resolve({ code: e ? ((e as { code?: number }).code ?? -1) : 0, out, err });
+    });
+    if (input !== undefined) child.stdin!.end(input);
+    else child.stdin!.end();
+  });
+}
+
+beforeAll(async () => {
+  api = await startApi();
+  dir = tempDir('sheet-commands-');
+}, 60000);
+
+afterAll(async () => {
+  await api?.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe('sheet -V / --version', () => {
+  it.each([['-V'], ['--version']])('%s prints the one version', async (flag) => {
+    expect(await sheet([flag])).toEqual({ code: 0, out: `sheet ${VERSION}\n`, err: '' });
+  });
+});
+
+describe('sheet import-curl', () => {
+  it('one argument, as pasted: the sheet request on stdout, exit 0', async () => {
+    const r = await sheet(['import-curl', `curl -X PUT -H 'Accept: application/json' --json '{"a":1}' ${api.url}/echo`]);
+    expect(r).toEqual({
+      code: 0,
+      out: `PUT ${api.url}/echo\nAccept: application/json\nContent-Type: application/json\n\n{"a":1}\n`,
+      err: '',
+    });
+  });
+
+  it('words the shell split already, after --', async () => {
+    const r = await sheet(['import-curl', '--', 'curl', '-H', "X-Note: it's here", '-d', 'a=1 2', `${api.url}/echo`]);
+    expect(r.code).toBe(0);
+    expect(r.out).toBe(`POST ${api.url}/echo\nX-Note: it's here\nContent-Type: application/x-www-form-urlencoded\n\na=1 2\n`);
+  });
+
+  it('- reads a Copy as cURL over several lines from stdin', async () => {
+    const r = await sheet(['import-curl', '-'], `curl '${api.url}/users?page=2' \\\n  -H 'accept: application/json' \\\n  --compressed\n`);
+    expect(r).toEqual({ code: 0, out: `GET ${api.url}/users?page=2\naccept: application/json\n`, err: '' });
+  });
+
+  it('what a sheet cannot say is named on stderr, the request still printed, exit 1', async () => {
+    const r = await sheet(['import-curl', `curl -k --max-time 5 ${api.url}/x`]);
+    expect(r.code).toBe(1);
+    expect(r.out).toBe(`GET ${api.url}/x\n`);
+    expect(r.err).toMatch(/left out: -k\b/);
+    expect(r.err).toMatch(/left out: --max-time\b/);
+  });
+
+  it('an error names the option, gives a hint, prints nothing and exits 2', async () => {
+    const r = await sheet(['import-curl', `curl ${api.url}/x -X`]);
+    expect(r).toMatchObject({ code: 2, out: '' });
+    expect(r.err).toMatch(/^sheet import-curl: -X needs an argument\nhint: /);
+    const m = await sheet(['import-curl', `curl -X BREW ${api.url}/x`]);
+    expect(m).toMatchObject({ code: 2, out: '' });
+    expect(m.err).toMatch(/-X BREW: a sheet request cannot use this method/);
+  });
+
+  it('usage errors: nothing given, empty stdin, not a curl command', async () => {
+    expect(await sheet(['import-curl'])).toMatchObject({ code: 2, out: '', err: expect.stringMatching(/give the curl command/) });
+    expect(await sheet(['import-curl', '-'], '  \n')).toMatchObject({ code: 2, out: '', err: expect.stringMatching(/standard input is empty/) });
+    expect(await sheet(['import-curl', 'wget http://h/'])).toMatchObject({ code: 2, out: '', err: expect.stringMatching(/not a curl command: it starts with "wget"/) });
+  });
+
+  it('the printed request runs: import-curl then sheet run against the example API', async () => {
+    const r = await sheet(['import-curl', `curl -H 'X-Trace: t1' ${api.url}/echo`]);
+    fs.writeFileSync(path.join(dir, 'imported.sheet'), `${r.out}-> expect-status 200\n-> expect-body X-Trace|x-trace\n`);
+    const run = await sheet(['run', 'imported.sheet']);
+    expect(run.err).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.out).toMatch(/✓ 200 GET .*\/echo/);
+  });
+});
+
+describe('sheet engine --stdio', () => {
+  it('is the JSON-RPC server: initialize answers the version, sheet/send reaches the API', async () => {
+    const engine = spawnEngine({ argv: [BIN, 'engine', '--stdio'] });
+    try {
+      expect(await engine.conn.sendRequest('initialize', { clientName: 'test', lisp: false })).toEqual({ serverName: 'sheet-engine', version: VERSION });
+      const r = (await engine.conn.sendRequest('sheet/send', { text: `GET ${api.url}/users\n`, line: 1 })) as { response: { status: number } };
+      expect(r.response.status).toBe(200);
+    } finally {
+      expect(await engine.close()).toBe(0);
+    }
+    expect(engine.stderr()).toBe('');
+  });
+
+  it('an unknown argument is a usage error, exit 2, nothing on stdout', async () => {
+    const r = await sheet(['engine', '--tcp']);
+    expect(r).toMatchObject({ code: 2, out: '', err: expect.stringMatching(/unknown argument --tcp.*sheet engine --stdio/) });
+  });
+});
+
+describe('sheet shell-path', () => {
+  it('in a checkout: the repository shell/rest, absolute', async () => {
+    const r = await sheet(['shell-path']);
+    expect(r).toEqual({ code: 0, out: `${path.join(root, 'shell/rest')}\n`, err: '' });
+  });
+
+  it('in the package layout: <package>/shell/rest beside dist/ wins over anything above', () => {
+    const pkg = path.join(dir, 'lib/node_modules/sheet-rest');
+    fs.mkdirSync(path.join(pkg, 'dist'), { recursive: true });
+    fs.mkdirSync(path.join(pkg, 'shell'), { recursive: true });
+    fs.writeFileSync(path.join(pkg, 'shell/rest'), '# rest\n');
+    fs.mkdirSync(path.join(dir, 'lib/node_modules/shell'), { recursive: true });
+    fs.writeFileSync(path.join(dir, 'lib/node_modules/shell/rest'), '# not this one\n');
+    expect(packagedFile('shell/rest', [path.join(pkg, 'dist')])).toBe(path.join(pkg, 'shell/rest'));
+    expect(packagedFile('shell/rest', [path.join(dir, 'nowhere/dist')])).toBeUndefined();
+  });
+
+  it('extra arguments are a usage error', async () => {
+    expect(await sheet(['shell-path', 'x'])).toMatchObject({ code: 2, out: '' });
+  });
+});
