@@ -421,7 +421,7 @@ export async function run(input: RunInput): Promise<RunOutput> {
       out.code = EXIT.writeError;
       return out;
     }
-    const usage = ee.code === 'bad-option' || ee.code === 'bad-argument' || ee.code === 'invalid-url';
+    const usage = ['bad-option', 'bad-argument', 'invalid-url', 'unknown-variable', 'bad-environment', 'vars-cycle'].includes(ee.code);
     const curlExit = typeof ee.details?.curlExit === 'number' ? ee.details.curlExit : undefined;
     // A partial body on a terminal: the message starts on a fresh line.
     const fresh = bodyOut && bodyOut.bytes > 0 && bodyOut.last !== 0x0a ? '\n' : '';
