@@ -90,3 +90,12 @@ $show_args" 'GET /use\t\r' '</users>' 20
   [ "$status" -eq 0 ]
   [ "$(cat "$XDG_STATE_HOME/rest/paths/127.0.0.1:$API_PORT")" = /echo/x ]
 }
+
+@test "completion works under the caller's unusual options (bash: set -uf; zsh: ksh_arrays, sh_word_split, no_unset)" {
+  local opts='set -uf'
+  if [ "$REST_TEST_SHELL" = zsh ]; then opts='setopt ksh_arrays sh_word_split no_unset'; fi
+  pty "GET /users >/dev/null; GET /small >/dev/null
+$opts
+$show_args" 'GET /us\t -\t-dry\t\r' '</users><--dry-run>'
+  [ "$status" -eq 0 ]
+}
