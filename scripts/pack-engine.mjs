@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The npm package `sheet-rest` (engine/) ships files that live outside engine/ in the
-// repository: shell/rest, LICENSE and elisp/sheet-batch.el. npm packs only the package folder,
+// repository: shell/rest with its completion files, LICENSE and elisp/sheet-batch.el. npm packs only the package folder,
 // so engine/package.json's `prepack` runs this to copy them in, and `postpack` runs it with
 // --clean to remove the copies (git ignores them). It also refuses to pack bundles older than
 // the sources, or carrying another version than engine/package.json's: run `make build-engine`.
@@ -16,6 +16,8 @@ const engine = path.join(root, 'engine');
 /** [from the repository root, to inside engine/] */
 const COPIES = [
   ['shell/rest', 'shell/rest'],
+  ['shell/rest-completion', 'shell/rest-completion'],
+  ['shell/_rest', 'shell/_rest'],
   ['LICENSE', 'LICENSE'],
   ['elisp/sheet-batch.el', 'elisp/sheet-batch.el'],
 ];

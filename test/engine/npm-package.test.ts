@@ -82,11 +82,11 @@ afterAll(async () => {
 });
 
 describe('npm pack', () => {
-  it('holds only what runs: the bundles, the launcher, shell/rest, sheet-batch.el, README, LICENSE', () => {
+  it('holds only what runs: the bundles, the launcher, shell/rest and its completion files, sheet-batch.el, README, LICENSE', () => {
     expect(packed.name).toBe('sheet-rest');
     expect(packed.version).toBe(VERSION);
     expect(packed.files.map((f) => f.path).sort()).toEqual(
-      ['LICENSE', 'README.md', 'bin/package.json', 'bin/sheet', 'dist/engine.cjs', 'dist/rest-cli.cjs', 'dist/sheet.cjs', 'elisp/sheet-batch.el', 'package.json', 'shell/rest'].sort(),
+      ['LICENSE', 'README.md', 'bin/package.json', 'bin/sheet', 'dist/engine.cjs', 'dist/rest-cli.cjs', 'dist/sheet.cjs', 'elisp/sheet-batch.el', 'package.json', 'shell/_rest', 'shell/rest', 'shell/rest-completion'].sort(),
     );
   });
 
@@ -112,7 +112,7 @@ describe('npm pack', () => {
   });
 
   it('the copies prepack made are gone from engine/ after packing', () => {
-    for (const f of ['shell/rest', 'LICENSE', 'elisp/sheet-batch.el']) expect(fs.existsSync(path.join(root, 'engine', f))).toBe(false);
+    for (const f of ['shell/rest', 'shell/rest-completion', 'shell/_rest', 'LICENSE', 'elisp/sheet-batch.el']) expect(fs.existsSync(path.join(root, 'engine', f))).toBe(false);
   });
 
   it('the LICENSE matches the license field', () => {
@@ -179,6 +179,15 @@ describe.each(['bash', 'zsh'])('source "$(sheet shell-path)" in %s', (shell) => 
     const pid = Number(fs.readFileSync(pidFile, 'utf8'));
     expect(fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8')).toContain(path.join(pkgDir, 'dist/rest-cli.cjs'));
     expect((await run(shell, [...shellArgs, 'source "$(sheet shell-path)" && rest --stop'])).code).toBe(0);
+  });
+
+  it('an interactive shell gets the packaged completion of the verbs', async () => {
+    const ask = shell === 'zsh'
+      ? 'autoload -Uz compinit && compinit -u -D; source "$(sheet shell-path)" || exit 90; print -r -- "${_comps[GET]}"'
+      : 'source "$(sheet shell-path)" || exit 90; complete -p GET';
+    const r = await run(shell, [shell === 'zsh' ? '-fi' : '-i', '-c', ask], { env: { HOME: tmp } });
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(shell === 'zsh' ? /_rest/ : /complete -F \S+ GET/);
   });
 
   it('GET without the daemon (REST_NO_DAEMON=1), and a 404 exits 4', async () => {

@@ -11,7 +11,8 @@
  *   s      file to receive the exit status (decimal, newline), written only when it is not 0
  *          or there is something in `e`
  *   e      file to receive what goes to stderr (messages, -v lines, a non-2xx body)
- *   tty    "1" when the caller's stdout is a terminal
+ *   tty    "1" when the caller's stdout is a terminal, "12" when stderr is one too, "2" when
+ *          only stderr is (anything else: neither)
  *   stdin  (optional, last, file part) the caller's standard input, streamed to the request
  * The response is `200`, chunked, with the stdout bytes as they arrive from the server; `s` and
  * `e` are complete before the response ends. So a 2xx call leaves no file at all; the shell
@@ -79,6 +80,7 @@ async function handleRun(req: http.IncomingMessage, res: http.ServerResponse): P
   let sFile: string | undefined;
   let eFile: string | undefined;
   let tty = false;
+  let ttyErr = false;
   for (const f of fields) {
     const v = decodeArg(f.data);
     if (f.name === 'a') argv.push(v);
@@ -86,7 +88,10 @@ async function handleRun(req: http.IncomingMessage, res: http.ServerResponse): P
     else if (f.name === 'PATH') pathEnv = v;
     else if (f.name === 's') sFile = v;
     else if (f.name === 'e') eFile = v;
-    else if (f.name === 'tty') tty = v === '1';
+    else if (f.name === 'tty') {
+      tty = v === '1' || v === '12';
+      ttyErr = v === '2' || v === '12';
+    }
   }
   const ac = new AbortController();
   inFlight.add(ac);
@@ -109,7 +114,7 @@ async function handleRun(req: http.IncomingMessage, res: http.ServerResponse): P
       pathEnv,
       readStdin,
       stdinStream: () => stdin ?? { stream: Readable.from([]), size: 0 },
-      outputs: { stdout: res, stderr: err.stream, tty },
+      outputs: { stdout: res, stderr: err.stream, tty, ttyErr },
       signal: ac.signal,
     });
     await new Promise<void>((resolve) => err.stream.end(() => resolve()));

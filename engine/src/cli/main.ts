@@ -7,6 +7,10 @@
  *   cli daemon --dir DIR [--idle SECONDS]  serve verb calls on DIR/engine.sock until idle
  *   cli split LINE                         print the words of an option-file line, one per line
  *   cli options                            print the curl options the engine understands
+ *   cli env [NAME]                         `rest --env`: with NAME, check the environment
+ *                                          (files found walking up from the working directory)
+ *                                          and print its base URL (`baseUrl`, else `host`) or an
+ *                                          empty line; without, print the environment names
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -17,6 +21,7 @@ import { closeConnections } from '../http/send.js';
 import { KNOWN_OPTIONS } from '../curl/options.js';
 import { splitShellWords } from '../curl/words.js';
 import { EXIT, run } from './run.js';
+import { toEngineError } from '../errors.js';
 
 function readAllStdin(): Promise<Uint8Array> {
   return new Promise((resolve, reject) => {
@@ -87,7 +92,7 @@ export async function runCli(argv: string[]): Promise<number> {
         pathEnv: process.env.PATH ?? '',
         readStdin: readAllStdin,
         stdinStream,
-        outputs: { stdout: process.stdout, stderr: process.stderr, tty: process.stdout.isTTY === true },
+        outputs: { stdout: process.stdout, stderr: process.stderr, tty: process.stdout.isTTY === true, ttyErr: process.stderr.isTTY === true },
       });
       await closeConnections();
       return r.code;
@@ -120,11 +125,24 @@ export async function runCli(argv: string[]): Promise<number> {
         return EXIT.usage;
       }
     }
+    case 'env': {
+      const { environmentBase, shellEnvironment } = await import('./env.js');
+      try {
+        const env = shellEnvironment(process.cwd(), rest[0]);
+        if (rest[0] === undefined) process.stdout.write(env.available.map((n) => n + '\n').join(''));
+        else process.stdout.write((environmentBase(env) ?? '') + '\n');
+        return 0;
+      } catch (e) {
+        const ee = toEngineError(e);
+        process.stderr.write(`rest: --env: ${ee.message}${ee.hint ? ` (${ee.hint})` : ''}\n`);
+        return EXIT.usage;
+      }
+    }
     case 'options':
       process.stdout.write(KNOWN_OPTIONS.join('\n') + '\n');
       return 0;
     default:
-      process.stderr.write(`rest: unknown engine command ${JSON.stringify(cmd ?? '')}; use run, daemon, split or options\n`);
+      process.stderr.write(`rest: unknown engine command ${JSON.stringify(cmd ?? '')}; use run, daemon, split, options or env\n`);
       return EXIT.usage;
   }
 }

@@ -12,6 +12,8 @@ export interface Outputs {
   stderr: Writable;
   /** stdout is a terminal: a body that does not end with a newline gets one (never when piped). */
   tty?: boolean;
+  /** stderr is a terminal: the same for a body that goes to stderr (a status other than 2xx). */
+  ttyErr?: boolean;
 }
 
 /** A Writable that collects into `into` (the buffered mode of {@link run}). */

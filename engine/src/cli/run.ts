@@ -27,10 +27,14 @@ import { jarCookies, loadJar, parseNetscape, toNetscape, trySaveJar } from '../h
 import { parseContentType } from '../present/present.js';
 import { toCurl } from '../curl/to-curl.js';
 import { basicAuthHeader, cookieHeader, dataContentType, urlencodeData, urlencodeText } from '../curl/rules.js';
-import { emptyOptions, parseCurlOptions, takesNextWord, type CurlOptions } from '../curl/options.js';
+import { emptyOptions, parseCurlOptions, type CurlOptions } from '../curl/options.js';
 import { splitShellWords } from '../curl/words.js';
 import { appendQuery, buildUrl } from './url.js';
 import { VERSION } from '../version.js';
+import { takeRestFlags, type RestFlags } from './flags.js';
+import { envContext, shellEnvironment, substituteEnv } from './env.js';
+import { appendHistory, rememberPath } from './history.js';
+import { requestToSheet } from '../sheet/write.js';
 
 
 /** Exit statuses besides 0 and the status class digits 1, 3, 4, 5 (docs/shell.md). */
@@ -63,34 +67,6 @@ export interface RunOutput {
   stdout: Buffer[];
   stderr: Buffer[];
   code: number;
-}
-
-/** Options of the verbs themselves, taken out before the curl options are parsed. */
-interface RestFlags {
-  raw: boolean;
-  queries: string[];
-  noHtml: boolean;
-  dryRun: boolean;
-}
-
-function takeRestFlags(words: string[]): { flags: RestFlags; rest: string[] } {
-  const flags: RestFlags = { raw: false, queries: [], noHtml: false, dryRun: false };
-  const rest: string[] = [];
-  for (let i = 0; i < words.length; i++) {
-    const w = words[i]!;
-    if (w === '-Q') flags.raw = true;
-    else if (w === '-Z') flags.noHtml = true;
-    else if (w === '--dry-run') flags.dryRun = true;
-    else if (w === '-q') {
-      if (i + 1 >= words.length) throw new EngineError('bad-option', '-q needs a query string', { hint: "Write -q 'name=value&other=x'." });
-      flags.queries.push(words[++i]!);
-    } else {
-      rest.push(w);
-      // The argument of a curl option is data, even when it looks like -Q or -Z.
-      if (takesNextWord(w) && i + 1 < words.length) rest.push(words[++i]!);
-    }
-  }
-  return { flags, rest };
 }
 
 /** curl's rules for one -d/--data-* value. */
@@ -136,20 +112,35 @@ export interface Built {
   cookieLoad: string[];
   cookieSave: string;
   cookieFile: string;
+  /** The path as typed (before `{{...}}` substitution and encoding): what completion offers. */
+  typedPath: string;
 }
 
 /** Parse the argument vector and build the request (no I/O but reading body files). */
 export async function buildRequest(input: RunInput): Promise<Built> {
   const a = input.argv;
   if (a.length < 7) throw new EngineError('bad-argument', 'run: too few arguments', { hint: 'This command is called by shell/rest; see docs/shell.md.' });
-  const [method, base, p, bodySrc, bodyArg, cookieFile, nStr] = a as [string, string, string, string, string, string, string];
+  const [method, base, pArg, bodySrc, bodyArgIn, cookieFile, nStr] = a as [string, string, string, string, string, string, string];
   const n = Number(nStr);
   if (!Number.isInteger(n) || n < 0 || a.length < 7 + n) throw new EngineError('bad-argument', `run: bad option line count ${JSON.stringify(nStr)}`);
   const words: string[] = [];
   for (const line of a.slice(7, 7 + n)) words.push(...splitShellWords(line));
   words.push(...a.slice(7 + n));
 
-  const { flags, rest } = takeRestFlags(words);
+  const taken = takeRestFlags(words);
+  const flags = taken.flags;
+  let rest = taken.rest;
+  let p = pArg;
+  let bodyArg = bodyArgIn;
+  if (flags.env !== undefined) {
+    // rest --env NAME: {{...}} in the path, queries, body argument and option words (src/cli/env.ts).
+    const ctx = envContext(shellEnvironment(input.cwd, flags.env));
+    const sub = (t: string) => substituteEnv(t, ctx);
+    p = sub(p);
+    if (bodySrc === 'arg') bodyArg = sub(bodyArg);
+    flags.queries = flags.queries.map(sub);
+    rest = rest.map(sub);
+  }
   const opts = parseCurlOptions(rest, emptyOptions());
 
   let stdinCache: Promise<Uint8Array> | undefined;
@@ -236,7 +227,7 @@ export async function buildRequest(input: RunInput): Promise<Built> {
   const resolveFile = (f: string) => path.resolve(input.cwd, f);
   const cookieLoad = [cookieFile, ...opts.cookieFiles.map(resolveFile)].filter((f) => f !== '');
   const cookieSave = opts.cookieJar !== undefined ? resolveFile(opts.cookieJar) : cookieFile;
-  return { request, bodyStream, own, opts, flags, cookieLoad, cookieSave, cookieFile };
+  return { request, bodyStream, own, opts, flags, cookieLoad, cookieSave, cookieFile, typedPath: pArg };
 }
 
 /** Load every cookie file into one jar. */
@@ -292,6 +283,21 @@ export function renderHtml(body: Uint8Array, charset: string | undefined, pathEn
 }
 
 
+/** The request with a file body's name made absolute (a sheet is read from anywhere). */
+function fileBodyAbsolute(r: Request, cwd: string): Request {
+  const body = r.body;
+  if (body?.kind !== 'bytes' || !body.path || body.path === '-') return r;
+  return { ...r, body: { ...body, path: path.resolve(cwd, body.path) } };
+}
+
+/** The request with a body piped in read whole, for --dry-run and --sheet (nothing is sent). */
+async function withPipedBody(b: Built): Promise<Request> {
+  if (!b.bodyStream || b.request.body?.kind !== 'bytes' || b.request.body.path !== '-') return b.request;
+  const chunks: Buffer[] = [];
+  for await (const c of b.bodyStream.open()) chunks.push(Buffer.from(c as Buffer));
+  return { ...b.request, body: { kind: 'bytes', bytes: Buffer.concat(chunks) } };
+}
+
 /**
  * Run one verb call. Bodies stream: the response body goes to `outputs.stdout` (2xx) or
  * `outputs.stderr` (other statuses) as it arrives; a request body read from a file or stdin
@@ -313,13 +319,14 @@ export async function run(input: RunInput): Promise<RunOutput> {
     built = await buildRequest(input);
     const b = built;
     const timeoutMs = b.opts.maxTime !== undefined && b.opts.maxTime > 0 ? b.opts.maxTime * 1000 : undefined;
+    if (b.flags.sheet) {
+      // --sheet: the request as sheet text (src/sheet/write.ts); a piped body is read whole.
+      outputs.stdout.write(Buffer.from(requestToSheet(fileBodyAbsolute(await withPipedBody(b), input.cwd)) + '\n', 'utf8'));
+      return out;
+    }
     if (b.flags.dryRun) {
       // The printed command carries a piped body as bytes (a file body stays @file).
-      if (b.bodyStream && b.request.body?.kind === 'bytes' && b.request.body.path === '-') {
-        const chunks: Buffer[] = [];
-        for await (const c of b.bodyStream.open()) chunks.push(Buffer.from(c as Buffer));
-        b.request = { ...b.request, body: { kind: 'bytes', bytes: Buffer.concat(chunks) } };
-      }
+      b.request = await withPipedBody(b);
       const extra = ['-s', '-L', ...curlSessionArgs(b, timeoutMs)];
       if (b.opts.include) extra.push('-i');
       if (b.opts.verbose) extra.push('-v');
@@ -330,6 +337,12 @@ export async function run(input: RunInput): Promise<RunOutput> {
       return out;
     }
     const viaCurl = b.opts.unknown.length > 0;
+    if (b.flags.historyFile) {
+      const w = appendHistory(b.flags.historyFile, fileBodyAbsolute(b.request, input.cwd), b.flags.historySecrets);
+      if (w) await err(`rest: warning: ${w}\n`);
+    }
+    let finalStatus = 0;
+    let bodyOnStdout = true;
     let verboseDone = false;
     // The final response decides where its body goes: stdout for 2xx, stderr otherwise, or -o.
     const route = async (r: Response, request: Request): Promise<Writable> => {
@@ -337,9 +350,11 @@ export async function run(input: RunInput): Promise<RunOutput> {
         verboseDone = true;
         await err(verboseLines({ request, response: r, redirects: [], durationMs: 0 }, viaCurl ? [] : b.own));
       }
+      finalStatus = r.status;
       const ok = r.status >= 200 && r.status < 300;
       out.code = ok ? 0 : Math.floor(r.status / 100) || EXIT.failure;
       const target = ok ? outputs.stdout : outputs.stderr;
+      bodyOnStdout = ok;
       const headOnly = request.method === 'HEAD' || b.opts.head;
       if (headOnly || b.opts.include) target.write(Buffer.from(headerBlock(r), 'latin1'));
       if (headOnly) return new Writable({ write: (_c, _e, cb) => cb() });
@@ -382,8 +397,18 @@ export async function run(input: RunInput): Promise<RunOutput> {
       if (jarWarning) err(`rest: warning: ${jarWarning}\n`);
     }
     // On a terminal, the output ends on its own line (bytes stay exact when piped).
-    if (input.outputs?.tty && bodyOut && bodyOut.bytes > 0 && bodyOut.last !== 0x0a) outputs.stdout.write('\n');
+    // Through the daemon stderr is a file shown after the call, so the newline must follow the
+    // body on its own stream, or -v lines and the prompt would not start on a fresh line.
+    if (bodyOut && bodyOut.bytes > 0 && bodyOut.last !== 0x0a) {
+      if (bodyOnStdout && input.outputs?.tty) outputs.stdout.write('\n');
+      else if (!bodyOnStdout && input.outputs?.ttyErr) await err('\n');
+    }
     void ex;
+    // Completion's path history: paths the server answered, 404 excepted (src/cli/history.ts).
+    if (b.flags.pathsFile && finalStatus && finalStatus !== 404) {
+      const w = rememberPath(b.flags.pathsFile, b.typedPath);
+      if (w) await err(`rest: warning: ${w}\n`);
+    }
     return out;
   } catch (e) {
     if (e instanceof SinkError || (input.signal?.aborted && !isEngineError(e))) {
@@ -396,7 +421,7 @@ export async function run(input: RunInput): Promise<RunOutput> {
       out.code = EXIT.writeError;
       return out;
     }
-    const usage = ee.code === 'bad-option' || ee.code === 'bad-argument' || ee.code === 'invalid-url';
+    const usage = ['bad-option', 'bad-argument', 'invalid-url', 'unknown-variable', 'bad-environment', 'vars-cycle'].includes(ee.code);
     const curlExit = typeof ee.details?.curlExit === 'number' ? ee.details.curlExit : undefined;
     // A partial body on a terminal: the message starts on a fresh line.
     const fresh = bodyOut && bodyOut.bytes > 0 && bodyOut.last !== 0x0a ? '\n' : '';

@@ -24,13 +24,16 @@ export function sheetBodyLines(body: string, hint: string): string[] {
 
 /**
  * One request as sheet text (no trailing separator). A text body is written as is; bytes must
- * be valid UTF-8.
+ * be valid UTF-8; a body read from a file (bytes with a `path` other than `-`) is written as
+ * the file body line `< path`.
  * @throws EngineError `bad-argument` when the body cannot be written in a sheet.
  */
 export function requestToSheet(req: Request): string {
   const lines = [`${req.method} ${req.url}`];
   for (const [name, value] of req.headers) lines.push(`${name}: ${value}`);
-  if (req.body) {
+  if (req.body?.kind === 'bytes' && req.body.path && req.body.path !== '-') {
+    lines.push('', `< ${req.body.path}`);
+  } else if (req.body) {
     const hint = 'Send this request from a file body (`< path`) instead.';
     let text: string;
     if (req.body.kind === 'text') text = req.body.text;

@@ -1,0 +1,45 @@
+#!/usr/bin/env bats
+# On a terminal (a real pseudo-terminal, test/shell/pty-drive.py), through the engine daemon
+# and in the direct mode: -v header lines start on a fresh line, and a body without a final
+# newline is followed by one on the stream it went to (stdout for 2xx, stderr otherwise), so
+# the prompt starts on its own line too (issue 10).
+
+load test_helper
+
+# tty KEYS EXPECT [DAEMON]: type KEYS in an interactive shell that sourced shell/rest.
+tty() {
+  local mode='export REST_NO_DAEMON=1'
+  if [ "${3-}" = daemon ]; then
+    start_daemon
+    [ -S "$REST_RUNTIME_DIR/engine.sock" ]
+    mode=:
+  fi
+  run python3 "$BATS_TEST_DIRNAME/pty-drive.py" "$REST_TEST_SHELL" "$mode
+source \"\$REST_ROOT/shell/rest\"
+rest \"\$API\" >/dev/null" "$1" "$2" 20
+}
+
+# The 2xx body /small has no final newline.
+ok_expect='"ok":true\}\n> GET /small HTTP/1\.1\n> Host: [^\n]*\n(> [^\n]*\n)*>\n< HTTP/1\.1 200 OK\n(< [^\n]*\n)*<\n[# ]*\$ '
+# The 404 body has no final newline either.
+missing_expect='-v\n> GET /nonexistent HTTP/1\.1\n(> [^\n]*\n)*>\n< HTTP/1\.1 404 Not Found\n(< [^\n]*\n)*<\n\{[^\n]*"/nonexistent"\}\n[# ]*\$ '
+
+@test "-v through the daemon, 2xx: the headers start on the line after the body" {
+  tty 'GET /small -v\r' "$ok_expect" daemon
+  [ "$status" -eq 0 ]
+}
+
+@test "-v through the daemon, 404: no blank line before the headers, the body ends its line" {
+  tty 'GET /nonexistent -v\r' "$missing_expect" daemon
+  [ "$status" -eq 0 ]
+}
+
+@test "-v in the direct mode, 404: the same lines" {
+  tty 'GET /nonexistent -v\r' "$missing_expect"
+  [ "$status" -eq 0 ]
+}
+
+@test "-v in the direct mode, 2xx: the headers come first, the body ends its line" {
+  tty 'GET /small -v\r' '-v\n> GET /small HTTP/1\.1\n(> [^\n]*\n)*>\n< HTTP/1\.1 200 OK\n(< [^\n]*\n)*<\n\{[^\n]*"ok":true\}\n[# ]*\$ '
+  [ "$status" -eq 0 ]
+}
