@@ -1,6 +1,6 @@
 // Paths and base URLs (engine/src/cli/url.ts), by resty's rules.
 import { describe, expect, it } from 'vitest';
-import { appendQuery, buildUrl, encodePath, normaliseBase } from '../../engine/src/cli/url.js';
+import { appendQuery, buildUrl, encodePath } from '../../engine/src/cli/url.js';
 
 describe('encodePath', () => {
   it.each([
@@ -18,17 +18,6 @@ describe('encodePath', () => {
     ['', ''],
   ])('%s -> %s', (path, encoded) => {
     expect(encodePath(path)).toBe(encoded);
-  });
-});
-
-describe('normaliseBase', () => {
-  it.each([
-    ['localhost:8080', 'http://localhost:8080*'],
-    ['https://h/api', 'https://h/api*'],
-    ['http://h/api*.json', 'http://h/api*.json'],
-    ['h/*/x/*', 'http://h/*/x/*'],
-  ])('%s -> %s', (remote, base) => {
-    expect(normaliseBase(remote)).toBe(base);
   });
 });
 

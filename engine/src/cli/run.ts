@@ -9,7 +9,6 @@
  * NLINES option lines of the per-host files (the `rest` file's first, then the host's) are
  * split shell-style; their words go in front of the OPTIONs (defaults, then the request's own).
  */
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Readable, Writable } from 'node:stream';
@@ -20,11 +19,11 @@ import { send, SinkError, type BodyStream } from '../http/send.js';
 import { argBytes } from './bytes.js';
 import { collect, Forward, holdUpTo, type Outputs } from './output.js';
 import { curlSessionArgs, sendWithCurl } from './via-curl.js';
-import { which } from './which.js';
+import { which } from '../which.js';
 
-export { which };
 import { jarCookies, loadJar, parseNetscape, toNetscape, trySaveJar } from '../http/cookies.js';
 import { parseContentType } from '../present/present.js';
+import { renderHtml } from '../present/html.js';
 import { toCurl } from '../curl/to-curl.js';
 import { basicAuthHeader, cookieHeader, dataContentType, urlencodeData, urlencodeText } from '../curl/rules.js';
 import { emptyOptions, parseCurlOptions, type CurlOptions } from '../curl/options.js';
@@ -265,22 +264,6 @@ function verboseLines(ex: Exchange, own: Header[]): string {
   return out.join('\n') + '\n';
 }
 
-/** text/html through `lynx -dump`, else `html2text`, else as is. */
-export function renderHtml(body: Uint8Array, charset: string | undefined, pathEnv: string): Uint8Array {
-  const env = { ...process.env, PATH: pathEnv };
-  const lynx = which('lynx', pathEnv);
-  if (lynx) {
-    const cs = charset || 'utf-8';
-    const r = spawnSync(lynx, ['-dump', '-stdin', '-force_html', `-assume_charset=${cs}`, '-display_charset=utf-8'], { input: body, env, maxBuffer: 256 << 20 });
-    if (r.status === 0 && r.stdout) return r.stdout;
-  }
-  const h2t = which('html2text', pathEnv);
-  if (h2t) {
-    const r = spawnSync(h2t, [], { input: body, env, maxBuffer: 256 << 20 });
-    if (r.status === 0 && r.stdout) return r.stdout;
-  }
-  return body;
-}
 
 
 /** The request with a file body's name made absolute (a sheet is read from anywhere). */

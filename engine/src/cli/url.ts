@@ -3,6 +3,8 @@
  * every `*` of the base is replaced by the path; the path is percent-encoded except for
  * slashes, so `?`, `=`, `&`, `#`, spaces and non-ASCII text are sent as data; a slash inside
  * one path element is written `%2F` and stays `%2F`. `-Q` sends the path as written.
+ * The base URL itself (`http://` added, `*` appended) is shell/rest's rule, in `rest`: the
+ * engine receives it whole.
  */
 
 /** Characters left as they are: RFC 3986 unreserved plus the path separator. */
@@ -24,14 +26,6 @@ export function encodePath(path: string): string {
     else for (const b of Buffer.from(ch, 'utf8')) out += '%' + b.toString(16).toUpperCase().padStart(2, '0');
   }
   return out;
-}
-
-/** The base as `rest` stores it: `http://` added when it has no scheme, `*` appended when it has none. */
-export function normaliseBase(remote: string): string {
-  let base = remote;
-  if (!/^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(base)) base = `http://${base}`;
-  if (!base.includes('*')) base += '*';
-  return base;
 }
 
 export interface UrlParts {

@@ -10,7 +10,7 @@ import { EngineError } from '../errors.js';
 import { headerValue, type Exchange, type Header, type Response } from '../model.js';
 import { curlArgv } from '../curl/argv.js';
 import type { Built, RunInput } from './run.js';
-import { which } from './which.js';
+import { which } from '../which.js';
 
 /** Where the final response's body goes, decided once its status line and headers are known. */
 export type Route = (r: Response) => Promise<Writable>;

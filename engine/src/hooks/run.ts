@@ -7,11 +7,10 @@
  * A hook's failure never loses the response: it becomes a warning with its line.
  */
 import childProcess, { type ChildProcess } from 'node:child_process';
-import fs from 'node:fs';
-import path from 'node:path';
 import type { HookNode } from '../sheet/ast.js';
 import type { HookResults } from './results.js';
 import { runJqServer } from './jq-server.js';
+import { which } from '../which.js';
 import { EXPECT_TYPES, evaluateExpect, isExpectHook, type ExpectContext } from './expect.js';
 
 /** The hook types the engine knows, for C-c C-i. */
@@ -25,17 +24,7 @@ let jqModule: typeof import('node-jq') | undefined;
 
 /** The system jq's absolute path: node-jq starts it with an empty environment (no PATH). */
 function systemJq(): string {
-  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
-    if (!dir) continue;
-    const p = path.join(dir, 'jq');
-    try {
-      fs.accessSync(p, fs.constants.X_OK);
-      return p;
-    } catch {
-      // not here
-    }
-  }
-  return 'jq';
+  return which('jq') ?? 'jq';
 }
 
 async function jq(): Promise<typeof import('node-jq')> {

@@ -106,14 +106,7 @@ export function serve(conn: MessageConnection, onExit: () => void = () => proces
     try {
       const r = await Promise.race([conn.sendRequest(P.LispEval, { form, name: decl.name, line: decl.line, ...(decl.vars ? { vars: decl.vars } : {}), ...(context !== undefined ? { context } : {}) }, source.token), aborted]);
       return r.value;
-    } catch (e) {
-      if (isEngineError(e)) throw e;
-      const msg = e instanceof Error ? e.message : String(e);
-      throw new EngineError('lisp-error', `evaluating ${decl.name}: ${msg}`, {
-        line: decl.line,
-        hint: `Fix the Lisp form of ${decl.name}; the request was not sent.`,
-        details: { variable: decl.name },
-      });
+      // A failure of the form is made a `lisp-error` in one place: resolve.ts's variableValues.
     } finally {
       if (onAbort) signal?.removeEventListener('abort', onAbort);
       source.dispose();

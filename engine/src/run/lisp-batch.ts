@@ -8,22 +8,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline';
 import { EngineError } from '../errors.js';
+import { which } from '../which.js';
 
 /** The Emacs program: `$EMACS` when set, else `emacs` found on PATH; undefined when absent. */
 export function findEmacs(env: NodeJS.ProcessEnv = process.env): string | undefined {
-  const name = env.EMACS || 'emacs';
-  if (name.includes('/')) return fs.existsSync(name) ? name : undefined;
-  for (const dir of (env.PATH ?? '').split(path.delimiter)) {
-    if (!dir) continue;
-    const p = path.join(dir, name);
-    try {
-      fs.accessSync(p, fs.constants.X_OK);
-      return p;
-    } catch {
-      // not here
-    }
-  }
-  return undefined;
+  return which(env.EMACS || 'emacs', env.PATH ?? '');
 }
 
 /**
