@@ -18,7 +18,8 @@ import { headerValue, type Exchange, type Header, type Request, type Response } 
 import { send, SinkError, type BodyStream } from '../http/send.js';
 import { argBytes } from './bytes.js';
 import { collect, Forward, holdUpTo, type Outputs } from './output.js';
-import { curlSessionArgs, sendWithCurl } from './via-curl.js';
+import { sendWithCurl } from '../http/via-curl.js';
+import { curlSessionArgs } from './curl-session.js';
 import { which } from '../which.js';
 
 import { jarCookies, loadJar, parseNetscape, toNetscape, trySaveJar } from '../http/cookies.js';
@@ -359,7 +360,8 @@ export async function run(input: RunInput): Promise<RunOutput> {
     };
     let ex: Exchange;
     if (viaCurl) {
-      ex = await sendWithCurl(b, input, timeoutMs, (r) => route(r, b.request));
+      const extraArgs = [...curlSessionArgs(b, timeoutMs), ...b.opts.unknown, ...(b.opts.compressed ? ['--compressed'] : [])];
+      ex = await sendWithCurl(b.request, { extraArgs, bodyStream: b.bodyStream, cwd: input.cwd, pathEnv: input.pathEnv }, (r) => route(r, b.request));
     } else {
       const jar = await loadAll(b.cookieLoad, b.opts.junkSession);
       const before = toNetscape(await jarCookies(jar));

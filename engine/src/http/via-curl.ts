@@ -1,45 +1,59 @@
 /**
- * The curl fallback of a verb call: an option the engine does not know sends the request
- * through the real curl with that option unchanged, streaming both ways (docs/shell.md,
- * "What is streamed, what is buffered"); and the curl options that give curl the engine's
- * cookie and transport behaviour (also printed by --dry-run).
+ * The curl fallback transport: a request sent through the real curl, streaming both ways, for
+ * a shell verb given an option the engine does not know (passed to curl unchanged; docs/shell.md,
+ * "What is streamed, what is buffered"). The verb decides the extra curl options
+ * (cli/curl-session.ts); this file only runs curl and reads its answer.
  */
 import { spawn } from 'node:child_process';
 import type { Writable } from 'node:stream';
 import { EngineError } from '../errors.js';
-import { headerValue, type Exchange, type Header, type Response } from '../model.js';
+import { headerValue, type Exchange, type Header, type Request, type Response } from '../model.js';
 import { curlArgv } from '../curl/argv.js';
-import type { Built, RunInput } from './run.js';
+import type { BodyStream } from './send.js';
 import { which } from '../which.js';
 
 /** Where the final response's body goes, decided once its status line and headers are known. */
 export type Route = (r: Response) => Promise<Writable>;
 
+/** What the curl fallback needs besides the request. */
+export interface CurlTransport {
+  /** Options given to curl after the request's own (cookies, timeouts, the unknown options). */
+  extraArgs: string[];
+  /** The request body as a stream (sent with `-T -`); else the request's bytes on stdin. */
+  bodyStream?: BodyStream;
+  /** curl's working directory (the caller's) and PATH (where curl is found). */
+  cwd: string;
+  pathEnv: string;
+}
+
 /**
- * Send through the real curl (an option the engine does not know is in `extra`), streaming:
- * curl writes the header blocks (`-D -`) then the body on its stdout; the blocks are parsed
- * off the front and the body flows to the route of the final response. The request body goes
- * to curl's stdin (`--data-binary @-`).
+ * Send `request` through the real curl, streaming: curl writes the header blocks (`-D -`)
+ * then the body on its stdout; the blocks are parsed off the front and the body flows to the
+ * route of the final response. The request body goes to curl's stdin (`--data-binary @-`, or
+ * `-T -` for a stream).
+ *
+ * @throws EngineError `network-error` when curl is not on PATH; for a failed transfer the code
+ *   from curl's exit status (28 `timeout`, 6 `unknown-host`, 7 `connection-refused`, 47
+ *   `too-many-redirects`, 35/60 `tls-error`, else `network-error`) with `details.curlExit`.
  */
-export async function sendWithCurl(b: Built, input: RunInput, timeoutMs: number | undefined, route: Route): Promise<Exchange> {
-  const curl = which('curl', input.pathEnv);
-  const url = b.request.url;
+export async function sendWithCurl(request: Request, t: CurlTransport, route: Route): Promise<Exchange> {
+  const curl = which('curl', t.pathEnv);
+  const url = request.url;
   if (!curl) throw new EngineError('network-error', `${url}: an option needs curl, and curl is not on PATH`, { hint: 'Install curl, or leave out the options the engine does not know.', details: { url } });
-  const extra = ['-s', '-S', '-L', ...curlSessionArgs(b, timeoutMs), ...b.opts.unknown, '-D', '-'];
-  if (b.opts.compressed) extra.push('--compressed');
-  const args = curlArgv(b.request, { bodyFile: b.request.body ? '-' : undefined, extraArgs: extra });
-  if (b.bodyStream) {
+  const extra = ['-s', '-S', '-L', ...t.extraArgs, '-D', '-'];
+  const args = curlArgv(request, { bodyFile: request.body ? '-' : undefined, extraArgs: extra });
+  if (t.bodyStream) {
     // -T streams where --data-binary @- reads everything first; keep the method.
     const i = args.indexOf('--data-binary');
     args.splice(i, 2, '-T', '-');
   }
   const started = performance.now();
-  const child = spawn(curl, args, { cwd: input.cwd, env: { ...process.env, PATH: input.pathEnv }, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(curl, args, { cwd: t.cwd, env: { ...process.env, PATH: t.pathEnv }, stdio: ['pipe', 'pipe', 'pipe'] });
   let err = '';
   child.stderr.on('data', (d: Buffer) => (err = (err + d.toString('utf8')).slice(-4000)));
   child.stdin.on('error', () => undefined);
-  if (b.bodyStream) b.bodyStream.open().pipe(child.stdin);
-  else if (b.request.body) child.stdin.end(b.request.body.kind === 'bytes' ? b.request.body.bytes : Buffer.from(b.request.body.text));
+  if (t.bodyStream) t.bodyStream.open().pipe(child.stdin);
+  else if (request.body) child.stdin.end(request.body.kind === 'bytes' ? request.body.bytes : Buffer.from(request.body.text));
   else child.stdin.end();
   const exited = new Promise<number>((resolve) => {
     child.on('error', (e) => {
@@ -106,20 +120,7 @@ export async function sendWithCurl(b: Built, input: RunInput, timeoutMs: number 
     const kind = code === 28 ? 'timeout' : code === 6 ? 'unknown-host' : code === 7 ? 'connection-refused' : code === 47 ? 'too-many-redirects' : code === 35 || code === 60 ? 'tls-error' : 'network-error';
     throw new EngineError(kind, `${url}: ${err.trim() || `curl exited ${code}`}`, { details: { url, curlExit: code, partial: !!response } });
   }
-  return { request: b.request, response, redirects: [], durationMs: performance.now() - started };
+  return { request: request, response, redirects: [], durationMs: performance.now() - started };
 }
 
 const REDIRECT = new Set([301, 302, 303, 307, 308]);
-
-/** The curl options that give curl the engine's cookie and transport behaviour. */
-export function curlSessionArgs(b: Built, timeoutMs: number | undefined): string[] {
-  const args: string[] = [];
-  for (const f of b.cookieLoad) args.push('-b', f);
-  if (b.cookieSave) args.push('-c', b.cookieSave);
-  if (b.opts.junkSession) args.push('-j');
-  if (b.opts.maxRedirs !== undefined) args.push('--max-redirs', String(b.opts.maxRedirs));
-  if (b.opts.insecure) args.push('-k');
-  if (timeoutMs !== undefined) args.push('--max-time', String(timeoutMs / 1000));
-  return args;
-}
-

@@ -1,0 +1,18 @@
+/**
+ * The curl options that give the real curl the verb's cookie and transport behaviour: for the
+ * curl fallback (http/via-curl.ts) and what `--dry-run` prints (docs/shell.md).
+ */
+import type { Built } from './run.js';
+
+/** `-b`/`-c`/`-j` for the verb's cookie jar, `--max-redirs`, `-k`, `--max-time` (seconds). */
+export function curlSessionArgs(b: Built, timeoutMs: number | undefined): string[] {
+  const args: string[] = [];
+  for (const f of b.cookieLoad) args.push('-b', f);
+  if (b.cookieSave) args.push('-c', b.cookieSave);
+  if (b.opts.junkSession) args.push('-j');
+  if (b.opts.maxRedirs !== undefined) args.push('--max-redirs', String(b.opts.maxRedirs));
+  if (b.opts.insecure) args.push('-k');
+  if (timeoutMs !== undefined) args.push('--max-time', String(timeoutMs / 1000));
+  return args;
+}
+
