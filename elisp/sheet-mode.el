@@ -683,10 +683,11 @@ C-c C-r shows it raw]\n"
 (defun sheet--insert-comment-lines (lines)
   "Insert LINES (strings) at point as comments in the buffer's syntax.
 What `comment-region' with the `plain' style makes of them.  For
-line comments (an empty `comment-end', the default padding and
-`comment-add') the prefix is written directly: `comment-region'
-costs a third of a millisecond per response, more than everything
-else in the trailer (docs/benchmarks.md, the Emacs section)."
+line comments (an empty `comment-end', the default padding and the
+default of the variable `comment-add') the prefix is written
+directly: `comment-region' costs a third of a millisecond per
+response, more than everything else in the trailer
+\(docs/benchmarks.md, the Emacs section)."
   (if (and (equal comment-end "") (equal comment-padding " ")
            (eql comment-add 0))
       (let ((prefix (concat (string-trim-right comment-start) " ")))
