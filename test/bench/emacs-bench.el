@@ -19,6 +19,8 @@
 ;;   STAGES <name> <send> <engine> <jsonrpc> <fill> <format>
 ;; and what setting up the response's major mode alone costs (the JSON mode, on the body):
 ;;   MODE <name> <mode> <ms>
+;; and the small request without and with a cookie jar file (`sheet-cookie-jar-file'), in turn:
+;;   JAR <name> <times in ms without> <times in ms with>
 ;; The 50 MB case also prints Emacs's memory (VmHWM/VmRSS of /proc/self/status, in kB):
 ;;   MEMORY <name> <peak kB before> <peak kB after> <rss kB after> <body bytes>
 ;; and the longest time Emacs was busy at once after the engine's answer (showing the
@@ -257,6 +259,29 @@ STAGES lines for NAME."
     (sheet-bench--floor (concat base "/small"))
     (garbage-collect)
     (sheet-bench--small "small-json" 3 (concat base "/small") small-count)
+    ;; The same request with a cookie jar file holding one cookie (the response sets none),
+    ;; as `sheet-cookie-jar-file' users have it, and without, in turn.
+    (let* ((jar (make-temp-file "sheet-bench-jar"))
+           (old (time-subtract (current-time) 3600))
+           plain with-jar)
+      (with-temp-file jar
+        (insert "# Netscape HTTP Cookie File\n127.0.0.1\tFALSE\t/\tFALSE\t0\tother\tx\n"))
+      (set-file-times jar old)
+      ;; In blocks of 10 (the first press after a switch, which loads the jar, not counted).
+      (dotimes (_ (max 1 (/ small-count 10)))
+        (dolist (file (list nil jar))
+          (let ((sheet-cookie-jar-file file))
+            (goto-char (point-min))
+            (forward-line 2)
+            (sheet-bench--press "C-c C-c")
+            (dotimes (_ 10)
+              (let ((ms (sheet-bench--press "C-c C-c")))
+                (if file (push ms with-jar) (push ms plain)))))))
+      (sheet-engine--sync-jar sheet-engine--connection)
+      (delete-file jar)
+      (princ (format "JAR small-json %s %s\n"
+                     (mapconcat (lambda (ms) (format "%.3f" (car ms))) plain ",")
+                     (mapconcat (lambda (ms) (format "%.3f" (car ms))) with-jar ","))))
     (sheet-bench--case "json-1mb" 5 repeats)
     (sheet-bench--case "json-5mb" 7 repeats)
     (sheet-bench--case "xml-1mb" 9 repeats)
