@@ -107,10 +107,15 @@ function byId(cookies: Cookie[]): Lines {
  * What each jar last read from (or wrote to) its file: the base its own changes are measured
  * against when it is saved, so that changes others made since are kept.
  */
-const bases = new WeakMap<CookieJar, { file: string; lines: Map<string, string> }>();
+const bases = new WeakMap<CookieJar, { file: string; lines: Map<string, string>; version?: string }>();
 
-function setBase(jar: CookieJar, file: string, lines: Lines): void {
-  bases.set(jar, { file: path.resolve(file), lines: new Map([...lines].map(([id, v]) => [id, v.line])) });
+/**
+ * @param version the file's version ({@link settledVersion}) when its lines were read, if it
+ *   can be trusted to change with the next write; {@link refreshJar} then skips reading a file
+ *   whose version is the same.
+ */
+function setBase(jar: CookieJar, file: string, lines: Lines, version?: string): void {
+  bases.set(jar, { file: path.resolve(file), lines: new Map([...lines].map(([id, v]) => [id, v.line])), version });
 }
 
 function baseOf(jar: CookieJar, file: string): Map<string, string> {
@@ -152,11 +157,26 @@ async function readText(file: string): Promise<string> {
 export async function loadJar(file: string | undefined | null, junkSession = false): Promise<CookieJar> {
   const jar = newJar();
   if (!file) return jar;
+  const settled = await settledVersion(file);
   const all = parseNetscape(await readText(file));
   const store = jar.store as MemoryCookieStore;
   for (const c of all) if (!(junkSession && c.expiryTime() === Infinity)) await store.putCookie(c);
-  setBase(jar, file, byId(all));
+  setBase(jar, file, byId(all), settled);
   return jar;
+}
+
+/**
+ * Whether the jar holds no cookie at all: then there is no Cookie header to compute, which
+ * saves tough-cookie's domain and path matching on every request of a session without cookies.
+ * A jar on another store than tough-cookie's MemoryCookieStore is never called empty.
+ */
+export function jarIsEmpty(jar: CookieJar): boolean {
+  const store = jar.store;
+  if (!(store instanceof MemoryCookieStore)) return false;
+  for (const paths of Object.values(store.idx)) {
+    for (const keys of Object.values(paths)) for (const _ in keys) return false;
+  }
+  return true;
 }
 
 /** Every cookie in the jar. */
@@ -201,10 +221,28 @@ async function takeOver(jar: CookieJar, disk: Lines, seen: Lines): Promise<void>
  */
 export async function refreshJar(jar: CookieJar, file: string): Promise<void> {
   await queued(file, async () => {
+    // Nobody wrote the file since the jar read it: nothing to take over (one stat, no read).
+    const b = bases.get(jar);
+    if (b?.version !== undefined && b.file === path.resolve(file) && (await version(file)) === b.version) return;
+    const settled = await settledVersion(file);
     const disk = byId(parseNetscape(await readText(file)));
     await takeOver(jar, disk, baseLines(baseOf(jar, file)));
-    setBase(jar, file, disk);
+    setBase(jar, file, disk, settled);
   }).catch(() => undefined);
+}
+
+/**
+ * Whether the jar holds changes of its own not yet in `file`: cookies added, changed, removed
+ * or expired since it last read or wrote the file. Without any, {@link saveJar} would write
+ * back what is there (Session skips it: no lock, no read, no write for a request that set no
+ * cookie).
+ */
+export async function hasOwnChanges(jar: CookieJar, file: string): Promise<boolean> {
+  const base = baseOf(jar, file);
+  const mine = byId(await jarCookies(jar));
+  if (mine.size !== base.size) return true;
+  for (const [id, m] of mine) if (base.get(id) !== m.line) return true;
+  return false;
 }
 
 /** A base as Lines, its cookies parsed back from their lines. */
@@ -224,6 +262,28 @@ async function version(file: string): Promise<string> {
     return `${st.ino}:${st.size}:${st.mtimeNs}`;
   } catch {
     return '';
+  }
+}
+
+/**
+ * How recent (ms) a file's modification time may be for its version not to be trusted: file
+ * systems stamp writes with a coarse clock (a few ms, up to 2 s on FAT), so a write right
+ * after a read can leave inode, size and time as they were (git's "racily clean" files).
+ */
+const RACY_MS = 2_000;
+
+/**
+ * The file's {@link version} when it can be trusted to change with any later write: its
+ * modification time is at least {@link RACY_MS} old. Undefined when it is newer (the file is
+ * then read again next time), '' when the file is missing.
+ */
+async function settledVersion(file: string): Promise<string | undefined> {
+  try {
+    const st = await fs.promises.stat(file, { bigint: true });
+    if (Date.now() - Number(st.mtimeMs) < RACY_MS) return undefined;
+    return `${st.ino}:${st.size}:${st.mtimeNs}`;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'ENOENT' ? '' : undefined;
   }
 }
 

@@ -12,6 +12,7 @@ import { decoder, encodings } from './decode.js';
 import { STATUS_CODES } from 'node:http';
 import type { CookieJar } from 'tough-cookie';
 import { EngineError } from '../errors.js';
+import { jarIsEmpty } from './cookies.js';
 import { bodyBytes, headerValue, type Exchange, type Header, type Redirect, type Request, type Response } from '../model.js';
 
 export interface SendOptions {
@@ -395,7 +396,7 @@ export async function send(request: Request, opts: SendOptions = {}): Promise<Ex
       }
       const sent: Request = { ...current, headers: [...current.headers] };
       const explicitCookie = headerValue(sent.headers, 'cookie') !== undefined;
-      if (opts.jar && !explicitCookie) {
+      if (opts.jar && !explicitCookie && !jarIsEmpty(opts.jar)) {
         const cookie = await opts.jar.getCookieString(url.href);
         if (cookie) sent.headers.push(['Cookie', cookie]);
       }

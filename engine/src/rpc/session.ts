@@ -12,7 +12,7 @@ import type { Sheet } from '../sheet/ast.js';
 import { expandPath, isUnevaluated, resolveRequest, variableValues, type EvalLisp, type LispDecl } from '../resolve/resolve.js';
 import { DEFAULT_MAX_PASSES, Substitution, type SubstitutionWarning } from '../resolve/substitute.js';
 import { send } from '../http/send.js';
-import { loadJar, newJar, refreshJar, trySaveJar } from '../http/cookies.js';
+import { hasOwnChanges, loadJar, newJar, refreshJar, trySaveJar } from '../http/cookies.js';
 import { charLength, decodeExact, present, DEFAULT_THRESHOLD, type Presentation } from '../present/present.js';
 import { writeBodyFile } from './body-file.js';
 import { HOOK_TYPES, runHooks } from '../hooks/run.js';
@@ -187,7 +187,7 @@ export class Session {
 
   /**
    * `sheet/send`: the request at point, resolved, sent; the response presented; hooks run.
-   * The cookie jar is saved to the session's cookie file after the exchange.
+   * The cookie jar is saved to the session's cookie file after the exchange when it changed.
    * @param signal aborts the exchange (`$/cancelRequest`).
    * @throws EngineError with a parse, resolve or HTTP code (docs/errors.md); an HTTP error
    *   status is a result, not an error.
@@ -207,7 +207,9 @@ export class Session {
       insecure: s.insecure,
     });
     // The request was sent: a jar that cannot be saved is a warning, never the request's failure.
-    const jarWarning = this.jarFile && !s.inhibitCookies ? await trySaveJar(this.jar, this.jarFile) : null;
+    // A jar without changes of its own (no cookie set or expired) is not written: no lock, no
+    // read, no write; what others wrote stays in the file and is read before the next request.
+    const jarWarning = this.jarFile && !s.inhibitCookies && (await hasOwnChanges(this.jar, this.jarFile)) ? await trySaveJar(this.jar, this.jarFile) : null;
     const handlerTests = resolved.http ? await afterHttp(resolved.node, exchange.request, exchange.response, p.path, this.overrides, this.httpRequests) : [];
     const pres = present(exchange.response, { raw: p.raw, threshold: s.threshold });
     const hooks = await runHooks(resolved.hooks, pres.kind === 'text' ? pres.text! : '', (n, v) => this.overrides.set(n, v), {
