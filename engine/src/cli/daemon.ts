@@ -4,7 +4,8 @@
  * "The daemon").
  *
  * Protocol (HTTP/1.1 on the socket): `POST /run`, `multipart/form-data`, read as a stream
- * (src/cli/multipart.ts), with the fields
+ * (src/cli/multipart.ts), or `application/x-www-form-urlencoded` when there is no `stdin`
+ * part (src/cli/urlencoded.ts), with the fields
  *   a      one per argument of {@link run} (in order; curl --form-string keeps the bytes)
  *   cwd    the caller's working directory
  *   PATH   the caller's PATH
@@ -32,6 +33,8 @@ import { Readable, Writable } from 'node:stream';
 import { closeConnections } from '../http/send.js';
 import { decodeArg } from './bytes.js';
 import { readRunRequest } from './multipart.js';
+import { readFormRequest } from './urlencoded.js';
+import { busyCollector, idleCollector } from './idle-gc.js';
 import { EXIT, run } from './run.js';
 
 export const SOCKET_NAME = 'engine.sock';
@@ -72,7 +75,9 @@ function lazyFile(file: string | undefined): { stream: Writable; used: () => boo
 
 async function handleRun(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
   const cl = req.headers['content-length'] !== undefined ? Number(req.headers['content-length']) : undefined;
-  const { fields, stdin } = await readRunRequest(req, req.headers['content-type'] ?? '', cl);
+  const type = req.headers['content-type'] ?? '';
+  // Without a body to stream the fields come urlencoded (cheaper for curl), else as multipart.
+  const { fields, stdin } = /^application\/x-www-form-urlencoded/i.test(type) ? { fields: await readFormRequest(req), stdin: undefined } : await readRunRequest(req, type, cl);
   const argv: string[] = [];
   let cwd = '/';
   let pathEnv = process.env.PATH ?? '';
@@ -182,12 +187,17 @@ export async function runDaemon(opts: DaemonOptions): Promise<number> {
   let stopping = false;
 
   let active = 0;
+  const collect = idleCollector(() => active > 0);
+  const young = busyCollector();
   const server = http.createServer((req, res) => {
     active++;
+    young.start();
     touch();
     const done = () => {
       active--;
+      young.stop();
       touch();
+      if (active === 0) collect();
       // A rebuilt engine bundle: finish this request, then let the next call start the new one.
       if (Date.now() - lastCheck > 1000) {
         lastCheck = Date.now();
