@@ -34,7 +34,7 @@ import { closeConnections } from '../http/send.js';
 import { decodeArg } from './bytes.js';
 import { readRunRequest } from './multipart.js';
 import { readFormRequest } from './urlencoded.js';
-import { busyCollector, idleCollector } from './idle-gc.js';
+import { idleCollector } from './idle-gc.js';
 import { EXIT, run } from './run.js';
 
 export const SOCKET_NAME = 'engine.sock';
@@ -188,14 +188,11 @@ export async function runDaemon(opts: DaemonOptions): Promise<number> {
 
   let active = 0;
   const collect = idleCollector(() => active > 0);
-  const young = busyCollector();
   const server = http.createServer((req, res) => {
     active++;
-    young.start();
     touch();
     const done = () => {
       active--;
-      young.stop();
       touch();
       if (active === 0) collect();
       // A rebuilt engine bundle: finish this request, then let the next call start the new one.

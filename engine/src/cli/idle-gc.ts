@@ -2,7 +2,9 @@
  * Give memory back when the daemon goes idle. A big transfer leaves the V8 heap grown and
  * buffers waiting for a collection that an idle process never runs, so the daemon would sit
  * at its peak for its whole idle time (issue 10: back under 80 MB after the transfers). One
- * full collection a second after the last call ended costs a few ms, off any call's path.
+ * full collection a second after the last call ended costs a few ms, off any call's path; the
+ * memory goes back to the system because the daemon runs with glibc's mmap threshold at 64 KiB
+ * (src/cli/main.ts), so body chunks are mappings of their own, unmapped when freed.
  */
 import v8 from 'node:v8';
 import vm from 'node:vm';
@@ -22,36 +24,6 @@ function gcFunction(): (() => void) | undefined {
 /** Delay between the end of the last call and the collection, in ms. */
 export const IDLE_GC_MS = 1000;
 
-/** While calls are in flight, a young-generation collection this often (ms): see {@link busyCollector}. */
-export const BUSY_GC_MS = 20;
-
-/**
- * Bound the memory of bodies passing through. Every chunk read from a socket is a new buffer
- * whose memory lives outside the V8 heap; V8 lets such memory reach tens of MB before it
- * collects on its own, which is most of the daemon's peak during a transfer. A scavenge of the
- * small young generation every {@link BUSY_GC_MS} ms while calls are in flight frees the
- * chunks already passed on, for well under a ms each.
- * @returns `start` (a call began) and `stop` (a call ended), counted.
- */
-export function busyCollector(): { start: () => void; stop: () => void } {
-  const gc = gcFunction() as ((o?: { type: 'minor' | 'major' }) => void) | undefined;
-  let n = 0;
-  let timer: NodeJS.Timeout | undefined;
-  return {
-    start: () => {
-      if (!gc || n++ > 0) return;
-      timer = setInterval(() => gc({ type: 'minor' }), BUSY_GC_MS);
-      timer.unref();
-    },
-    stop: () => {
-      if (!gc || --n > 0) return;
-      n = 0;
-      if (timer) clearInterval(timer);
-      timer = undefined;
-    },
-  };
-}
-
 /**
  * A function to call whenever a call ends and none is in flight: it (re)arms one collection
  * after {@link IDLE_GC_MS}; `busy()` tells whether a call started meanwhile (then it waits
@@ -65,7 +37,15 @@ export function idleCollector(busy: () => boolean): () => void {
     if (timer) clearTimeout(timer);
     timer = setTimeout(() => {
       timer = undefined;
-      if (!busy()) gc();
+      if (busy()) return;
+      gc();
+      // Buffers' memory is released by V8's sweeper after a collection, and given back to
+      // the C heap only at the next one.
+      timer = setTimeout(() => {
+        timer = undefined;
+        if (!busy()) gc();
+      }, 100);
+      timer.unref();
     }, IDLE_GC_MS);
     timer.unref();
   };
