@@ -101,6 +101,19 @@ async function handleRun(req: http.IncomingMessage, res: http.ServerResponse): P
   });
   const err = lazyFile(eFile);
   res.writeHead(200, { 'Content-Type': 'application/octet-stream' });
+  // A small body, its head and the end of the response leave in one write: the response stays
+  // corked until the loop turn after the first body bytes (res.end() flushes it all at once).
+  res.cork();
+  const write = res.write.bind(res) as (...a: unknown[]) => boolean;
+  let corked = true;
+  res.write = ((...a: unknown[]) => {
+    const ok = write(...a);
+    if (corked) {
+      corked = false;
+      setImmediate(() => res.uncork());
+    }
+    return ok;
+  }) as typeof res.write;
   try {
     const readStdin = async (): Promise<Uint8Array> => {
       if (!stdin) return Buffer.alloc(0);
