@@ -34,7 +34,7 @@ import { closeConnections } from '../http/send.js';
 import { decodeArg } from './bytes.js';
 import { readRunRequest } from './multipart.js';
 import { readFormRequest } from './urlencoded.js';
-import { idleCollector } from './idle-gc.js';
+import { BIG_CALL_BYTES, collectAfterBig, idleCollector } from './idle-gc.js';
 import { EXIT, run } from './run.js';
 
 export const SOCKET_NAME = 'engine.sock';
@@ -141,6 +141,8 @@ async function handleRun(req: http.IncomingMessage, res: http.ServerResponse): P
     // An upload the call did not read (a usage error): drain it so the caller's curl ends.
     stdin?.stream.resume();
   }
+  // A big body went through: give its memory back before the answer ends (src/cli/idle-gc.ts).
+  if (req.socket.bytesRead + req.socket.bytesWritten >= BIG_CALL_BYTES) collectAfterBig();
   res.end();
 }
 

@@ -50,3 +50,18 @@ export function idleCollector(busy: () => boolean): () => void {
     timer.unref();
   };
 }
+
+/** Calls that moved at least this many bytes collect before they end. */
+export const BIG_CALL_BYTES = 128 * 1024 * 1024;
+
+/**
+ * After a big transfer, before its answer ends: collect now, twice (the second collection
+ * finishes the sweep that frees the first one's buffers), so the chunks the transfer left are
+ * given back by the time the caller has its answer. Some ms after a transfer of seconds.
+ */
+export function collectAfterBig(): void {
+  const gc = gcFunction();
+  if (!gc) return;
+  gc();
+  gc();
+}
