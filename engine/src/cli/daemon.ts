@@ -4,7 +4,8 @@
  * "The daemon").
  *
  * Protocol (HTTP/1.1 on the socket): `POST /run`, `multipart/form-data`, read as a stream
- * (src/cli/multipart.ts), with the fields
+ * (src/cli/multipart.ts), or `application/x-www-form-urlencoded` when there is no `stdin`
+ * part (src/cli/urlencoded.ts), with the fields
  *   a      one per argument of {@link run} (in order; curl --form-string keeps the bytes)
  *   cwd    the caller's working directory
  *   PATH   the caller's PATH
@@ -33,6 +34,8 @@ import { Readable, Writable } from 'node:stream';
 import { closeConnections } from '../http/send.js';
 import { decodeArg } from './bytes.js';
 import { readRunRequest } from './multipart.js';
+import { readFormRequest } from './urlencoded.js';
+import { BIG_CALL_BYTES, collectAfterBig, idleCollector } from './idle-gc.js';
 import { EXIT, run } from './run.js';
 
 export const SOCKET_NAME = 'engine.sock';
@@ -73,7 +76,9 @@ function lazyFile(file: string | undefined): { stream: Writable; used: () => boo
 
 async function handleRun(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
   const cl = req.headers['content-length'] !== undefined ? Number(req.headers['content-length']) : undefined;
-  const { fields, stdin } = await readRunRequest(req, req.headers['content-type'] ?? '', cl);
+  const type = req.headers['content-type'] ?? '';
+  // Without a body to stream the fields come urlencoded (cheaper for curl), else as multipart.
+  const { fields, stdin } = /^application\/x-www-form-urlencoded/i.test(type) ? { fields: await readFormRequest(req), stdin: undefined } : await readRunRequest(req, type, cl);
   const argv: string[] = [];
   let cwd = '/';
   let pathEnv = process.env.PATH ?? '';
@@ -101,6 +106,19 @@ async function handleRun(req: http.IncomingMessage, res: http.ServerResponse): P
   });
   const err = lazyFile(eFile);
   res.writeHead(200, { 'Content-Type': 'application/octet-stream' });
+  // A small body, its head and the end of the response leave in one write: the response stays
+  // corked until the loop turn after the first body bytes (res.end() flushes it all at once).
+  res.cork();
+  const write = res.write.bind(res) as (...a: unknown[]) => boolean;
+  let corked = true;
+  res.write = ((...a: unknown[]) => {
+    const ok = write(...a);
+    if (corked) {
+      corked = false;
+      setImmediate(() => res.uncork());
+    }
+    return ok;
+  }) as typeof res.write;
   try {
     const readStdin = async (): Promise<Uint8Array> => {
       if (!stdin) return Buffer.alloc(0);
@@ -128,6 +146,8 @@ async function handleRun(req: http.IncomingMessage, res: http.ServerResponse): P
     // An upload the call did not read (a usage error): drain it so the caller's curl ends.
     stdin?.stream.resume();
   }
+  // A big body went through: give its memory back before the answer ends (src/cli/idle-gc.ts).
+  if (req.socket.bytesRead + req.socket.bytesWritten >= BIG_CALL_BYTES) collectAfterBig();
   res.end();
 }
 
@@ -187,12 +207,14 @@ export async function runDaemon(opts: DaemonOptions): Promise<number> {
   let stopping = false;
 
   let active = 0;
+  const collect = idleCollector(() => active > 0);
   const server = http.createServer((req, res) => {
     active++;
     touch();
     const done = () => {
       active--;
       touch();
+      if (active === 0) collect();
       // A rebuilt engine bundle: finish this request, then let the next call start the new one.
       if (Date.now() - lastCheck > 1000) {
         lastCheck = Date.now();

@@ -60,6 +60,10 @@ function startDaemon(dir: string): void {
   const pre = process.argv[2] === 'cli' ? ['cli'] : [];
   // A small young generation: bodies pass through in chunks, so a large one only costs RSS.
   const child = spawn(process.execPath, [...DAEMON_NODE_FLAGS, path.resolve(process.argv[1]!), ...pre, 'daemon', '--dir', dir, '--idle', String(idleSeconds())], {
+    // glibc keeps freed body chunks (64 KiB each) in its heap, where fragmentation keeps them
+    // from the system; mapped one by one from 64 KiB on, they go back when freed, and the
+    // daemon's RSS falls back after a big transfer (docs/shell.md, "The engine daemon").
+    env: { MALLOC_MMAP_THRESHOLD_: '65536', MALLOC_TRIM_THRESHOLD_: '131072', ...process.env },
     detached: true,
     stdio: 'ignore',
     cwd: '/',

@@ -95,6 +95,14 @@ export function readRunRequest(req: Readable, contentType: string, contentLength
       }
     };
     req.on('data', (c: Buffer) => {
+      if (body && c.length > keep) {
+        // The body part: the held tail, then the chunk but its own tail, without copying it.
+        let ok = buf.length ? body.write(buf) : true;
+        ok = body.write(c.subarray(0, c.length - keep)) && ok;
+        buf = Buffer.from(c.subarray(c.length - keep));
+        if (!ok) req.pause();
+        return;
+      }
       buf = buf.length ? Buffer.concat([buf, c]) : c;
       if (body) flushBody(false);
       else parse();

@@ -138,7 +138,11 @@ async function readText(file: string): Promise<string> {
   for (let attempt = 0; ; attempt++) {
     let text: string;
     try {
-      text = await fs.promises.readFile(file, 'utf8');
+      // A regular file is read at once: a cookie file is small, and one read costs less than
+      // the thread pool's hops (open, stat, read, close) of fs.promises.readFile, per verb call.
+      const st = fs.statSync(file, { throwIfNoEntry: false });
+      if (!st) return '';
+      text = st.isFile() ? fs.readFileSync(file, 'utf8') : await fs.promises.readFile(file, 'utf8');
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code === 'ENOENT') return '';
       throw e;

@@ -29,12 +29,10 @@ function removeLeftovers(): void {
 }
 
 /**
- * Write `data` (a string, written as UTF-8, or bytes, written as they are) to a new file in a
- * new private temporary directory.
- * @returns the file's absolute path.
- * @throws the file system's error (the directory is removed again).
+ * A new private temporary directory (mkdtemp: 0700), remembered for removal at exit.
+ * @returns the path of the file `body` in it (not created yet; create it with mode 0600).
  */
-export async function writeBodyFile(data: string | Uint8Array): Promise<string> {
+export async function newBodyFilePath(): Promise<string> {
   if (!cleanupInstalled) {
     cleanupInstalled = true;
     process.on('exit', removeLeftovers);
@@ -43,7 +41,25 @@ export async function writeBodyFile(data: string | Uint8Array): Promise<string> 
   // Forget directories the client has already removed, so the set stays small.
   if (made.size >= 64) for (const d of made) if (!fs.existsSync(d)) made.delete(d);
   made.add(dir);
-  const file = path.join(dir, 'body');
+  return path.join(dir, 'body');
+}
+
+/** Remove a body file made by {@link newBodyFilePath} and its directory (a failed transfer). */
+export async function removeBodyFile(file: string): Promise<void> {
+  const dir = path.dirname(file);
+  made.delete(dir);
+  await fs.promises.rm(dir, { recursive: true, force: true });
+}
+
+/**
+ * Write `data` (a string, written as UTF-8, or bytes, written as they are) to a new file in a
+ * new private temporary directory.
+ * @returns the file's absolute path.
+ * @throws the file system's error (the directory is removed again).
+ */
+export async function writeBodyFile(data: string | Uint8Array): Promise<string> {
+  const file = await newBodyFilePath();
+  const dir = path.dirname(file);
   try {
     await fs.promises.writeFile(file, data, { mode: 0o600, flag: 'wx' });
   } catch (e) {

@@ -11,7 +11,8 @@ import { parseForFile } from '../http-file/index.js';
 import type { Sheet } from '../sheet/ast.js';
 import { expandPath, isUnevaluated, resolveRequest, variableValues, type EvalLisp, type LispDecl } from '../resolve/resolve.js';
 import { DEFAULT_MAX_PASSES, Substitution, type SubstitutionWarning } from '../resolve/substitute.js';
-import { send } from '../http/send.js';
+import { MAX_BUFFERED_BODY, send, SinkError, type ResponseHead } from '../http/send.js';
+import { SpillSink, spillBytes } from './spill.js';
 import { hasOwnChanges, loadJar, newJar, refreshJar, trySaveJar } from '../http/cookies.js';
 import { charLength, decodeExact, present, DEFAULT_THRESHOLD, type Presentation } from '../present/present.js';
 import { writeBodyFile } from './body-file.js';
@@ -199,20 +200,29 @@ export class Session {
     if (this.jarFile && !s.inhibitCookies) await refreshJar(this.jar, this.jarFile);
     // `.http` directives `# @no-cookie-jar` and `# @no-redirect` (docs/http-files.md).
     const meta = resolved.http ? requestMeta(resolved.node) : undefined;
-    const exchange = await send(resolved.request, {
+    // A client that takes files gets a big body in one, written as it arrives (rpc/spill.ts).
+    const spillAt = spillBytes(s.threshold, p.bodyFileMin);
+    let sink: SpillSink | undefined;
+    let exchange = await send(resolved.request, {
       jar: s.inhibitCookies || meta?.noCookieJar ? undefined : this.jar,
       signal,
       timeoutMs: s.timeoutMs,
       followRedirects: s.followRedirects && !meta?.noRedirect,
       insecure: s.insecure,
+      ...(spillAt !== undefined ? { sink: (head: ResponseHead) => (sink = new SpillSink(spillAt, MAX_BUFFERED_BODY, head.url)) } : {}),
+    }).catch((e: unknown) => {
+      throw e instanceof SinkError && isEngineError(e.cause) ? e.cause : e;
     });
+    const spilled = sink?.file ? sink : undefined;
+    if (sink && !spilled) exchange = { ...exchange, response: { ...exchange.response, body: sink.body() } };
     // The request was sent: a jar that cannot be saved is a warning, never the request's failure.
     // A jar without changes of its own (no cookie set or expired) is not written: no lock, no
     // read, no write; what others wrote stays in the file and is read before the next request.
     const jarWarning = this.jarFile && !s.inhibitCookies && (await hasOwnChanges(this.jar, this.jarFile)) ? await trySaveJar(this.jar, this.jarFile) : null;
     const handlerTests = resolved.http ? await afterHttp(resolved.node, exchange.request, exchange.response, p.path, this.overrides, this.httpRequests) : [];
-    const pres = present(exchange.response, { raw: p.raw, threshold: s.threshold });
-    const hooks = await runHooks(resolved.hooks, pres.kind === 'text' ? pres.text! : '', (n, v) => this.overrides.set(n, v), {
+    // A spilled body is not presented (nor read by hooks): it is in the file, raw.
+    const pres = spilled ? undefined : present(exchange.response, { raw: p.raw, threshold: s.threshold });
+    const hooks = await runHooks(resolved.hooks, pres?.kind === 'text' ? pres.text! : '', (n, v) => this.overrides.set(n, v), {
       status: exchange.response.status,
       statusText: exchange.response.statusText,
       headers: exchange.response.headers,
@@ -229,18 +239,20 @@ export class Session {
         status: response.status,
         statusText: response.statusText,
         headers: response.headers,
-        bytes: response.body.length,
+        bytes: spilled ? spilled.size : response.body.length,
       },
-      presentation: {
-        kind: pres.kind,
-        ...(await this.bodyOut(pres, response.body, p.bodyFileMin)),
-        ...(p.received && pres.formatted ? await this.receivedOut(pres, response.body, p.bodyFileMin) : {}),
-        contentType: pres.contentType,
-        charset: pres.charset,
-        mode: pres.mode,
-        formatted: pres.formatted,
-        overThreshold: pres.overThreshold,
-      },
+      presentation: !pres
+        ? spilled!.presentation(response.headers)
+        : {
+            kind: pres.kind,
+            ...(await this.bodyOut(pres, response.body, p.bodyFileMin)),
+            ...(p.received && pres.formatted ? await this.receivedOut(pres, response.body, p.bodyFileMin) : {}),
+            contentType: pres.contentType,
+            charset: pres.charset,
+            mode: pres.mode,
+            formatted: pres.formatted,
+            overThreshold: pres.overThreshold,
+          },
       redirects: exchange.redirects,
       durationMs: exchange.durationMs,
       hooks,

@@ -1,0 +1,99 @@
+// Big bodies over JSON-RPC for a client that takes files (`bodyFileMin`, as sheet-mode sends):
+// past 16 MiB (engine/src/rpc/spill.ts) the body is written to the body file as it arrives,
+// raw, and never held whole in the engine; a gzip bomb is decoded into the file chunk by chunk
+// up to the 512 MiB cap, then fails cleanly with the file removed, the engine's peak memory
+// (VmHWM) far below the body's size. docs/protocol.md, `bodyFileMin`.
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ResponseError } from 'vscode-jsonrpc/node.js';
+import { spawnEngine, startApi, tempDir, type Api, type EngineProcess } from './helpers.js';
+
+const MiB = 1024 * 1024;
+
+function peakKb(pid: number): number {
+  return Number(/VmHWM:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))![1]);
+}
+
+describe('sheet/send spills big bodies to the body file as they arrive', () => {
+  let api: Api;
+  let engine: EngineProcess;
+  let tmp: string;
+  beforeAll(async () => {
+    api = await startApi();
+    tmp = tempDir('rpc-spill-');
+    engine = spawnEngine({ env: { TMPDIR: tmp } });
+    await engine.conn.sendRequest('initialize', { clientName: 'test', lisp: false });
+  });
+  afterAll(async () => {
+    await engine.close();
+    await api.close();
+    fs.rmSync(tmp, { recursive: true, force: true });
+  });
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  const send = (url: string, extra: Record<string, unknown> = {}): Promise<any> =>
+    engine.conn.sendRequest('sheet/send', { text: `GET ${api.url}${url}`, line: 1, bodyFileMin: 65536, ...extra });
+  const take = (file: string): Buffer => {
+    expect(path.dirname(path.dirname(file))).toBe(tmp);
+    expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+    const data = fs.readFileSync(file);
+    fs.rmSync(path.dirname(file), { recursive: true });
+    return data;
+  };
+
+  it('a 20 MiB JSON body: in the file as received, text in UTF-8, not pretty-printed', async () => {
+    const want = Buffer.from(await (await fetch(`${api.url}/big.json?kb=20480`)).arrayBuffer());
+    const r = await send('/big.json?kb=20480');
+    expect(r.presentation).toMatchObject({ kind: 'text', mode: 'json', fileEncoding: 'utf-8', charset: 'utf-8', formatted: false, overThreshold: true });
+    expect(r.presentation.text).toBeUndefined();
+    expect(r.response.bytes).toBe(want.length);
+    expect(take(r.presentation.file).equals(want)).toBe(true);
+    expect(fs.readdirSync(tmp)).toEqual([]);
+  });
+
+  it('a 5 MiB JSON body is still presented as before (pretty-printed, in the file)', async () => {
+    const r = await send('/big.json?kb=5120');
+    expect(r.presentation).toMatchObject({ kind: 'text', formatted: true, fileEncoding: 'utf-8' });
+    take(r.presentation.file);
+  });
+
+  it('20 MiB + 1 of binary (every byte value): its bytes in the file, exactly', async () => {
+    const n = 20 * MiB + 1;
+    const want = Buffer.from(await (await fetch(`${api.url}/stream/bytes?n=${n}`)).arrayBuffer());
+    const r = await send(`/stream/bytes?n=${n}`);
+    expect(r.presentation).toMatchObject({ kind: 'binary', fileEncoding: 'binary', formatted: false });
+    expect(r.presentation.base64).toBeUndefined();
+    expect(r.response.bytes).toBe(n);
+    expect(take(r.presentation.file).equals(want)).toBe(true);
+  });
+
+  it('a client without bodyFileMin gets the body inside the answer, as before', async () => {
+    const r = await engine.conn.sendRequest('sheet/send', { text: `GET ${api.url}/big.json?kb=20480`, line: 1 });
+    expect((r as { presentation: { file?: string; text: string } }).presentation.file).toBeUndefined();
+    expect((r as { presentation: { text: string } }).presentation.text.length).toBeGreaterThan(20 * MiB);
+  });
+
+  it('a gzip bomb (1 GiB of zeros): decoded into the file up to the 512 MiB cap, then network-error, file removed, memory bounded', async () => {
+    // A fresh engine: its peak is the bomb's alone.
+    await engine.close();
+    engine = spawnEngine({ env: { TMPDIR: tmp } });
+    await engine.conn.sendRequest('initialize', { clientName: 'test', lisp: false });
+    const before = peakKb(engine.proc.pid!);
+    const e = await send('/stream/gzip-bomb?mb=1024').then(
+      () => undefined,
+      (err: unknown) => err,
+    );
+    expect(e).toBeInstanceOf(ResponseError);
+    expect((e as ResponseError<{ code: string }>).data).toMatchObject({ code: 'network-error' });
+    expect((e as Error).message).toMatch(/larger than 536870912 bytes/);
+    const peak = peakKb(engine.proc.pid!);
+    console.log(`gzip bomb over JSON-RPC with bodyFileMin: engine peak ${Math.round(peak / 1024)} MiB (before ${Math.round(before / 1024)} MiB)`);
+    // Before the spill the engine held the decoded body: 593 MiB for this bomb.
+    expect(peak).toBeLessThan(256 * 1024);
+    // The file it had begun is gone once the error is out.
+    for (let i = 0; i < 50 && fs.readdirSync(tmp).length; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(fs.readdirSync(tmp)).toEqual([]);
+    const ok = await send('/small');
+    expect(ok.response.status).toBe(200);
+  });
+});
