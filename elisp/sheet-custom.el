@@ -1,0 +1,164 @@
+;;; sheet-custom.el --- Sheet options  -*- lexical-binding: t; -*-
+
+;; Copyright (C) 2026 The sheet-rest authors
+
+;; Author: The sheet-rest authors
+;; Maintainer: The sheet-rest authors
+;; Version: 0.1.0
+;; URL: https://github.com/sheet-rest/sheet-rest
+;; Keywords: comm, tools
+
+;; This file is not part of GNU Emacs.
+
+;; Permission is hereby granted, free of charge, to any person
+;; obtaining a copy of this software and associated documentation
+;; files, to deal in the software without restriction, subject to the
+;; MIT license terms shipped with sheet-rest (LICENSE).
+
+;;; Commentary:
+
+;; The customization group `sheet' and every option of `sheet-mode':
+;; finding and starting the engine, the response buffer, cookies,
+;; timeouts, content types, helm, prompts and the hooks.  Loaded
+;; first by sheet-mode.el; the other files of the package read these
+;; options.
+
+;;; Code:
+
+(defgroup sheet nil
+  "Run HTTP requests written in a plain-text sheet."
+  :group 'comm
+  :prefix "sheet-"
+  :link '(url-link :tag "Manual" "https://github.com/sheet-rest/sheet-rest"))
+
+(defcustom sheet-engine-command nil
+  "Program and arguments that start the engine, speaking JSON-RPC on stdio.
+nil (the default) finds the engine without configuration
+\(`sheet-engine-find-command'): the bundle built by `make build' in
+the checkout this file belongs to (node ../engine/dist/engine.cjs
+--stdio), else `sheet engine --stdio' when `npm install -g' put the
+`sheet' executable on the variable `exec-path'
+\(\\[sheet-install-engine])."
+  :type '(choice (const :tag "Find it" nil)
+                 (repeat :tag "Command line" (string :tag "Argument"))))
+
+(defcustom sheet-engine-executable "sheet"
+  "Name of the engine's executable looked for on the variable `exec-path'.
+Installed by `npm install -g' of `sheet-engine-npm-package'."
+  :type 'string)
+
+(defcustom sheet-engine-npm-package "sheet-rest"
+  "The npm package holding the engine, for `sheet-install-engine'."
+  :type 'string)
+
+(defcustom sheet-npm-program "npm"
+  "The npm program `sheet-install-engine' runs."
+  :type 'string)
+
+(defcustom sheet-log-request t
+  "When non-nil, each request is logged to the *Messages* buffer."
+  :type 'boolean)
+
+(defcustom sheet-same-buffer-response t
+  "When non-nil, one buffer is reused for every response.
+Its name is `sheet-buffer-response-name'.  When nil, each response
+gets its own buffer named *HTTP <METHOD> <URL>*, with <2>, <3>
+appended for repeated calls."
+  :type 'boolean)
+
+(defcustom sheet-buffer-response-name "*HTTP Response*"
+  "Name of the response buffer when `sheet-same-buffer-response' is non-nil."
+  :type 'string)
+
+(defcustom sheet-inhibit-cookies nil
+  "When non-nil, cookies from the engine's cookie jar are not sent implicitly."
+  :type 'boolean)
+
+(defcustom sheet-response-size-threshold 100000
+  "Response size, in characters, above which only the bare major mode is used.
+Above the threshold the response's major mode runs without its
+hooks (function `delay-mode-hooks'); above ten times the threshold the
+buffer stays in `fundamental-mode'.  nil disables the threshold."
+  :type '(choice (const :tag "No threshold" nil)
+                 (natnum :tag "Characters")))
+
+(defcustom sheet-cookie-jar-file nil
+  "File that keeps the engine's cookies, in the Netscape format curl uses.
+nil keeps them in the engine's memory for its session.  The same
+file works with curl (-b/-c) and with the shell verbs."
+  :type '(choice (const :tag "In memory" nil) (file :tag "Cookie file")))
+
+(defcustom sheet-timeout nil
+  "Seconds to wait for a complete response; nil waits without limit."
+  :type '(choice (const :tag "No limit" nil) (number :tag "Seconds")))
+
+(defcustom sheet-follow-redirects t
+  "When non-nil, redirects are followed; nil shows the redirect response."
+  :type 'boolean)
+
+(defcustom sheet-vars-max-passes 10
+  "Maximum number of substitution passes for variables."
+  :type 'natnum)
+
+(defcustom sheet-content-type-modes
+  '(("application/xml" . nxml-mode)
+    ("text/xml" . nxml-mode)
+    ("application/atom+xml" . nxml-mode)
+    ("image/svg+xml" . nxml-mode)
+    ("text/html" . html-mode)
+    ("application/xhtml+xml" . html-mode)
+    ("application/javascript" . js-mode)
+    ("text/javascript" . js-mode)
+    ("text/css" . css-mode)
+    ("text/plain" . text-mode))
+  "Major mode for a response, by content type (without parameters).
+A content type missing here gets a mode from the engine's hint:
+JSON uses `json-mode' when installed, else `js-mode'; XML uses
+`nxml-mode'; HTML uses `html-mode'; anything else `text-mode'."
+  :type '(alist :key-type (string :tag "Content type")
+                :value-type (function :tag "Major mode")))
+
+(defcustom sheet-use-helm t
+  "When non-nil, \\[sheet-helm] uses helm when it is installed.
+When nil, or when helm is not installed, it jumps with `completing-read'."
+  :type 'boolean)
+
+(defcustom sheet-events-buffer-size 0
+  "Size limit of jsonrpc.el's own full log of engine traffic; 0 turns it off.
+jsonrpc.el pretty-prints every message it logs, which takes
+seconds for a response of several megabytes, so it is off by
+default; `sheet-mode' always writes a one-line summary of each
+message to the events buffer (`sheet-engine-events').  nil means
+no limit.  Takes effect when the engine next starts."
+  :type '(choice (const :tag "No limit" nil) (natnum :tag "Characters")))
+
+(defcustom sheet-request-timeout 10
+  "Seconds to wait for the engine's answer to a quick look-up.
+Used for the outline, variables and curl look-ups; sending a
+request has no timeout (cancel it with \\[sheet-cancel])."
+  :type 'number)
+
+(defcustom sheet-prompt-secret-regexp "pass\\(?:word\\|wd\\)?\\|token\\|secret"
+  "Names of `# @prompt' variables whose answer is read without echo.
+Matched case-insensitively against the name: such answers are
+read with `read-passwd', the others with `read-string'.  VS Code
+REST Client masks password names the same way; tokens and
+secrets are masked here too."
+  :type 'regexp)
+
+(defcustom sheet-mode-hook '(sheet-outline-mode)
+  "Hook run when entering `sheet-mode'.
+`sheet-outline-mode' is on it by default; remove it to free TAB."
+  :type 'hook
+  :options '(sheet-outline-mode))
+
+(defcustom sheet-response-received-hook nil
+  "Hook run in the response buffer right after the response data is inserted."
+  :type 'hook)
+
+(defcustom sheet-response-loaded-hook nil
+  "Hook run in the response buffer after it has been formatted."
+  :type 'hook)
+
+(provide 'sheet-custom)
+;;; sheet-custom.el ends here

@@ -1,0 +1,270 @@
+;;; sheet-response.el --- Sheet response buffer  -*- lexical-binding: t; -*-
+
+;; Copyright (C) 2026 The sheet-rest authors
+
+;; Author: The sheet-rest authors
+;; Maintainer: The sheet-rest authors
+;; Version: 0.1.0
+;; URL: https://github.com/sheet-rest/sheet-rest
+;; Keywords: comm, tools
+
+;; This file is not part of GNU Emacs.
+
+;; Permission is hereby granted, free of charge, to any person
+;; obtaining a copy of this software and associated documentation
+;; files, to deal in the software without restriction, subject to the
+;; MIT license terms shipped with sheet-rest (LICENSE).
+
+;;; Commentary:
+
+;; The response buffer the way restclient.el fills it: the buffer
+;; (`sheet-same-buffer-response'), its major mode by content type
+;; (bare above `sheet-response-size-threshold'), the body, then the
+;; request, status line, headers, assertions, duration and warnings
+;; as comment lines (the trailer), or the raw layout (C-c C-r); the
+;; hooks in order (`sheet-response-received-hook', then
+;; `sheet-response-loaded-hook', then the sheet's `run-hook' forms);
+;; `sheet-response-mode'.  Called by sheet-send.el with the engine's
+;; answer to `sheet/send'.
+
+;;; Code:
+
+(require 'newcomment)
+(require 'seq)
+(require 'subr-x)
+(require 'sheet-custom)
+(require 'sheet-body)
+(require 'sheet-run)          ; assertion lines and results
+
+(declare-function json-mode "ext:json-mode")
+
+(defvar-local sheet--last-warnings nil
+  "In a sheet buffer: the warnings of its last response, a list of plists.
+Each has :message, :code and :line, as the engine's `hooks.warnings'.")
+
+(defvar-local sheet--response-info nil
+  "In a response buffer: the engine's answer it shows (a plist).")
+
+(defvar sheet-response-mode-map
+  (let ((map (make-sparse-keymap)))
+    (define-key map (kbd "q") #'quit-window)
+    map)
+  "Keymap of `sheet-response-mode'.")
+
+(define-minor-mode sheet-response-mode
+  "Minor mode of response buffers.
+\\<sheet-response-mode-map>\\[quit-window] quits the window."
+  :lighter " Sheet-Response"
+  :keymap sheet-response-mode-map
+  :group 'sheet)
+
+(defun sheet--response-buffer (method url)
+  "The buffer for the response to METHOD URL, emptied."
+  (let ((buf (if sheet-same-buffer-response
+                 (get-buffer-create sheet-buffer-response-name)
+               (generate-new-buffer (format "*HTTP %s %s*" method url)))))
+    (with-current-buffer buf
+      (let ((inhibit-read-only t))
+        (setq buffer-read-only nil)
+        (buffer-disable-undo)
+        (erase-buffer)
+        (remove-overlays)
+        ;; A reused buffer starts afresh, as a new one would.
+        (unless (eq major-mode 'fundamental-mode) (fundamental-mode))))
+    buf))
+
+(defun sheet--mode-for (presentation)
+  "The major mode for PRESENTATION: by content type, else the engine's hint."
+  (let ((type (plist-get presentation :contentType))
+        (hint (plist-get presentation :mode)))
+    (or (cdr (assoc-string type sheet-content-type-modes t))
+        (pcase hint
+          ("json" (if (fboundp 'json-mode) #'json-mode #'js-mode))
+          ("xml" #'nxml-mode)
+          ("html" #'html-mode)
+          ("javascript" #'js-mode)
+          ("image" #'fundamental-mode)
+          (_ #'text-mode)))))
+
+(defun sheet--trailer-lines (result)
+  "The lines restclient.el puts under the body, from the engine's RESULT."
+  (let* ((request (plist-get result :request))
+         (response (plist-get result :response)))
+    (append
+     (list (format "%s %s" (plist-get request :method)
+                   (plist-get request :url)))
+     (mapcar (lambda (r) (format "Redirect: %s %s -> %s"
+                                 (plist-get r :status) (plist-get r :url)
+                                 (plist-get r :location)))
+             (plist-get result :redirects))
+     (list (sheet--status-line result))
+     (mapcar (lambda (h) (format "%s: %s" (aref h 0) (aref h 1)))
+             (plist-get response :headers))
+     (sheet-run-assertion-lines result)
+     (list (format "Request duration: %fs"
+                   (/ (plist-get result :durationMs) 1000.0)))
+     (mapcar (lambda (w) (format "warning: %s" (plist-get w :message)))
+             (plist-get (plist-get result :hooks) :warnings)))))
+
+(defun sheet--status-line (result)
+  "The status line of RESULT's response."
+  (let ((response (plist-get result :response)))
+    (string-trim-right
+     (format "HTTP/%s %s %s" (plist-get response :httpVersion)
+             (plist-get response :status)
+             (or (plist-get response :statusText) "")))))
+
+(defun sheet--format-response (result)
+  "Set the major mode of the current buffer for RESULT and add the trailer."
+  (let* ((presentation (plist-get result :presentation))
+         (mode (sheet--mode-for presentation))
+         (size (buffer-size))
+         (threshold sheet-response-size-threshold))
+    (cond
+     ((and threshold (> size (* 10 threshold)))
+      (fundamental-mode))
+     ((and threshold (> size threshold))
+      (delay-mode-hooks (funcall mode)))
+     (t (funcall mode)))
+    (goto-char (point-max))
+    (unless (or (bobp) (bolp)) (insert "\n"))
+    (unless comment-start
+      (setq-local comment-start "# "))
+    (sheet--insert-comment-lines (sheet--trailer-lines result))
+    (goto-char (point-min))))
+
+(defun sheet--insert-comment-lines (lines)
+  "Insert LINES (strings) at point as comments in the buffer's syntax.
+What `comment-region' with the `plain' style makes of them.  For
+line comments (an empty `comment-end', the default padding and the
+default of the variable `comment-add') the prefix is written
+directly: `comment-region' costs a third of a millisecond per
+response, more than everything else in the trailer
+\(docs/benchmarks.md, the Emacs section)."
+  (if (and (equal comment-end "") (equal comment-padding " ")
+           (eql comment-add 0))
+      (let ((prefix (concat (string-trim-right comment-start) " ")))
+        (dolist (line lines)
+          ;; `comment-region' leaves blank lines alone
+          ;; (`comment-empty-lines').
+          (dolist (l (split-string line "\n"))
+            (insert (if (string-match-p "\\`[ \t]*\\'" l) l (concat prefix l))
+                    "\n"))))
+    (let ((start (point))
+          (comment-style 'plain))
+      (insert (mapconcat #'identity lines "\n") "\n")
+      (comment-region start (point)))))
+
+(defun sheet--fill-raw (result)
+  "Fill the current buffer with RESULT raw.
+The status line, the headers, an empty line, the body."
+  (let ((response (plist-get result :response)))
+    (insert (sheet--status-line result) "\n")
+    (seq-doseq (h (plist-get response :headers))
+      (insert (format "%s: %s\n" (aref h 0) (aref h 1))))
+    (insert "\n")
+    (sheet--insert-body (plist-get result :presentation) t)
+    (goto-char (point-min))))
+
+(defun sheet--run-hook-forms (forms)
+  "Evaluate the `run-hook' FORMS (strings) in the current buffer, in order."
+  (seq-doseq (form forms)
+    (condition-case err
+        (eval (car (read-from-string form)) t)
+      (error (message "Sheet-mode: error in run-hook %s: %s" form
+                      (error-message-string err))))))
+
+(defun sheet--log (result)
+  "Log the request and response of RESULT to *Messages*."
+  (let* ((request (plist-get result :request))
+         (body (plist-get request :body))
+         (text (and body (plist-get body :data))))
+    (message "HTTP %s %s Headers:[%s] Body:[%s] -> %s (%.0f ms)"
+             (plist-get request :method) (plist-get request :url)
+             (mapconcat (lambda (h) (format "%s: %s" (aref h 0) (aref h 1)))
+                        (plist-get request :headers) ", ")
+             (if (and text (> (length text) 200))
+                 (concat (substring text 0 200) "...")
+               (or text ""))
+             (sheet--status-line result) (plist-get result :durationMs))))
+
+(defun sheet--fill (result raw)
+  "Fill the current buffer with RESULT; RAW: status, headers, body untouched.
+Runs `sheet-response-received-hook' with the body as received in
+the buffer; a pretty-printed body replaces it afterwards."
+  (let ((presentation (plist-get result :presentation)))
+    (cond
+     (raw (sheet--fill-raw result)
+          (run-hooks 'sheet-response-received-hook))
+     ((sheet--insert-as-received presentation)
+      (run-hooks 'sheet-response-received-hook)
+      (let ((inhibit-read-only t))
+        (erase-buffer)
+        (sheet--insert-body presentation nil)))
+     (t (sheet--insert-body presentation nil)
+        (run-hooks 'sheet-response-received-hook)))))
+
+(defun sheet--warning-text (warnings)
+  "One line naming every warning in WARNINGS (plists with :message)."
+  (mapconcat (lambda (w) (plist-get w :message)) warnings "; "))
+
+(defun sheet--finish-response (result raw threshold)
+  "Format the current buffer, filled with RESULT, and run the hooks.
+RAW: the raw layout.  THRESHOLD: the sheet's size threshold."
+  (let ((sheet-response-size-threshold threshold))
+    (if raw
+        (progn (fundamental-mode) (goto-char (point-min)))
+      (sheet--format-response result)))
+  (setq sheet--response-info result)
+  (sheet-response-mode 1)
+  (buffer-enable-undo)
+  (set-buffer-modified-p nil)
+  (run-hooks 'sheet-response-loaded-hook)
+  (sheet--run-hook-forms
+   (plist-get (plist-get result :hooks) :runHooks)))
+
+(defun sheet--handle-response (result raw display sheet-buffer)
+  "Show the engine's RESULT for a send from SHEET-BUFFER.
+RAW: show it untouched.  DISPLAY is `select', `stay' or nil.
+A big text body (see `sheet--progressive-file') fills the buffer
+chunk by chunk from timers; the loaded hook runs after the last."
+  (let* ((request (plist-get result :request))
+         (hooks (plist-get result :hooks))
+         (warnings (append (plist-get hooks :warnings) nil))
+         (settings-buffer (if (buffer-live-p sheet-buffer)
+                              sheet-buffer
+                            (current-buffer)))
+         (log (buffer-local-value 'sheet-log-request settings-buffer))
+         (threshold (buffer-local-value 'sheet-response-size-threshold
+                                        settings-buffer))
+         (file (sheet--progressive-file result raw threshold))
+         (buf (with-current-buffer settings-buffer
+                (setq sheet--last-warnings warnings)
+                (sheet--response-buffer (plist-get request :method)
+                                        (plist-get request :url)))))
+    (when log (sheet--log result))
+    (with-current-buffer buf
+      (setq sheet--response-info result)
+      (if (not file)
+          (progn (sheet--fill result raw)
+                 (sheet--finish-response result raw threshold))
+        ;; The chunks own the file now: the caller must not delete it.
+        (plist-put (plist-get result :presentation) :file nil)
+        (let ((size (file-attribute-size (file-attributes file))))
+          (sheet--fill-chunk
+           buf file 0 size
+           (lambda ()
+             (with-current-buffer buf
+               (let ((inhibit-read-only t))
+                 (run-hooks 'sheet-response-received-hook)
+                 (sheet--finish-response result raw threshold))))))))
+    (when warnings
+      (message "Sheet-mode: warning: %s" (sheet--warning-text warnings)))
+    (sheet-run-report-assertions hooks)
+    (pcase display
+      ('select (pop-to-buffer buf))
+      ('stay (display-buffer buf t)))
+    buf))
+
+(provide 'sheet-response)
+;;; sheet-response.el ends here

@@ -1,0 +1,280 @@
+;;; sheet-send.el --- Sending sheet requests  -*- lexical-binding: t; -*-
+
+;; Copyright (C) 2026 The sheet-rest authors
+
+;; Author: The sheet-rest authors
+;; Maintainer: The sheet-rest authors
+;; Version: 0.1.0
+;; URL: https://github.com/sheet-rest/sheet-rest
+;; Keywords: comm, tools
+
+;; This file is not part of GNU Emacs.
+
+;; Permission is hereby granted, free of charge, to any person
+;; obtaining a copy of this software and associated documentation
+;; files, to deal in the software without restriction, subject to the
+;; MIT license terms shipped with sheet-rest (LICENSE).
+
+;;; Commentary:
+
+;; Sending the request at point (`sheet/send', asynchronous) and the
+;; commands that do it: C-c C-c, C-c C-r, C-c C-v, C-c C-b, and C-c
+;; C-k to cancel.  Before sending, the answers to the request's
+;; `# @prompt' lines are read; while it is in flight the mode line
+;; shows it, and sending it again asks first.  The answer goes to
+;; sheet-response.el; an error is reported in the echo area.  Loaded
+;; by sheet-mode.el.
+
+;;; Code:
+
+(require 'cl-lib)
+(require 'jsonrpc)
+(require 'seq)
+(require 'subr-x)
+(require 'sheet-custom)
+(require 'sheet-engine)
+(require 'sheet-outline)      ; `sheet--request-at'
+(require 'sheet-font-lock)    ; `sheet--method-regexp'
+(require 'sheet-body)
+(require 'sheet-response)
+
+(declare-function sheet--line "sheet-mode" ())
+(declare-function sheet--location-params "sheet-mode" ())
+
+;;; Prompts (`# @prompt name' in .http files)
+
+(defvar sheet--prompt-history nil
+  "Minibuffer history of the answers to `# @prompt' lines.")
+
+(defun sheet--read-prompt (prompt)
+  "Read the answer to PROMPT, a plist (:name :description :line).
+A name matching `sheet-prompt-secret-regexp' is read with
+`read-passwd', any other with `read-string'."
+  (let* ((name (plist-get prompt :name))
+         (description (plist-get prompt :description))
+         (text (format "%s: " (if (or (null description)
+                                      (string-empty-p description))
+                                  name
+                                (format "%s (%s)" description name)))))
+    (if (let ((case-fold-search t))
+          (string-match-p sheet-prompt-secret-regexp name))
+        (read-passwd text)
+      (read-string text nil 'sheet--prompt-history))))
+
+(defun sheet--prompt-answers ()
+  "Ask for the `# @prompt' values of the request at point.
+Return (:prompts (:NAME ANSWER ...)) for the engine's `prompts'
+\(docs/protocol.md), or nil when the request has no prompt.  The
+engine's outline says which prompts a request has; it is only
+asked when the buffer mentions `@prompt' at all, so other sends
+cost no extra round trip."
+  (when (save-excursion
+          (save-restriction
+            (widen)
+            (goto-char (point-min))
+            (search-forward "@prompt" nil t)))
+    (let ((prompts (plist-get (sheet--request-at) :prompts))
+          answers)
+      (seq-doseq (prompt prompts)
+        (setq answers
+              (append answers
+                      (list (intern (concat ":" (plist-get prompt :name)))
+                            (sheet--read-prompt prompt)))))
+      (and answers (list :prompts answers)))))
+
+;;; Requests in flight
+
+(defvar-local sheet--sending nil
+  "In a sheet buffer: its requests in flight.
+A list of plists (:id ID :start POS :label \"METHOD URL\" :time TIME),
+POS the start of the request line, TIME when it was sent.")
+
+(defvar-local sheet--sending-timer nil
+  "In a sheet buffer: the timer that updates the mode line while sending.")
+
+(defun sheet--request-label ()
+  "Return (START . \"METHOD URL\") of the request line at or above point.
+For display only, as written in the sheet (variables unresolved);
+nil when there is none."
+  (save-excursion
+    (end-of-line)
+    (when (re-search-backward
+           (concat "^\\(" sheet--method-regexp "\\)[ \t]+\\(.*\\)$") nil t)
+      (cons (point) (format "%s %s" (match-string-no-properties 1)
+                            (string-trim (match-string-no-properties 2)))))))
+
+(defun sheet--mode-line-sending ()
+  "The mode line text for the current buffer's requests in flight."
+  (when sheet--sending
+    (let* ((first (car (last sheet--sending)))
+           (label (plist-get first :label))
+           (secs (float-time (time-since (plist-get first :time)))))
+      (format " [%s %ds%s]"
+              (if (> (length label) 40)
+                  (concat (substring label 0 37) "...")
+                label)
+              (floor secs)
+              (if (cdr sheet--sending)
+                  (format " +%d" (1- (length sheet--sending)))
+                "")))))
+
+(defun sheet--sending-tick (buffer)
+  "Update BUFFER's mode line; stop the timer when nothing is in flight."
+  (if (not (buffer-live-p buffer))
+      nil
+    (with-current-buffer buffer
+      (if sheet--sending
+          (force-mode-line-update)
+        (when sheet--sending-timer
+          (cancel-timer sheet--sending-timer)
+          (setq sheet--sending-timer nil))
+        (force-mode-line-update)))))
+
+(defun sheet--sending-start (id start label)
+  "Note the request ID at START (LABEL) as in flight in the current buffer."
+  (push (list :id id :start start :label label :time (current-time))
+        sheet--sending)
+  (unless sheet--sending-timer
+    (setq sheet--sending-timer
+          (run-at-time 1 1 #'sheet--sending-tick (current-buffer))))
+  (force-mode-line-update))
+
+(defun sheet--sending-end (buffer id)
+  "Note that the request ID of BUFFER is answered."
+  (when (buffer-live-p buffer)
+    (with-current-buffer buffer
+      (setq sheet--sending
+            (cl-remove-if (lambda (s) (eql (plist-get s :id) id))
+                          sheet--sending))
+      (sheet--sending-tick buffer))))
+
+(defun sheet--confirm-duplicate (start label)
+  "Ask before sending the request at START (LABEL) again while in flight."
+  (when (and start
+             (cl-find-if (lambda (s) (eql (plist-get s :start) start))
+                         sheet--sending)
+             (not (y-or-n-p (format "%s is still in flight; send it again? "
+                                    label))))
+    (user-error "Not sent")))
+
+;;; Sending
+
+(defvar sheet--body-file-min 65536
+  "Bodies at least this many characters long come from the engine in a file.
+Reading a file is much faster than reading and parsing a JSON-RPC
+message of several megabytes (docs/protocol.md, `bodyFileMin').
+nil: every body comes inside the engine's answer.")
+
+(defun sheet--report-send-error (err line)
+  "Report the error ERR of the send of the request at LINE."
+  (let ((code (sheet-engine--error-code err)))
+    (message
+     "Sheet-mode: %s"
+     (cond
+      ((equal code "cancelled")
+       (format "request cancelled: %s" (sheet-engine--error-text err)))
+      ((eql (plist-get err :code) -1)
+       (format "the engine died (%s) while sending the request at line %d; \
+the next command starts a new one"
+               (plist-get err :message) line))
+      (t (sheet-engine--error-text err))))))
+
+(defun sheet--send (raw display)
+  "Send the request at point; show the response raw if RAW.
+DISPLAY is `select' (show and select the response window), `stay'
+\(show it, keep focus) or nil (fill the buffer only)."
+  (let* ((where (sheet--request-label))
+         (_ (sheet--confirm-duplicate (car where) (cdr where)))
+         (prompts (sheet--prompt-answers))
+         (conn (sheet-engine--ensure))
+         (_ (sheet-engine--sync-jar conn))
+         (sheet-buffer (current-buffer))
+         (line (sheet--line))
+         (context (sheet-engine--new-context sheet-buffer))
+         (params (append (sheet--location-params)
+                         prompts
+                         (list :raw (if raw t :json-false) :context context)
+                         (and sheet--body-file-min
+                              (list :bodyFileMin sheet--body-file-min))
+                         (and sheet-response-received-hook
+                              (list :received t))))
+         (id nil))
+    (jsonrpc-async-request
+     conn 'sheet/send params
+     :timeout nil
+     :success-fn
+     (lambda (result)
+       (setq sheet-engine--in-flight (delq id sheet-engine--in-flight))
+       (sheet-engine--end-context context)
+       (sheet--sending-end sheet-buffer id)
+       (unwind-protect
+           (progn
+             (sheet-engine--log-event conn "engine-reply"
+                                      (list :id id :result result))
+             (condition-case-unless-debug err
+                 (sheet--handle-response result raw display sheet-buffer)
+               (error (message "Sheet-mode: showing the response failed: %s"
+                               (error-message-string err)))))
+         ;; Normally deleted as soon as they are read; this covers every
+         ;; other way out.
+         (let ((presentation (plist-get result :presentation)))
+           (sheet--delete-body-file presentation)
+           (sheet--delete-body-file
+            (list :file (plist-get presentation :receivedFile))))))
+     :error-fn
+     (lambda (err)
+       (setq sheet-engine--in-flight (delq id sheet-engine--in-flight))
+       (sheet-engine--end-context context)
+       (sheet--sending-end sheet-buffer id)
+       (sheet-engine--log-event conn "engine-reply" (list :id id :error err))
+       (sheet--report-send-error err line)))
+    (setq id (sheet-engine--last-id conn))
+    (push id sheet-engine--in-flight)
+    (sheet--sending-start id (car where) (or (cdr where) "request"))
+    (let ((message-log-max nil))
+      (message "Sending %s... (%s cancels)" (or (cdr where) "request")
+               ;; What `substitute-command-keys' gives, at a tenth of its
+               ;; cost.
+               (let ((key (where-is-internal #'sheet-cancel nil t)))
+                 (if key (key-description key) "M-x sheet-cancel"))))
+    id))
+
+(defun sheet-http-send-current (&optional raw stay-in-window)
+  "Send the request at point, pretty-print the response and select its window.
+With RAW non-nil, show the response untouched; with STAY-IN-WINDOW
+non-nil, keep focus in the sheet."
+  (interactive)
+  (sheet--send raw (if stay-in-window 'stay 'select)))
+
+(defun sheet-http-send-current-raw ()
+  "Send the request at point and show the raw response: status, headers, body."
+  (interactive)
+  (sheet--send t 'select))
+
+(defun sheet-http-send-current-stay-in-window ()
+  "Send the request at point, show the response and keep focus in the sheet."
+  (interactive)
+  (sheet--send nil 'stay))
+
+(defun sheet-http-send-current-suppress-response-buffer ()
+  "Send the request at point and fill the response buffer without showing it."
+  (interactive)
+  (sheet--send nil nil))
+
+(defun sheet-cancel ()
+  "Cancel the requests in flight, and stop response buffers filling."
+  (interactive)
+  (let ((stopped (sheet--stop-filling)))
+    (when (> stopped 0)
+      (message "Stopped filling %d response buffer%s" stopped
+               (if (> stopped 1) "s" "")))
+    (if (not (and sheet-engine--connection sheet-engine--in-flight))
+        (when (zerop stopped) (message "No request in flight"))
+      (dolist (id sheet-engine--in-flight)
+        (jsonrpc-notify sheet-engine--connection '$/cancelRequest
+                        (list :id id)))
+      (message "Cancelling %d request%s" (length sheet-engine--in-flight)
+               (if (cdr sheet-engine--in-flight) "s" "")))))
+
+(provide 'sheet-send)
+;;; sheet-send.el ends here
