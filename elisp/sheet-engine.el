@@ -35,7 +35,7 @@
 (require 'jsonrpc)
 (require 'subr-x)
 
-;; Options of `sheet-mode' (defined in sheet-mode.el) read here.
+;; Options of `sheet-mode' (defined in sheet-custom.el) read here.
 (defvar sheet-engine-command)
 (defvar sheet-events-buffer-size)
 (defvar sheet-request-timeout)
