@@ -34,22 +34,9 @@
 (require 'cl-lib)
 (require 'jsonrpc)
 (require 'subr-x)
-
-;; Options of `sheet-mode' (defined in sheet-custom.el) read here.
-(defvar sheet-engine-command)
-(defvar sheet-events-buffer-size)
-(defvar sheet-request-timeout)
-(defvar sheet-cookie-jar-file)
-(defvar sheet-vars-max-passes)
-(defvar sheet-response-size-threshold)
-(defvar sheet-inhibit-cookies)
-(defvar sheet-timeout)
-(defvar sheet-follow-redirects)
-
-;; Options of `sheet-mode' for finding and installing the engine.
-(defvar sheet-engine-executable)
-(defvar sheet-engine-npm-package)
-(defvar sheet-npm-program)
+;; The options of `sheet-mode' read here; loaded here too, so that the
+;; autoloaded `sheet-install-engine' works before sheet-mode.el is.
+(require 'sheet-custom)
 
 (defconst sheet-engine--directory
   ;; `file-truename': straight.el loads this file through a symbolic

@@ -159,7 +159,8 @@
       (should (member (concat "elisp/" f) files)))))
 
 (ert-deftest sheet-test-install-autoloads ()
-  "The package's generated autoloads alone give the mode, `.sheet' and the commands."
+  "The package's generated autoloads alone give the mode, `.sheet' and the commands.
+An autoloaded command works before sheet-mode is loaded."
   (let ((dir (make-temp-file "sheet-pkg" t)))
     (unwind-protect
         (progn
@@ -183,6 +184,11 @@
                           (error "No .sheet in auto-mode-alist"))
                         (unless (funcall (get 'sheet-syntax 'safe-local-variable) 'sheet)
                           (error "sheet-syntax is not a safe local variable"))
+                        ;; Autoloaded before sheet-mode is loaded, it reads
+                        ;; the options (answered no: nothing installed).
+                        (fset 'y-or-n-p (lambda (&rest _) nil))
+                        (when (sheet-install-engine)
+                          (error "sheet-install-engine ran although answered no"))
                         (with-temp-buffer
                           (set-visited-file-name "/tmp/x.sheet" t)
                           (set-auto-mode)
