@@ -37,6 +37,8 @@
 
 (defvar sheet-engine-executable)
 (declare-function sheet-engine--install-hint "sheet-engine" ())
+(declare-function sheet--requests "sheet-outline" ())
+(declare-function sheet--read-prompt "sheet-mode" (prompt))
 
 (defconst sheet-run--elisp-directory
   (file-name-directory
@@ -223,18 +225,46 @@ and no report\n"
                        (_ "failed"))
                      code)))))))
 
+(defun sheet-run--prompt-answers ()
+  "Ask the `# @prompt' values of every request of the buffer, each name once.
+Return a plist (:NAME ANSWER ...) in file order, or nil when no
+request has a prompt.  The engine's outline says which prompts a
+request has, as for \\[sheet-http-send-current]; the question, and no
+echo for the names matching `sheet-prompt-secret-regexp', are
+`sheet--read-prompt''s.  Only asked when the buffer mentions
+`@prompt' at all."
+  (when (save-excursion
+          (save-restriction
+            (widen)
+            (goto-char (point-min))
+            (search-forward "@prompt" nil t)))
+    (let (answers)
+      (dolist (request (sheet--requests))
+        (seq-doseq (prompt (plist-get request :prompts))
+          (let ((key (intern (concat ":" (plist-get prompt :name)))))
+            (unless (plist-member answers key)
+              (setq answers
+                    (append answers
+                            (list key (sheet--read-prompt prompt))))))))
+      answers)))
+
 (defun sheet-run-buffer ()
   "Run the whole sheet in the background with `sheet run', results in a buffer.
 The sheet's file is saved first (the run reads it, and file bodies
-are found beside it).  The results buffer (`sheet-run-buffer-name')
-links each request and assertion to its line; \\`g' there runs again.
-Exit statuses and options: docs/sheet-run.md."
+are found beside it).  In a `.http' file, the `# @prompt' lines of
+its requests are asked first, each name once (quitting runs
+nothing); the answers reach `sheet run' as JSON on its standard
+input (`--prompts-from -'), never on its command line.  The results
+buffer (`sheet-run-buffer-name') links each request and assertion
+to its line; \\`g' there asks and runs again.  Exit statuses and
+options: docs/sheet-run.md."
   (interactive)
   (unless buffer-file-name
     (user-error
      "Sheet-mode: save the sheet to a file first: `sheet run' reads the file"))
   (when (buffer-modified-p) (save-buffer))
   (let* ((command (sheet-run--command))
+         (answers (sheet-run--prompt-answers))
          (file buffer-file-name)
          (env (bound-and-true-p sheet-environment))
          (sheet (current-buffer))
@@ -248,23 +278,29 @@ Exit statuses and options: docs/sheet-run.md."
             mode-line-process ":run")
       (let ((proc (get-buffer-process buf)))
         (when (process-live-p proc) (delete-process proc)))
-      (make-process
-       :name "sheet-run"
-       :buffer buf
-       :command (append command
-                        (list "run" file "--no-color"
-                              "--report" (concat "json:" report))
-                        ;; .http buffers: the environment chosen with C-c C-e.
-                        (and env (list "--env" env)))
-       :connection-type 'pipe
-       :noquery t
-       :filter (lambda (proc text)
-                 (when (buffer-live-p (process-buffer proc))
-                   (with-current-buffer (process-buffer proc)
-                     (let ((inhibit-read-only t))
-                       (goto-char (point-max))
-                       (insert text)))))
-       :sentinel #'sheet-run--sentinel))
+      (let ((proc
+             (make-process
+              :name "sheet-run"
+              :buffer buf
+              :command (append command
+                               (list "run" file "--no-color"
+                                     "--report" (concat "json:" report))
+                               ;; .http buffers: the environment (C-c C-e).
+                               (and env (list "--env" env))
+                               (and answers (list "--prompts-from" "-")))
+              :connection-type 'pipe
+              :coding 'utf-8
+              :noquery t
+              :filter (lambda (proc text)
+                        (when (buffer-live-p (process-buffer proc))
+                          (with-current-buffer (process-buffer proc)
+                            (let ((inhibit-read-only t))
+                              (goto-char (point-max))
+                              (insert text)))))
+              :sentinel #'sheet-run--sentinel)))
+        (when answers
+          (process-send-string proc (json-serialize answers))
+          (process-send-eof proc))))
     (display-buffer buf)
     buf))
 

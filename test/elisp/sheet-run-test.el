@@ -78,5 +78,53 @@
       (when (get-buffer sheet-run-buffer-name) (kill-buffer sheet-run-buffer-name))
       (delete-directory dir t))))
 
+(ert-deftest sheet-run-test-run-buffer-prompts ()
+  "C-c C-t asks the prompts of every request, each name once, then passes the answers on stdin."
+  (let* ((dir (make-temp-file "sheet-run-test" t))
+         (file (expand-file-name "prompts.http" dir))
+         (sheet-run-buffer-name "*sheet-run-test*")
+         (make-process-orig (symbol-function 'make-process))
+         asked command)
+    (unwind-protect
+        (progn
+          (with-temp-file file
+            (insert (format "# @prompt user The user name\n# @prompt apiToken\nGET %s/echo/{{user}}\nX-Token: {{apiToken}}\n\n> {%%\n  client.test(\"token sent\", function () { client.assert(response.body.headers[\"x-token\"] === \"t0k en\", response.body.headers[\"x-token\"]); });\n%%}\n\n###\n# @prompt user\nGET %s/echo/again/{{user}}\n"
+                            (sheet-test-api-url) (sheet-test-api-url))))
+          (with-current-buffer (find-file-noselect file)
+            (sheet-mode)
+            (cl-letf (((symbol-function 'read-string)
+                       (lambda (prompt &rest _) (push (list 'read-string prompt) asked) "ada"))
+                      ((symbol-function 'read-passwd)
+                       (lambda (prompt &rest _) (push (list 'read-passwd prompt) asked) "t0k en"))
+                      ((symbol-function 'make-process)
+                       (lambda (&rest args)
+                         (setq command (plist-get args :command))
+                         (apply make-process-orig args))))
+              (sheet-test-key "C-c C-t"))
+            ;; Each name once, secret names without echo.
+            (should (equal (reverse asked)
+                           '((read-string "The user name (user): ")
+                             (read-passwd "apiToken: "))))
+            ;; The answers go on stdin, never on the command line.
+            (should (equal (last command 2) '("--prompts-from" "-")))
+            (should-not (seq-some (lambda (a) (string-match-p "t0k\\|ada" a)) command))
+            (with-current-buffer (get-buffer sheet-run-buffer-name)
+              (sheet-test-wait-until (lambda () (string-match-p ":exit" (format "%s" mode-line-process)))
+                                     60 "the end of the run")
+              (let ((text (buffer-string)))
+                (should (equal mode-line-process ":exit 0"))
+                (should (string-match-p "✓ 200 GET .*/echo/ada [0-9]+ ms$" text))
+                (should (string-match-p "PASS .*token sent" text))
+                (should (string-match-p "✓ 200 GET .*/echo/again/ada [0-9]+ ms$" text))))
+            ;; Quitting a question runs nothing.
+            (kill-buffer sheet-run-buffer-name)
+            (cl-letf (((symbol-function 'read-string) (lambda (&rest _) (signal 'quit nil))))
+              (should (eq (condition-case nil (progn (sheet-test-key "C-c C-t") 'ran) (quit 'quit))
+                          'quit)))
+            (should-not (get-buffer sheet-run-buffer-name)))
+          (kill-buffer (get-file-buffer file)))
+      (when (get-buffer sheet-run-buffer-name) (kill-buffer sheet-run-buffer-name))
+      (delete-directory dir t))))
+
 (provide 'sheet-run-test)
 ;;; sheet-run-test.el ends here

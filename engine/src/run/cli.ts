@@ -21,6 +21,7 @@ import { checkHttpFile, convertCommand } from './convert-cli.js';
 import { importCurlCommand } from './import-curl-cli.js';
 import { engineCommand } from './engine-cli.js';
 import { shellPathCommand } from './shell-path.js';
+import { readAnswers, type Ask } from './prompts.js';
 
 export const HELP = `Usage: sheet run FILE... [options]
        sheet convert FILE [-o OUT] [--to sheet|http]
@@ -39,6 +40,10 @@ Assertion hooks check the responses:
 Options:
   --var :name=value     set a variable for every file (overrides the sheet's); repeatable
                         (.http files: --var name=value also answers a # @prompt name)
+  --prompts-from FILE   .http files: answers to # @prompt lines, a JSON object
+                        {"name": "value"} read from FILE, or from stdin with -; on a
+                        terminal, a prompt nothing answers is asked (no echo for
+                        password, passwd, token, secret)
   --env NAME            .http files: the environment (http-client.env.json, VS Code's
                         rest-client.environmentVariables, found above each file)
   --line N              run only the request whose block holds line N
@@ -80,8 +85,10 @@ export interface Io {
   err: (s: string) => void;
   isTTY: boolean;
   env: NodeJS.ProcessEnv;
-  /** Standard input, whole (`sheet import-curl -`); absent: none to read. */
+  /** Standard input, whole (`sheet import-curl -`, `--prompts-from -`); absent: none to read. */
   stdin?: () => Promise<string>;
+  /** Asks a `# @prompt` on the terminal (entry.ts: when stdin and stderr are terminals); absent: no terminal. */
+  ask?: Ask;
 }
 
 const USAGE = 2;
@@ -122,6 +129,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
       options: {
         var: { type: 'string', multiple: true },
         env: { type: 'string' },
+        'prompts-from': { type: 'string' },
         output: { type: 'string', short: 'o' },
         to: { type: 'string' },
         line: { type: 'string' },
@@ -191,6 +199,14 @@ export async function main(argv: string[], io: Io): Promise<number> {
       return usage(io, `cannot read ${f}`);
     }
   }
+  let answers: Map<string, string> | undefined;
+  if (v['prompts-from'] !== undefined) {
+    const a = await readAnswers(v['prompts-from'], io.stdin ?? (async () => ''));
+    if (typeof a === 'string') return usage(io, a);
+    answers = a;
+  }
+  // Standard input read for the answers cannot also be the terminal's.
+  const ask = v['prompts-from'] === '-' ? undefined : io.ask;
   const tapToStdout = reports.some((r) => r.format === 'tap' && !r.path);
   // With TAP on stdout, the progress lines go to stderr.
   const say = tapToStdout ? io.err : io.out;
@@ -212,7 +228,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
       continue; // reported by the run
     }
     if (sheet.syntax !== 'http') continue;
-    const problem = checkHttpFile(f, selected, v.env, vars);
+    const problem = checkHttpFile(f, selected, v.env, vars, { answers, canAsk: !!ask });
     if (problem) return usage(io, problem);
   }
 
@@ -244,6 +260,8 @@ export async function main(argv: string[], io: Io): Promise<number> {
     lisp,
     onResult,
     stop: () => stopped,
+    answers,
+    ask,
   };
   const results: FileResult[] = new Array(files.length);
   let next = 0;

@@ -17,20 +17,22 @@ import type { Io } from './cli.js';
  * The usage problem of running `requests` of the `.http` `file` with environment `env` and
  * the `--var` values `vars` (names with their colon), or undefined when there is none:
  * an environment name the files do not define (the message lists those they do; no name
- * needed), a bad environment file, a `# @prompt name` no `--var name=value` answers.
+ * needed), a bad environment file, a `# @prompt name` that neither `--var name=value` nor
+ * `prompts.answers` (`--prompts-from`) answers, unless `prompts.canAsk` (a terminal asks it).
  */
-export function checkHttpFile(file: string, requests: RequestNode[], env: string | undefined, vars: [string, string][]): string | undefined {
+export function checkHttpFile(file: string, requests: RequestNode[], env: string | undefined, vars: [string, string][], prompts: { answers?: ReadonlyMap<string, string>; canAsk?: boolean } = {}): string | undefined {
   try {
     loadEnvironment(file, env || undefined);
   } catch (e) {
     if (!isEngineError(e)) throw e;
     return `${file}: --env ${env ?? ''}: ${e.message}${e.hint ? `. ${e.hint}` : ''}`;
   }
+  if (prompts.canAsk) return undefined;
   const given = new Set(vars.map(([n]) => n.replace(/^:/, '')));
   for (const r of requests) {
     for (const p of promptsOf(r)) {
-      if (!given.has(p.name)) {
-        return `${file}:${p.line}: # @prompt ${p.name} needs a value${p.description ? ` (${p.description})` : ''}: give it with --var ${p.name}=VALUE`;
+      if (!given.has(p.name) && !prompts.answers?.has(p.name)) {
+        return `${file}:${p.line}: # @prompt ${p.name} needs a value${p.description ? ` (${p.description})` : ''}: give it with --var ${p.name}=VALUE or --prompts-from FILE ({"${p.name}": "..."}), or run sheet on a terminal to be asked`;
       }
     }
   }

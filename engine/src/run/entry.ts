@@ -1,6 +1,7 @@
 /** The bundle entry of engine/bin/sheet (engine/dist/sheet.cjs): `sheet` with the process's argv and stdio. */
 import { main } from './cli.js';
 import { readAll } from './import-curl-cli.js';
+import { terminalAsker } from './prompts.js';
 
 main(process.argv.slice(2), {
   out: (s) => process.stdout.write(s),
@@ -8,6 +9,11 @@ main(process.argv.slice(2), {
   isTTY: !!process.stdout.isTTY,
   env: process.env,
   stdin: () => readAll(process.stdin),
+  // `# @prompt` on a terminal: questions on stderr, so stdout stays the run's (or TAP's).
+  // Ctrl-C at a question ends the run with status 130, as SIGINT does in a shell (a signal
+  // raised on ourselves is not enough: the bundled signal-exit, proper-lockfile's, keeps a
+  // SIGINT listener that may not re-raise it); `exit` handlers still release locks.
+  ask: process.stdin.isTTY && process.stderr.isTTY ? terminalAsker(process.stdin, process.stderr, () => process.exit(130)) : undefined,
 }).then(
   (code) => {
     process.exitCode = code;

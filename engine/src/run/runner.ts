@@ -12,6 +12,7 @@ import type { RequestNode, Sheet } from '../sheet/ast.js';
 import { requestAt } from '../sheet/parse.js';
 import { parseForFile } from '../http-file/index.js';
 import { noEmacsError, type BatchEmacs } from './lisp-batch.js';
+import { answersFor, type Ask } from './prompts.js';
 
 /** Error codes that are transport failures (exit status 3); any other error is a sheet error (2). */
 export const TRANSPORT_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
@@ -80,6 +81,10 @@ export interface RunOptions {
   onResult?: (r: RequestResult) => void;
   /** Polled before each request: true stops the file (`--fail-fast` elsewhere). */
   stop?: () => boolean;
+  /** `--prompts-from`: answers to `.http` files' `# @prompt name` lines, by name (prompts.ts). */
+  answers?: ReadonlyMap<string, string>;
+  /** Asks a `# @prompt` no answer or `--var` gives, on the terminal; undefined: no terminal. */
+  ask?: Ask;
 }
 
 /** The requests of `sheet` the options select, in file order. */
@@ -153,7 +158,9 @@ export async function runFile(file: string, o: RunOptions): Promise<FileResult> 
     if (o.stop?.()) break;
     const r: RequestResult = { file, line: node.line, method: node.method, url: node.url, outcome: 'passed', assertions: [], warnings: [] };
     try {
-      const s = await session.send({ text, line: node.line, path: file, ...(o.env ? { env: o.env } : {}) });
+      // Asked before the exchange: its duration does not include the user's typing.
+      const prompts = sheet.syntax === 'http' ? await answersFor(node, file, o) : undefined;
+      const s = await session.send({ text, line: node.line, path: file, ...(o.env ? { env: o.env } : {}), ...(prompts ? { prompts } : {}) });
       Object.assign(r, {
         request: s.request,
         url: s.request.url,
