@@ -38,7 +38,7 @@
 (defvar sheet-engine-executable)
 (declare-function sheet-engine--install-hint "sheet-engine" ())
 (declare-function sheet--requests "sheet-outline" ())
-(declare-function sheet--read-prompt "sheet-mode" (prompt))
+(declare-function sheet--read-prompt "sheet-send" (prompt))
 
 (defconst sheet-run--elisp-directory
   (file-name-directory
