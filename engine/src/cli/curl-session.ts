@@ -2,7 +2,7 @@
  * The curl options that give the real curl the verb's cookie and transport behaviour: for the
  * curl fallback (http/via-curl.ts) and what `--dry-run` prints (docs/shell.md).
  */
-import type { Built } from './run.js';
+import type { Built } from './build-request.js';
 
 /** `-b`/`-c`/`-j` for the verb's cookie jar, `--max-redirs`, `-k`, `--max-time` (seconds). */
 export function curlSessionArgs(b: Built, timeoutMs: number | undefined): string[] {

@@ -9,7 +9,7 @@ import type { Writable } from 'node:stream';
 import { EngineError } from '../errors.js';
 import { headerValue, type Exchange, type Header, type Request, type Response } from '../model.js';
 import { curlArgv } from '../curl/argv.js';
-import type { BodyStream } from './send.js';
+import type { BodyStream } from './request-body.js';
 import { which } from '../which.js';
 
 /** Where the final response's body goes, decided once its status line and headers are known. */

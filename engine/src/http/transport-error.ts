@@ -1,0 +1,56 @@
+/**
+ * Transport failures as engine errors: the undici / Node error of a failed exchange mapped to a
+ * stable code (docs/errors.md) that names the URL, with the exit status curl gives for the same
+ * failure (curl's manual, "EXIT CODES"), which the shell verbs return as resty does.
+ */
+import { EngineError } from '../errors.js';
+import { BodyError } from './dispatch.js';
+
+/** curl's exit codes (curl's manual, "EXIT CODES") for the transport failures, by engine error code. */
+export const CURL_EXIT = { unknownHost: 6, refused: 7, timeout: 28, tls: 35, tlsCert: 60, redirects: 47, emptyReply: 52, recv: 56 } as const;
+
+/**
+ * Map a transport failure to an engine error that names the URL. `details.curlExit` is the
+ * exit status curl gives for the same failure (the shell returns it, as resty does).
+ */
+export function transportError(e: unknown, url: string, why: { timedOut: boolean; cancelled: boolean; timeoutMs?: number }): EngineError {
+  if (why.timedOut) {
+    return new EngineError('timeout', `${url}: no complete response within ${why.timeoutMs} ms`, {
+      hint: 'Raise the timeout, or check that the server answers.',
+      details: { url, curlExit: CURL_EXIT.timeout },
+    });
+  }
+  if (why.cancelled) return new EngineError('cancelled', `${url}: request cancelled`, { details: { url } });
+  if (e instanceof BodyError) {
+    const inner = e.cause as { code?: string; message?: string } | undefined;
+    return new EngineError('network-error', `${url}: the connection broke after ${e.received} bytes of the body (${inner?.code ?? inner?.message ?? 'reset'}); the output is incomplete`, {
+      hint: 'The server closed the connection mid-body; try again, or check the server.',
+      details: { url, partial: true, received: e.received, curlExit: CURL_EXIT.recv },
+    });
+  }
+  const err = e as { code?: string; message?: string; cause?: { code?: string; message?: string } };
+  const code = err?.code ?? err?.cause?.code ?? '';
+  const msg = err?.message ?? String(e);
+  if (code === 'ECONNREFUSED') {
+    return new EngineError('connection-refused', `${url}: connection refused`, { hint: 'Is the server running, and on that port?', details: { url, curlExit: CURL_EXIT.refused } });
+  }
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_NONAME') {
+    return new EngineError('unknown-host', `${url}: unknown host ${new URL(url).hostname}`, { hint: 'Check the host name in the URL.', details: { url, curlExit: CURL_EXIT.unknownHost } });
+  }
+  if (code === 'ERR_ASSERTION' && /upgrade/.test(msg)) {
+    // undici asserts when a 101 answers a request that asked for no upgrade (RFC 9110 15.2.2).
+    return new EngineError('network-error', `${url}: the server switched protocols (101) though no upgrade was asked for`, {
+      hint: 'The server answered with no final response; check the server (curl -v shows the exchange).',
+      details: { url, status: 101, curlExit: CURL_EXIT.recv },
+    });
+  }
+  if (/CERT|SSL|TLS|self.signed|certificate/i.test(code + ' ' + msg)) {
+    const cert = /CERT|self.signed|certificate|UNABLE_TO_VERIFY/i.test(code + ' ' + msg);
+    return new EngineError('tls-error', `${url}: TLS error: ${msg}`, { hint: 'Check the certificate, or skip verification (curl -k).', details: { url, curlExit: cert ? CURL_EXIT.tlsCert : CURL_EXIT.tls } });
+  }
+  // A connection closed before any response: curl's "Empty reply from server".
+  const empty = code === 'UND_ERR_SOCKET' || /other side closed/i.test(msg);
+  return new EngineError('network-error', `${url}: ${empty ? 'the server closed the connection without a response' : msg}${code ? ` (${code})` : ''}`, {
+    details: { url, errno: code, curlExit: empty ? CURL_EXIT.emptyReply : CURL_EXIT.recv },
+  });
+}
