@@ -13,43 +13,6 @@
 
 (require 'test-helper)
 
-(defvar sheet-test--httpbin-process nil "The httpbin fixture, started on first use.")
-(defvar sheet-test--httpbin-url nil "Its base URL.")
-
-(defun sheet-test-httpbin-url ()
-  "The httpbin fixture's base URL, starting it on first use."
-  (unless (and sheet-test--httpbin-process (process-live-p sheet-test--httpbin-process))
-    (let ((port-file (make-temp-file "sheet-test-httpbin"))
-          (deadline (+ (float-time) 30)))
-      (delete-file port-file)
-      (setq sheet-test--httpbin-process
-            (make-process :name "sheet-test-httpbin"
-                          :command (list "node" (expand-file-name "test/fixtures/httpbin.mjs" sheet-test-root)
-                                         "--port-file" port-file)
-                          :buffer (get-buffer-create " *sheet-test-httpbin*")
-                          :connection-type 'pipe
-                          :noquery t))
-      (while (and (not (and (file-exists-p port-file)
-                            (> (file-attribute-size (file-attributes port-file)) 0)))
-                  (< (float-time) deadline))
-        (accept-process-output sheet-test--httpbin-process 0.05))
-      (unless (file-exists-p port-file)
-        (error "The httpbin fixture did not start: %s"
-               (with-current-buffer " *sheet-test-httpbin*" (buffer-string))))
-      (setq sheet-test--httpbin-url
-            (format "http://127.0.0.1:%s"
-                    (string-trim (with-temp-buffer
-                                   (insert-file-contents port-file)
-                                   (buffer-string)))))
-      (delete-file port-file)
-      (add-hook 'kill-emacs-hook
-                (lambda ()
-                  (when (process-live-p sheet-test--httpbin-process)
-                    (interrupt-process sheet-test--httpbin-process)
-                    (sleep-for 0.2)
-                    (delete-process sheet-test--httpbin-process))))))
-  sheet-test--httpbin-url)
-
 (defun sheet-test--response-json ()
   "The JSON object at the start of the current response buffer, as an alist."
   (goto-char (point-min))

@@ -136,40 +136,6 @@
 
 ;;; restclient.el's example sheet against httpbin
 
-(defvar sheet-test--httpbin nil "(PROCESS . URL) of the local httpbin.")
-
-(defun sheet-test-httpbin-url ()
-  "The local httpbin's base URL, starting it on first use."
-  (unless (and sheet-test--httpbin (process-live-p (car sheet-test--httpbin)))
-    (let* ((port-file (make-temp-file "sheet-test-httpbin"))
-           (deadline (+ (float-time) 30))
-           (proc nil))
-      (delete-file port-file)
-      (setq proc (make-process
-                  :name "sheet-test-httpbin"
-                  :command (list "node" (expand-file-name "test/fixtures/httpbin.mjs"
-                                                          sheet-test-root)
-                                 "--port-file" port-file)
-                  :buffer (get-buffer-create " *sheet-test-httpbin*")
-                  :connection-type 'pipe
-                  :noquery t))
-      (while (and (not (and (file-exists-p port-file)
-                            (> (file-attribute-size (file-attributes port-file)) 0)))
-                  (< (float-time) deadline))
-        (accept-process-output proc 0.05))
-      (unless (file-exists-p port-file)
-        (error "Httpbin did not start: %s"
-               (with-current-buffer " *sheet-test-httpbin*" (buffer-string))))
-      (setq sheet-test--httpbin
-            (cons proc (format "http://127.0.0.1:%s"
-                               (string-trim (with-temp-buffer
-                                              (insert-file-contents port-file)
-                                              (buffer-string))))))
-      (delete-file port-file)
-      (add-hook 'kill-emacs-hook
-                (lambda () (when (process-live-p proc) (delete-process proc))))))
-  (cdr sheet-test--httpbin))
-
 (ert-deftest sheet-test-restclient-example-sheet-against-httpbin ()
   "Every request of restclient.el's examples/httpbin runs; the answers are httpbin's."
   (let* ((url (sheet-test-httpbin-url))

@@ -3,9 +3,10 @@
 ;;; Commentary:
 
 ;; Loaded once before every *-test.el (ert-runner layout; test/run.mjs does the same).
-;; Starts the example API (test/fixtures/server.mjs) on 127.0.0.1 once, provides the
+;; Starts the example API (test/fixtures/server.mjs) and, when asked, httpbin
+;; (test/fixtures/httpbin.mjs) on 127.0.0.1 once each, provides the
 ;; fixture macro `sheet-test-with-sheet' and the bounded wait `sheet-test-wait-until',
-;; and stops the engine and the API when Emacs exits.
+;; and stops the engine and the fixtures when Emacs exits.
 
 ;;; Code:
 
@@ -31,37 +32,72 @@ Return its value; fail the test (naming WHAT) on timeout instead of hanging."
     (or value
         (ert-fail (list "Timed out waiting" (or what predicate))))))
 
+(defun sheet-test--start-fixture (script name timeout)
+  "Start the Node fixture SCRIPT (under test/fixtures) as process NAME.
+Wait at most TIMEOUT seconds for its port file; return (PROCESS . URL),
+the URL being http://127.0.0.1:PORT.  Signal an error with the
+fixture's output when it does not start."
+  (let* ((port-file (make-temp-file "sheet-test-port"))
+         (deadline (+ (float-time) timeout))
+         (output (get-buffer-create (format " *%s*" name)))
+         proc)
+    (delete-file port-file)
+    (setq proc (make-process
+                :name name
+                :command (list "node" (expand-file-name
+                                       (concat "test/fixtures/" script)
+                                       sheet-test-root)
+                               "--port-file" port-file)
+                :buffer output
+                :connection-type 'pipe
+                :noquery t))
+    ;; The port file is created empty, then written: wait for its text.
+    (while (and (not (and (file-exists-p port-file)
+                          (> (file-attribute-size (file-attributes port-file))
+                             0)))
+                (< (float-time) deadline))
+      (accept-process-output proc 0.05))
+    (unless (file-exists-p port-file)
+      (error "The fixture %s did not start: %s" script
+             (with-current-buffer output (buffer-string))))
+    (prog1 (cons proc (format "http://127.0.0.1:%s"
+                              (string-trim (with-temp-buffer
+                                             (insert-file-contents port-file)
+                                             (buffer-string)))))
+      (delete-file port-file))))
+
 (defun sheet-test-api-url ()
   "The example API's base URL, starting the API on first use."
   (unless (and sheet-test--api-process (process-live-p sheet-test--api-process))
-    (let* ((port-file (make-temp-file "sheet-test-port"))
-           (deadline (+ (float-time) 15)))
-      (delete-file port-file)
-      (setq sheet-test--api-process
-            (make-process :name "sheet-test-api"
-                          :command (list "node" (expand-file-name "test/fixtures/server.mjs" sheet-test-root)
-                                         "--port-file" port-file)
-                          :buffer (get-buffer-create " *sheet-test-api*")
-                          :connection-type 'pipe
-                          :noquery t))
-      (while (and (not (file-exists-p port-file)) (< (float-time) deadline))
-        (accept-process-output sheet-test--api-process 0.05))
-      (unless (file-exists-p port-file)
-        (error "The example API did not start: %s"
-               (with-current-buffer " *sheet-test-api*" (buffer-string))))
-      (setq sheet-test--api-url
-            (format "http://127.0.0.1:%s"
-                    (string-trim (with-temp-buffer
-                                   (insert-file-contents port-file)
-                                   (buffer-string)))))
-      (delete-file port-file)))
+    (let ((started (sheet-test--start-fixture "server.mjs" "sheet-test-api" 15)))
+      (setq sheet-test--api-process (car started)
+            sheet-test--api-url (cdr started))))
   sheet-test--api-url)
 
+(defvar sheet-test--httpbin-process nil
+  "The httpbin fixture (Debian's httpbin under gunicorn), or nil.")
+(defvar sheet-test--httpbin-url nil "The httpbin fixture's base URL.")
+
+(defun sheet-test-httpbin-url ()
+  "The httpbin fixture's base URL (test/fixtures/httpbin.mjs), started on first use."
+  (unless (and sheet-test--httpbin-process
+               (process-live-p sheet-test--httpbin-process))
+    (let ((started (sheet-test--start-fixture "httpbin.mjs" "sheet-test-httpbin" 30)))
+      (setq sheet-test--httpbin-process (car started)
+            sheet-test--httpbin-url (cdr started))))
+  sheet-test--httpbin-url)
+
 (defun sheet-test-stop-all ()
-  "Stop the engine and the example API."
+  "Stop the engine, the example API and httpbin."
   (ignore-errors (sheet-engine-shutdown))
   (when (and sheet-test--api-process (process-live-p sheet-test--api-process))
-    (delete-process sheet-test--api-process)))
+    (delete-process sheet-test--api-process))
+  ;; httpbin.mjs stops gunicorn on SIGINT; give it that chance first.
+  (when (and sheet-test--httpbin-process
+             (process-live-p sheet-test--httpbin-process))
+    (interrupt-process sheet-test--httpbin-process)
+    (sleep-for 0.2)
+    (delete-process sheet-test--httpbin-process)))
 
 (add-hook 'kill-emacs-hook #'sheet-test-stop-all)
 
