@@ -29,6 +29,8 @@ need gunicorn gunicorn
 debian_py() { [ -x /usr/bin/python3 ] && /usr/bin/python3 -c "import $1" >/dev/null 2>&1; }
 debian_py httpbin || missing+=(python3-httpbin)
 debian_py brotli || missing+=(python3-brotli)
+# The pseudo-terminal tests (completion, -v on a tty, sheet run's prompts) drive it with pexpect.
+debian_py pexpect || missing+=(python3-pexpect)
 if [ "$want_emacs" = 1 ]; then
   need emacs emacs-nox
   [ -d /usr/share/emacs/site-lisp/elpa-src ] && ls /usr/share/emacs/site-lisp/elpa-src 2>/dev/null | grep -q '^helm-[0-9]' || missing+=(elpa-helm)

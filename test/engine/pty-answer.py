@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Run a command on a real pseudo-terminal and answer what it asks (for the vitest tests).
+"""Run a command on a real pseudo-terminal (pexpect) and answer what it asks (vitest tests).
 
 usage: pty-answer.py TIMEOUT COMMAND [ARG...]  < STEPS
 
@@ -13,23 +13,16 @@ Prints one JSON object on stdout: {"ok": every step matched, "missed": the first
 seen or null, "status": the exit status, or -N when killed by signal N, "transcript": the
 whole output (escapes removed)}. The command is killed when TIMEOUT seconds pass.
 """
-import fcntl
+
 import json
 import os
-import pty
-import re
-import select
-import signal
-import struct
 import sys
-import termios
 import time
 
-ANSI = re.compile(rb"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[()][0-9A-Za-z]|\x1b[=>]|\x1b\][^\x07]*\x07|\r")
+import pexpect
 
-
-def clean(b: bytes) -> str:
-    return ANSI.sub(b"", b).decode("utf-8", "replace")
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "fixtures"))
+from pty_session import seen_since, spawn, wait_for  # noqa: E402
 
 
 def main() -> int:
@@ -39,50 +32,33 @@ def main() -> int:
     timeout = float(sys.argv[1])
     argv = sys.argv[2:]
     steps = json.load(sys.stdin)
-    pid, fd = pty.fork()
-    if pid == 0:
-        os.execvp(argv[0], argv)
-    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
-    out = bytearray()
+    child, log = spawn(argv, timeout=timeout)
     deadline = time.time() + timeout
-    eof = False
-
-    def pump(wait: float) -> None:
-        nonlocal eof
-        r, _, _ = select.select([fd], [], [], wait)
-        if r:
-            try:
-                data = os.read(fd, 65536)
-            except OSError:
-                data = b""
-            if not data:
-                eof = True
-            out.extend(data)
-
     ok, missed, start = True, None, 0
     for step in steps:
-        rx = re.compile(step["expect"])
-        while not rx.search(clean(bytes(out[start:]))) and not eof and time.time() < deadline:
-            pump(0.05)
-        m = rx.search(clean(bytes(out[start:])))
-        if not m:
+        if not wait_for(child, log, step["expect"], start, deadline):
             ok, missed = False, step["expect"]
             break
-        start = len(out)
+        start = len(log.getvalue())
         # Give the command a moment to switch the terminal to its line editor before typing.
         time.sleep(0.1)
-        os.write(fd, step["send"].encode())
-    while not eof and time.time() < deadline:
-        pump(0.05)
-    status = None
-    try:
-        if not eof:
-            os.kill(pid, signal.SIGKILL)
-        _, st = os.waitpid(pid, 0)
-        status = os.WEXITSTATUS(st) if os.WIFEXITED(st) else -os.WTERMSIG(st)
-    except ChildProcessError:
-        pass
-    json.dump({"ok": ok, "missed": missed, "status": status, "transcript": clean(bytes(out))}, sys.stdout)
+        child.send(step["send"])
+    # The rest of the output, until the command exits or the time is up.
+    while time.time() < deadline:
+        try:
+            child.read_nonblocking(65536, timeout=min(0.05, max(deadline - time.time(), 0.001)))
+        except pexpect.TIMEOUT:
+            pass
+        except pexpect.EOF:
+            break
+    child.close(force=True)
+    if child.exitstatus is not None:
+        status = child.exitstatus
+    elif child.signalstatus is not None:
+        status = -child.signalstatus
+    else:
+        status = None
+    json.dump({"ok": ok, "missed": missed, "status": status, "transcript": seen_since(log, 0)}, sys.stdout)
     sys.stdout.write("\n")
     return 0
 

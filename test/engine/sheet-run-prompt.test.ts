@@ -44,7 +44,7 @@ interface PtyRun {
 /** `sheet ARGS` on a pseudo-terminal, typing each `send` once its `expect` is seen. */
 function onTerminal(args: string[], steps: { expect: string; send: string }[]): Promise<PtyRun> {
   return new Promise((resolve, reject) => {
-    const p = execFile('python3', [PTY, '40', 'env', 'NO_COLOR=1', process.execPath, BIN, ...args], { cwd: dir, timeout: 60000 }, (e, out, err) => {
+    const p = execFile('/usr/bin/python3', [PTY, '40', 'env', 'NO_COLOR=1', process.execPath, BIN, ...args], { cwd: dir, timeout: 60000 }, (e, out, err) => {
       if (e) reject(new Error(`${e.message}\n${err}`));
       else resolve(JSON.parse(out) as PtyRun);
     });

@@ -10,7 +10,7 @@ load test_helper
 pty() {
   local pre=''
   if [ "$REST_TEST_SHELL" = zsh ]; then pre="autoload -Uz compinit; compinit -u -d \"\$HOME/.zcd\""; fi
-  run python3 "$BATS_TEST_DIRNAME/pty-drive.py" "$REST_TEST_SHELL" "$pre
+  run /usr/bin/python3 "$BATS_TEST_DIRNAME/pty-drive.py" "$REST_TEST_SHELL" "$pre
 source \"\$REST_ROOT/shell/rest\"
 rest \"\$API\" >/dev/null
 $1" "$2" "$3" 20
@@ -58,7 +58,7 @@ rest() { printf '[%s]' \"\$@\"; echo; }" 'rest --env st\t\r' '\[--env\]\[staging
 }
 
 @test "zsh: shell/ in fpath is enough when compinit runs after source (the #compdef line)" {
-  run python3 "$BATS_TEST_DIRNAME/pty-drive.py" zsh "fpath=(\"\$REST_ROOT/shell\" \$fpath)
+  run /usr/bin/python3 "$BATS_TEST_DIRNAME/pty-drive.py" zsh "fpath=(\"\$REST_ROOT/shell\" \$fpath)
 source \"\$REST_ROOT/shell/rest\"
 autoload -Uz compinit; compinit -u -d \"\$HOME/.zcd2\"
 rest \"\$API\" >/dev/null

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Drive an interactive shell through a real pseudo-terminal (for the bats tests).
+"""Drive an interactive shell through a real pseudo-terminal, with pexpect (for the bats tests).
 
 usage: pty-drive.py SHELL SETUP KEYS EXPECT [TIMEOUT]
 
@@ -14,23 +14,14 @@ Prints the whole transcript (escapes removed) on stdout; exit 0 when EXPECT was 
 TIMEOUT seconds (default 15), 1 otherwise. The shell is then told to exit and is killed if it
 does not.
 """
+
 import codecs
-import fcntl
 import os
-import pty
-import re
-import select
-import signal
-import struct
 import sys
-import termios
 import time
 
-ANSI = re.compile(rb"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[()][0-9A-Za-z]|\x1b[=>]|\x1b\][^\x07]*\x07|\r")
-
-
-def clean(b: bytes) -> str:
-    return ANSI.sub(b"", b).decode("utf-8", "replace")
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "fixtures"))
+from pty_session import seen_since, spawn, wait_for  # noqa: E402
 
 
 def main() -> int:
@@ -41,60 +32,31 @@ def main() -> int:
     timeout = float(sys.argv[5]) if len(sys.argv) > 5 else 15.0
     keys = codecs.decode(keys, "unicode_escape")
     argv = ["bash", "--norc", "--noprofile", "-i"] if shell == "bash" else ["zsh", "-f", "-i"]
-    pid, fd = pty.fork()
-    if pid == 0:
-        os.environ["TERM"] = "dumb" if shell == "bash" else "xterm"
-        os.environ["PS1"] = "$ "
-        os.execvp(argv[0], argv)
-    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
-    out = bytearray()
-
-    def read_until(pattern: bytes, start: int, deadline: float) -> bool:
-        rx = re.compile(pattern)
-        while time.time() < deadline:
-            if rx.search(clean(bytes(out[start:])).encode()):
-                return True
-            r, _, _ = select.select([fd], [], [], 0.05)
-            if r:
-                try:
-                    data = os.read(fd, 65536)
-                except OSError:
-                    return bool(rx.search(clean(bytes(out[start:])).encode()))
-                if not data:
-                    break
-                out.extend(data)
-        return bool(rx.search(clean(bytes(out[start:])).encode()))
-
+    env = dict(os.environ, TERM="dumb" if shell == "bash" else "xterm", PS1="$ ")
+    child, log = spawn(argv, env=env, timeout=timeout)
     deadline = time.time() + timeout
     ok = False
     try:
         for line in setup.splitlines():
-            os.write(fd, line.encode() + b"\r")
-        os.write(fd, b"echo MARK$((40+2))\r")
-        if read_until(rb"MARK42", 0, deadline):
-            start = len(out)
+            child.send(line + "\r")
+        child.send("echo MARK$((40+2))\r")
+        if wait_for(child, log, r"MARK42", 0, deadline):
             # Let the prompt be drawn before typing (zsh's line editor redraws at start).
-            read_until(rb"\$ $", start, min(deadline, time.time() + 1.0))
-            start = len(out)
+            start = len(log.getvalue())
+            wait_for(child, log, r"\$ $", start, min(deadline, time.time() + 1.0))
+            start = len(log.getvalue())
             for ch in keys:
-                os.write(fd, ch.encode())
+                child.send(ch)
                 if ch in "\t\r":
                     time.sleep(0.3)
-            ok = read_until(expect.encode(), start, deadline)
-        os.write(fd, b"\x03")
+            ok = wait_for(child, log, expect, start, deadline)
+        child.send("\x03")
         time.sleep(0.2)
-        os.write(fd, b"exit\r")
-        read_until(rb"\Z.", len(out), time.time() + 0.5)
+        child.send("exit\r")
+        wait_for(child, log, r"\Z.", len(log.getvalue()), time.time() + 0.5)
     finally:
-        try:
-            os.kill(pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
-        try:
-            os.waitpid(pid, 0)
-        except ChildProcessError:
-            pass
-    sys.stdout.write(clean(bytes(out)))
+        child.close(force=True)
+    sys.stdout.write(seen_since(log, 0))
     sys.stdout.write("\n")
     return 0 if ok else 1
 

@@ -14,7 +14,7 @@ tty() {
     [ -S "$REST_RUNTIME_DIR/engine.sock" ]
     mode=:
   fi
-  run python3 "$BATS_TEST_DIRNAME/pty-drive.py" "$REST_TEST_SHELL" "$mode
+  run /usr/bin/python3 "$BATS_TEST_DIRNAME/pty-drive.py" "$REST_TEST_SHELL" "$mode
 source \"\$REST_ROOT/shell/rest\"
 rest \"\$API\" >/dev/null" "$1" "$2" 20
 }
