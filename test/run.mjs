@@ -34,6 +34,12 @@ function run(cmd, args, env = {}) {
   });
 }
 
+/** The first non-empty line of a failure message, cut to one screen line. */
+function firstLine(msg) {
+  const line = String(msg || '').split('\n').find((l) => l.trim()) || '';
+  return line.trim().slice(0, 160);
+}
+
 const suites = {
   async vitest() {
     const report = path.join(tmp, 'vitest.json');
@@ -43,8 +49,15 @@ const suites = {
     if (!fs.existsSync(report)) return { passed: 0, failed: 1, note: `vitest exited ${code} without a report` };
     const r = JSON.parse(fs.readFileSync(report, 'utf8'));
     // A file that fails to load counts as a failure even though it ran no test.
-    const brokenFiles = (r.testResults || []).filter((t) => t.status === 'failed' && (t.assertionResults || []).length === 0).length;
-    return { passed: r.numPassedTests, failed: r.numFailedTests + brokenFiles + (code !== 0 && r.numFailedTests === 0 && brokenFiles === 0 ? 1 : 0) };
+    const files = r.testResults || [];
+    const broken = files.filter((t) => t.status === 'failed' && (t.assertionResults || []).length === 0);
+    const names = broken.map((t) => `${path.relative(root, t.name)}: ${firstLine(t.message) || 'failed to load'}`);
+    for (const t of files) {
+      for (const a of t.assertionResults || []) {
+        if (a.status === 'failed') names.push(`${path.relative(root, t.name)} > ${a.fullName}: ${firstLine((a.failureMessages || [])[0])}`);
+      }
+    }
+    return { passed: r.numPassedTests, failed: r.numFailedTests + broken.length + (code !== 0 && r.numFailedTests === 0 && broken.length === 0 ? 1 : 0), names };
   },
   async ert() {
     const dir = path.join(root, 'test/elisp');
@@ -57,13 +70,15 @@ const suites = {
     const m = /Ran (\d+) tests?, (\d+) results? as expected, (\d+) unexpected/.exec(out);
     if (!m) return { passed: 0, failed: 1, note: `ERT exited ${code} without a summary` };
     const failed = Number(m[3]);
-    return { passed: Number(m[2]), failed: failed + (code !== 0 && failed === 0 ? 1 : 0) };
+    const names = [...out.matchAll(/^\s+FAILED\s+\d+\/\d+\s+(\S+)/gm)].map((x) => x[1]);
+    return { passed: Number(m[2]), failed: failed + (code !== 0 && failed === 0 ? 1 : 0), names };
   },
   async bats() {
     const dir = path.join(root, 'test/shell');
     if (!fs.readdirSync(dir).some((f) => f.endsWith('.bats'))) return { passed: 0, failed: 0 };
     let passed = 0;
     let failed = 0;
+    const names = [];
     // Every bats test runs once with the verbs in bash and once in zsh.
     for (const shell of ['bash', 'zsh']) {
       process.stdout.write(`\n# bats, verbs under ${shell}\n`);
@@ -72,8 +87,9 @@ const suites = {
       const notOk = (out.match(/^not ok \d+/gm) || []).length;
       passed += ok;
       failed += notOk + (code !== 0 && notOk === 0 ? 1 : 0);
+      for (const m of out.matchAll(/^not ok \d+ (.*)$/gm)) names.push(`${shell}: ${m[1]}`);
     }
-    return { passed, failed };
+    return { passed, failed, names };
   },
 };
 
@@ -81,6 +97,7 @@ const wanted = process.argv.slice(2).length ? process.argv.slice(2) : Object.key
 let passed = 0;
 let failed = 0;
 const lines = [];
+const failedNames = [];
 for (const name of wanted) {
   if (!suites[name]) {
     console.error(`unknown suite ${name}; known: ${Object.keys(suites).join(' ')}`);
@@ -90,9 +107,13 @@ for (const name of wanted) {
   const r = await suites[name]();
   passed += r.passed;
   failed += r.failed;
+  for (const n of r.names || []) failedNames.push(`${name}: ${n}`);
   lines.push(`suite ${name}: passed ${r.passed}, failed ${r.failed}${r.note ? ` (${r.note})` : ''}`);
 }
 fs.rmSync(tmp, { recursive: true, force: true });
+// The failed tests are named again just above the closing line, so that the last lines of a
+// long log (all a CI page may keep) say what failed.
+if (failedNames.length) process.stdout.write('\nFailed:\n' + failedNames.map((n) => `  ${n}`).join('\n') + '\n');
 process.stdout.write('\n' + lines.map((l) => `  ${l}`).join('\n') + '\n');
 process.stdout.write(`${passed} passed, ${failed} failed\n`);
 process.exit(failed > 0 || passed === 0 ? 1 : 0);
