@@ -164,7 +164,7 @@ describe('the daemon', () => {
     fs.chmodSync(dir, 0o700);
     const done = runDaemon({ dir, idleSeconds: 2 });
     const sock = path.join(dir, 'engine.sock');
-    for (let i = 0; i < 50 && !fs.existsSync(sock); i++) await new Promise((r) => setTimeout(r, 50));
+    for (let i = 0; i < 200 && !fs.existsSync(sock); i++) await new Promise((r) => setTimeout(r, 50));
     expect(fs.statSync(sock).mode & 0o777).toBe(0o600);
     expect(fs.statSync(dir).mode & 0o777).toBe(0o700);
     const curl = (p: string) =>

@@ -269,7 +269,11 @@ export async function runDaemon(opts: DaemonOptions): Promise<number> {
   }
   fs.rmSync(tmp, { force: true });
   const ino = fs.statSync(sock).ino;
-  fs.writeFileSync(pidFile, `${process.pid}\n`, { mode: 0o600 });
+  // Written whole under another name, then renamed: a reader (rest --stop, a test) never sees
+  // it empty.
+  const pidTmp = `${pidFile}.${process.pid}`;
+  fs.writeFileSync(pidTmp, `${process.pid}\n`, { mode: 0o600 });
+  fs.renameSync(pidTmp, pidFile);
 
   let timer: NodeJS.Timeout | undefined;
   function touch() {
