@@ -16,6 +16,7 @@ const engine = path.join(root, 'engine');
 /** [from the repository root, to inside engine/] */
 const COPIES = [
   ['shell/rest', 'shell/rest'],
+  ['shell/rest-verbs', 'shell/rest-verbs'],
   ['shell/rest-completion', 'shell/rest-completion'],
   ['shell/_rest', 'shell/_rest'],
   ['LICENSE', 'LICENSE'],

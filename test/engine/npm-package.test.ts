@@ -86,7 +86,7 @@ describe('npm pack', () => {
     expect(packed.name).toBe('sheet-rest');
     expect(packed.version).toBe(VERSION);
     expect(packed.files.map((f) => f.path).sort()).toEqual(
-      ['LICENSE', 'README.md', 'bin/package.json', 'bin/sheet', 'dist/engine.cjs', 'dist/rest-cli.cjs', 'dist/sheet.cjs', 'elisp/sheet-batch.el', 'package.json', 'shell/_rest', 'shell/rest', 'shell/rest-completion'].sort(),
+      ['LICENSE', 'README.md', 'bin/package.json', 'bin/sheet', 'dist/engine.cjs', 'dist/rest-cli.cjs', 'dist/sheet.cjs', 'elisp/sheet-batch.el', 'package.json', 'shell/_rest', 'shell/rest', 'shell/rest-completion', 'shell/rest-verbs'].sort(),
     );
   });
 
@@ -112,7 +112,7 @@ describe('npm pack', () => {
   });
 
   it('the copies prepack made are gone from engine/ after packing', () => {
-    for (const f of ['shell/rest', 'shell/rest-completion', 'shell/_rest', 'LICENSE', 'elisp/sheet-batch.el']) expect(fs.existsSync(path.join(root, 'engine', f))).toBe(false);
+    for (const f of ['shell/rest', 'shell/rest-verbs', 'shell/rest-completion', 'shell/_rest', 'LICENSE', 'elisp/sheet-batch.el']) expect(fs.existsSync(path.join(root, 'engine', f))).toBe(false);
   });
 
   it('the LICENSE matches the license field', () => {
