@@ -3,10 +3,9 @@
 // time, the engine does not crash or hang and keeps serving. The gzip bomb is only required to
 // stay bounded: the engine answers and its peak memory (VmHWM in /proc) stays under a bound.
 // docs/reliability.md, "Fault server".
-import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ResponseError } from 'vscode-jsonrpc/node.js';
-import { spawnEngine, startApi, type Api, type EngineProcess } from './helpers.js';
+import { peakKb, spawnEngine, startApi, type Api, type EngineProcess } from './helpers.js';
 // @ts-expect-error plain ESM fixture without types
 import { startFaults } from '../fixtures/faults.mjs';
 
@@ -21,11 +20,6 @@ interface Faults {
 const BOUND_MS = 15_000;
 /** Generous bound on the engine's peak resident memory while it takes a 1 GiB gzip bomb. */
 const MEMORY_BOUND_KB = 768 * 1024;
-
-function peakKb(pid: number): number {
-  const m = /VmHWM:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return Number(m![1]);
-}
 
 describe('fault server over JSON-RPC', () => {
   let faults: Faults;

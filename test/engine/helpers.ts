@@ -1,5 +1,5 @@
 // Shared test helpers: the example API on 127.0.0.1 and the engine's stdio JSON-RPC server.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -19,6 +19,37 @@ export interface Api {
 /** The example API on 127.0.0.1, a free port. */
 export function startApi(): Promise<Api> {
   return startServer();
+}
+
+/** The installed-style `sheet` command of a checkout (engine/bin/sheet, on the built bundles). */
+export const SHEET_BIN = path.join(root, 'engine/bin/sheet');
+
+/** What a command run printed, and its exit status. */
+export interface CliRun {
+  /** The exit status; -1 when it was killed (the time limit) or could not start. */
+  code: number;
+  out: string;
+  err: string;
+}
+
+/**
+ * Run `sheet ARGS` (node engine/bin/sheet) in `cwd`, with `NO_COLOR=1` and `env` over this
+ * process's environment, `input` on its standard input (then closed; empty by default).
+ * Killed after `timeoutMs` (default 60 s).
+ */
+export function runSheet(args: string[], o: { cwd: string; input?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number }): Promise<CliRun> {
+  return new Promise((resolve) => {
+    const env = { ...process.env, NO_COLOR: '1', ...o.env };
+    const child = execFile(process.execPath, [SHEET_BIN, ...args], { cwd: o.cwd, env, timeout: o.timeoutMs ?? 60000, maxBuffer: 64 * 1024 * 1024 }, (e, out, err) => {
+      resolve({ code: e ? ((e as { code?: number }).code ?? -1) : 0, out, err });
+    });
+    child.stdin!.end(o.input ?? '');
+  });
+}
+
+/** The peak resident memory of process `pid` so far, in KiB (VmHWM of /proc/PID/status). */
+export function peakKb(pid: number): number {
+  return Number(/VmHWM:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))![1]);
 }
 
 /** A fresh temporary directory, removed by the caller's cleanup. */

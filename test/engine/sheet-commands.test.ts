@@ -1,27 +1,17 @@
 // `sheet import-curl`, `sheet engine --stdio`, `sheet shell-path` and `sheet -V` end to end: the
 // real launcher engine/bin/sheet and its bundle (engine/dist/sheet.cjs, built by make build),
 // real stdin, a real JSON-RPC conversation and a request to the example API on 127.0.0.1.
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VERSION } from '../../engine/src/version.js';
 import { packagedFile } from '../../engine/src/run/shell-path.js';
-import { root, spawnEngine, startApi, tempDir, type Api } from './helpers.js';
+import { root, runSheet, SHEET_BIN, spawnEngine, startApi, tempDir, type Api } from './helpers.js';
 
-const BIN = path.join(root, 'engine/bin/sheet');
 let api: Api;
 let dir: string;
 
-function sheet(args: string[], input?: string): Promise<{ code: number; out: string; err: string }> {
-  return new Promise((resolve) => {
-    const child = execFile(process.execPath, [BIN, ...args], { cwd: dir, env: { ...process.env, NO_COLOR: '1' }, timeout: 30000 }, (e, out, err) => {
-      resolve({ code: e ? ((e as { code?: number }).code ?? -1) : 0, out, err });
-    });
-    if (input !== undefined) child.stdin!.end(input);
-    else child.stdin!.end();
-  });
-}
+const sheet = (args: string[], input?: string) => runSheet(args, { cwd: dir, input, timeoutMs: 30000 });
 
 beforeAll(async () => {
   api = await startApi();
@@ -95,7 +85,7 @@ describe('sheet import-curl', () => {
 
 describe('sheet engine --stdio', () => {
   it('is the JSON-RPC server: initialize answers the version, sheet/send reaches the API', async () => {
-    const engine = spawnEngine({ argv: [BIN, 'engine', '--stdio'] });
+    const engine = spawnEngine({ argv: [SHEET_BIN, 'engine', '--stdio'] });
     try {
       expect(await engine.conn.sendRequest('initialize', { clientName: 'test', lisp: false })).toEqual({ serverName: 'sheet-engine', version: VERSION });
       const r = (await engine.conn.sendRequest('sheet/send', { text: `GET ${api.url}/users\n`, line: 1 })) as { response: { status: number } };

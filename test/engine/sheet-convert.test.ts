@@ -2,23 +2,15 @@
 // every problem on stderr with its line, exit 0 / 1 / 2, output to stdout or written whole with
 // -o (never half a file, the previous file kept on a usage error), and the converted file sent
 // with `sheet run` against the example API on 127.0.0.1 (it converts to something that runs).
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { root, startApi, tempDir, type Api } from './helpers.js';
+import { runSheet, startApi, tempDir, type Api } from './helpers.js';
 
-const BIN = path.join(root, 'engine/bin/sheet');
 let api: Api;
 let dir: string;
 
-function sheet(args: string[]): Promise<{ code: number; out: string; err: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [BIN, ...args], { cwd: dir, env: { ...process.env, NO_COLOR: '1' }, timeout: 60000 }, (e, out, err) => {
-      resolve({ code: e ? ((e as { code?: number }).code ?? -1) : 0, out, err });
-    });
-  });
-}
+const sheet = (args: string[]) => runSheet(args, { cwd: dir });
 
 const write = (name: string, text: string) => fs.writeFileSync(path.join(dir, name), text.replaceAll('BASE', api.url));
 const read = (name: string) => fs.readFileSync(path.join(dir, name), 'utf8');

@@ -2,23 +2,15 @@
 // JetBrains and VS Code environment files found above the file, client.test results as
 // assertions (terminal, TAP, JUnit, JSON; exit 1 when one fails), client.global values carried
 // to later requests, # @prompt answered by --var or a usage error, unknown env a usage error.
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { root, startApi, tempDir, type Api } from './helpers.js';
+import { runSheet, startApi, tempDir, type Api } from './helpers.js';
 
-const BIN = path.join(root, 'engine/bin/sheet');
 let api: Api;
 let dir: string;
 
-function sheet(args: string[]): Promise<{ code: number; out: string; err: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [BIN, ...args], { cwd: dir, env: { ...process.env, NO_COLOR: '1' }, timeout: 60000 }, (e, out, err) => {
-      resolve({ code: e ? ((e as { code?: number }).code ?? -1) : 0, out, err });
-    });
-  });
-}
+const sheet = (args: string[]) => runSheet(args, { cwd: dir });
 
 function write(rel: string, text: string): string {
   const p = path.join(dir, rel);

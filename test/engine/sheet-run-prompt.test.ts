@@ -3,36 +3,19 @@
 // from `--prompts-from FILE` and `--prompts-from -`, a usage error naming the line otherwise.
 // Real bin, real bundle, the example API's /echo route on 127.0.0.1: the response handlers
 // check that the answers reached the server.
-import { execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { root, startApi, tempDir, type Api } from './helpers.js';
+import { root, runSheet, SHEET_BIN, startApi, tempDir, type Api, type CliRun } from './helpers.js';
 import { SECRET_PROMPT_NAME } from '../../engine/src/resolve/resolve-http.js';
 
-const BIN = path.join(root, 'engine/bin/sheet');
 const PTY = path.join(root, 'test/engine/pty-answer.py');
 let api: Api;
 let dir: string;
 
-interface Run {
-  code: number;
-  out: string;
-  err: string;
-}
-
 /** `sheet ARGS` with pipes (not a terminal), `input` on its stdin. */
-function sheet(args: string[], input = ''): Promise<Run> {
-  return new Promise((resolve) => {
-    const p = spawn(process.execPath, [BIN, ...args], { cwd: dir, env: { ...process.env, NO_COLOR: '1' } });
-    let out = '';
-    let err = '';
-    p.stdout.on('data', (d) => (out += d));
-    p.stderr.on('data', (d) => (err += d));
-    p.on('close', (code) => resolve({ code: code ?? -1, out, err }));
-    p.stdin.end(input);
-  });
-}
+const sheet = (args: string[], input = ''): Promise<CliRun> => runSheet(args, { cwd: dir, input });
 
 interface PtyRun {
   ok: boolean;
@@ -44,7 +27,7 @@ interface PtyRun {
 /** `sheet ARGS` on a pseudo-terminal, typing each `send` once its `expect` is seen. */
 function onTerminal(args: string[], steps: { expect: string; send: string }[]): Promise<PtyRun> {
   return new Promise((resolve, reject) => {
-    const p = execFile('/usr/bin/python3', [PTY, '40', 'env', 'NO_COLOR=1', process.execPath, BIN, ...args], { cwd: dir, timeout: 60000 }, (e, out, err) => {
+    const p = execFile('/usr/bin/python3', [PTY, '40', 'env', 'NO_COLOR=1', process.execPath, SHEET_BIN, ...args], { cwd: dir, timeout: 60000 }, (e, out, err) => {
       if (e) reject(new Error(`${e.message}\n${err}`));
       else resolve(JSON.parse(out) as PtyRun);
     });

@@ -2,7 +2,7 @@
 // httpbin on 127.0.0.1, real jq and a real batch Emacs. Every flag, every exit status, each
 // assertion passing and failing, captures chained, Lisp through batch Emacs, located sheet
 // errors, TAP (tap-parser) and JUnit (fast-xml-parser) reports, and examples/assertions.sheet.
-import { execFile, execFileSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import https from 'node:https';
 import path from 'node:path';
@@ -10,29 +10,16 @@ import { build } from 'esbuild';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { Parser } from 'tap-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { root, startApi, tempDir, type Api } from './helpers.js';
+import { root, runSheet, startApi, tempDir, type Api, type CliRun } from './helpers.js';
 // @ts-expect-error plain ESM fixture without types
 import { startHttpbin } from '../fixtures/httpbin.mjs';
 import { VERSION } from '../../engine/src/version.js';
 
-const BIN = path.join(root, 'engine/bin/sheet');
 let api: Api;
 let hb: { url: string; close(): Promise<void> };
 let dir: string;
 
-interface Run {
-  code: number;
-  out: string;
-  err: string;
-}
-
-function sheet(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Run> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [BIN, ...args], { cwd: dir, env: { ...process.env, NO_COLOR: '1', ...env }, timeout: 60000 }, (e, out, err) => {
-      resolve({ code: e ? ((e as { code?: number }).code ?? -1) : 0, out, err });
-    });
-  });
-}
+const sheet = (args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliRun> => runSheet(args, { cwd: dir, env });
 
 function write(name: string, text: string): string {
   const p = path.join(dir, name);
@@ -329,11 +316,7 @@ Authorization: Bearer :token
 
 describe('examples/', () => {
   it('examples/assertions.sheet passes against the example API and httpbin', async () => {
-    const r = await new Promise<Run>((resolve) =>
-      execFile(process.execPath, [BIN, 'run', path.join(root, 'examples/assertions.sheet'), '--var', `:base=${api.url}`, '--var', `:httpbin=${hb.url}`], { cwd: root, env: { ...process.env, NO_COLOR: '1' } }, (e, out, err) =>
-        resolve({ code: e ? ((e as { code?: number }).code ?? -1) : 0, out, err }),
-      ),
-    );
+    const r = await runSheet(['run', path.join(root, 'examples/assertions.sheet'), '--var', `:base=${api.url}`, '--var', `:httpbin=${hb.url}`], { cwd: root });
     expect(r.out).not.toContain('✗');
     expect(r.code).toBe(0);
     expect(r.out).toMatch(/assertions, 0 failed/);

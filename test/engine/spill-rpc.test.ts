@@ -7,13 +7,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ResponseError } from 'vscode-jsonrpc/node.js';
-import { spawnEngine, startApi, tempDir, type Api, type EngineProcess } from './helpers.js';
+import { peakKb, spawnEngine, startApi, tempDir, type Api, type EngineProcess } from './helpers.js';
 
 const MiB = 1024 * 1024;
-
-function peakKb(pid: number): number {
-  return Number(/VmHWM:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))![1]);
-}
 
 describe('sheet/send spills big bodies to the body file as they arrive', () => {
   let api: Api;
