@@ -20,30 +20,14 @@ The copy's directory also holds http-client.private.env.json giving
 `host' (the example API) to every environment.  Response buffers are
 reset around BODY; the copy is deleted after it."
   (declare (indent 0) (debug t))
-  `(let* ((sheet-same-buffer-response t)
-          (sheet-buffer-response-name "*HTTP Response*")
-          (sheet-response-received-hook nil)
-          (sheet-response-loaded-hook nil)
-          (dir (make-temp-file "sheet-http-test" t))
-          (file (expand-file-name "requests.http" dir))
-          (buf nil))
-     (sheet-test-kill-response-buffers)
-     (unwind-protect
-         (progn
-           (dolist (f '("requests.http" "http-client.env.json"))
-             (copy-file (expand-file-name (concat "test/fixtures/http/emacs/" f) sheet-test-root)
-                        (expand-file-name f dir)))
-           (with-temp-file (expand-file-name "http-client.private.env.json" dir)
-             (insert (format "{\"$shared\": {\"host\": %S}}" (sheet-test-api-url))))
-           (setq buf (find-file-noselect file))
-           (with-current-buffer buf
-             (sheet-mode)
-             (goto-char (point-min))
-             ,@body))
-       (when (buffer-live-p buf)
-         (with-current-buffer buf (set-buffer-modified-p nil))
-         (kill-buffer buf))
-       (delete-directory dir t))))
+  `(sheet-test-visiting "requests.http"
+       (progn
+         (dolist (f '("requests.http" "http-client.env.json"))
+           (copy-file (expand-file-name (concat "test/fixtures/http/emacs/" f) sheet-test-root)
+                      (expand-file-name f dir)))
+         (with-temp-file (expand-file-name "http-client.private.env.json" dir)
+           (insert (format "{\"$shared\": {\"host\": %S}}" (sheet-test-api-url)))))
+     ,@body))
 
 (defun sheet-test-http-mode-line ()
   "The text of the current buffer's `mode-line-process'.

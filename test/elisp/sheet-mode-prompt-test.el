@@ -15,29 +15,11 @@
 (defmacro sheet-test-with-prompt-file (&rest body)
   "Run BODY in a `sheet-mode' buffer visiting a fresh `.http' file with prompts."
   (declare (indent 0) (debug t))
-  `(let* ((sheet-same-buffer-response t)
-          (sheet-buffer-response-name "*HTTP Response*")
-          (sheet-response-received-hook nil)
-          (sheet-response-loaded-hook nil)
-          (sheet-log-request nil)
-          (dir (make-temp-file "sheet-prompt" t))
-          (file (expand-file-name "login.http" dir))
-          (buf nil))
-     (sheet-test-kill-response-buffers)
-     (unwind-protect
-         (progn
-           (with-temp-file file
-             (insert (format "GET %s/echo/open\n\n###\n# @prompt user The user name\n# @prompt apiToken\nGET %s/echo/{{user}}?t={{apiToken}}\n"
-                             (sheet-test-api-url) (sheet-test-api-url))))
-           (setq buf (find-file-noselect file))
-           (with-current-buffer buf
-             (sheet-mode)
-             (goto-char (point-min))
-             ,@body))
-       (when (buffer-live-p buf)
-         (with-current-buffer buf (set-buffer-modified-p nil))
-         (kill-buffer buf))
-       (delete-directory dir t))))
+  `(sheet-test-visiting "login.http"
+       (with-temp-file file
+         (insert (format "GET %s/echo/open\n\n###\n# @prompt user The user name\n# @prompt apiToken\nGET %s/echo/{{user}}?t={{apiToken}}\n"
+                         (sheet-test-api-url) (sheet-test-api-url))))
+     ,@body))
 
 (ert-deftest sheet-test-prompt-asks-and-sends ()
   "C-c C-c asks each prompt (secret names without echo) and sends the answers."

@@ -13,29 +13,12 @@
 
 (defun sheet-test-syntax--visit (name text fn)
   "Visit a fresh file NAME holding TEXT in `sheet-mode', call FN there, clean up."
-  (let* ((sheet-same-buffer-response t)
-         (sheet-buffer-response-name "*HTTP Response*")
-         (sheet-response-received-hook nil)
-         (sheet-response-loaded-hook nil)
-         (sheet-log-request nil)
-         (dir (make-temp-file "sheet-syntax" t))
-         (file (expand-file-name name dir))
-         (enable-local-variables :safe)
-         buf)
-    (sheet-test-kill-response-buffers)
-    (unwind-protect
-        (progn
-          (with-temp-file file (insert text))
-          (setq buf (find-file-noselect file))
-          (with-current-buffer buf
-            (sheet-mode)
-            (hack-local-variables)
-            (goto-char (point-min))
-            (funcall fn)))
-      (when (buffer-live-p buf)
-        (with-current-buffer buf (set-buffer-modified-p nil))
-        (kill-buffer buf))
-      (delete-directory dir t))))
+  (let ((enable-local-variables :safe))
+    (sheet-test-visiting name
+        (with-temp-file file (insert text))
+      (hack-local-variables)
+      (goto-char (point-min))
+      (funcall fn))))
 
 (ert-deftest sheet-test-syntax-restclient-sheet-as-http ()
   "A restclient sheet saved as `.http', no marker: read and sent as a sheet."

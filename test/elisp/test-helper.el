@@ -125,6 +125,35 @@ Response buffers and option values are reset around BODY."
            ,@body)
        (kill-buffer buf))))
 
+(defmacro sheet-test-visiting (name setup &rest body)
+  "Run BODY in a `sheet-mode' buffer visiting NAME in a new directory.
+`dir' (the directory) and `file' (NAME in it) are bound around SETUP,
+one form run before the visit that writes the files, and BODY, run in
+the buffer with point at its start.  Response buffers and option values
+are reset around them; the directory is deleted after BODY."
+  (declare (indent 2) (debug t))
+  `(let* ((sheet-same-buffer-response t)
+          (sheet-buffer-response-name "*HTTP Response*")
+          (sheet-response-received-hook nil)
+          (sheet-response-loaded-hook nil)
+          (sheet-log-request nil)
+          (dir (make-temp-file "sheet-test" t))
+          (file (expand-file-name ,name dir))
+          (buf nil))
+     (sheet-test-kill-response-buffers)
+     (unwind-protect
+         (progn
+           ,setup
+           (setq buf (find-file-noselect file))
+           (with-current-buffer buf
+             (sheet-mode)
+             (goto-char (point-min))
+             ,@body))
+       (when (buffer-live-p buf)
+         (with-current-buffer buf (set-buffer-modified-p nil))
+         (kill-buffer buf))
+       (delete-directory dir t))))
+
 (defun sheet-test-kill-response-buffers ()
   "Kill every response buffer left by earlier tests."
   (dolist (b (buffer-list))
