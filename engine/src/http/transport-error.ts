@@ -3,11 +3,33 @@
  * stable code (docs/errors.md) that names the URL, with the exit status curl gives for the same
  * failure (curl's manual, "EXIT CODES"), which the shell verbs return as resty does.
  */
-import { EngineError } from '../errors.js';
+import { EngineError, type ErrorCode } from '../errors.js';
 import { BodyError } from './dispatch.js';
 
 /** curl's exit codes (curl's manual, "EXIT CODES") for the transport failures, by engine error code. */
 export const CURL_EXIT = { unknownHost: 6, refused: 7, timeout: 28, tls: 35, tlsCert: 60, redirects: 47, emptyReply: 52, recv: 56 } as const;
+
+/**
+ * The engine error code for a transfer curl failed with exit status `code` (the curl fallback,
+ * via-curl.ts): the reverse of {@link CURL_EXIT}; `network-error` for any other status.
+ */
+export function errorCodeForCurlExit(code: number): ErrorCode {
+  switch (code) {
+    case CURL_EXIT.timeout:
+      return 'timeout';
+    case CURL_EXIT.unknownHost:
+      return 'unknown-host';
+    case CURL_EXIT.refused:
+      return 'connection-refused';
+    case CURL_EXIT.redirects:
+      return 'too-many-redirects';
+    case CURL_EXIT.tls:
+    case CURL_EXIT.tlsCert:
+      return 'tls-error';
+    default:
+      return 'network-error';
+  }
+}
 
 /**
  * Map a transport failure to an engine error that names the URL. `details.curlExit` is the

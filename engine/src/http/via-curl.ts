@@ -7,9 +7,11 @@
 import { spawn } from 'node:child_process';
 import type { Writable } from 'node:stream';
 import { EngineError } from '../errors.js';
-import { headerValue, type Exchange, type Header, type Request, type Response } from '../model.js';
+import type { Exchange, Header, Request, Response } from '../model.js';
 import { curlArgv } from '../curl/argv.js';
+import { isRedirect } from './redirects.js';
 import type { BodyStream } from './request-body.js';
+import { errorCodeForCurlExit } from './transport-error.js';
 import { which } from '../which.js';
 
 /** Where the final response's body goes, decided once its status line and headers are known. */
@@ -77,7 +79,19 @@ export async function sendWithCurl(request: Request, t: CurlTransport, route: Ro
     }
     return { httpVersion: sm?.[1] ?? '1.1', status: Number(sm?.[2] ?? 0), statusText: sm?.[3] ?? '', headers, body: Buffer.alloc(0) };
   };
-  const more = (r: Response) => r.status < 200 || (REDIRECT.has(r.status) && headerValue(r.headers, 'location') !== undefined);
+  // A 1xx, or a redirect curl -L follows: another block comes after it.
+  const more = (r: Response) => r.status < 200 || isRedirect(r.status, r.headers);
+  // The final response's sink, with what of its body is already read.
+  const open = async (r: Response) => {
+    const s = await route(r);
+    sink = s;
+    sinkDone = new Promise((res, rej) => {
+      s.once('finish', res);
+      s.once('error', rej);
+    });
+    if (head.length && !s.write(head)) await new Promise((r2) => s.once('drain', r2));
+    head = Buffer.alloc(0);
+  };
   for await (const chunk of child.stdout as AsyncIterable<Buffer>) {
     if (sink) {
       if (!sink.write(chunk)) await new Promise((r) => sink!.once('drain', r));
@@ -89,38 +103,21 @@ export async function sendWithCurl(request: Request, t: CurlTransport, route: Ro
       if (end < 0 || !/^HTTP\//.test(head.subarray(0, 5).toString('latin1'))) break;
       const r = parseBlock(head.subarray(0, end).toString('latin1'));
       head = head.subarray(end + 4);
-      if (more(r) && head.length > 0 && /^HTTP\//.test(head.subarray(0, 5).toString('latin1'))) continue;
-      if (more(r) && head.length === 0) {
-        response = r;
-        break;
-      }
       response = r;
-      sink = await route(r);
-      sinkDone = new Promise((res, rej) => {
-        sink!.once('finish', res);
-        sink!.once('error', rej);
-      });
-      if (head.length && !sink.write(head)) await new Promise((r2) => sink!.once('drain', r2));
-      head = Buffer.alloc(0);
+      // What follows may be the next block, or the start of it not read yet (even "HT").
+      if (more(r) && 'HTTP/'.startsWith(head.subarray(0, 5).toString('latin1'))) continue;
+      await open(r);
       break;
     }
   }
   const code = await exited;
-  if (!sink && response) {
-    sink = await route(response);
-    sinkDone = new Promise((res, rej) => {
-      sink!.once('finish', res);
-      sink!.once('error', rej);
-    });
-  }
-  sink?.end();
+  if (!sink && response) await open(response);
+  (sink as Writable | undefined)?.end();
   await sinkDone;
   // A 1xx as the last status (the server hung up after it) is what curl reports: a response.
   if (!response || (code !== 0 && response.status >= 200)) {
-    const kind = code === 28 ? 'timeout' : code === 6 ? 'unknown-host' : code === 7 ? 'connection-refused' : code === 47 ? 'too-many-redirects' : code === 35 || code === 60 ? 'tls-error' : 'network-error';
-    throw new EngineError(kind, `${url}: ${err.trim() || `curl exited ${code}`}`, { details: { url, curlExit: code, partial: !!response } });
+    throw new EngineError(errorCodeForCurlExit(code), `${url}: ${err.trim() || `curl exited ${code}`}`, { details: { url, curlExit: code, partial: !!response } });
   }
   return { request: request, response, redirects: [], durationMs: performance.now() - started };
 }
 
-const REDIRECT = new Set([301, 302, 303, 307, 308]);
