@@ -237,14 +237,14 @@ load test_helper
 }
 
 @test "through curl, statuses still map to exit statuses and stderr" {
-  run --separate-stderr rsh 'rest "$API" >/dev/null; GET /users/999 --compressed'
+  run --separate-stderr rsh 'rest "$API" >/dev/null; GET /users/999 --http1.1'
   [ "$status" -eq 4 ]
   [ "$output" = "" ]
   [[ "$stderr" == *"no user 999"* ]]
 }
 
 @test "without the engine's own: through curl, the cookie file is used too" {
-  run rsh 'rest "$API" >/dev/null; GET /cookies/set -q viacurl=1 --compressed >/dev/null; GET /cookies'
+  run rsh 'rest "$API" >/dev/null; GET /cookies/set -q viacurl=1 --http1.1 >/dev/null; GET /cookies'
   [ "$(field .cookies.viacurl)" = 1 ]
 }
 

@@ -4,7 +4,7 @@
  */
 import type { Built } from './build-request.js';
 
-/** `-b`/`-c`/`-j` for the verb's cookie jar, `--max-redirs`, `-k`, `--max-time` (seconds). */
+/** `-b`/`-c`/`-j` for the verb's cookie jar, `--max-redirs`, `-k`, `--max-time` (seconds), `--compressed`. */
 export function curlSessionArgs(b: Built, timeoutMs: number | undefined): string[] {
   const args: string[] = [];
   for (const f of b.cookieLoad) args.push('-b', f);
@@ -13,6 +13,7 @@ export function curlSessionArgs(b: Built, timeoutMs: number | undefined): string
   if (b.opts.maxRedirs !== undefined) args.push('--max-redirs', String(b.opts.maxRedirs));
   if (b.opts.insecure) args.push('-k');
   if (timeoutMs !== undefined) args.push('--max-time', String(timeoutMs / 1000));
+  if (b.opts.compressed) args.push('--compressed');
   return args;
 }
 

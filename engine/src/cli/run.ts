@@ -97,7 +97,6 @@ export async function run(input: RunInput): Promise<RunOutput> {
       const extra = ['-s', '-L', ...curlSessionArgs(b, timeoutMs)];
       if (b.opts.include) extra.push('-i');
       if (b.opts.verbose) extra.push('-v');
-      if (b.opts.compressed) extra.push('--compressed');
       if (b.opts.output !== undefined) extra.push('-o', b.opts.output);
       extra.push(...b.opts.unknown);
       outputs.stdout.write(Buffer.from(toCurl(b.request, { extraArgs: extra }) + '\n', 'utf8'));
@@ -143,7 +142,7 @@ export async function run(input: RunInput): Promise<RunOutput> {
     };
     let ex: Exchange;
     if (viaCurl) {
-      const extraArgs = [...curlSessionArgs(b, timeoutMs), ...b.opts.unknown, ...(b.opts.compressed ? ['--compressed'] : [])];
+      const extraArgs = [...curlSessionArgs(b, timeoutMs), ...b.opts.unknown];
       ex = await sendWithCurl(b.request, { extraArgs, bodyStream: b.bodyStream, cwd: input.cwd, pathEnv: input.pathEnv }, (r) => route(r, b.request));
     } else {
       const jar = await loadAll(b.cookieLoad, b.opts.junkSession);
