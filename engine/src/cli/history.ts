@@ -40,12 +40,11 @@ export const PATH_MAX = 1024;
  */
 export function maskHeader([name, value]: Header): Header {
   const n = name.toLowerCase();
+  if (!SECRET_HEADERS.includes(n)) return [name, value];
   if (n === 'cookie') return [name, value.split(';').map((c) => (c.includes('=') ? `${c.slice(0, c.indexOf('='))}=${MASK}` : c)).join(';')];
-  if (n === 'authorization' || n === 'proxy-authorization') {
-    const m = /^(\s*[A-Za-z][\w!#$%&'*+.^`|~-]*\s+)\S/.exec(value);
-    return [name, m ? m[1] + MASK : MASK];
-  }
-  return [name, value];
+  // authorization, proxy-authorization
+  const m = /^(\s*[A-Za-z][\w!#$%&'*+.^`|~-]*\s+)\S/.exec(value);
+  return [name, m ? m[1] + MASK : MASK];
 }
 
 /** The URL with the password of its user part masked (`http://me:****@host/`). */

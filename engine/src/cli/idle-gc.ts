@@ -9,8 +9,18 @@
 import v8 from 'node:v8';
 import vm from 'node:vm';
 
-/** V8's `gc()`: the global one under --expose-gc, else enabled at run time (v8 flags). */
+let found: { gc: (() => void) | undefined } | undefined;
+
+/**
+ * V8's `gc()`: the global one under --expose-gc, else enabled at run time (v8 flags), found
+ * once per process (the run-time way makes a new VM context).
+ */
 function gcFunction(): (() => void) | undefined {
+  found ??= { gc: findGc() };
+  return found.gc;
+}
+
+function findGc(): (() => void) | undefined {
   const g = (globalThis as { gc?: () => void }).gc;
   if (typeof g === 'function') return g;
   try {
