@@ -14,7 +14,7 @@ import { promptsOf, requestMeta, type HttpRequestMeta } from '../resolve/resolve
 import type { RequestRecord } from '../resolve/http-vars.js';
 import { send } from '../http/send.js';
 import { newJar } from '../http/cookies.js';
-import { decodeExact, parseContentType } from '../present/present.js';
+import { bodyText, rememberRequest } from './named.js';
 import { EngineError } from '../errors.js';
 import { headerValue, type Exchange, type Request } from '../model.js';
 import { runHandlers, HANDLER_TIMEOUT_MS, type HandlerTestResult } from './handlers.js';
@@ -45,9 +45,6 @@ export interface HttpSendResult {
   /** `client.log` lines. */
   logs: string[];
 }
-
-const bodyText = (bytes: Uint8Array | undefined, contentType: string | undefined) =>
-  bytes ? (decodeExact(bytes, parseContentType(contentType).charset)?.text ?? new TextDecoder().decode(bytes)) : undefined;
 
 export class HttpFileRunner {
   /** `client.global` values; they win over file variables (as overrides do). */
@@ -100,13 +97,7 @@ export class HttpFileRunner {
     const rq = resolved.request;
     const rs = exchange.response;
     const text = bodyText(rs.body, headerValue(rs.headers, 'content-type')) ?? '';
-    if (meta.name) {
-      const reqBody = rq.body ? (rq.body.kind === 'text' ? rq.body.text : bodyText(rq.body.bytes, headerValue(rq.headers, 'content-type'))) : undefined;
-      this.requests.set(meta.name, {
-        request: { headers: rq.headers, ...(reqBody !== undefined ? { body: reqBody } : {}) },
-        response: { status: rs.status, headers: rs.headers, body: text },
-      });
-    }
+    if (meta.name) rememberRequest(this.requests, meta.name, rq, rs, text);
     let tests: HandlerTestResult[] = [];
     let logs: string[] = [];
     if (req.handlers?.length) {

@@ -89,7 +89,7 @@ export function decodeExact(bytes: Uint8Array, charset: string | undefined): { t
 }
 
 /** Whether `charset` (absent: UTF-8, the JSON default) names UTF-8 in the WHATWG Encoding Standard. */
-function isUtf8Label(charset: string | undefined): boolean {
+export function isUtf8Label(charset: string | undefined): boolean {
   if (!charset) return true;
   try {
     return new TextDecoder(charset).encoding === 'utf-8';

@@ -8,7 +8,7 @@
 import path from 'node:path';
 import { loadEnvironment } from '../http-file/environment.js';
 import { runHandlers, HANDLER_TIMEOUT_MS } from '../http-file/handlers.js';
-import { decodeExact, parseContentType } from '../present/present.js';
+import { bodyText, rememberRequest } from '../http-file/named.js';
 import { promptsOf, requestMeta } from '../resolve/resolve-http.js';
 import { substituteHttp, type HttpVarContext, type RequestRecord } from '../resolve/http-vars.js';
 import { EngineError, isEngineError } from '../errors.js';
@@ -59,17 +59,9 @@ file: string | undefined,
 sessionOverrides: Map<string, string>,
 requests: Map<string, RequestRecord>,
 ): Promise<Assertion[]> {
-  const text = (bytes: Uint8Array | undefined, ct: string | undefined) =>
-    bytes ? (decodeExact(bytes, parseContentType(ct).charset)?.text ?? new TextDecoder().decode(bytes)) : undefined;
-  const body = text(response.body, headerValue(response.headers, 'content-type')) ?? '';
+  const body = bodyText(response.body, headerValue(response.headers, 'content-type')) ?? '';
   const meta = requestMeta(node);
-  if (meta.name) {
-    const rb = request.body ? (request.body.kind === 'text' ? request.body.text : text(request.body.bytes, headerValue(request.headers, 'content-type'))) : undefined;
-    requests.set(meta.name, {
-      request: { headers: request.headers, ...(rb !== undefined ? { body: rb } : {}) },
-      response: { status: response.status, headers: response.headers, body },
-    });
-  }
+  if (meta.name) rememberRequest(requests, meta.name, request, response, body);
   if (!node.handlers?.length) return [];
   const globals = new Map<string, string>();
   for (const [k, v] of sessionOverrides) globals.set(k.replace(/^:/, ''), v);

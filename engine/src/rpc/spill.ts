@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import { Writable } from 'node:stream';
 import { EngineError } from '../errors.js';
 import { headerValue, type Header } from '../model.js';
-import { modeFor, parseContentType } from '../present/present.js';
+import { isUtf8Label, modeFor, parseContentType } from '../present/present.js';
 import type { PresentationInfo } from './protocol.js';
 import { newBodyFilePath, removeBodyFile } from './body-file.js';
 
@@ -131,8 +131,7 @@ export class SpillSink extends Writable {
     const { type, charset } = parseContentType(headerValue(headers, 'content-type'));
     const mode = modeFor(type);
     const textual = mode !== 'image' && (mode !== 'text' || !!charset || type.startsWith('text/'));
-    const utf8Label = !charset || /^utf-?8$/i.test(charset);
-    const asText = textual && utf8Label && this.utf8;
+    const asText = textual && isUtf8Label(charset) && this.utf8;
     return {
       kind: asText ? 'text' : mode === 'image' ? 'image' : 'binary',
       file: this.file,

@@ -1,0 +1,31 @@
+/**
+ * Named requests of `.http` files (`# @name login`, then `{{login.response.body.$.token}}`,
+ * `{{login.request.headers.X}}`; VS Code REST Client's "Request Variables", JetBrains HTTP
+ * Client's response references): what of an exchange is kept, and bodies as the text the
+ * references and the response handlers read. One home for the Session (rpc/session-http.ts)
+ * and the HttpFileRunner (send.ts).
+ */
+import { decodeExact, parseContentType } from '../present/present.js';
+import type { RequestRecord } from '../resolve/http-vars.js';
+import { headerValue, type Header, type Request } from '../model.js';
+
+/**
+ * A body as text: decoded with the charset of `contentType` when the bytes are exact in it,
+ * else as UTF-8 (with replacement characters). Undefined without bytes.
+ */
+export function bodyText(bytes: Uint8Array | undefined, contentType: string | undefined): string | undefined {
+  return bytes ? (decodeExact(bytes, parseContentType(contentType).charset)?.text ?? new TextDecoder().decode(bytes)) : undefined;
+}
+
+/**
+ * Keep request `name`'s exchange in `requests` for later `{{name.request...}}` and
+ * `{{name.response...}}` references: the request's headers and body (as text), the response's
+ * status, headers and `responseText` (its body as {@link bodyText} gives it).
+ */
+export function rememberRequest(requests: Map<string, RequestRecord>, name: string, request: Request, response: { status: number; headers: Header[] }, responseText: string): void {
+  const rb = request.body ? (request.body.kind === 'text' ? request.body.text : bodyText(request.body.bytes, headerValue(request.headers, 'content-type'))) : undefined;
+  requests.set(name, {
+    request: { headers: request.headers, ...(rb !== undefined ? { body: rb } : {}) },
+    response: { status: response.status, headers: response.headers, body: responseText },
+  });
+}
