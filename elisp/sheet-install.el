@@ -57,11 +57,22 @@ A list (PROGRAM ARGS...), or nil when there is no engine:
   variable `exec-path', installed by `npm install -g' (see
   `sheet-install-engine'): sheet engine --stdio.
 Used when `sheet-engine-command' is nil (its default)."
-  (cond
-   ((file-exists-p sheet-engine--bundled-file)
-    (list "node" sheet-engine--bundled-file "--stdio"))
-   ((executable-find sheet-engine-executable)
-    (list (executable-find sheet-engine-executable) "engine" "--stdio"))))
+  (sheet-engine--locate (list sheet-engine--bundled-file)
+                        (list "node" sheet-engine--bundled-file "--stdio")
+                        '("engine" "--stdio")))
+
+(defun sheet-engine--locate (checkout-files checkout-command exec-args)
+  "The command line of one of the engine's programs, found as the engine is.
+CHECKOUT-COMMAND when every file of CHECKOUT-FILES exists (the
+checkout next to this file, built), else the `sheet' executable
+\(`sheet-engine-executable') on the variable `exec-path' followed by
+EXEC-ARGS; nil when neither is there.  Used by
+`sheet-engine-find-command' and `sheet-run' (the `sheet' command)."
+  (let (exe)
+    (cond
+     ((cl-every #'file-exists-p checkout-files) checkout-command)
+     ((setq exe (executable-find sheet-engine-executable))
+      (cons exe exec-args)))))
 
 (defun sheet-engine-command-line ()
   "The command line the engine is started with.

@@ -34,16 +34,10 @@
 (require 'json)
 (require 'seq)
 (require 'subr-x)
+(require 'sheet-install)
 
-(defvar sheet-engine-executable)
-(declare-function sheet-engine--install-hint "sheet-engine" ())
 (declare-function sheet--requests "sheet-outline" ())
 (declare-function sheet--read-prompt "sheet-send" (prompt))
-
-(defconst sheet-run--elisp-directory
-  (file-name-directory
-   (file-truename (or load-file-name buffer-file-name default-directory)))
-  "Directory this file was loaded from; the checkout's elisp directory.")
 
 (defcustom sheet-run-command nil
   "Program and arguments that start the engine's `sheet' command line.
@@ -59,16 +53,12 @@ variable `exec-path' (`npm install -g', `sheet-install-engine')."
 (defun sheet-run--command ()
   "The command line of `sheet', or a `user-error' saying what to install.
 See `sheet-run-command'."
-  (let ((bin (expand-file-name "../engine/bin/sheet"
-                               sheet-run--elisp-directory))
+  (let ((bin (expand-file-name "../engine/bin/sheet" sheet-engine--directory))
         (bundle (expand-file-name "../engine/dist/sheet.cjs"
-                                  sheet-run--elisp-directory)))
-    (cond
-     (sheet-run-command)
-     ((and (file-exists-p bin) (file-exists-p bundle)) (list "node" bin))
-     ((executable-find sheet-engine-executable)
-      (list (executable-find sheet-engine-executable)))
-     (t (user-error "%s" (sheet-engine--install-hint))))))
+                                  sheet-engine--directory)))
+    (or sheet-run-command
+        (sheet-engine--locate (list bin bundle) (list "node" bin) nil)
+        (user-error "%s" (sheet-engine--install-hint)))))
 
 (defcustom sheet-run-buffer-name "*sheet-run*"
   "Name of the buffer `sheet-run-buffer' shows its results in."

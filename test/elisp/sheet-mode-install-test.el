@@ -80,7 +80,7 @@
     (should (equal (sheet-run--command)
                    (list "node" (expand-file-name "engine/bin/sheet" sheet-test-root))))
     (sheet-test-install--with-bin dir
-      (let ((sheet-run--elisp-directory (file-name-as-directory (expand-file-name "elisp" dir)))
+      (let ((sheet-engine--directory (file-name-as-directory (expand-file-name "elisp" dir)))
             (sheet-engine--bundled-file (expand-file-name "no-such-engine.cjs" dir)))
         (let ((err (should-error (sheet-run--command) :type 'user-error)))
           (should (string-match-p "npm install -g sheet-rest" (cadr err))))
