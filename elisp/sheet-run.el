@@ -37,7 +37,9 @@
 (require 'sheet-install)
 
 (declare-function sheet--requests "sheet-outline" ())
-(declare-function sheet--read-prompt "sheet-send" (prompt))
+(declare-function sheet--mentions-prompt-p "sheet-send" ())
+(declare-function sheet--ask-prompts "sheet-send"
+                  (prompt-list &optional answers))
 
 (defcustom sheet-run-command nil
   "Program and arguments that start the engine's `sheet' command line.
@@ -223,19 +225,11 @@ request has, as for \\[sheet-http-send-current]; the question, and no
 echo for the names matching `sheet-prompt-secret-regexp', are
 `sheet--read-prompt''s.  Only asked when the buffer mentions
 `@prompt' at all."
-  (when (save-excursion
-          (save-restriction
-            (widen)
-            (goto-char (point-min))
-            (search-forward "@prompt" nil t)))
+  (when (sheet--mentions-prompt-p)
     (let (answers)
       (dolist (request (sheet--requests))
-        (seq-doseq (prompt (plist-get request :prompts))
-          (let ((key (intern (concat ":" (plist-get prompt :name)))))
-            (unless (plist-member answers key)
-              (setq answers
-                    (append answers
-                            (list key (sheet--read-prompt prompt))))))))
+        (setq answers
+              (sheet--ask-prompts (plist-get request :prompts) answers)))
       answers)))
 
 (defun sheet-run-buffer ()

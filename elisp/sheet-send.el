@@ -68,19 +68,29 @@ Return (:prompts (:NAME ANSWER ...)) for the engine's `prompts'
 engine's outline says which prompts a request has; it is only
 asked when the buffer mentions `@prompt' at all, so other sends
 cost no extra round trip."
-  (when (save-excursion
-          (save-restriction
-            (widen)
-            (goto-char (point-min))
-            (search-forward "@prompt" nil t)))
-    (let ((prompts (plist-get (sheet--request-at) :prompts))
-          answers)
-      (seq-doseq (prompt prompts)
-        (setq answers
-              (append answers
-                      (list (intern (concat ":" (plist-get prompt :name)))
-                            (sheet--read-prompt prompt)))))
+  (when (sheet--mentions-prompt-p)
+    (let ((answers (sheet--ask-prompts
+                    (plist-get (sheet--request-at) :prompts))))
       (and answers (list :prompts answers)))))
+
+(defun sheet--mentions-prompt-p ()
+  "Non-nil when the buffer mentions `@prompt' anywhere (narrowing aside)."
+  (save-excursion
+    (save-restriction
+      (widen)
+      (goto-char (point-min))
+      (search-forward "@prompt" nil t))))
+
+(defun sheet--ask-prompts (prompt-list &optional answers)
+  "Read an answer to each of PROMPT-LIST (outline plists) ANSWERS lacks.
+Return ANSWERS, a plist (:NAME ANSWER ...), with the new answers
+appended in order; each name is asked once."
+  (seq-doseq (prompt prompt-list)
+    (let ((key (intern (concat ":" (plist-get prompt :name)))))
+      (unless (plist-member answers key)
+        (setq answers
+              (append answers (list key (sheet--read-prompt prompt)))))))
+  answers)
 
 ;;; Requests in flight
 
