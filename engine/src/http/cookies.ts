@@ -110,7 +110,7 @@ function byId(cookies: Cookie[]): Lines {
 const bases = new WeakMap<CookieJar, { file: string; lines: Map<string, string>; version?: string }>();
 
 /**
- * @param version the file's version ({@link settledVersion}) when its lines were read, if it
+ * @param version the file's version (`settled` of {@link stamp}) when its lines were read, if it
  *   can be trusted to change with the next write; {@link refreshJar} then skips reading a file
  *   whose version is the same.
  */
@@ -161,7 +161,7 @@ async function readText(file: string): Promise<string> {
 export async function loadJar(file: string | undefined | null, junkSession = false): Promise<CookieJar> {
   const jar = newJar();
   if (!file) return jar;
-  const settled = await settledVersion(file);
+  const { settled } = await stamp(file);
   const all = parseNetscape(await readText(file));
   const store = jar.store as MemoryCookieStore;
   for (const c of all) if (!(junkSession && c.expiryTime() === Infinity)) await store.putCookie(c);
@@ -227,8 +227,8 @@ export async function refreshJar(jar: CookieJar, file: string): Promise<void> {
   await queued(file, async () => {
     // Nobody wrote the file since the jar read it: nothing to take over (one stat, no read).
     const b = bases.get(jar);
-    if (b?.version !== undefined && b.file === path.resolve(file) && (await version(file)) === b.version) return;
-    const settled = await settledVersion(file);
+    const { version, settled } = await stamp(file);
+    if (b?.version !== undefined && b.file === path.resolve(file) && version === b.version) return;
     const disk = byId(parseNetscape(await readText(file)));
     await takeOver(jar, disk, baseLines(baseOf(jar, file)));
     setBase(jar, file, disk, settled);
@@ -259,15 +259,6 @@ function baseLines(base: Map<string, string>): Lines {
   return out;
 }
 
-/** Which version of a file is there: inode, size and modification time ('' when missing). */
-async function version(file: string): Promise<string> {
-  try {
-    const st = await fs.promises.stat(file, { bigint: true });
-    return `${st.ino}:${st.size}:${st.mtimeNs}`;
-  } catch {
-    return '';
-  }
-}
 
 /**
  * How recent (ms) a file's modification time may be for its version not to be trusted: file
@@ -277,17 +268,19 @@ async function version(file: string): Promise<string> {
 const RACY_MS = 2_000;
 
 /**
- * The file's {@link version} when it can be trusted to change with any later write: its
- * modification time is at least {@link RACY_MS} old. Undefined when it is newer (the file is
- * then read again next time), '' when the file is missing.
+ * Which version of a file is there, from one stat taken before the file is read:
+ * - `version`: inode, size and modification time ('' when missing or not statable);
+ * - `settled`: the version when it can be trusted to change with any later write (its
+ *   modification time is at least {@link RACY_MS} old); undefined when it is newer (the file
+ *   is then read again next time) or cannot be statted, '' when the file is missing.
  */
-async function settledVersion(file: string): Promise<string | undefined> {
+async function stamp(file: string): Promise<{ version: string; settled: string | undefined }> {
   try {
     const st = await fs.promises.stat(file, { bigint: true });
-    if (Date.now() - Number(st.mtimeMs) < RACY_MS) return undefined;
-    return `${st.ino}:${st.size}:${st.mtimeNs}`;
+    const version = `${st.ino}:${st.size}:${st.mtimeNs}`;
+    return { version, settled: Date.now() - Number(st.mtimeMs) < RACY_MS ? undefined : version };
   } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'ENOENT' ? '' : undefined;
+    return { version: '', settled: (e as NodeJS.ErrnoException).code === 'ENOENT' ? '' : undefined };
   }
 }
 
@@ -322,7 +315,7 @@ export async function saveJar(jar: CookieJar, file: string): Promise<void> {
       let merged: Lines = new Map();
       // curl takes no lock: when the file changed between our read and our rename, merge again.
       for (let attempt = 0; ; attempt++) {
-        const seen = await version(file);
+        const seen = (await stamp(file)).version;
         const disk = byId(parseNetscape(await readText(file)));
         merged = new Map(disk);
         for (const [id, m] of mine) if (base.get(id) !== m.line) merged.set(id, m);
@@ -331,7 +324,7 @@ export async function saveJar(jar: CookieJar, file: string): Promise<void> {
         try {
           await fs.promises.writeFile(tmp, toNetscape([...merged.values()].map((m) => m.cookie)), { mode: 0o600, flag: 'wx' });
           if (compromised) throw compromised;
-          if (attempt < 5 && (await version(file)) !== seen) {
+          if (attempt < 5 && (await stamp(file)).version !== seen) {
             await fs.promises.rm(tmp, { force: true });
             continue;
           }
