@@ -11,6 +11,7 @@
  * NLINES option lines of the per-host files (the `rest` file's first, then the host's) are
  * split shell-style; their words go in front of the OPTIONs (defaults, then the request's own).
  */
+import { buffer } from 'node:stream/consumers';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
@@ -18,7 +19,7 @@ import { EngineError } from '../errors.js';
 import type { Header, Request } from '../model.js';
 import type { BodyStream } from '../http/send.js';
 import { argBytes } from './bytes.js';
-import { basicAuthHeader, cookieHeader, dataContentType, urlencodeData, urlencodeText } from '../curl/rules.js';
+import { basicAuthHeader, cookieHeader, dataContentType, hasHeader, urlencodeData, urlencodeText } from '../curl/rules.js';
 import { emptyOptions, parseCurlOptions, type CurlOptions } from '../curl/options.js';
 import { splitShellWords } from '../curl/words.js';
 import { appendQuery, buildUrl } from './url.js';
@@ -180,7 +181,7 @@ export async function buildRequest(input: BuildInput): Promise<Built> {
   const m = opts.method ?? (opts.head ? 'HEAD' : opts.uploadFile !== undefined ? 'PUT' : method);
 
   const headers: Header[] = [...opts.headers];
-  const has = (name: string) => headers.some(([h]) => h.toLowerCase() === name) || opts.removeHeaders.includes(name);
+  const has = (name: string) => hasHeader(headers, name) || opts.removeHeaders.includes(name);
   if (opts.user !== undefined && !has('authorization')) headers.push(basicAuthHeader(opts.user));
   const formType = bodyStream !== undefined && opts.uploadFile === undefined;
   if ((body !== undefined || formType) && !has('content-type')) headers.push(['Content-Type', dataContentType(json)]);
@@ -213,7 +214,5 @@ export function fileBodyAbsolute(r: Request, cwd: string): Request {
 /** The request with a body piped in read whole, for --dry-run and --sheet (nothing is sent). */
 export async function withPipedBody(b: Built): Promise<Request> {
   if (!b.bodyStream || b.request.body?.kind !== 'bytes' || b.request.body.path !== '-') return b.request;
-  const chunks: Buffer[] = [];
-  for await (const c of b.bodyStream.open()) chunks.push(Buffer.from(c as Buffer));
-  return { ...b.request, body: { kind: 'bytes', bytes: Buffer.concat(chunks) } };
+  return { ...b.request, body: { kind: 'bytes', bytes: await buffer(b.bodyStream.open()) } };
 }

@@ -26,6 +26,7 @@
  * when its bundle file changes (a rebuilt engine), and on SIGTERM/SIGINT (calls in flight are
  * aborted); it ignores SIGHUP so closing the terminal that started it does not matter.
  */
+import { buffer } from 'node:stream/consumers';
 import fs from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
@@ -120,12 +121,7 @@ async function handleRun(req: http.IncomingMessage, res: http.ServerResponse): P
     return ok;
   }) as typeof res.write;
   try {
-    const readStdin = async (): Promise<Uint8Array> => {
-      if (!stdin) return Buffer.alloc(0);
-      const chunks: Buffer[] = [];
-      for await (const c of stdin.stream) chunks.push(c as Buffer);
-      return Buffer.concat(chunks);
-    };
+    const readStdin = async (): Promise<Uint8Array> => (stdin ? buffer(stdin.stream) : Buffer.alloc(0));
     const result = await run({
       argv,
       cwd,

@@ -12,6 +12,7 @@
  *                                          and print its base URL (`baseUrl`, else `host`) or an
  *                                          empty line; without, print the environment names
  */
+import { buffer } from 'node:stream/consumers';
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import type { Readable } from 'node:stream';
@@ -23,14 +24,8 @@ import { splitShellWords } from '../curl/words.js';
 import { EXIT, run } from './run.js';
 import { toEngineError } from '../errors.js';
 
-function readAllStdin(): Promise<Uint8Array> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    process.stdin.on('data', (c: Buffer) => chunks.push(c));
-    process.stdin.on('end', () => resolve(Buffer.concat(chunks)));
-    process.stdin.on('error', reject);
-  });
-}
+/** Standard input read whole. */
+const readAllStdin = (): Promise<Uint8Array> => buffer(process.stdin);
 
 /** Standard input as a stream, with its size when it is a regular file (a Content-Length). */
 function stdinStream(): { stream: Readable; size?: number } {
