@@ -85,7 +85,7 @@ and the same engine then answers the example API."
 (ert-deftest sheet-faults-test-short-body ()
   "A body shorter than its Content-Length: the broken body is named."
   (sheet-faults-test-check (sheet-faults-test-url 'url "/short")
-                           "connection broke after 10 bytes of the body"))
+                           "connection closed after 10 bytes of the body"))
 
 (ert-deftest sheet-faults-test-chunk-garbage ()
   "Invalid chunked encoding: the bad chunk size is named."

@@ -73,6 +73,19 @@ describe('fault server over JSON-RPC', () => {
     });
   }
 
+  it('close-delimited bodies (empty 404, 4 MiB, 1,000 interim 102s) beside a call in flight: all answered, the engine lives', async () => {
+    // The healthy call, in flight while the hostile ones go through the same engine.
+    const healthy = engine.conn.sendRequest('sheet/send', { text: `GET ${faults.url}/slow-ok`, line: 1 }) as Promise<{ response: { status: number } }>;
+    for (let round = 0; round < 5; round++) {
+      const r = (await Promise.all(['empty-close', 'close-body', '1xx-storm'].map((p) => engine.conn.sendRequest('sheet/send', { text: `GET ${faults.url}/${p}`, line: 1 })))) as { response: { status: number; bytes: number } }[];
+      expect(r.map((x) => x.response.status)).toEqual([404, 200, 200]);
+      expect(r[1]!.response.bytes).toBe(4 * 1024 * 1024);
+    }
+    expect((await healthy).response.status).toBe(200);
+    expect(engine.proc.exitCode).toBeNull();
+    expect(engine.stderr()).not.toMatch(/internal error|AssertionError/);
+  });
+
   it('self-signed TLS: tls-error with a hint, bounded time', async () => {
     expect(faults.tls, 'openssl made the throwaway certificate').not.toBeNull();
     const r = await sendCode(`${faults.tls}/ok`);

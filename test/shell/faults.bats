@@ -84,3 +84,47 @@ faults_all() {
   run rsh 'rest "$API" >/dev/null; GET /small'
   [ "$status" -eq 0 ]
 }
+
+# shellcheck disable=SC2016 # the code runs in the shell under test, which expands it
+@test "a hostile response ends its own call; a call in flight beside it completes and the daemon lives on" {
+  start_daemon
+  local pid healthy=$BATS_TEST_TMPDIR/healthy p
+  pid=$(cat "$REST_RUNTIME_DIR/engine.pid")
+  # The healthy calls: three 2 s answers in a row, in flight while the faults go through.
+  rsh 'rest "$FAULTS" >/dev/null; for i in 1 2 3; do GET /slow-ok; echo " $?"; done' >"$healthy" 2>&1 &
+  local bg=$!
+  for p in /empty-close /close-body /gzip-close /1xx-storm /short /reset /chunk-garbage; do
+    # Written to a file, and read through a slow pipe (back-pressure when the server closes).
+    P=$p run --separate-stderr rsh 'rest "$FAULTS" >/dev/null; GET "$P" -m 20 -o "$BATS_TEST_TMPDIR/out" --compressed'
+    [ "$status" -ne 124 ] && [ "$status" -ne 8 ] || { echo "$p -o: status $status, stderr: $stderr"; return 1; }
+    P=$p run --separate-stderr rsh 'rest "$FAULTS" >/dev/null; GET "$P" -m 20 --compressed | { sleep 0.3; cat >/dev/null; }'
+    [[ $stderr != *"internal error"* ]] || { echo "$p |: $stderr"; return 1; }
+    kill -0 "$pid" || { echo "the daemon died on $p"; return 1; }
+  done
+  wait "$bg"
+  [ "$(cat "$healthy")" = "ok 0
+ok 0
+ok 0" ] || { echo "healthy calls: $(cat "$healthy")"; return 1; }
+  [ "$(cat "$REST_RUNTIME_DIR/engine.pid")" = "$pid" ]
+}
+
+# shellcheck disable=SC2016 # the code runs in the shell under test, which expands it
+@test "an empty close-delimited 404 written with -o: exit 4 and an empty file, as curl -s -o" {
+  for mode in '' 1; do
+    MODE=$mode run --separate-stderr rsh '[ -n "$MODE" ] && export REST_NO_DAEMON=1; rest "$FAULTS" >/dev/null; GET /empty-close -o "$BATS_TEST_TMPDIR/empty.txt"'
+    [ "$status" -eq 4 ] || { echo "mode '$mode': status $status, stderr: $stderr"; return 1; }
+    [ -f "$BATS_TEST_TMPDIR/empty.txt" ] && [ ! -s "$BATS_TEST_TMPDIR/empty.txt" ]
+    [[ $stderr != *Assertion* ]]
+  done
+}
+
+# shellcheck disable=SC2016 # the code runs in the shell under test, which expands it
+@test "a POST redirected (307) to a closed port is sent once and its error printed once, exit 7" {
+  start_daemon
+  local before
+  before=$(hits /307-refused)
+  run --separate-stderr rsh 'rest "$FAULTS" >/dev/null; POST /307-refused "{\"a\":1}"'
+  [ "$status" -eq 7 ]
+  [ "$(hits /307-refused)" -eq $((before + 1)) ]
+  [ "$(printf '%s\n' "$stderr" | grep -c 'connection refused')" -eq 1 ]
+}

@@ -12,6 +12,7 @@
  *                                          and print its base URL (`baseUrl`, else `host`) or an
  *                                          empty line; without, print the environment names
  */
+import { containStrayErrors } from '../call-scope.js';
 import { buffer } from 'node:stream/consumers';
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -71,6 +72,9 @@ export async function runCli(argv: string[]): Promise<number> {
   const [cmd, ...rest] = argv;
   switch (cmd) {
     case 'run': {
+      // An error a library throws outside our awaits ends the call with a message and exit 8,
+      // not a stack trace (src/call-scope.ts; run() puts the call in its scope).
+      containStrayErrors('rest', false);
       // The arguments as bytes (non-UTF-8 data reaches the request unchanged): src/cli/bytes.ts.
       const raw = rawArgv();
       let args = raw.length >= rest.length ? raw.slice(raw.length - rest.length) : rest;
@@ -106,6 +110,8 @@ export async function runCli(argv: string[]): Promise<number> {
         return EXIT.usage;
       }
       const { runDaemon } = await import('./daemon.js');
+      // One call's stray error ends that call; the daemon serves the others (src/call-scope.ts).
+      containStrayErrors('rest engine daemon');
       try {
         const code = await runDaemon({ dir, idleSeconds: idle > 0 ? idle : idleSeconds() });
         // Stopped: leave now, whatever handle (a hung upstream socket) is still open.

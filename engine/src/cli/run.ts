@@ -13,6 +13,7 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import type { CookieJar } from 'tough-cookie';
 import { EngineError, isEngineError, toEngineError } from '../errors.js';
+import { withCallScope } from '../call-scope.js';
 import { headerValue, type Exchange, type Request, type Response } from '../model.js';
 import { send, SinkError } from '../http/send.js';
 import { collect, Forward, holdUpTo, type Outputs } from './output.js';
@@ -80,6 +81,19 @@ export async function run(input: RunInput): Promise<RunOutput> {
     new Promise<void>((resolve) => {
       outputs.stderr.write(Buffer.from(s, 'utf8'), () => resolve());
     });
+  try {
+    // An error a library throws outside our awaits ends this call alone (src/call-scope.ts).
+    return await withCallScope((signal) => runCall({ ...input, signal }, out, outputs, err), input.signal);
+  } catch (e) {
+    const ee = toEngineError(e);
+    await err(`rest: ${ee.message}${ee.hint ? ` (${ee.hint})` : ''}\n`);
+    out.code = EXIT.failure;
+    return out;
+  }
+}
+
+/** {@link run} inside its call scope. */
+async function runCall(input: RunInput, out: RunOutput, outputs: Outputs, err: (s: string) => Promise<void>): Promise<RunOutput> {
   let built: Built | undefined;
   let bodyOut: Forward | undefined;
   try {

@@ -7,7 +7,7 @@ import { EngineError, type ErrorCode } from '../errors.js';
 import { BodyError } from './dispatch.js';
 
 /** curl's exit codes (curl's manual, "EXIT CODES") for the transport failures, by engine error code. */
-export const CURL_EXIT = { unknownHost: 6, refused: 7, timeout: 28, tls: 35, tlsCert: 60, redirects: 47, emptyReply: 52, recv: 56 } as const;
+export const CURL_EXIT = { unknownHost: 6, refused: 7, partial: 18, timeout: 28, tls: 35, tlsCert: 60, redirects: 47, emptyReply: 52, recv: 56 } as const;
 
 /**
  * The engine error code for a transfer curl failed with exit status `code` (the curl fallback,
@@ -45,9 +45,12 @@ export function transportError(e: unknown, url: string, why: { timedOut: boolean
   if (why.cancelled) return new EngineError('cancelled', `${url}: request cancelled`, { details: { url } });
   if (e instanceof BodyError) {
     const inner = e.cause as { code?: string; message?: string } | undefined;
-    return new EngineError('network-error', `${url}: the connection broke after ${e.received} bytes of the body (${inner?.code ?? inner?.message ?? 'reset'}); the output is incomplete`, {
-      hint: 'The server closed the connection mid-body; try again, or check the server.',
-      details: { url, partial: true, received: e.received, curlExit: CURL_EXIT.recv },
+    // A clean close (FIN) mid-body is curl's 18 ("transfer closed with N bytes remaining to
+    // read"); a reset or a framing error mid-body is 56, as with curl.
+    const short = inner?.code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH' || inner?.code === 'UND_ERR_SOCKET';
+    return new EngineError('network-error', `${url}: the connection ${short ? 'closed' : 'broke'} after ${e.received} bytes of the body (${inner?.code ?? inner?.message ?? 'reset'}); the output is incomplete`, {
+      hint: short ? 'The server closed the connection before the end of the body; try again, or check the server.' : 'The connection was reset or the body was malformed; try again, or check the server.',
+      details: { url, partial: true, received: e.received, curlExit: short ? CURL_EXIT.partial : CURL_EXIT.recv },
     });
   }
   const err = e as { code?: string; message?: string; cause?: { code?: string; message?: string } };

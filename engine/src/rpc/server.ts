@@ -7,6 +7,7 @@ import { CancellationTokenSource, ResponseError, type CancellationToken, type Me
 import { createMessageConnection, StreamMessageReader } from 'vscode-jsonrpc/node.js';
 import { EngineError, isEngineError, toEngineError } from '../errors.js';
 import { closeConnections } from '../http/send.js';
+import { containStrayErrors, withCallScope } from '../call-scope.js';
 import { curlToSheet } from '../curl/from-curl.js';
 import { syntaxFor } from '../http-file/index.js';
 import * as P from './protocol.js';
@@ -138,7 +139,9 @@ export function serve(conn: MessageConnection, onExit: () => void = () => proces
     if (p.bodyFileMin !== undefined && p.bodyFileMin !== null && !(Number.isInteger(p.bodyFileMin) && p.bodyFileMin >= 0)) {
       throw new EngineError('bad-argument', `params.bodyFileMin must be a number of characters, not ${JSON.stringify(p.bodyFileMin)}`, { hint: 'See docs/protocol.md.' });
     }
-    return session.send({ ...p, bodyFileMin: p.bodyFileMin ?? undefined }, abortSignal(token));
+    // An error a library throws outside our awaits ends this send alone (src/call-scope.ts).
+    const q = { ...p, bodyFileMin: p.bodyFileMin ?? undefined };
+    return withCallScope((signal) => session.send(q, signal), abortSignal(token));
   }));
   conn.onRequest(P.SheetOutline, guard((p: P.OutlineParams) => {
     const q = checkSheetParams(p, false);
@@ -180,6 +183,7 @@ export function serve(conn: MessageConnection, onExit: () => void = () => proces
 
 /** Run the server on this process's stdio until `exit` or stdin closes. */
 export function runStdioServer(): void {
+  containStrayErrors('engine');
   const writer = new FramedStreamWriter(process.stdout);
   const reader = new StreamMessageReader(process.stdin, { contentTypeDecoder: strictJsonDecoder });
   const conn = createMessageConnection(reader, writer);

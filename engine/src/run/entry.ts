@@ -2,6 +2,10 @@
 import { main } from './cli.js';
 import { readAll } from './import-curl-cli.js';
 import { terminalAsker } from './prompts.js';
+import { containStrayErrors } from '../call-scope.js';
+
+// An error a library throws outside our awaits fails that request, not the run (src/call-scope.ts).
+containStrayErrors('sheet');
 
 main(process.argv.slice(2), {
   out: (s) => process.stdout.write(s),

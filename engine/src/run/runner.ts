@@ -4,6 +4,7 @@
  * variables, multi-line and file bodies and the overrides set by hooks carry on to the
  * requests below. `:=` and `run-hook` Lisp goes to the run's batch Emacs (lisp-batch.ts).
  */
+import { withCallScope } from '../call-scope.js';
 import fs from 'node:fs/promises';
 import { Session } from '../rpc/session.js';
 import { isEngineError, type ErrorCode } from '../errors.js';
@@ -160,7 +161,8 @@ export async function runFile(file: string, o: RunOptions): Promise<FileResult> 
     try {
       // Asked before the exchange: its duration does not include the user's typing.
       const prompts = sheet.syntax === 'http' ? await answersFor(node, file, o) : undefined;
-      const s = await session.send({ text, line: node.line, path: file, ...(o.env ? { env: o.env } : {}), ...(prompts ? { prompts } : {}) });
+      // An error a library throws outside our awaits fails this request alone (src/call-scope.ts).
+      const s = await withCallScope((signal) => session.send({ text, line: node.line, path: file, ...(o.env ? { env: o.env } : {}), ...(prompts ? { prompts } : {}) }, signal));
       Object.assign(r, {
         request: s.request,
         url: s.request.url,
