@@ -116,7 +116,8 @@ describe("curl's exit codes and the redirect limit", () => {
 
   it.each([
     ['/stream/empty-reply', 52],
-    ['/stream/die?n=100000&sent=2000', 56],
+    // curl: 18, "transfer closed with 98000 bytes remaining to read".
+    ['/stream/die?n=100000&sent=2000', 18],
   ])('%s gives curlExit %i', async (p, code) => {
     const { w } = counter();
     const e = (await send(get(`${api.url}${p}`), { sink: () => w }).catch((x) => x)) as EngineError;

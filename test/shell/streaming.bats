@@ -53,11 +53,11 @@ kill_tree() {
   done
 }
 
-@test "-T file and --data-binary @file stream with a Content-Length; -T puts" {
+@test "-T file and --data-binary @file stream with a Content-Length; the verb is the method" {
   start_daemon
   make_body "$BATS_TEST_TMPDIR/body" 300000
   want=$(sha256sum <"$BATS_TEST_TMPDIR/body" | cut -d' ' -f1)
-  run rsh 'rest "$API" >/dev/null; cd "$BATS_TEST_TMPDIR" && GET /stream/upload -T body'
+  run rsh 'rest "$API" >/dev/null; cd "$BATS_TEST_TMPDIR" && PUT /stream/upload -T body'
   [ "$status" -eq 0 ]
   [ "$(field .method)" = PUT ]
   [ "$(field .sha256)" = "$want" ]

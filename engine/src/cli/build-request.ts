@@ -88,6 +88,8 @@ export interface Built {
   cookieFile: string;
   /** The path as typed (before `{{...}}` substitution and encoding): what completion offers. */
   typedPath: string;
+  /** The Cookie header of -b NAME=VALUE (the same object as in `request.headers`), if any. */
+  cookies?: Header;
 }
 
 /** Parse the argument vector and build the request (no I/O but reading body files). */
@@ -178,7 +180,8 @@ export async function buildRequest(input: BuildInput): Promise<Built> {
     url = appendQuery(url, body.toString('utf8'));
     body = undefined;
   }
-  const m = opts.method ?? (opts.head ? 'HEAD' : opts.uploadFile !== undefined ? 'PUT' : method);
+  // The verb is the method: -T is only the body (`PATCH /x -T f` is curl's `-X PATCH -T f`).
+  const m = opts.method ?? (opts.head ? 'HEAD' : method);
 
   const headers: Header[] = [...opts.headers];
   const has = (name: string) => hasHeader(headers, name) || opts.removeHeaders.includes(name);
@@ -190,7 +193,10 @@ export async function buildRequest(input: BuildInput): Promise<Built> {
   const own: Header[] = [];
   if (!has('user-agent')) own.push(['User-Agent', `rest/${VERSION}`]);
   if (!has('accept')) own.push(['Accept', '*/*']);
-  if (opts.cookieStrings.length) headers.push(cookieHeader(opts.cookieStrings));
+  // -b NAME=VALUE: a Cookie header in what is printed (--dry-run, --sheet, history); sent after
+  // the jar's cookies in one header, as curl does (run.ts hands it to send as `cookies`).
+  const cookies = opts.cookieStrings.length ? cookieHeader(opts.cookieStrings) : undefined;
+  if (cookies) headers.push(cookies);
 
   const request: Request = {
     method: m,
@@ -201,7 +207,7 @@ export async function buildRequest(input: BuildInput): Promise<Built> {
   const resolveFile = (f: string) => path.resolve(input.cwd, f);
   const cookieLoad = [cookieFile, ...opts.cookieFiles.map(resolveFile)].filter((f) => f !== '');
   const cookieSave = opts.cookieJar !== undefined ? resolveFile(opts.cookieJar) : cookieFile;
-  return { request, bodyStream, own, opts, flags, cookieLoad, cookieSave, cookieFile, typedPath: pArg };
+  return { request, bodyStream, own, opts, flags, cookieLoad, cookieSave, cookieFile, typedPath: pArg, cookies };
 }
 
 /** The request with a file body's name made absolute (a sheet is read from anywhere). */

@@ -109,6 +109,11 @@ async function runCall(input: RunInput, out: RunOutput, outputs: Outputs, err: (
       // The printed command carries a piped body as bytes (a file body stays @file).
       b.request = await withPipedBody(b);
       const extra = ['-s', '-L', ...curlSessionArgs(b, timeoutMs)];
+      // -b NAME=VALUE stays -b, so curl merges it with the jar's cookies as the engine does.
+      if (b.cookies) {
+        b.request = { ...b.request, headers: b.request.headers.filter((h) => h !== b.cookies) };
+        extra.push('-b', b.cookies[1]);
+      }
       if (b.opts.include) extra.push('-i');
       if (b.opts.verbose) extra.push('-v');
       if (b.opts.output !== undefined) extra.push('-o', b.opts.output);
@@ -128,7 +133,9 @@ async function runCall(input: RunInput, out: RunOutput, outputs: Outputs, err: (
     const route = async (r: Response, request: Request): Promise<Writable> => {
       if (b.opts.verbose && !verboseDone) {
         verboseDone = true;
-        await err(verboseLines({ request, response: r, redirects: [], durationMs: 0 }, viaCurl ? [] : b.own));
+        // The engine's sent request holds every header it wrote (its own, the Cookie); the
+        // connection's own lines are undici's (src/cli/trace.ts).
+        await err(verboseLines({ request, response: r, redirects: [], durationMs: 0 }, [], viaCurl ? undefined : { bodyLength: b.bodyStream ? (b.bodyStream.length ?? 'chunked') : undefined }));
       }
       finalStatus = r.status;
       const ok = r.status >= 200 && r.status < 300;
@@ -161,7 +168,8 @@ async function runCall(input: RunInput, out: RunOutput, outputs: Outputs, err: (
     } else {
       const jar = await loadAll(b.cookieLoad, b.opts.junkSession);
       const before = toNetscape(await jarCookies(jar));
-      const req: Request = { ...b.request, headers: [...b.own, ...b.request.headers] };
+      // -b NAME=VALUE goes after the jar's cookies in one Cookie header (curl's rule).
+      const req: Request = { ...b.request, headers: [...b.own, ...b.request.headers.filter((h) => h !== b.cookies)] };
       ex = await send(req, {
         jar,
         timeoutMs,
@@ -171,7 +179,8 @@ async function runCall(input: RunInput, out: RunOutput, outputs: Outputs, err: (
         insecure: b.opts.insecure,
         decode: b.opts.compressed,
         bodyStream: b.bodyStream,
-        sink: (head) => route({ httpVersion: '1.1', status: head.status, statusText: head.statusText, headers: head.headers, body: Buffer.alloc(0) }, { ...b.request, url: head.url }),
+        ...(b.cookies ? { cookies: b.cookies[1] } : {}),
+        sink: (head, sent) => route({ httpVersion: '1.1', status: head.status, statusText: head.statusText, headers: head.headers, body: Buffer.alloc(0) }, sent),
       });
       const after = toNetscape(await jarCookies(jar));
       const jarWarning = b.cookieSave && (after !== before || b.opts.junkSession) ? await trySaveJar(jar, b.cookieSave) : null;

@@ -14,11 +14,25 @@ export function headerBlock(r: Response): string {
   return [statusLine(r), ...r.headers.map(([n, v]) => `${n}: ${v}`)].join('\r\n') + '\r\n\r\n';
 }
 
-/** -v: the request as sent (`>`, own headers first) and the response head (`<`), one per line. */
-export function verboseLines(ex: Exchange, own: Header[]): string {
+/**
+ * -v: the request as sent (`>`, own headers first) and the response head (`<`), one per line.
+ * @param wire when the engine sent the request (not curl): the lines its HTTP client (undici)
+ *   writes itself, shown where they go on the wire: `Connection: keep-alive` after Host, and
+ *   the body's `Content-Length` (`bodyLength` for a streamed body, `chunked` when its length is
+ *   unknown; else the length of `request.body`) after the headers.
+ */
+export function verboseLines(ex: Exchange, own: Header[], wire?: { bodyLength?: number | 'chunked' }): string {
   const u = new URL(ex.request.url);
   const out = [`> ${ex.request.method} ${u.pathname}${u.search} HTTP/1.1`, `> Host: ${u.host}`];
-  for (const [n, v] of [...own, ...ex.request.headers]) out.push(`> ${n}: ${v}`);
+  if (wire) out.push('> Connection: keep-alive');
+  const headers = [...own, ...ex.request.headers];
+  for (const [n, v] of headers) out.push(`> ${n}: ${v}`);
+  if (wire && !headers.some(([n]) => /^(content-length|transfer-encoding)$/i.test(n))) {
+    const body = ex.request.body;
+    const length = wire.bodyLength ?? (body === undefined ? undefined : body.kind === 'text' ? Buffer.byteLength(body.text) : body.bytes.length);
+    if (length === 'chunked') out.push('> Transfer-Encoding: chunked');
+    else if (length !== undefined) out.push(`> Content-Length: ${length}`);
+  }
   out.push('>');
   out.push(`< ${statusLine(ex.response)}`);
   for (const [n, v] of ex.response.headers) out.push(`< ${n}: ${v}`);

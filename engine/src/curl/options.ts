@@ -51,7 +51,7 @@ export interface CurlOptions {
   maxTime?: number;
   /** --compressed: ask for gzip, deflate or br and decode the body (curl's manual). */
   compressed: boolean;
-  /** -T / --upload-file FILE ('-' = standard input): the body, streamed; PUT unless -X. */
+  /** -T / --upload-file FILE ('-' = standard input): the body, streamed; in curl PUT unless -X (the shell verbs' verb is their -X). */
   uploadFile?: string;
   /** The words of options the engine does not understand, in order, unchanged. */
   unknown: string[];

@@ -53,7 +53,8 @@ export interface CurlOptions {
  * The curl command for `req`. Bodies go through `--data-binary` (`--data-raw` when they start
  * with `@`, which curl would read as a file name); a body containing a NUL byte (which no bash
  * word can hold) is fed through `printf` into `--data-binary @-`. A URL with `[]{}` gets `-g`
- * (curl's --globoff), so curl sends it as written.
+ * (curl's --globoff), so curl sends it as written. A `bytes` body with a `path` and no bytes
+ * (a body the shell streams from a file) is `--data-binary @path`.
  */
 export function toCurl(req: Request, opts: CurlOptions = {}): string {
   const words: string[] = ['curl'];
@@ -62,7 +63,13 @@ export function toCurl(req: Request, opts: CurlOptions = {}): string {
   words.push(...methodWords(req.method, hasBody, opts.alwaysMethod));
   for (const h of req.headers) words.push('-H', shellQuote(headerWord(h)));
   let prefix = '';
-  if (hasBody) {
+  const file = req.body?.kind === 'bytes' && req.body.path && req.body.path !== '-' && req.body.bytes.length === 0 ? req.body.path : undefined;
+  if (hasBody && file !== undefined) {
+    // A body streamed from a file (the shell's -T FILE, a lone --data-binary @FILE): curl
+    // reads the same file, as it is on disk.
+    words.push('--data-binary', shellQuote('@' + file));
+    words.push(...bodyContentTypeWords(req.headers).map(shellQuote));
+  } else if (hasBody) {
     if (body.includes(0)) {
       // No bash word can hold NUL: printf's format string with octal escapes carries the bytes.
       let fmt = '';

@@ -30,6 +30,12 @@ export { CURL_EXIT, transportError } from './transport-error.js';
 export interface SendOptions {
   /** Cookie jar: Set-Cookie responses are stored; cookies are sent unless the request has a Cookie header. */
   jar?: CookieJar;
+  /**
+   * curl's `-b NAME=VALUE[; ...]` cookies: sent on every hop after the jar's, in the same
+   * Cookie header, as curl does with `-b FILE -b NAME=VALUE` (curl's manual, -b); not sent
+   * when the request has its own Cookie header.
+   */
+  cookies?: string;
   /** Aborts the exchange; the promise then rejects with code `cancelled`. */
   signal?: AbortSignal;
   /** Limit for the whole exchange including redirects, in ms; 0 or undefined: none. */
@@ -49,8 +55,9 @@ export interface SendOptions {
    * Stream the final response's body: called once with the response head, returns where the
    * (decoded) body goes, chunk by chunk with back-pressure, and is ended by send. The
    * exchange's `response.body` is then empty. Undefined: the body is collected in memory.
+   * `sent` is the request as sent on the final hop (its URL, the Cookie header added).
    */
-  sink?: (head: ResponseHead) => Writable | Promise<Writable>;
+  sink?: (head: ResponseHead, sent: Request) => Writable | Promise<Writable>;
   /** Largest body collected in memory (no `sink`), in bytes after decoding; default {@link MAX_BUFFERED_BODY}. */
   maxBodyBytes?: number;
   /**
@@ -129,15 +136,15 @@ export async function send(request: Request, opts: SendOptions = {}): Promise<Ex
         });
       }
       const sent: Request = { ...current, headers: [...current.headers] };
-      const explicitCookie = headerValue(sent.headers, 'cookie') !== undefined;
-      if (opts.jar && !explicitCookie && !jarIsEmpty(opts.jar)) {
-        const cookie = await opts.jar.getCookieString(url.href);
+      if (headerValue(sent.headers, 'cookie') === undefined) {
+        const fromJar = opts.jar && !jarIsEmpty(opts.jar) ? await opts.jar.getCookieString(url.href) : '';
+        const cookie = [fromJar, opts.cookies ?? ''].filter((c) => c !== '').join('; ');
         if (cookie) sent.headers.push(['Cookie', cookie]);
       }
       const stream = opts.bodyStream && current.body !== undefined ? opts.bodyStream : undefined;
       const plan = async (head: ResponseHead): Promise<BodyPlan> => {
         if (follow && isRedirect(head.status, head.headers)) return { kind: 'discard' };
-        if (opts.sink) return { kind: 'sink', target: await opts.sink(head) };
+        if (opts.sink) return { kind: 'sink', target: await opts.sink(head, sent) };
         return { kind: 'collect', max: opts.maxBodyBytes ?? MAX_BUFFERED_BODY };
       };
       let raw: RawResponse;
