@@ -86,6 +86,13 @@ describe('fault server over JSON-RPC', () => {
     expect(engine.stderr()).not.toMatch(/internal error|AssertionError/);
   });
 
+  it('a TLS handshake nobody answers ends at the request timeout (3 s), not at undici\'s 10 s connect limit', async () => {
+    // The plain fault port reads a request head that a TLS ClientHello never completes.
+    const r = await sendCode(`${faults.url.replace('http:', 'https:')}/ok`);
+    expect(r.code).toBe('timeout');
+    expect(r.ms).toBeLessThan(6000);
+  });
+
   it('self-signed TLS: tls-error with a hint, bounded time', async () => {
     expect(faults.tls, 'openssl made the throwaway certificate').not.toBeNull();
     const r = await sendCode(`${faults.tls}/ok`);

@@ -128,3 +128,17 @@ ok 0" ] || { echo "healthy calls: $(cat "$healthy")"; return 1; }
   [ "$(hits /307-refused)" -eq $((before + 1)) ]
   [ "$(printf '%s\n' "$stderr" | grep -c 'connection refused')" -eq 1 ]
 }
+
+# shellcheck disable=SC2016 # the code runs in the shell under test, which expands it
+@test "a TLS handshake nobody answers ends at -m 2 with curl's 28, through the daemon and directly" {
+  start_daemon
+  local t0 t1
+  for mode in '' 1; do
+    t0=$(date +%s%N)
+    MODE=$mode run --separate-stderr rsh '[ -n "$MODE" ] && export REST_NO_DAEMON=1; rest "${FAULTS/http:/https:}" >/dev/null; GET /ok -m 2'
+    t1=$(date +%s%N)
+    [ "$status" -eq 28 ] || { echo "mode '$mode': status $status, $stderr"; return 1; }
+    # curl -m 2 ends at 2 s; undici alone waited 10 s.
+    [ $(((t1 - t0) / 1000000)) -lt 6000 ] || { echo "mode '$mode': took $(((t1 - t0) / 1000000)) ms"; return 1; }
+  done
+}

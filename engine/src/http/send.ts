@@ -71,15 +71,50 @@ export interface SendOptions {
 /** Default cap of a body collected in memory (bytes): 512 MiB. */
 export const MAX_BUFFERED_BODY = 512 * 1024 * 1024;
 
+/** undici's own limit on connecting (TCP and the TLS handshake), in ms. */
+const CONNECT_TIMEOUT_MS = 10_000;
+
 const agents = new Map<string, Agent>();
-function agentFor(insecure: boolean): Agent {
-  const key = insecure ? 'insecure' : 'default';
+/**
+ * The pool for these TLS settings. undici does not abort a connection attempt (a TLS handshake
+ * a server never answers) when the request's signal aborts; it gives up at the connect timeout.
+ * A call whose own timeout is shorter gets a pool with that connect timeout, so the attempt
+ * ends with the call, as `curl -m` does.
+ */
+function agentFor(insecure: boolean, timeoutMs?: number): Agent {
+  const connectTimeout = timeoutMs && timeoutMs < CONNECT_TIMEOUT_MS ? Math.max(1, Math.ceil(timeoutMs)) : CONNECT_TIMEOUT_MS;
+  const key = `${insecure ? 'insecure' : 'default'}:${connectTimeout}`;
   let a = agents.get(key);
   if (!a) {
-    a = new Agent({ keepAliveTimeout: 30_000, connect: { rejectUnauthorized: !insecure } });
+    a = new Agent({ keepAliveTimeout: 30_000, connect: { rejectUnauthorized: !insecure, timeout: connectTimeout } });
     agents.set(key, a);
   }
   return a;
+}
+
+/** `p`, or a rejection as soon as `signal` aborts (undici ignores an abort while connecting). */
+function untilAborted<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) {
+    p.catch(() => undefined);
+    return Promise.reject(new Error('aborted'));
+  }
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => {
+      p.catch(() => undefined);
+      reject(new Error('aborted'));
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+    p.then(
+      (v) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(v);
+      },
+      (e) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(e);
+      },
+    );
+  });
 }
 
 /** Close the pooled connections (for a clean exit). */
@@ -103,7 +138,7 @@ export async function send(request: Request, opts: SendOptions = {}): Promise<Ex
   const follow = opts.followRedirects ?? true;
   const maxRedirects = opts.maxRedirects ?? MAX_REDIRECTS;
   const decode = opts.decode ?? true;
-  const dispatcher = agentFor(!!opts.insecure);
+  const dispatcher = agentFor(!!opts.insecure, opts.timeoutMs);
 
   const ctrl = new AbortController();
   let timedOut = false;
@@ -149,7 +184,7 @@ export async function send(request: Request, opts: SendOptions = {}): Promise<Ex
       };
       let raw: RawResponse;
       try {
-        raw = await dispatchOnce(dispatcher, sent, ctrl.signal, stream, plan, decode);
+        raw = await untilAborted(dispatchOnce(dispatcher, sent, ctrl.signal, stream, plan, decode), ctrl.signal);
       } catch (e) {
         if (e instanceof SinkError && opts.sink) throw e;
         if (e instanceof SinkError) {
