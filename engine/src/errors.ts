@@ -37,6 +37,7 @@ export type ErrorCode =
   | 'too-many-redirects'
   // cookie jar (a warning: the request was sent)
   | 'cookie-jar-unwritable'
+  | 'cookie-jar-unreadable'
   // hooks
   | 'jq-error'
   | 'unknown-hook'

@@ -3,6 +3,9 @@
 // time, the engine does not crash or hang and keeps serving. The gzip bomb is only required to
 // stay bounded: the engine answers and its peak memory (VmHWM in /proc) stays under a bound.
 // docs/reliability.md, "Fault server".
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ResponseError } from 'vscode-jsonrpc/node.js';
 import { peakKb, spawnEngine, startApi, type Api, type EngineProcess } from './helpers.js';
@@ -91,6 +94,24 @@ describe('fault server over JSON-RPC', () => {
     const r = await sendCode(`${faults.url.replace('http:', 'https:')}/ok`);
     expect(r.code).toBe('timeout');
     expect(r.ms).toBeLessThan(6000);
+  });
+
+  it('a cookie jar path that is a directory: settings accepted, the request goes out with a cookie-jar-unreadable warning once', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'jar-dir-'));
+    try {
+      await engine.conn.sendRequest('settings/set', { cookieJarFile: dir });
+      const send = () => engine.conn.sendRequest('sheet/send', { text: `GET ${api.url}/small`, line: 1 }) as Promise<{ response: { status: number }; hooks: { warnings: { code: string; message: string }[] } }>;
+      const first = await send();
+      expect(first.response.status).toBe(200);
+      expect(first.hooks.warnings.map((w) => w.code)).toEqual(['cookie-jar-unreadable']);
+      expect(first.hooks.warnings[0]!.message).toContain(dir);
+      const second = await send();
+      expect(second.response.status).toBe(200);
+      expect(second.hooks.warnings).toEqual([]);
+    } finally {
+      await engine.conn.sendRequest('settings/set', { cookieJarFile: null });
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('self-signed TLS: tls-error with a hint, bounded time', async () => {

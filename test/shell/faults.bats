@@ -142,3 +142,27 @@ ok 0" ] || { echo "healthy calls: $(cat "$healthy")"; return 1; }
     [ $(((t1 - t0) / 1000000)) -lt 6000 ] || { echo "mode '$mode': took $(((t1 - t0) / 1000000)) ms"; return 1; }
   done
 }
+
+# shellcheck disable=SC2016 # the code runs in the shell under test, which expands it
+@test "a cookie jar path that is a directory: a warning naming it, the request goes out, exit 0" {
+  mkdir -p "$HOME/.rest/c"
+  for mode in '' 1; do
+    MODE=$mode run --separate-stderr rsh '[ -n "$MODE" ] && export REST_NO_DAEMON=1; rest "$API" >/dev/null; GET /small'
+    [ "$status" -eq 0 ] || { echo "mode '$mode': status $status, $stderr"; return 1; }
+    [ "$(field .name)" = small ]
+    [[ $stderr == *"warning: cookies not read from $HOME/.rest/c"* ]]
+    [[ $stderr != *"bug in the engine"* ]]
+  done
+}
+
+# shellcheck disable=SC2016 # the code runs in the shell under test, which expands it
+@test "a HOME that cannot be written: requests go out, one warning per shell, as curl needs no HOME" {
+  # Root writes anywhere, so the HOME is under a regular file (mkdir fails with ENOTDIR).
+  : >"$BATS_TEST_TMPDIR/notadir"
+  export HOME=$BATS_TEST_TMPDIR/notadir/home
+  run --separate-stderr rsh 'rest "$API" >/dev/null; GET /small >/dev/null; echo "$?"; GET /small; echo " $?"'
+  [ "${lines[0]}" = 0 ]
+  [[ ${lines[1]} == *'"name":"small"'*" 0" ]]
+  [ "$(printf '%s\n' "$stderr" | grep -c 'cannot create')" -eq 1 ]
+  [ "$(printf '%s\n' "$stderr" | grep -c .)" -eq 1 ] || { echo "stderr: $stderr"; return 1; }
+}

@@ -19,7 +19,7 @@ import { send, SinkError } from '../http/send.js';
 import { collect, Forward, holdUpTo, type Outputs } from './output.js';
 import { sendWithCurl } from '../http/via-curl.js';
 import { curlSessionArgs } from './curl-session.js';
-import { jarCookies, loadJar, parseNetscape, toNetscape, trySaveJar } from '../http/cookies.js';
+import { jarCookies, parseNetscape, toNetscape, tryLoadJar, trySaveJar } from '../http/cookies.js';
 import { parseContentType } from '../present/present.js';
 import { renderHtml } from '../present/html.js';
 import { toCurl } from '../curl/to-curl.js';
@@ -50,9 +50,12 @@ export interface RunOutput {
   code: number;
 }
 
-/** Load every cookie file into one jar. */
-async function loadAll(files: string[], junk: boolean): Promise<CookieJar> {
-  const jar = await loadJar(files[0] ?? null, junk);
+/**
+ * Load every cookie file into one jar. The first one (the jar that is saved back) unreadable:
+ * a warning, and `unreadable` names it so that it is not written over either.
+ */
+async function loadAll(files: string[], junk: boolean): Promise<{ jar: CookieJar; warning: string | null; unreadable?: string }> {
+  const { jar, warning } = await tryLoadJar(files[0] ?? null, junk);
   for (const f of files.slice(1)) {
     let text: string;
     try {
@@ -63,7 +66,7 @@ async function loadAll(files: string[], junk: boolean): Promise<CookieJar> {
     const store = jar.store as unknown as { putCookie(c: unknown): Promise<void> };
     for (const c of parseNetscape(text, junk)) await store.putCookie(c);
   }
-  return jar;
+  return { jar, warning, ...(warning ? { unreadable: files[0] } : {}) };
 }
 
 /**
@@ -166,7 +169,8 @@ async function runCall(input: RunInput, out: RunOutput, outputs: Outputs, err: (
       const extraArgs = [...curlSessionArgs(b, timeoutMs), ...b.opts.unknown];
       ex = await sendWithCurl(b.request, { extraArgs, bodyStream: b.bodyStream, cwd: input.cwd, pathEnv: input.pathEnv }, (r) => route(r, b.request));
     } else {
-      const jar = await loadAll(b.cookieLoad, b.opts.junkSession);
+      const { jar, warning: readWarning, unreadable } = await loadAll(b.cookieLoad, b.opts.junkSession);
+      if (readWarning) await err(`rest: warning: ${readWarning}\n`);
       const before = toNetscape(await jarCookies(jar));
       // -b NAME=VALUE goes after the jar's cookies in one Cookie header (curl's rule).
       const req: Request = { ...b.request, headers: [...b.own, ...b.request.headers.filter((h) => h !== b.cookies)] };
@@ -183,7 +187,7 @@ async function runCall(input: RunInput, out: RunOutput, outputs: Outputs, err: (
         sink: (head, sent) => route({ httpVersion: '1.1', status: head.status, statusText: head.statusText, headers: head.headers, body: Buffer.alloc(0) }, sent),
       });
       const after = toNetscape(await jarCookies(jar));
-      const jarWarning = b.cookieSave && (after !== before || b.opts.junkSession) ? await trySaveJar(jar, b.cookieSave) : null;
+      const jarWarning = b.cookieSave && b.cookieSave !== unreadable && (after !== before || b.opts.junkSession) ? await trySaveJar(jar, b.cookieSave) : null;
       if (jarWarning) err(`rest: warning: ${jarWarning}\n`);
     }
     // On a terminal, the output ends on its own line (bytes stay exact when piped).

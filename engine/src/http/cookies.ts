@@ -344,6 +344,21 @@ export async function saveJar(jar: CookieJar, file: string): Promise<void> {
 }
 
 /**
+ * {@link loadJar} for a caller that sends the request whatever the jar: a cookie file that
+ * exists but cannot be read (a directory, no permission, not text) is a warning (code
+ * `cookie-jar-unreadable`, docs/errors.md), the request goes out without its cookies, and the
+ * file is not written either (`jar` has no file behind it), as curl does with a bad `-b` file.
+ * @returns the jar, and the warning's message (names the file and the cause) or null.
+ */
+export async function tryLoadJar(file: string | undefined | null, junkSession = false): Promise<{ jar: CookieJar; warning: string | null }> {
+  try {
+    return { jar: await loadJar(file, junkSession), warning: null };
+  } catch (e) {
+    return { jar: newJar(), warning: `cookies not read from ${file}: ${(e as Error).message}; the request is sent without them, and they are not saved there` };
+  }
+}
+
+/**
  * {@link saveJar} for a caller whose request was already sent: a failure is not an error of the
  * request, only a warning to show (code `cookie-jar-unwritable`, docs/errors.md).
  * @returns null when saved, else the warning's message (names the file and the cause).

@@ -13,7 +13,7 @@ import { expandPath, isUnevaluated, resolveRequest, variableValues, type EvalLis
 import { DEFAULT_MAX_PASSES, Substitution, type SubstitutionWarning } from '../resolve/substitute.js';
 import { MAX_BUFFERED_BODY, send, SinkError, type ResponseHead } from '../http/send.js';
 import { SpillSink, spillBytes } from './spill.js';
-import { hasOwnChanges, loadJar, newJar, refreshJar, trySaveJar } from '../http/cookies.js';
+import { hasOwnChanges, newJar, refreshJar, tryLoadJar, trySaveJar } from '../http/cookies.js';
 import { charLength, decodeExact, present, DEFAULT_THRESHOLD, type Presentation } from '../present/present.js';
 import { writeBodyFile } from './body-file.js';
 import { HOOK_TYPES, runHooks } from '../hooks/run.js';
@@ -89,6 +89,8 @@ export class Session {
   settings: Required<Settings> = { ...DEFAULT_SETTINGS };
   private jar: CookieJar = newJar();
   private jarFile: string | null = null;
+  /** The cookie file could not be read: said once, with the next send's warnings. */
+  private jarReadWarning: string | null = null;
   /** Settles when the settings given so far (and their cookie jar) are in place. */
   private ready: Promise<void> = Promise.resolve();
   /** `.http` files: named requests sent so far (`# @name login` -> `{{login.response...}}`). */
@@ -113,8 +115,9 @@ export class Session {
    * Apply settings; a new cookie jar file is loaded (missing file: empty jar). Settings are
    * applied one call after the other, and the sheet operations wait for the ones given before
    * them, so a request that follows a jar change always uses the new jar.
-   * @throws EngineError `file-unreadable` when the cookie file exists but cannot be read (the
-   *   session keeps its previous jar and file).
+   * A cookie file that exists but cannot be read (a directory, no permission) is not an
+   * error: the session uses an empty jar that is not saved, and the next send carries a
+   * `cookie-jar-unreadable` warning once (docs/errors.md).
    */
   configure(s: Settings | undefined): Promise<void> {
     const run = this.ready.then(() => this.apply(s));
@@ -124,21 +127,15 @@ export class Session {
 
   private async apply(s: Settings | undefined): Promise<void> {
     if (!s) return;
-    const before = this.settings.cookieJarFile;
     for (const [k, v] of Object.entries(s)) if (v !== undefined) (this.settings as Record<string, unknown>)[k] = v;
     const file = this.settings.cookieJarFile ? expandPath(this.settings.cookieJarFile, process.cwd()) : null;
     if (file !== this.jarFile) {
-      try {
-        this.jar = await loadJar(file);
-      } catch (e) {
-        this.settings.cookieJarFile = before;
-        throw new EngineError('file-unreadable', `cannot read the cookie file ${file}: ${(e as Error).message}`, {
-          hint: 'Check the path and permissions of the cookie jar file.',
-          details: { path: file },
-          cause: e,
-        });
-      }
-      this.jarFile = file;
+      // An unreadable cookie file (a directory, no permission) does not stop requests: they go
+      // out without its cookies, nothing is saved there, and the next send says so once.
+      const { jar, warning } = await tryLoadJar(file);
+      this.jar = jar;
+      this.jarFile = warning ? null : file;
+      this.jarReadWarning = warning;
     }
   }
 
@@ -231,6 +228,10 @@ export class Session {
     hooks.assertions.push(...handlerTests);
     hooks.warnings.unshift(...this.requestWarnings(p, resolved.warnings));
     if (jarWarning) hooks.warnings.push({ line: resolved.request.line ?? p.line, code: 'cookie-jar-unwritable', message: jarWarning });
+    if (this.jarReadWarning) {
+      hooks.warnings.push({ line: resolved.request.line ?? p.line, code: 'cookie-jar-unreadable', message: this.jarReadWarning });
+      this.jarReadWarning = null;
+    }
     const { request, response } = exchange;
     return {
       request: requestInfo(request),
