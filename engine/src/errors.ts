@@ -44,6 +44,8 @@ export type ErrorCode =
   // cli / options
   | 'bad-option'
   | 'bad-argument'
+  // sheet run --untrusted: a file carries code (Lisp, run-hook, a .http handler)
+  | 'untrusted-code'
   // anything else
   | 'internal-error';
 

@@ -54,6 +54,9 @@ Options:
   --timeout S           per-request timeout in seconds (default none)
   --insecure, -k        accept any TLS certificate
   --cookie-jar PATH     load and save cookies in PATH (Netscape format, as curl -b/-c)
+  --untrusted           run no code from the files: a := Lisp variable, a run-hook or a
+                        .http handler or pre-request script stops its file before anything
+                        is sent (for files from pull requests; exit 2)
   --no-color            no colours (also when NO_COLOR is set or stdout is not a terminal)
   -h, --help            this help
   -V, --version         the version
@@ -140,6 +143,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
         timeout: { type: 'string' },
         insecure: { type: 'boolean', short: 'k' },
         'cookie-jar': { type: 'string' },
+        untrusted: { type: 'boolean' },
         'no-color': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'V' },
@@ -234,7 +238,8 @@ export async function main(argv: string[], io: Io): Promise<number> {
 
   const emacs = findEmacs(io.env);
   const dir = elispDir(io.env);
-  const lisp = emacs && dir ? new BatchEmacs(emacs, dir) : undefined;
+  // No Emacs at all for --untrusted: nothing of the files is evaluated.
+  const lisp = emacs && dir && !v.untrusted ? new BatchEmacs(emacs, dir) : undefined;
   let done = 0;
   let stopped = false;
   const started = Date.now();
@@ -257,6 +262,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
     timeoutMs: Math.round(timeout * 1000),
     insecure: !!v.insecure,
     cookieJar: v['cookie-jar'],
+    untrusted: !!v.untrusted,
     lisp,
     onResult,
     stop: () => stopped,

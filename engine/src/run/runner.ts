@@ -5,6 +5,7 @@
  * requests below. `:=` and `run-hook` Lisp goes to the run's batch Emacs (lisp-batch.ts).
  */
 import { withCallScope } from '../call-scope.js';
+import { firstCode } from './untrusted.js';
 import fs from 'node:fs/promises';
 import { Session } from '../rpc/session.js';
 import { isEngineError, type ErrorCode } from '../errors.js';
@@ -86,6 +87,8 @@ export interface RunOptions {
   answers?: ReadonlyMap<string, string>;
   /** Asks a `# @prompt` no answer or `--var` gives, on the terminal; undefined: no terminal. */
   ask?: Ask;
+  /** `--untrusted`: refuse files that carry code (Lisp, run-hook, `.http` handlers); untrusted.ts. */
+  untrusted?: boolean;
 }
 
 /** The requests of `sheet` the options select, in file order. */
@@ -102,9 +105,18 @@ export function selectRequests(sheet: Sheet, text: string, o: Pick<RunOptions, '
 }
 
 /** A file's sheet errors and its Lisp that cannot run without Emacs; the first one found, else undefined. */
-export function preflight(file: string, sheet: Sheet, requests: RequestNode[], o: Pick<RunOptions, 'vars' | 'lisp'>): RunError | undefined {
+export function preflight(file: string, sheet: Sheet, requests: RequestNode[], o: Pick<RunOptions, 'vars' | 'lisp' | 'untrusted'>): RunError | undefined {
   const e = sheet.diagnostics.find((d) => d.severity === 'error');
   if (e) return { code: e.code, message: `${file}:${e.line}: ${e.message}`, line: e.line, hint: e.hint };
+  const code = o.untrusted ? firstCode(sheet, requests) : undefined;
+  if (code) {
+    return {
+      code: 'untrusted-code',
+      message: `${file}:${code.line}: ${code.what} is code, and --untrusted runs none; nothing of this file was sent`,
+      line: code.line,
+      hint: 'Review the file, then run it without --untrusted; or remove the code from it.',
+    };
+  }
   if (o.lisp) return undefined;
   const given = new Set(o.vars.map(([n]) => n));
   const last = Math.max(0, ...requests.map((r) => r.endLine));
