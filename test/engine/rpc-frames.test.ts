@@ -129,6 +129,16 @@ describe('malformed frames get a JSON-RPC error, are logged, and the engine keep
     expect(engine.stderr.slice(before)).toMatch(/engine: dropped a frame .*Content-Length/);
   });
 
+  it('a frame shorter than its Content-Length: that frame is a Parse error, every later frame is read as sent', async () => {
+    const before = engine.stderr.length;
+    const body = JSON.stringify({ jsonrpc: '2.0', id: 77, method: 'sheet/outline', params: { text: 'GET http://h/short' } });
+    // The header says 20 bytes; the whole body follows, its tail in front of the next header.
+    engine.proc.stdin.write(`Content-Length: 20\r\n\r\n${body}`);
+    expect(JSON.parse(await engine.next()).error.code).toBe(-32700);
+    for (let i = 0; i < 3; i++) await stillServing();
+    expect(engine.stderr.slice(before)).toMatch(/dropped \d+ bytes in front of a frame header/);
+  });
+
   it.each([
     ['initialize without params', 'initialize', null],
     ['settings/set with a string', 'settings/set', ['x']],

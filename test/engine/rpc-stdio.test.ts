@@ -234,10 +234,12 @@ describe('stdio server, Lisp-capable client (as sheet-mode)', () => {
       // curl -c, the engine writes no jar it has nothing for); the first still holds its cookie.
       expect(fs.existsSync(second)).toBe(false);
       expect(fs.readFileSync(first, 'utf8')).toMatch(/\tkeep\tyes$/m);
-      // A cookie file that cannot be read is an error; the session keeps its jar.
-      const bad = await rpcError(engine.conn.sendRequest('settings/set', { cookieJarFile: dir }));
-      expect(bad.data).toMatchObject({ code: 'file-unreadable', details: { path: dir } });
-      expect(JSON.parse((await send('/cookies')).presentation.text)).toEqual({ cookies: { keep: 'yes' } });
+      // A cookie file that cannot be read (a directory) is a warning, not an error: the request
+      // goes out without cookies, as curl's does with a -b file it cannot read (issue 30).
+      expect(await engine.conn.sendRequest('settings/set', { cookieJarFile: dir })).toBeNull();
+      const r = await send('/cookies');
+      expect(JSON.parse(r.presentation.text)).toEqual({ cookies: {} });
+      expect(r.hooks.warnings).toMatchObject([{ code: 'cookie-jar-unreadable', message: expect.stringContaining(dir) }]);
     } finally {
       await engine.conn.sendRequest('settings/set', { cookieJarFile: null });
       fs.rmSync(dir, { recursive: true, force: true });

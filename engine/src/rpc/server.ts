@@ -14,6 +14,7 @@ import * as P from './protocol.js';
 import { VERSION } from '../version.js';
 import { Session, type SessionEvalLisp } from './session.js';
 import { answerBadFrames, FramedStreamWriter, strictJsonDecoder } from './framing.js';
+import { FrameResync } from './resync.js';
 
 export { FramedStreamWriter };
 
@@ -185,7 +186,8 @@ export function serve(conn: MessageConnection, onExit: () => void = () => proces
 export function runStdioServer(): void {
   containStrayErrors('engine');
   const writer = new FramedStreamWriter(process.stdout);
-  const reader = new StreamMessageReader(process.stdin, { contentTypeDecoder: strictJsonDecoder });
+  // A frame shorter than its Content-Length must not leave the reader one frame off (resync.ts).
+  const reader = new StreamMessageReader(process.stdin.pipe(new FrameResync()), { contentTypeDecoder: strictJsonDecoder });
   const conn = createMessageConnection(reader, writer);
   answerBadFrames(conn, writer);
   serve(conn);
