@@ -62,6 +62,7 @@ describe('fault server over JSON-RPC', () => {
     ['short body', (f) => `${f.url}/short`, 'network-error'],
     ['chunk garbage', (f) => `${f.url}/chunk-garbage`, 'network-error'],
     ['redirect loop', (f) => `${f.url}/redirect-loop`, 'too-many-redirects'],
+    ['redirect to file://', (f) => `${f.url}/redirect-file`, 'network-error'],
   ];
 
   for (const [name, url, code] of cases) {

@@ -166,3 +166,25 @@ ok 0" ] || { echo "healthy calls: $(cat "$healthy")"; return 1; }
   [ "$(printf '%s\n' "$stderr" | grep -c 'cannot create')" -eq 1 ]
   [ "$(printf '%s\n' "$stderr" | grep -c .)" -eq 1 ] || { echo "stderr: $stderr"; return 1; }
 }
+
+# shellcheck disable=SC2016 # the code runs in the shell under test, which expands it
+@test "-o onto a full device: curl's 23 with a message naming the file, through the daemon and directly" {
+  start_daemon
+  for mode in '' 1; do
+    MODE=$mode run --separate-stderr rsh '[ -n "$MODE" ] && export REST_NO_DAEMON=1; rest "$API" >/dev/null; GET /stream/bytes -q mb=2 -o /dev/full'
+    [ "$status" -eq 23 ] || { echo "mode '$mode': status $status"; return 1; }
+    [[ $stderr == *"cannot write /dev/full"*"Failure writing output"* ]] || { echo "mode '$mode': $stderr"; return 1; }
+  done
+  # A reader that goes away stays quiet, as with curl -s.
+  run --separate-stderr rsh 'rest "$API" >/dev/null; GET /stream/bytes -q mb=20 | head -c 10 >/dev/null'
+  [ -z "$stderr" ]
+}
+
+# shellcheck disable=SC2016 # the code runs in the shell under test, which expands it
+@test "a redirect to file:// is refused and the message says what and why, not 'invalid URL'" {
+  run --separate-stderr rsh 'rest "$FAULTS" >/dev/null; GET /redirect-file'
+  [ "$status" -ne 0 ] && [ "$status" -ne 8 ]
+  [[ $stderr == *"redirects (302) to file:///etc/passwd; only http and https redirects are followed"* ]] || { echo "$stderr"; return 1; }
+  [[ $stderr != *"invalid URL"* ]]
+  [[ $output != *root:* ]]
+}

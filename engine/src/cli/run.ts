@@ -99,6 +99,8 @@ export async function run(input: RunInput): Promise<RunOutput> {
 async function runCall(input: RunInput, out: RunOutput, outputs: Outputs, err: (s: string) => Promise<void>): Promise<RunOutput> {
   let built: Built | undefined;
   let bodyOut: Forward | undefined;
+  /** The -o file, once opened: a write error there is said (a closed pipe is not). */
+  let outFile: string | undefined;
   try {
     built = await buildRequest(input);
     const b = built;
@@ -155,6 +157,7 @@ async function runCall(input: RunInput, out: RunOutput, outputs: Outputs, err: (
           ws.once('open', () => resolve());
           ws.once('error', (e) => reject(new EngineError('file-unreadable', `cannot write ${b.opts.output}: ${e.message}`, { hint: 'Check the file name after -o.' })));
         });
+        outFile = b.opts.output;
         return ws;
       }
       bodyOut = new Forward(target);
@@ -205,6 +208,12 @@ async function runCall(input: RunInput, out: RunOutput, outputs: Outputs, err: (
     }
     return out;
   } catch (e) {
+    if (e instanceof SinkError && outFile !== undefined) {
+      // The -o file could not take the body (a full disk, a quota): curl's 23, said as curl does.
+      await err(`rest: cannot write ${outFile}: ${(e.cause as Error)?.message ?? e.message} (Failure writing output to destination; the file is incomplete)\n`);
+      out.code = EXIT.writeError;
+      return out;
+    }
     if (e instanceof SinkError || (input.signal?.aborted && !isEngineError(e))) {
       // The reader went away (a closed pipe): curl's "write error", quietly.
       out.code = EXIT.writeError;

@@ -33,7 +33,8 @@ export interface Hop {
  * The request to send next after a redirect; the redirect is appended to `redirects`.
  * @param original the URL first asked for, named in the too-many-redirects error.
  * @throws EngineError `too-many-redirects` past `maxRedirects` (curl exit 47), `network-error`
- *   when a 307/308 asks again for a body read from a pipe (curl exit 65).
+ *   when a 307/308 asks again for a body read from a pipe (curl exit 65) or the Location is
+ *   not http or https (a file:// redirect; curl exit 1).
  */
 export function redirectRequest(hop: Hop, original: string, redirects: Redirect[], maxRedirects: number): Request {
   const { current, url, status, location, stream } = hop;
@@ -43,7 +44,16 @@ export function redirectRequest(hop: Hop, original: string, redirects: Redirect[
       details: { url: original, curlExit: CURL_EXIT.redirects },
     });
   }
-  const next = new URL(location, url).href;
+  const nextUrl = new URL(location, url);
+  const next = nextUrl.href;
+  if (nextUrl.protocol !== 'http:' && nextUrl.protocol !== 'https:') {
+    // A server must not make the client read a local file or speak another protocol; curl
+    // refuses such a redirect too ("Protocol not supported", exit 1).
+    throw new EngineError('network-error', `${url.href}: the server redirects (${status}) to ${next}; only http and https redirects are followed, so it was not`, {
+      hint: `A redirect to ${nextUrl.protocol.replace(/:$/, '')}: would let the server read local files or reach other services; fetch that URL yourself if you mean to.`,
+      details: { url: url.href, location: next, curlExit: 1 },
+    });
+  }
   redirects.push({ status, url: url.href, location: next });
   const toGet = (status === 303 && current.method !== 'HEAD') || ((status === 301 || status === 302) && current.method === 'POST');
   if (!toGet && stream && !stream.reopen) {
