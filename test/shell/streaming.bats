@@ -197,3 +197,27 @@ kill_tree() {
   [ "$status" -eq 0 ]
   [ "$(field .name)" = small ]
 }
+
+# shellcheck disable=SC2016 # the code runs in the shell under test, which expands it
+@test "a 500 with a 200 MB body streams to stderr through the daemon: the runtime directory never holds it" {
+  start_daemon
+  local max=$BATS_TEST_TMPDIR/max n=$BATS_TEST_TMPDIR/n
+  # Watch the runtime directory's size while the call runs.
+  ( m=0; while [ ! -e "$BATS_TEST_TMPDIR/done" ]; do s=$(du -sk "$REST_RUNTIME_DIR" | cut -f1); [ "$s" -gt "$m" ] && m=$s; echo "$m" >"$max"; sleep 0.05; done ) &
+  local watcher=$!
+  # stderr is a pipe (a process substitution counting the bytes).
+  N=$n run rsh 'rest "$API" >/dev/null; GET /stream/bytes -q mb=200 -q status=500 >/dev/null 2> >(wc -c >"$N.tmp"; mv "$N.tmp" "$N"); echo "$?"'
+  touch "$BATS_TEST_TMPDIR/done"
+  wait "$watcher"
+  [ "$output" = 5 ]
+  wait_for "$n"
+  [ "$(tr -d ' ' <"$n")" -eq $((200 * 1024 * 1024)) ]
+  # A few KiB: the socket and pid files, never the body (it used to grow to 200 MiB there).
+  [ "$(cat "$max")" -lt 1024 ] || { echo "runtime dir peaked at $(cat "$max") KiB"; return 1; }
+  # Captured and appended stderr get the error body too (the daemon writes the caller's fd 2),
+  # and a file opened with 2> (the shell keeps its offset) through the per-call file.
+  run rsh 'rest "$API" >/dev/null; x=$(GET /stream/bytes -q n=10 -q status=404 2>&1 | od -An -c | wc -w); echo "$x"; GET /stream/bytes -q n=7 -q status=404 2>>"$BATS_TEST_TMPDIR/log"; GET /stream/bytes -q n=5 -q status=404 2>>"$BATS_TEST_TMPDIR/log"; { GET /stream/bytes -q n=3 -q status=404; echo x >&2; } 2>"$BATS_TEST_TMPDIR/log2"; wc -c <"$BATS_TEST_TMPDIR/log" | tr -d " "; wc -c <"$BATS_TEST_TMPDIR/log2" | tr -d " "'
+  [ "${lines[0]}" = 10 ]
+  [ "${lines[1]}" = 12 ]
+  [ "${lines[2]}" = 5 ]
+}

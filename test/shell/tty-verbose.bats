@@ -43,3 +43,10 @@ missing_expect='-v\n> GET /nonexistent HTTP/1\.1\n(> [^\n]*\n)*>\n< HTTP/1\.1 40
   tty 'GET /small -v\r' '-v\n> GET /small HTTP/1\.1\n(> [^\n]*\n)*>\n< HTTP/1\.1 200 OK\n(< [^\n]*\n)*<\n\{[^\n]*"ok":true\}\n[# ]*\$ '
   [ "$status" -eq 0 ]
 }
+
+@test "a non-2xx answer with an empty body prints its status line on a terminal, through the daemon and directly" {
+  tty 'GET /stream/bytes -q n=0 -q status=404\r' 'status=404\r?\nHTTP/1\.1 404 Not Found\n[# ]*\$ ' daemon
+  [ "$status" -eq 0 ]
+  tty 'GET /stream/bytes -q n=0 -q status=404\r' 'status=404\r?\nHTTP/1\.1 404 Not Found\n[# ]*\$ '
+  [ "$status" -eq 0 ]
+}

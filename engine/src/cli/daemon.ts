@@ -12,6 +12,8 @@
  *   s      file to receive the exit status (decimal, newline), written only when it is not 0
  *          or there is something in `e`
  *   e      file to receive what goes to stderr (messages, -v lines, a non-2xx body)
+ *   ep     the calling shell's PID: its fd 2 is written directly when that is safe
+ *          (src/cli/caller-stderr.ts); then `e` stays unused
  *   tty    "1" when the caller's stdout is a terminal, "12" when stderr is one too, "2" when
  *          only stderr is (anything else: neither)
  *   stdin  (optional, last, file part) the caller's standard input, streamed to the request
@@ -38,6 +40,7 @@ import { readRunRequest } from './multipart.js';
 import { readFormRequest } from './urlencoded.js';
 import { BIG_CALL_BYTES, collectAfterBig, idleCollector } from './idle-gc.js';
 import { EXIT, run } from './run.js';
+import { callerStderr } from './caller-stderr.js';
 
 export const SOCKET_NAME = 'engine.sock';
 
@@ -57,13 +60,16 @@ export function ensurePrivateDir(dir: string): void {
 /** Calls in flight, to abort them when the daemon stops. */
 const inFlight = new Set<AbortController>();
 
-/** A Writable that opens `file` (mode 0600) on the first byte: no bytes, no file. */
-function lazyFile(file: string | undefined): { stream: Writable; used: () => boolean; close: () => Promise<void> } {
+/**
+ * A Writable that opens `file` (mode 0600, or with `flags`) on the first byte: no bytes, no
+ * file.
+ */
+function lazyFile(file: string | undefined, flags = 'w'): { stream: Writable; used: () => boolean; close: () => Promise<void> } {
   let ws: fs.WriteStream | undefined;
   const stream = new Writable({
     write(c: Buffer, _e, cb) {
       if (!file) return cb();
-      ws ??= fs.createWriteStream(file, { mode: 0o600, flags: 'w' });
+      ws ??= fs.createWriteStream(file, { mode: 0o600, flags });
       if (ws.write(c)) cb();
       else ws.once('drain', () => cb());
     },
@@ -85,6 +91,7 @@ async function handleRun(req: http.IncomingMessage, res: http.ServerResponse): P
   let pathEnv = process.env.PATH ?? '';
   let sFile: string | undefined;
   let eFile: string | undefined;
+  let callerPid = '';
   let tty = false;
   let ttyErr = false;
   for (const f of fields) {
@@ -94,6 +101,7 @@ async function handleRun(req: http.IncomingMessage, res: http.ServerResponse): P
     else if (f.name === 'PATH') pathEnv = v;
     else if (f.name === 's') sFile = v;
     else if (f.name === 'e') eFile = v;
+    else if (f.name === 'ep') callerPid = v;
     else if (f.name === 'tty') {
       tty = v === '1' || v === '12';
       ttyErr = v === '2' || v === '12';
@@ -105,7 +113,10 @@ async function handleRun(req: http.IncomingMessage, res: http.ServerResponse): P
   res.once('close', () => {
     if (!res.writableFinished) ac.abort();
   });
-  const err = lazyFile(eFile);
+  // The caller's own stderr when it can take a second writer (caller-stderr.ts): bodies of any
+  // size stream there; else the per-call file the shell prints afterwards.
+  const direct = callerStderr(callerPid);
+  const err = direct ? lazyFile(direct.path, direct.flags) : lazyFile(eFile);
   res.writeHead(200, { 'Content-Type': 'application/octet-stream' });
   // A small body, its head and the end of the response leave in one write: the response stays
   // corked until the loop turn after the first body bytes (res.end() flushes it all at once).
@@ -135,7 +146,7 @@ async function handleRun(req: http.IncomingMessage, res: http.ServerResponse): P
     await err.close();
     if (ac.signal.aborted) {
       // Nobody will read or remove them: the caller is gone.
-      if (err.used() && eFile) await fs.promises.rm(eFile, { force: true });
+      if (err.used() && eFile && !direct) await fs.promises.rm(eFile, { force: true });
     } else if (sFile && (result.code !== 0 || err.used())) await fs.promises.writeFile(sFile, `${result.code}\n`, { mode: 0o600 });
   } finally {
     inFlight.delete(ac);

@@ -200,7 +200,12 @@ async function runCall(input: RunInput, out: RunOutput, outputs: Outputs, err: (
       if (bodyOnStdout && input.outputs?.tty) outputs.stdout.write('\n');
       else if (!bodyOnStdout && input.outputs?.ttyErr) await err('\n');
     }
-    void ex;
+    // A non-2xx answer with no body would print nothing at all: on a terminal, say its status
+    // line (piped or redirected stderr stays byte-exact, as curl's).
+    const headShown = b.opts.include || b.opts.verbose || b.opts.head || ex.request.method === 'HEAD';
+    if (!bodyOnStdout && bodyOut && bodyOut.bytes === 0 && input.outputs?.ttyErr && !headShown && b.opts.output === undefined) {
+      await err(`HTTP/${ex.response.httpVersion} ${ex.response.status}${ex.response.statusText ? ' ' + ex.response.statusText : ''}\n`);
+    }
     // Completion's path history: paths the server answered, 404 excepted (src/cli/history.ts).
     if (b.flags.pathsFile && finalStatus && finalStatus !== 404) {
       const w = rememberPath(b.flags.pathsFile, b.typedPath);
