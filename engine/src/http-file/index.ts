@@ -11,7 +11,7 @@
  */
 import path from 'node:path';
 import type { Sheet, SheetSyntax } from '../sheet/ast.js';
-import { METHODS, parseSheet } from '../sheet/parse.js';
+import { METHODS, parseSheet, withoutBom } from '../sheet/parse.js';
 import { parseHttpFile } from './parse.js';
 
 export { parseHttpFile } from './parse.js';
@@ -21,6 +21,7 @@ const MARKER = /-\*-.*\bsheet-syntax:\s*(http|sheet)\b.*-\*-/;
 
 /** The syntax `parseForFile` uses for `text` named `fileName` (see the module comment). */
 export function syntaxFor(text: string, fileName?: string): SheetSyntax {
+  text = withoutBom(text);
   const ext = fileName ? path.extname(fileName).toLowerCase() : '';
   if (ext === '.sheet') return 'sheet';
   const firstLine = text.slice(0, Math.min(text.length, 512)).split(/\r?\n/, 1)[0] ?? '';

@@ -48,7 +48,7 @@ function requestLine(raw: string): [string, string | undefined, string, string |
 /** Parse a whole `.http` file. Never throws. */
 export function parseHttpFile(text: string): Sheet {
   const lines = splitLines(text);
-  const n = text === '' ? 0 : lines.length;
+  const n = lines.length === 1 && lines[0] === '' ? 0 : lines.length;
   const vars: VarDecl[] = [];
   const requests: RequestNode[] = [];
   const blocks: Block[] = [];

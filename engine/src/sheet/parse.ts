@@ -35,11 +35,21 @@ const BLANK = /^[ \t]*$/;
 const isComment = (l: string) => l.startsWith('#');
 
 /**
+ * `text` without a leading UTF-8 byte order mark (U+FEFF, which Visual Studio writes at the
+ * start of the `.http` files it creates): a BOM marks the encoding and is not content (Unicode
+ * FAQ "UTF-8, UTF-16, UTF-32 & BOM"; VS Code and JetBrains do not show it or send it).
+ */
+export function withoutBom(text: string): string {
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
+/**
  * Split sheet text into lines: `\r\n` and `\r` count as newlines; a final newline does not
- * start another line.
+ * start another line. A leading byte order mark is dropped ({@link withoutBom}): this is where
+ * both parsers (sheets and `.http` files) read their text, so every front end shares it.
  */
 export function splitLines(text: string): string[] {
-  const lines = text.replace(/\r\n?/g, '\n').split('\n');
+  const lines = withoutBom(text).replace(/\r\n?/g, '\n').split('\n');
   if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop();
   return lines;
 }
