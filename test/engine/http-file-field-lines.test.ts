@@ -34,3 +34,45 @@ describe('a UTF-8 byte order mark is not content (Visual Studio writes one)', ()
     expect(cap.requests.slice(n).map((r) => r.requestLine)).toEqual(['GET /sheet HTTP/1.1', 'GET /first-line HTTP/1.1', 'GET /guessed HTTP/1.1']);
   });
 });
+
+describe('requests separated by blank lines only (httpyac: a request line after a blank line starts a request)', () => {
+  it('without any ###: two requests, the version never in the path', async () => {
+    const r = await cap.sheetRun('blank.http', 'GET HOST/a HTTP/1.1\n\nGET HOST/b HTTP/1.1\nAccept: text/plain\n');
+    expect(r.code).toBe(0);
+    expect(r.got.map(wire)).toEqual([
+      { line: 'GET /a HTTP/1.1', headers: {}, body: '' },
+      { line: 'GET /b HTTP/1.1', headers: { accept: 'text/plain' }, body: '' },
+    ]);
+  });
+
+  it('with ### elsewhere: a body ends at the blank line before the next request line', async () => {
+    const got = await cap.runAll('mixed.http', [
+      '### create',
+      'POST HOST/items HTTP/1.1',
+      'Content-Type: application/json',
+      '',
+      '{"name": "x"}',
+      '',
+      'GET HOST/items/1 HTTP/1.1',
+      '',
+      '###',
+      'DELETE HOST/items/1',
+    ].join('\n'));
+    expect(got.map(wire)).toEqual([
+      { line: 'POST /items HTTP/1.1', headers: { 'content-type': 'application/json', 'content-length': '13' }, body: '{"name": "x"}' },
+      { line: 'GET /items/1 HTTP/1.1', headers: {}, body: '' },
+      { line: 'DELETE /items/1 HTTP/1.1', headers: {}, body: '' },
+    ]);
+  });
+
+  it('a request line inside a > {% %} script does not split the request', async () => {
+    const got = await cap.runAll('script.http', 'GET HOST/one\n\n> {%\n\nGET = 1;\n%}\n');
+    expect(got.map((g) => g.requestLine)).toEqual(['GET /one HTTP/1.1']);
+  });
+
+  it('a sheet request line ending in HTTP/1.1 sends the path without it', async () => {
+    const r = await cap.sheetRun('v.sheet', ':base = HOST\nGET :base/v HTTP/1.1\n');
+    expect(r.code).toBe(0);
+    expect(r.got.map((g) => g.requestLine)).toEqual(['GET /v HTTP/1.1']);
+  });
+});

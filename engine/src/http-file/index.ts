@@ -39,14 +39,16 @@ const SHEET_DECLARATION = /^:[^:=\s]+[ \t]*:?=/m;
 const SHEET_ONLY_LINE = /^(?::[^:=\s]+[ \t]*:?=|->[ \t])/m;
 /** A request line (`METHOD url`). */
 const REQUEST_LINE = new RegExp(`^(?:${METHODS.join('|')})[ \\t]+\\S`, 'm');
-const REQUEST_LINES = new RegExp(REQUEST_LINE.source, 'gm');
+/** A `#` line (group 1) or a request line. */
+const LINE_KINDS = new RegExp(`^(?:(#)|${REQUEST_LINE.source.slice(1)})`, 'gm');
 
 /**
  * Whether a `.http`/`.rest` file is a restclient sheet saved under that name. Yes when:
  * - a sheet variable declaration (`:name = value`, `:name := form`) comes before the first
  *   request line (the `.http` parser would take it for a request line); or
  * - the text has no `###` line and has a line only a sheet has (a declaration, a `-> hook`) or
- *   more than one request line (a `.http` file separates requests with `###`).
+ *   more than one request line with a `#` line between each two (requests separated by blank
+ *   lines only are `.http` requests, as httpyac reads them).
  * Each case is a text the `.http` parser would misread, so the guess changes only files that
  * could not work as `.http`; anything else stays `.http`, and the first-line marker
  * `# -*- sheet-syntax: sheet -*-` decides where the guess cannot (docs/http-files.md "Which
@@ -58,7 +60,26 @@ export function looksLikeSheet(text: string): boolean {
   if (declaration >= 0 && (request < 0 || declaration < request)) return true;
   if (HTTP_SEPARATOR.test(text)) return false;
   if (SHEET_ONLY_LINE.test(text)) return true;
-  return (text.match(REQUEST_LINES)?.length ?? 0) > 1;
+  return severalRequestsSeparatedByComments(text);
+}
+
+/**
+ * Whether `text` has more than one request line and a `#` line between each two: a sheet's
+ * requests. Two request lines with only blank or other lines between them are `.http` requests
+ * separated by blank lines (httpyac): a sheet would read the second as the first one's body.
+ */
+function severalRequestsSeparatedByComments(text: string): boolean {
+  let requests = 0;
+  let comment = false;
+  for (const m of text.matchAll(LINE_KINDS)) {
+    if (m[1] !== undefined) comment = true;
+    else {
+      if (requests && !comment) return false;
+      requests++;
+      comment = false;
+    }
+  }
+  return requests > 1;
 }
 
 /**

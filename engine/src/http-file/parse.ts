@@ -12,7 +12,7 @@
  * - `> {% script %}` and `> ./handler.js` response handlers after the body.
  */
 import type { Block, BodyNode, BodyPart, Diagnostic, Directive, HeaderItem, RequestNode, ResponseHandler, Sheet, VarDecl } from '../sheet/ast.js';
-import { METHODS, splitLines } from '../sheet/parse.js';
+import { HTTP_VERSION, METHODS, splitLines } from '../sheet/parse.js';
 
 const METHOD_SET = new Set<string>([...METHODS, 'CONNECT']);
 const SEPARATOR = /^###(.*)$/;
@@ -35,7 +35,7 @@ function requestLine(raw: string): [string, string | undefined, string, string |
   const t = raw.trim();
   let rest = t;
   let version: string | undefined;
-  const v = /[ \t]+(HTTP\/[\d.]+)$/.exec(rest);
+  const v = HTTP_VERSION.exec(rest);
   if (v) {
     version = v[1];
     rest = rest.slice(0, v.index);
@@ -43,6 +43,52 @@ function requestLine(raw: string): [string, string | undefined, string, string |
   const w = /^([A-Za-z]+)[ \t]+/.exec(rest);
   if (w && rest.length > w[0].length) return [t, w[1], rest.slice(w[0].length), version];
   return [t, undefined, rest, version];
+}
+
+/** A request line that starts a new request after a blank line (httpyac): an upper-case method, a blank, a target. */
+const NEW_REQUEST = new RegExp(`^(?:${[...METHOD_SET].join('|')})[ \\t]+\\S`);
+
+/**
+ * The line ranges of the requests: split at `###` lines (VS Code REST Client, JetBrains), and,
+ * as httpyac does, at a request line (`GET http://h/b`) after a blank line once the range has
+ * had its own request line, so requests separated by blank lines only are separate requests,
+ * not one request whose body is the next. Lines inside a `> {% ... %}` script never split.
+ */
+function splitRequests(lines: string[], n: number): { start: number; end: number; name?: string }[] {
+  let start = 1;
+  let blockName: string | undefined;
+  let hasRequest = false;
+  let inScript = false;
+  const ranges: { start: number; end: number; name?: string }[] = [];
+  for (let i = 1; i <= n; i++) {
+    const sl = lines[i - 1]!;
+    if (inScript) {
+      inScript = !sl.includes('%}');
+      continue;
+    }
+    if (sl.charCodeAt(0) === 35 /* # */ && sl.startsWith('###')) {
+      if (i > start || ranges.length || blockName !== undefined) ranges.push({ start, end: i - 1, name: blockName });
+      blockName = SEPARATOR.exec(sl)![1]!.trim() || undefined;
+      start = i + 1;
+      hasRequest = false;
+      continue;
+    }
+    if (/^[<>][ \t]*\{%/.test(sl)) {
+      inScript = !sl.slice(sl.indexOf('{%') + 2).includes('%}');
+      continue;
+    }
+    if (!hasRequest) {
+      hasRequest = !BLANK.test(sl) && !COMMENT.test(sl) && !/^[ \t]*@/.test(sl);
+      continue;
+    }
+    if (NEW_REQUEST.test(sl) && BLANK.test(lines[i - 2]!)) {
+      ranges.push({ start, end: i - 1, name: blockName });
+      blockName = undefined;
+      start = i;
+    }
+  }
+  ranges.push({ start, end: n, name: blockName });
+  return ranges;
 }
 
 /** Parse a whole `.http` file. Never throws. */
@@ -56,19 +102,7 @@ export function parseHttpFile(text: string): Sheet {
   const unsupported = (line: number, what: string, hint: string) =>
     diagnostics.push({ code: 'unsupported-construct', severity: 'error', line, message: `${what} is not supported`, hint });
 
-  // Split into blocks at `###` lines.
-  let start = 1;
-  let blockName: string | undefined;
-  const ranges: { start: number; end: number; name?: string }[] = [];
-  for (let i = 1; i <= n; i++) {
-    const sl = lines[i - 1]!;
-    if (sl.charCodeAt(0) !== 35 /* # */ || !sl.startsWith('###')) continue;
-    const m = SEPARATOR.exec(sl)!;
-    if (i > start || ranges.length || blockName !== undefined) ranges.push({ start, end: i - 1, name: blockName });
-    blockName = m[1]!.trim() || undefined;
-    start = i + 1;
-  }
-  ranges.push({ start, end: n, name: blockName });
+  const ranges = splitRequests(lines, n);
 
   for (const r of ranges) {
     const block: Block = { startLine: r.start, endLine: r.end };

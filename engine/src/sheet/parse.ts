@@ -31,6 +31,8 @@ const USE_VAR_LINE = /^(:[^:\s]+)[ \t]*$/;
 const HOOK_LINE = /^->[ \t]+(\S+)[ \t]*(.*)$/;
 const FILE_BODY = /^<[ \t]*([^<>\n\r]+?)[ \t]*$/;
 const BLANK = /^[ \t]*$/;
+/** A trailing ` HTTP/1.1` on a request line (RFC 9112 request-line). */
+export const HTTP_VERSION = /[ \t]+(HTTP\/\d+(?:\.\d+)?)$/;
 
 const isComment = (l: string) => l.startsWith('#');
 
@@ -271,9 +273,14 @@ function parseRequest(lines: string[], at: number, end: number, block: Block, di
       if (text !== '') body = { kind: 'text', text, line: j + 1, endLine: end + 1 };
     }
   }
+  // `GET http://h/a HTTP/1.1` (the .http request line) is accepted here too: the version
+  // never becomes part of the URL's path.
+  const url = r[2]!.trim();
+  const version = HTTP_VERSION.exec(url);
   return {
     method: r[1]!,
-    url: r[2]!.trim(),
+    url: version ? url.slice(0, version.index) : url,
+    ...(version ? { httpVersion: version[1] } : {}),
     line: at + 1,
     startLine: block.startLine,
     endLine: block.endLine,
