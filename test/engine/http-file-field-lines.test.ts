@@ -3,6 +3,7 @@
 // dialect documents (and httpyac 6.16 sends). This file: how the text is read into requests.
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadEnvironment } from '../../engine/src/http-file/environment.js';
 import { Session } from '../../engine/src/rpc/session.js';
 import { capture, wire, type Capture } from './http-field.js';
 
@@ -74,5 +75,23 @@ describe('requests separated by blank lines only (httpyac: a request line after 
     const r = await cap.sheetRun('v.sheet', ':base = HOST\nGET :base/v HTTP/1.1\n');
     expect(r.code).toBe(0);
     expect(r.got.map((g) => g.requestLine)).toEqual(['GET /v HTTP/1.1']);
+  });
+});
+
+describe('relative request lines (httpyac: a {{host}} variable, or a Host header, gives the origin)', () => {
+  it('@host, an environment host without scheme, and a Host: header each complete /path', async () => {
+    cap.write('rel/http-client.env.json', JSON.stringify({ dev: { host: `127.0.0.1:${cap.port}/` } }));
+    const viaVar = await cap.runAll('rel/var.http', '@host = HOST\n\nGET /json?a=1\nAccept: application/json\n');
+    const viaEnv = await cap.runAll('rel/env.http', 'POST /items\nContent-Type: text/plain\n\nhi\n', { env: loadEnvironment(path.join(cap.dir, 'rel/env.http'), 'dev') });
+    const viaHeader = await cap.runAll('rel/header.http', `GET /by-header\nHost: 127.0.0.1:${cap.port}\n`);
+    expect([...viaVar, ...viaEnv, ...viaHeader].map(wire)).toEqual([
+      { line: 'GET /json?a=1 HTTP/1.1', headers: { accept: 'application/json' }, body: '' },
+      { line: 'POST /items HTTP/1.1', headers: { 'content-type': 'text/plain', 'content-length': '2' }, body: 'hi' },
+      { line: 'GET /by-header HTTP/1.1', headers: {}, body: '' },
+    ]);
+  });
+
+  it('without a host is a located error saying what to add', async () => {
+    await expect(cap.runAll('rel/none.http', '\n\nGET /json\n')).rejects.toMatchObject({ code: 'invalid-url', line: 3, hint: expect.stringContaining('@host = http://host') });
   });
 });

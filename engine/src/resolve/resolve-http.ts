@@ -52,6 +52,37 @@ export function promptsOf(req: RequestNode): { name: string; description: string
  */
 export const SECRET_PROMPT_NAME = /pass(?:word|wd)?|token|secret/i;
 
+const SCHEME = /^[a-z][a-z0-9+.-]*:\/\//i;
+
+/**
+ * The absolute URL of a request line's target (httpyac's `hostVariableReplacer`):
+ * - `/path` with a `Host:` header (VS Code REST Client, RFC 9112 origin-form):
+ *   `http://HOST/path`, `https://` when the Host's port is 443 or 8443;
+ * - `/path` with a `{{host}}` variable (file, environment, `client.global`; httpyac): the
+ *   variable's value, then the path;
+ * - `localhost:3000/x` (no scheme): `http://` in front, as VS Code REST Client does.
+ * @throws EngineError `invalid-url` for `/path` with neither, naming what to add.
+ */
+function absoluteUrl(url: string, headers: Header[], c: HttpVarContext, line: number): string {
+  if (!url.startsWith('/')) return SCHEME.test(url) ? url : `http://${url}`;
+  const hostHeader = headerValue(headers, 'host');
+  if (hostHeader) return `${/:(443|8443)$/.test(hostHeader) ? 'https' : 'http'}://${hostHeader}${url}`;
+  let host: string | undefined;
+  try {
+    host = substituteHttp('{{host}}', c, line).trim().replace(/\/+$/, '');
+  } catch {
+    // no host variable: the error below says what to add
+  }
+  if (!host) {
+    throw new EngineError('invalid-url', `the request line's URL ${JSON.stringify(url)} has no host`, {
+      line,
+      hint: 'Write an absolute URL (http://host/path), add a Host: header, or declare @host = http://host (httpyac\'s convention).',
+      details: { url },
+    });
+  }
+  return `${SCHEME.test(host) ? '' : 'http://'}${host}${url}`;
+}
+
 async function readFile(file: string, line: number): Promise<Buffer> {
   try {
     return await fs.readFile(file);
@@ -90,12 +121,7 @@ export async function resolveHttpRequest(sheet: Sheet, req: RequestNode, opts: R
   const baseDir = opts.baseDir ?? process.cwd();
 
   const headers: Header[] = req.headers.flatMap((h) => (h.kind === 'header' ? [[h.name, sub(h.value, h.line)] as Header] : []));
-  let url = sub(req.url, req.line).trim();
-  if (url.startsWith('/')) {
-    const host = headerValue(headers, 'host');
-    if (host) url = `http://${host}${url}`;
-  } else if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(url)) url = `http://${url}`;
-  url = normalizeUrl(url, req.line);
+  const url = normalizeUrl(absoluteUrl(sub(req.url, req.line).trim(), headers, c, req.line), req.line);
 
   let body: Body | undefined;
   const b = req.body;
