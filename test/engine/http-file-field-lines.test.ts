@@ -95,3 +95,28 @@ describe('relative request lines (httpyac: a {{host}} variable, or a Host header
     await expect(cap.runAll('rel/none.http', '\n\nGET /json\n')).rejects.toMatchObject({ code: 'invalid-url', line: 3, hint: expect.stringContaining('@host = http://host') });
   });
 });
+
+describe('a URL continued on indented lines (JetBrains "break long request lines")', () => {
+  it('joins the indented parts, then reads headers and body', async () => {
+    const got = await cap.runAll('long.http', [
+      'POST HOST',
+      '    /anything',
+      '    /deeper',
+      '    ?test=test',
+      '    &b={{b}} HTTP/1.1',
+      'Content-Type: text/plain',
+      '',
+      'the body',
+      '',
+      '###',
+      'GET HOST/api',
+      '/v1',
+      '  // a comment, not part of the URL',
+      'X-A: 1',
+    ].join('\n').replace('{{b}}', '2'));
+    expect(got.map(wire)).toEqual([
+      { line: 'POST /anything/deeper?test=test&b=2 HTTP/1.1', headers: { 'content-type': 'text/plain', 'content-length': '8' }, body: 'the body' },
+      { line: 'GET /api/v1 HTTP/1.1', headers: { 'x-a': '1' }, body: '' },
+    ]);
+  });
+});

@@ -6,8 +6,8 @@
  * - `###` (optional name after it) separates requests; `#` and `//` lines are comments;
  * - `@name = value` declares a file variable (before a request line);
  * - `# @name login`, `# @no-redirect`, `# @no-cookie-jar`, `# @prompt name` are directives;
- * - request line `[METHOD] URL [HTTP/1.1]` (method GET when absent); lines starting with `?`
- *   or `&` continue the query; `Name: value` headers; a blank line; the body up to the next
+ * - request line `[METHOD] URL [HTTP/1.1]` (method GET when absent); lines starting with `?`,
+ *   `&` or `/`, and indented lines, continue the URL; `Name: value` headers; a blank line; the body up to the next
  *   `###` (trailing blank lines dropped); `< path` / `<@ path` bodies and multipart parts;
  * - `> {% script %}` and `> ./handler.js` response handlers after the body.
  */
@@ -20,7 +20,18 @@ const COMMENT = /^[ \t]*(#|\/\/)/;
 const DIRECTIVE = /^[ \t]*(?:#|\/\/)[ \t]*@([A-Za-z][\w-]*)(?:[ \t]*=?[ \t]*(.*?))?[ \t]*$/;
 const FILE_VAR = /^[ \t]*@([A-Za-z_][\w.-]*)[ \t]*=[ \t]*(.*?)[ \t]*$/;
 const HEADER = /^[ \t]*([^\s:]+)[ \t]*:[ \t]*(.*?)[ \t]*$/;
-const QUERY_CONT = /^[ \t]*[?&]/;
+const URL_PART = /^[ \t]*(?:[?&]|\/(?!\/))/;
+
+/**
+ * Whether a line right after the request line (or after another such line) continues its URL:
+ * a line starting with `?` or `&` (VS Code REST Client's query lines), with `/` (httpyac), or
+ * any indented line that is not a header (JetBrains: "break long request lines into multiple
+ * lines by indenting all lines except the first one"). Joined to the URL trimmed, without blanks.
+ */
+function urlContinues(l: string): boolean {
+  if (URL_PART.test(l)) return true;
+  return /^[ \t]+\S/.test(l) && !COMMENT.test(l) && !HEADER.test(l);
+}
 const FILE_BODY = /^<(@(\w*))?[ \t]+(\S.*?)[ \t]*$/;
 const BLANK = /^[ \t]*$/;
 
@@ -162,7 +173,9 @@ export function parseHttpFile(text: string): Sheet {
       continue;
     }
     i++;
-    for (; i <= r.end && QUERY_CONT.test(lines[i - 1]!); i++) url += lines[i - 1]!.trim();
+    for (; i <= r.end && urlContinues(lines[i - 1]!); i++) url += lines[i - 1]!.trim();
+    const lastVersion = m[3] ? undefined : HTTP_VERSION.exec(url);
+    if (lastVersion) url = url.slice(0, lastVersion.index);
     // Headers.
     const headers: HeaderItem[] = [];
     for (; i <= r.end; i++) {
@@ -234,7 +247,7 @@ export function parseHttpFile(text: string): Sheet {
     }
     while (bodyLines.length && BLANK.test(bodyLines[bodyLines.length - 1]!.text)) bodyLines.pop();
     const req: RequestNode = { method, url: url.trim(), line: reqLine, startLine: r.start, endLine: r.end, headers, hooks: [] };
-    if (m[3]) req.httpVersion = m[3];
+    if (m[3] ?? lastVersion?.[1]) req.httpVersion = m[3] ?? lastVersion![1];
     const body = bodyNode(bodyLines);
     if (body) req.body = body;
     const nameDir = [...directives].reverse().find((d) => d.name === 'name');
