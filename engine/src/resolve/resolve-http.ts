@@ -13,6 +13,7 @@ import { EngineError } from '../errors.js';
 import { headerValue, type Body, type Header } from '../model.js';
 import { expandPath, normalizeUrl, type ResolvedRequest, type ResolveOptions } from './resolve.js';
 import { substituteHttp, type HttpVarContext } from './http-vars.js';
+import { basicAuthorization } from './http-auth.js';
 
 /** What a `.http` request asks of the sender, from its `# @` directives. */
 export interface HttpRequestMeta {
@@ -120,7 +121,11 @@ export async function resolveHttpRequest(sheet: Sheet, req: RequestNode, opts: R
   const sub = (t: string, line: number) => substituteHttp(t, c, line);
   const baseDir = opts.baseDir ?? process.cwd();
 
-  const headers: Header[] = req.headers.flatMap((h) => (h.kind === 'header' ? [[h.name, sub(h.value, h.line)] as Header] : []));
+  const headers: Header[] = req.headers.flatMap((h) => {
+    if (h.kind !== 'header') return [];
+    const value = sub(h.value, h.line);
+    return [[h.name, /^authorization$/i.test(h.name) ? basicAuthorization(value) : value] as Header];
+  });
   const url = normalizeUrl(absoluteUrl(sub(req.url, req.line).trim(), headers, c, req.line), req.line);
 
   let body: Body | undefined;

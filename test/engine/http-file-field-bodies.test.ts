@@ -1,0 +1,50 @@
+// Issue 29: what the `.http` dialects rewrite before sending (Authorization shorthands, form
+// bodies, GraphQL), sent to a raw capture server on 127.0.0.1; the bytes that arrive are
+// compared with what VS Code REST Client, JetBrains HTTP Client and httpyac document.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { capture, wire, type Capture } from './http-field.js';
+
+let cap: Capture;
+beforeAll(async () => {
+  cap = await capture();
+});
+afterAll(async () => {
+  await cap?.close();
+});
+
+const b64 = (s: string) => Buffer.from(s, 'utf8').toString('base64');
+
+describe('Authorization: Basic user password (REST Client, JetBrains, httpyac send Basic base64)', () => {
+  it('sends user:password, user password and variables as RFC 7617 credentials; other values as written', async () => {
+    const r = await cap.sheetRun('auth.http', [
+      '@user = ann',
+      '@pass = s3cret word',
+      'GET HOST/colon',
+      'Authorization: Basic user:pa:ss',
+      '',
+      '###',
+      'GET HOST/words',
+      'authorization: basic {{user}} {{pass}}',
+      '',
+      '###',
+      'GET HOST/utf8',
+      'Authorization: Basic jürgen:pässwort',
+      '',
+      '###',
+      'GET HOST/encoded',
+      'Authorization: Basic dXNlcjpwYXNz',
+      '',
+      '###',
+      'GET HOST/bearer',
+      'Authorization: Bearer a b',
+    ].join('\n'));
+    expect(r.err).toBe('');
+    expect(r.got.map((g) => wire(g).headers.authorization)).toEqual([
+      `Basic ${b64('user:pa:ss')}`,
+      `Basic ${b64('ann:s3cret word')}`,
+      `Basic ${b64('jürgen:pässwort')}`,
+      'Basic dXNlcjpwYXNz',
+      'Bearer a b',
+    ]);
+  });
+});
