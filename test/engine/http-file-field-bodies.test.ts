@@ -48,3 +48,23 @@ describe('Authorization: Basic user password (REST Client, JetBrains, httpyac se
     ]);
   });
 });
+
+describe('form bodies with blanks around = and & (httpyac and REST Client urlencode them)', () => {
+  it('trims around = and &, joins the lines and percent-encodes what a URL cannot hold', async () => {
+    const got = await cap.runAll('form.http', [
+      '@scope = openid profile email',
+      'POST HOST/token',
+      'Content-Type: application/x-www-form-urlencoded',
+      '',
+      'grant_type = password',
+      '&username = ann@example.org',
+      '&password = p%C3%A4ss&x=%zz',
+      '&scope = {{scope}}',
+      '&redirect = https://h/cb?a=1|2 "q" <b> {c}',
+      '&name = Jürgen',
+    ].join('\n'));
+    // The body httpyac 6.16.7 sends for this file (encodeurl: %XX kept, a stray % encoded).
+    const body = 'grant_type=password&username=ann@example.org&password=p%C3%A4ss&x=%25zz&scope=openid%20profile%20email&redirect=https://h/cb?a=1|2%20%22q%22%20%3Cb%3E%20%7Bc%7D&name=J%C3%BCrgen';
+    expect(got.map(wire)).toEqual([{ line: 'POST /token HTTP/1.1', headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-length': String(body.length) }, body }]);
+  });
+});

@@ -14,6 +14,7 @@ import { headerValue, type Body, type Header } from '../model.js';
 import { expandPath, normalizeUrl, type ResolvedRequest, type ResolveOptions } from './resolve.js';
 import { substituteHttp, type HttpVarContext } from './http-vars.js';
 import { basicAuthorization } from './http-auth.js';
+import { formBody } from './http-form.js';
 
 /** What a `.http` request asks of the sender, from its `# @` directives. */
 export interface HttpRequestMeta {
@@ -133,10 +134,9 @@ export async function resolveHttpRequest(sheet: Sheet, req: RequestNode, opts: R
   const multipart = /^multipart\//i.test(headerValue(headers, 'content-type') ?? '');
   if (b?.kind === 'text') {
     const text = sub(b.text, b.line);
-    // VS Code REST Client: a form body may be broken over lines (`&key=value` on the next line);
-    // the lines are trimmed and joined, as httpyac does too.
+    // A form body may be broken over lines, with blanks around `=` and `&` (http-form.ts).
     const form = /^application\/x-www-form-urlencoded\b/i.test(headerValue(headers, 'content-type') ?? '');
-    body = { kind: 'text', text: multipart ? text.replace(/\r?\n/g, '\r\n') : form ? text.split(/\r?\n/).map((l) => l.trim()).join('') : text };
+    body = { kind: 'text', text: multipart ? text.replace(/\r?\n/g, '\r\n') : form ? formBody(text) : text };
   } else if (b?.kind === 'file') {
     const file = expandPath(sub(b.path, b.line), baseDir);
     const buf = await readFile(file, b.line);
