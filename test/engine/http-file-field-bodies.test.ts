@@ -68,3 +68,42 @@ describe('form bodies with blanks around = and & (httpyac and REST Client urlenc
     expect(got.map(wire)).toEqual([{ line: 'POST /token HTTP/1.1', headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-length': String(body.length) }, body }]);
   });
 });
+
+describe('GraphQL: X-REQUEST-TYPE: GraphQL (REST Client) is sent as JSON {query, operationName, variables}', () => {
+  const sent = (body: string) => ({ headers: { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) }, body });
+  const gql = (body: string, headers = 'Content-Type: application/json\n') => `POST HOST/graphql\n${headers}X-REQUEST-TYPE: GraphQL\n\n${body}`;
+
+  it('names the operation from the query, omits it for an anonymous one, parses the variables', async () => {
+    const got = await cap.runAll('gql.http', [
+      '@id = 7',
+      gql('query GetUser($id: ID!) {\n  user(id: $id) { name }\n}\n\n{"id": "{{id}}"}\n'),
+      '###',
+      gql('{\n  users { name }\n}\n'),
+      '###',
+      gql('# fragments first\nfragment F on User { name }\nmutation AddUser @live {\n  add { ...F }\n}\n', ''),
+      '###',
+      gql('query ($n: Int) { users(first: $n) { id } }\n\n{"n": 2}\n', 'x-request-type: graphql\n'),
+    ].join('\n'));
+    expect(got.map(wire)).toEqual([
+      {
+        line: 'POST /graphql HTTP/1.1',
+        headers: { 'content-type': 'application/json', 'content-length': '115' },
+        // httpyac 6.16.7 and REST Client send the same bytes for this one (REST Client without the header).
+        body: '{"query":"query GetUser($id: ID!) {\\n  user(id: $id) { name }\\n}","operationName":"GetUser","variables":{"id":"7"}}',
+      },
+      { line: 'POST /graphql HTTP/1.1', ...sent(JSON.stringify({ query: '{\n  users { name }\n}' })) },
+      {
+        line: 'POST /graphql HTTP/1.1',
+        ...sent(JSON.stringify({ query: '# fragments first\nfragment F on User { name }\nmutation AddUser @live {\n  add { ...F }\n}', operationName: 'AddUser' })),
+      },
+      {
+        line: 'POST /graphql HTTP/1.1',
+        ...sent(JSON.stringify({ query: 'query ($n: Int) { users(first: $n) { id } }', variables: { n: 2 } })),
+      },
+    ]);
+  });
+
+  it('variables that are not a JSON object are a located error', async () => {
+    await expect(cap.runAll('gql-bad.http', gql('query Q { a }\n\n{"id": 7,}\n'))).rejects.toMatchObject({ code: 'bad-argument', line: 7, hint: expect.stringContaining('JSON object') });
+  });
+});

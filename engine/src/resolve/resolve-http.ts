@@ -15,6 +15,7 @@ import { expandPath, normalizeUrl, type ResolvedRequest, type ResolveOptions } f
 import { substituteHttp, type HttpVarContext } from './http-vars.js';
 import { basicAuthorization } from './http-auth.js';
 import { formBody } from './http-form.js';
+import { graphQlRequest, isGraphQl } from './http-graphql.js';
 
 /** What a `.http` request asks of the sender, from its `# @` directives. */
 export interface HttpRequestMeta {
@@ -122,7 +123,7 @@ export async function resolveHttpRequest(sheet: Sheet, req: RequestNode, opts: R
   const sub = (t: string, line: number) => substituteHttp(t, c, line);
   const baseDir = opts.baseDir ?? process.cwd();
 
-  const headers: Header[] = req.headers.flatMap((h) => {
+  let headers: Header[] = req.headers.flatMap((h) => {
     if (h.kind !== 'header') return [];
     const value = sub(h.value, h.line);
     return [[h.name, /^authorization$/i.test(h.name) ? basicAuthorization(value) : value] as Header];
@@ -132,7 +133,11 @@ export async function resolveHttpRequest(sheet: Sheet, req: RequestNode, opts: R
   let body: Body | undefined;
   const b = req.body;
   const multipart = /^multipart\//i.test(headerValue(headers, 'content-type') ?? '');
-  if (b?.kind === 'text') {
+  if (b?.kind === 'text' && isGraphQl(headers)) {
+    const g = graphQlRequest(headers, sub(b.text, b.line), b.line);
+    headers = g.headers;
+    body = { kind: 'text', text: g.body };
+  } else if (b?.kind === 'text') {
     const text = sub(b.text, b.line);
     // A form body may be broken over lines, with blanks around `=` and `&` (http-form.ts).
     const form = /^application\/x-www-form-urlencoded\b/i.test(headerValue(headers, 'content-type') ?? '');
