@@ -19,7 +19,22 @@ export interface RequestRecord {
   response?: { status: number; headers: Header[]; body: string };
 }
 
+/**
+ * A request of the run that failed (transport or resolve error), for the error of a later
+ * request that needs one of its values: its `# @name`, and the `client.global.set` names its
+ * response handlers would have set.
+ */
+export interface FailedRequest {
+  line: number;
+  name?: string;
+  /** Names its handlers set with `client.global.set("name", ...)`. */
+  sets: string[];
+  message: string;
+}
+
 export interface HttpVarContext {
+  /** Requests that failed before this one (sheet run goes on after a failure). */
+  failed?: ReadonlyMap<string, FailedRequest>;
   /** File variables (`@name = value`): name -> raw value (may hold `{{...}}`). */
   fileVars?: ReadonlyMap<string, string>;
   /** Environment variables of the chosen environment (`$shared` already merged under it). */
@@ -87,10 +102,20 @@ function lookup(name: string, ctx: HttpVarContext, line?: number): string {
   if (rv !== undefined) return rv;
   if (ctx.fileVars?.has(name)) return ctx.fileVars.get(name)!;
   if (ctx.env && Object.prototype.hasOwnProperty.call(ctx.env, name)) return String(ctx.env[name]);
+  const setter = [...(ctx.failed?.values() ?? [])].find((f) => f.sets.includes(name));
+  if (setter) throw failedError(`{{${name}}}`, setter, line);
   throw new EngineError('unknown-variable', `{{${name}}} is not defined`, {
     line,
     hint: `Declare it (@${name} = value), put it in the chosen environment (http-client.env.json or rest-client.environmentVariables), or send the request that names it first.`,
     details: { variable: name },
+  });
+}
+
+function failedError(what: string, f: FailedRequest, line?: number): EngineError {
+  return new EngineError('unknown-variable', `${what} needs a value from request ${f.name ? `${f.name} ` : ''}(line ${f.line}), which failed: ${f.message}`, {
+    line,
+    hint: `Make the request at line ${f.line} succeed first.`,
+    details: { variable: what.slice(2, -2), failedLine: f.line },
   });
 }
 
@@ -100,6 +125,8 @@ function requestVariable(expr: string, ctx: HttpVarContext, line?: number): stri
   if (!m || !ctx.requests) return undefined;
   const [, name, side, part, path] = m as unknown as [string, string, 'request' | 'response', string, string | undefined];
   const rec = ctx.requests.get(name);
+  const failed = ctx.failed?.get(name);
+  if (failed && !ctx.fileVars?.has(expr)) throw failedError(`{{${expr}}}`, failed, line);
   if (!rec) {
     if (!ctx.fileVars?.has(expr)) {
       throw new EngineError('unknown-variable', `{{${expr}}}: no request named ${name} has been sent`, {

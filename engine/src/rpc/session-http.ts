@@ -10,7 +10,7 @@ import { loadEnvironment } from '../http-file/environment.js';
 import { runHandlers, HANDLER_TIMEOUT_MS } from '../http-file/handlers.js';
 import { bodyText, rememberRequest } from '../http-file/named.js';
 import { promptsOf, requestMeta } from '../resolve/resolve-http.js';
-import { substituteHttp, type HttpVarContext, type RequestRecord } from '../resolve/http-vars.js';
+import { substituteHttp, type FailedRequest, type HttpVarContext, type RequestRecord } from '../resolve/http-vars.js';
 import { EngineError, isEngineError } from '../errors.js';
 import type { RequestNode, Sheet } from '../sheet/ast.js';
 import { headerValue, type Header, type Request } from '../model.js';
@@ -27,7 +27,7 @@ import type { Assertion, VariablesResult } from './protocol.js';
  *   `# @prompt name` that has no value (no answer, no override: set one with `sheet/setVar` /
  *   `--var name=value`).
  */
-export function httpContext(node: RequestNode | undefined, file: string | undefined, envName: string | undefined, sessionOverrides: ReadonlyMap<string, string>, requests: ReadonlyMap<string, RequestRecord>, answers?: Readonly<Record<string, unknown>>): HttpVarContext {
+export function httpContext(node: RequestNode | undefined, file: string | undefined, envName: string | undefined, sessionOverrides: ReadonlyMap<string, string>, requests: ReadonlyMap<string, RequestRecord>, answers?: Readonly<Record<string, unknown>>, failed?: ReadonlyMap<string, FailedRequest>): HttpVarContext {
   const env = loadEnvironment(file ?? path.join(process.cwd(), 'untitled.http'), envName || undefined);
   const overrides = new Map<string, string>();
   for (const [k, v] of sessionOverrides) overrides.set(k.replace(/^:/, ''), v);
@@ -43,7 +43,25 @@ export function httpContext(node: RequestNode | undefined, file: string | undefi
       });
     }
   }
-  return { env: env.variables, dotenv: env.dotenv, requests, overrides, ...(prompts.size ? { prompts } : {}) };
+  return { env: env.variables, dotenv: env.dotenv, requests, overrides, ...(prompts.size ? { prompts } : {}), ...(failed?.size ? { failed } : {}) };
+}
+
+/** The key of `node` in the map of failed requests: its `# @name`, else its line. */
+const failureKey = (node: RequestNode) => node.name ?? `line ${node.line}`;
+
+/**
+ * Note that `.http` request `node` failed with `error` (`sheet run` goes on with the next
+ * request, as httpyac and JetBrains do): a later `{{name.response...}}` of it, or a name its
+ * handlers set with `client.global.set`, then fails naming this request (resolve/http-vars.ts).
+ */
+export function noteHttpFailure(failed: Map<string, FailedRequest>, node: RequestNode, error: unknown): void {
+  const sets = new Set<string>();
+  for (const h of node.handlers ?? []) {
+    if (h.kind !== 'inline') continue;
+    for (const m of h.source.matchAll(/client\.global\.set\(\s*(["'`])([^"'`]+)\1/g)) sets.add(m[2]!);
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  failed.set(failureKey(node), { line: node.line, ...(node.name ? { name: node.name } : {}), sets: [...sets], message });
 }
 
 /**
@@ -58,7 +76,9 @@ response: { status: number; headers: Header[]; body: Uint8Array },
 file: string | undefined,
 sessionOverrides: Map<string, string>,
 requests: Map<string, RequestRecord>,
+failed?: Map<string, FailedRequest>,
 ): Promise<Assertion[]> {
+  failed?.delete(failureKey(node));
   const body = bodyText(response.body, headerValue(response.headers, 'content-type')) ?? '';
   const meta = requestMeta(node);
   if (meta.name) rememberRequest(requests, meta.name, request, response, body);
