@@ -12,6 +12,7 @@ import { randomInt, randomUUID } from 'node:crypto';
 import { JSONPath } from 'jsonpath-plus';
 import { EngineError } from '../errors.js';
 import { headerValue, type Header } from '../model.js';
+import { randomVariable } from './http-random.js';
 
 /** What a named request left for `{{name.request...}}` / `{{name.response...}}`. */
 export interface RequestRecord {
@@ -142,26 +143,33 @@ function requestVariable(expr: string, ctx: HttpVarContext, line?: number): stri
   if (part === 'headers') return headerValue(src.headers, path ?? '') ?? '';
   const body = src.body ?? '';
   if (path === undefined || path === '*') return body;
-  if (path.startsWith('$')) {
+  if (path.startsWith('/') || path.startsWith('//')) {
+    throw new EngineError('unsupported-construct', `{{${expr}}}: XPath on XML bodies is not supported`, { line, hint: 'Use a JSONPath ($.field) on a JSON body, or a response handler.' });
+  }
+  // VS Code REST Client hands the path, as written, to jsonpath-plus, which reads `token` and
+  // `data.items[0].id` as `$.token` and `$.data.items[0].id`: so does this.
+  {
     let json: unknown;
     try {
       json = JSON.parse(body);
     } catch {
       throw new EngineError('bad-argument', `{{${expr}}}: the ${side} body of ${name} is not JSON`, { line, hint: 'Use {{name.response.body.*}} for the whole body.' });
     }
-    const found = JSONPath({ path, json: json as object, wrap: true }) as unknown[];
+    let found: unknown[];
+    try {
+      found = JSONPath({ path, json: json as object, wrap: true }) as unknown[];
+    } catch (e) {
+      throw new EngineError('bad-argument', `{{${expr}}}: ${path} is not a JSONPath (${(e as Error).message})`, { line, hint: 'Write {{name.response.body.$.field}}, {{name.response.body.field}} or {{name.response.body.*}}.' });
+    }
     const v = found[0];
     if (v === undefined) return '';
     return typeof v === 'string' ? v : JSON.stringify(v);
   }
-  if (path.startsWith('/') || path.startsWith('//')) {
-    throw new EngineError('unsupported-construct', `{{${expr}}}: XPath on XML bodies is not supported`, { line, hint: 'Use a JSONPath ($.field) on a JSON body, or a response handler.' });
-  }
-  throw new EngineError('bad-argument', `{{${expr}}}: ${path} is neither * nor a JSONPath starting with $`, { line, hint: 'Write {{name.response.body.$.field}} or {{name.response.body.*}}.' });
 }
 
-/** `$guid`, `$randomInt`, `$timestamp`, `$datetime`, `$localDatetime`, `$processEnv`, `$dotenv` (+ JetBrains' `$uuid`, `$isoTimestamp`, `$random.uuid`). */
+/** `$guid`, `$randomInt`, `$timestamp`, `$datetime`, `$localDatetime`, `$processEnv`, `$dotenv` (+ JetBrains' `$uuid`, `$isoTimestamp`, and `$random.*` in http-random.ts). */
 function systemVariable(expr: string, ctx: HttpVarContext, line?: number): string {
+  if (expr.startsWith('$random.')) return randomVariable(expr, line);
   const words = expr.match(/"[^"]*"|'[^']*'|\S+/g) ?? [];
   const name = words[0]!;
   const args = words.slice(1);
@@ -177,7 +185,6 @@ function systemVariable(expr: string, ctx: HttpVarContext, line?: number): strin
   switch (name) {
     case '$guid':
     case '$uuid':
-    case '$random.uuid':
       return randomUUID();
     case '$randomInt': {
       if (!args.length) return String(randomInt(0, 1000));
@@ -210,7 +217,7 @@ function systemVariable(expr: string, ctx: HttpVarContext, line?: number): strin
     default:
       throw new EngineError('unsupported-construct', `system variable ${name} is not supported`, {
         line,
-        hint: 'Supported: $guid, $randomInt, $timestamp, $datetime, $localDatetime, $processEnv, $dotenv (docs/http-files.md).',
+        hint: 'Supported: $guid, $uuid, $randomInt, $random.*, $timestamp, $isoTimestamp, $datetime, $localDatetime, $processEnv, $dotenv (docs/http-files.md).',
         details: { variable: name },
       });
   }
