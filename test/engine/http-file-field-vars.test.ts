@@ -53,3 +53,39 @@ describe('request variables without $. (REST Client passes the path to jsonpath-
     expect(got.map((g) => g.requestLine)).toEqual(['POST /login?user=ann HTTP/1.1', 'GET /me?t=abc123&u=ann&id=7 HTTP/1.1']);
   });
 });
+
+describe('which value wins (JetBrains: environment, global, in-place; REST Client: file, then environment)', () => {
+  const FILE = [
+    '@who = file-who',
+    '@team = file-team',
+    '@slug = file-slug',
+    '',
+    '### one',
+    'GET {{host}}/one?who={{who}}&team={{team}}&slug={{slug}}',
+    '',
+    '> {%',
+    '  client.global.set("slug", "global-slug");',
+    '  client.global.set("who", "global-who");',
+    '%}',
+    '',
+    '### two',
+    'GET {{host}}/two?who={{who}}&team={{team}}&slug={{slug}}',
+  ].join('\n');
+
+  it('sheet run: the JetBrains environment beats globals and @vars, globals beat @vars, @vars beat the VS Code environment, --var beats all', async () => {
+    cap.write('order/http-client.env.json', JSON.stringify({ dev: { host: 'HOST', who: 'env-who' } }));
+    cap.write('order/.vscode/settings.json', JSON.stringify({ 'rest-client.environmentVariables': { dev: { team: 'vs-team' } } }));
+    const r = await cap.sheetRun('order/order.http', FILE, ['--env', 'dev']);
+    expect(r.err).toBe('');
+    expect(r.got.map((g) => g.requestLine)).toEqual([
+      'GET /one?who=env-who&team=file-team&slug=file-slug HTTP/1.1',
+      'GET /two?who=env-who&team=file-team&slug=global-slug HTTP/1.1',
+    ]);
+    const v = await cap.sheetRun('order/order.http', FILE, ['--env', 'dev', '--var', 'slug=cli', '--var', 'who=cli-who']);
+    expect(v.got.map((g) => g.requestLine)).toEqual([
+      'GET /one?who=cli-who&team=file-team&slug=cli HTTP/1.1',
+      // A value a handler sets is a global, whoever set the name before: the environment wins again.
+      'GET /two?who=env-who&team=file-team&slug=global-slug HTTP/1.1',
+    ]);
+  });
+});

@@ -83,9 +83,8 @@ export class HttpFileRunner {
     const env = this.opts.env;
     const resolved = await resolveRequest(sheet, req, {
       baseDir: this.baseDir,
-      overrides: this.globals,
       signal,
-      http: { env: env?.variables, dotenv: env?.dotenv, requests: this.requests, prompts },
+      http: { env: env?.variables, jetbrainsEnv: env?.jetbrains, dotenv: env?.dotenv, requests: this.requests, prompts, globals: this.globals },
     });
     const meta = requestMeta(req);
     const exchange = await send(resolved.request, {

@@ -2,10 +2,9 @@
  * The `{{...}}` substitution pass of `.http` files (VS Code REST Client and JetBrains HTTP
  * Client syntax; docs/http-files.md "Variables"), beside the `:name` pass of substitute.ts.
  *
- * `{{name}}` looks, in this order, in: prompt answers, overrides (values set by response
- * handlers with `client.global.set`, or by the client), request variables
- * (`{{login.response.body.$.token}}`), file variables (`@name = value`), the environment (its
- * named section, then `$shared`). Values may hold references themselves, resolved up to
+ * `{{name}}` looks, in this order, in: prompt answers, the client's overrides, the JetBrains
+ * environment, `client.global` values, request variables (`{{login.response.body.$.token}}`),
+ * file variables (`@name = value`), the VS Code environment (see `lookup`). Values may hold references themselves, resolved up to
  * `maxDepth` levels. `{{$...}}` are system variables. An unknown name is an error naming it.
  */
 import { randomInt, randomUUID } from 'node:crypto';
@@ -40,8 +39,12 @@ export interface HttpVarContext {
   fileVars?: ReadonlyMap<string, string>;
   /** Environment variables of the chosen environment (`$shared` already merged under it). */
   env?: Readonly<Record<string, string>>;
-  /** Values that win over file variables (client.global.set, sheet-set-var). */
+  /** Names of `env` whose value is a JetBrains environment file's: they win over globals and file variables. */
+  jetbrainsEnv?: ReadonlySet<string>;
+  /** Values the client set (sheet-set-var, `--var`): they win over everything but prompt answers. */
   overrides?: ReadonlyMap<string, string>;
+  /** `client.global.set` values (JetBrains globals): below the JetBrains environment, above file variables. */
+  globals?: ReadonlyMap<string, string>;
   /** Answers to `# @prompt name` directives. */
   prompts?: ReadonlyMap<string, string>;
   /** Named requests sent before (`# @name login`). */
@@ -97,8 +100,17 @@ export function substituteHttp(text: string, ctx: HttpVarContext, line?: number,
   });
 }
 
+/**
+ * The value of `{{name}}`, first found in: prompt answers; the client's overrides; the JetBrains
+ * environment (http-client.env.json and its private file); `client.global` values; request
+ * variables; file variables (`@name`); the VS Code environment. For JetBrains sources this is
+ * the order JetBrains documents ("HTTP Client variables": environment, global, in-place); for
+ * VS Code sources REST Client's (request variables, file variables, environment).
+ */
 function lookup(name: string, ctx: HttpVarContext, line?: number): string {
   for (const m of [ctx.prompts, ctx.overrides]) if (m?.has(name)) return m.get(name)!;
+  if (ctx.jetbrainsEnv?.has(name) && ctx.env && Object.prototype.hasOwnProperty.call(ctx.env, name)) return String(ctx.env[name]);
+  if (ctx.globals?.has(name)) return ctx.globals.get(name)!;
   const rv = requestVariable(name, ctx, line);
   if (rv !== undefined) return rv;
   if (ctx.fileVars?.has(name)) return ctx.fileVars.get(name)!;

@@ -19,23 +19,31 @@ import type { Assertion, VariablesResult } from './protocol.js';
 /**
  * The `{{...}}` sources of a `.http` request (docs/http-files.md "Environments"): the
  * environment `envName` found above `file` (`loadEnvironment`), the `.env` beside it, the
- * named requests sent before in this session, and the overrides (`sheet/setVar`, `--var`,
- * `client.global.set`) under their names without the colon.
+ * named requests sent before in this session, and the overrides under their names without the
+ * colon: those a handler set (`client.global.set`, kept in `state.globals`) as JetBrains
+ * globals, the others (`sheet/setVar`, `--var`) as the client's (ranks: docs/http-files.md
+ * "Which value wins").
  * `answers` are the client's answers to the request's `# @prompt name` lines (sheet-mode asks
  * in the minibuffer; `prompts` in docs/protocol.md): they come first in `{{name}}` lookup.
  * @throws EngineError `bad-environment` (unknown name, bad JSON), `bad-argument` for a
  *   `# @prompt name` that has no value (no answer, no override: set one with `sheet/setVar` /
  *   `--var name=value`).
  */
-export function httpContext(node: RequestNode | undefined, file: string | undefined, envName: string | undefined, sessionOverrides: ReadonlyMap<string, string>, requests: ReadonlyMap<string, RequestRecord>, answers?: Readonly<Record<string, unknown>>, failed?: ReadonlyMap<string, FailedRequest>): HttpVarContext {
+export function httpContext(node: RequestNode | undefined, file: string | undefined, envName: string | undefined, sessionOverrides: ReadonlyMap<string, string>, state: HttpSessionState, answers?: Readonly<Record<string, unknown>>): HttpVarContext {
   const env = loadEnvironment(file ?? path.join(process.cwd(), 'untitled.http'), envName || undefined);
+  // A `client.global.set` value ranks as a JetBrains global (below the JetBrains environment);
+  // a value the client set (sheet/setVar, --var) ranks above everything but prompt answers.
   const overrides = new Map<string, string>();
-  for (const [k, v] of sessionOverrides) overrides.set(k.replace(/^:/, ''), v);
+  const globals = new Map<string, string>();
+  for (const [k, v] of sessionOverrides) {
+    const name = k.replace(/^:/, '');
+    (state.globals.get(name) === v ? globals : overrides).set(name, v);
+  }
   const prompts = new Map<string, string>();
   for (const pr of node ? promptsOf(node) : []) {
     const answer = answers && Object.prototype.hasOwnProperty.call(answers, pr.name) ? answers[pr.name] : undefined;
     if (answer !== undefined && answer !== null) prompts.set(pr.name, String(answer));
-    else if (!overrides.has(pr.name)) {
+    else if (!overrides.has(pr.name) && !globals.has(pr.name)) {
       throw new EngineError('bad-argument', `# @prompt ${pr.name} needs a value${pr.description ? ` (${pr.description})` : ''}`, {
         line: pr.line,
         hint: `Give ${pr.name} a value first: sheet run --var ${pr.name}=VALUE, or sheet-set-var :${pr.name} in Emacs.`,
@@ -43,8 +51,21 @@ export function httpContext(node: RequestNode | undefined, file: string | undefi
       });
     }
   }
-  return { env: env.variables, dotenv: env.dotenv, requests, overrides, ...(prompts.size ? { prompts } : {}), ...(failed?.size ? { failed } : {}) };
+  const failed = state.failed;
+  return { env: env.variables, jetbrainsEnv: env.jetbrains, dotenv: env.dotenv, requests: state.requests, overrides, globals, ...(prompts.size ? { prompts } : {}), ...(failed.size ? { failed } : {}) };
 }
+
+/** What a Session keeps of the `.http` requests it sent. */
+export interface HttpSessionState {
+  /** Named requests sent so far (`# @name login` -> `{{login.response...}}`). */
+  requests: Map<string, RequestRecord>;
+  /** Requests that failed, for the errors of the requests that need their values. */
+  failed: Map<string, FailedRequest>;
+  /** The values response handlers set with `client.global.set`, by name. */
+  globals: Map<string, string>;
+}
+
+export const newHttpState = (): HttpSessionState => ({ requests: new Map(), failed: new Map(), globals: new Map() });
 
 /** The key of `node` in the map of failed requests: its `# @name`, else its line. */
 const failureKey = (node: RequestNode) => node.name ?? `line ${node.line}`;
@@ -75,10 +96,10 @@ request: Request,
 response: { status: number; headers: Header[]; body: Uint8Array },
 file: string | undefined,
 sessionOverrides: Map<string, string>,
-requests: Map<string, RequestRecord>,
-failed?: Map<string, FailedRequest>,
+state: HttpSessionState,
 ): Promise<Assertion[]> {
-  failed?.delete(failureKey(node));
+  const requests = state.requests;
+  state.failed.delete(failureKey(node));
   const body = bodyText(response.body, headerValue(response.headers, 'content-type')) ?? '';
   const meta = requestMeta(node);
   if (meta.name) rememberRequest(requests, meta.name, request, response, body);
@@ -87,8 +108,15 @@ failed?: Map<string, FailedRequest>,
   for (const [k, v] of sessionOverrides) globals.set(k.replace(/^:/, ''), v);
   const baseDir = file ? path.dirname(path.resolve(file)) : process.cwd();
   const r = await runHandlers(node.handlers, { status: response.status, headers: response.headers, body }, globals, baseDir, HANDLER_TIMEOUT_MS);
-  for (const n of r.cleared) sessionOverrides.delete(`:${n}`);
-  for (const [k, v] of r.globals) sessionOverrides.set(`:${k}`, v);
+  for (const n of r.cleared) {
+    sessionOverrides.delete(`:${n}`);
+    state.globals.delete(n);
+  }
+  for (const [k, v] of r.globals) {
+    sessionOverrides.set(`:${k}`, v);
+    // Only what the handler set becomes a global; what it was handed keeps its rank.
+    if (globals.get(k) !== v) state.globals.set(k, v);
+  }
   return r.tests.map((t) => ({
     line: t.line,
     name: 'client.test',
