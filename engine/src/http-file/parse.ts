@@ -9,7 +9,8 @@
  * - request line `[METHOD] URL [HTTP/1.1]` (method GET when absent); lines starting with `?`,
  *   `&` or `/`, and indented lines, continue the URL; `Name: value` headers; a blank line; the body up to the next
  *   `###` (trailing blank lines dropped); `< path` / `<@ path` bodies and multipart parts;
- * - `> {% script %}` and `> ./handler.js` response handlers after the body.
+ * - `> {% script %}` and `> ./handler.js` response handlers after the body; `< {% script %}` and
+ *   `< ./script.js` pre-request scripts above the request line (JetBrains).
  */
 import type { Block, BodyNode, BodyPart, Diagnostic, Directive, HeaderItem, RequestNode, ResponseHandler, Sheet, VarDecl } from '../sheet/ast.js';
 import { HTTP_VERSION, METHODS, splitLines } from '../sheet/parse.js';
@@ -119,11 +120,28 @@ export function parseHttpFile(text: string): Sheet {
     const block: Block = { startLine: r.start, endLine: r.end };
     blocks.push(block);
     const directives: Directive[] = [];
+    const preScripts: ResponseHandler[] = [];
     let i = r.start;
-    // Preamble: blank lines, comments, directives, file variables.
+    // Preamble: blank lines, comments, directives, file variables, pre-request scripts.
     for (; i <= r.end; i++) {
       const l = lines[i - 1]!;
       if (BLANK.test(l)) continue;
+      const pre = /^<[ \t]*\{%(.*)$/.exec(l);
+      if (pre) {
+        const sc = readScript(lines, i, r.end, pre[1]!);
+        if (!sc.closed) {
+          diagnostics.push({ code: 'unterminated-hook-form', severity: 'error', line: i, message: 'pre-request script < {% has no closing %}', hint: 'Close the script with %} before the request line.' });
+          block.error = diagnostics[diagnostics.length - 1];
+        }
+        preScripts.push({ kind: 'inline', source: sc.source, line: i, endLine: sc.end });
+        i = sc.end;
+        continue;
+      }
+      const preFile = /^<[ \t]+(\S.*?)[ \t]*$/.exec(l);
+      if (preFile) {
+        preScripts.push({ kind: 'file', path: preFile[1]!, line: i, endLine: i });
+        continue;
+      }
       const d = DIRECTIVE.exec(l);
       if (d) {
         directives.push({ name: d[1]!, value: d[2] ?? '', line: i });
@@ -141,15 +159,10 @@ export function parseHttpFile(text: string): Sheet {
       }
       break;
     }
-    if (i > r.end) continue;
+    if (i > r.end || block.error) continue;
     // Request line.
     const reqLine = i;
     const raw = lines[i - 1]!;
-    if (/^[ \t]*<[ \t]*\{%/.test(raw)) {
-      unsupported(i, 'a pre-request script (< {% ... %})', 'Remove the script; set values with file variables (@name = value) or an environment instead.');
-      block.error = diagnostics[diagnostics.length - 1];
-      continue;
-    }
     const m = requestLine(raw);
     let method = m[1] ? m[1] : 'GET';
     let url = m[2]!;
@@ -202,25 +215,13 @@ export function parseHttpFile(text: string): Sheet {
       }
       const inline = /^>[ \t]*\{%(.*)$/.exec(l);
       if (inline) {
-        const startLine = i;
-        let src = inline[1]!;
-        let closed = false;
-        for (;;) {
-          const k = src.indexOf('%}');
-          if (k >= 0) {
-            src = src.slice(0, k);
-            closed = true;
-            break;
-          }
-          if (i >= r.end) break;
-          i++;
-          src += '\n' + lines[i - 1]!;
-        }
-        if (!closed) {
-          diagnostics.push({ code: 'unterminated-hook-form', severity: 'error', line: startLine, message: 'response handler > {% has no closing %}', hint: 'Close the script with %} before the next ###.' });
+        const sc = readScript(lines, i, r.end, inline[1]!);
+        if (!sc.closed) {
+          diagnostics.push({ code: 'unterminated-hook-form', severity: 'error', line: i, message: 'response handler > {% has no closing %}', hint: 'Close the script with %} before the next ###.' });
           block.error = diagnostics[diagnostics.length - 1];
         }
-        handlers.push({ kind: 'inline', source: src, line: startLine, endLine: i });
+        handlers.push({ kind: 'inline', source: sc.source, line: i, endLine: sc.end });
+        i = sc.end;
         continue;
       }
       const fileHandler = /^>[ \t]+(\S.*?)[ \t]*$/.exec(l);
@@ -255,6 +256,7 @@ export function parseHttpFile(text: string): Sheet {
     if (name) req.name = name.split(/\s+/)[0];
     if (directives.length) req.directives = directives;
     if (handlers.length) req.handlers = handlers;
+    if (preScripts.length) req.preScripts = preScripts;
     for (const d of directives) {
       if (!KNOWN_DIRECTIVES.has(d.name)) {
         diagnostics.push({ code: 'unsupported-construct', severity: 'warning', line: d.line, message: `directive @${d.name} is not supported and has no effect`, hint: 'See docs/http-files.md for the supported # @ directives.' });
@@ -266,6 +268,23 @@ export function parseHttpFile(text: string): Sheet {
     }
   }
   return { syntax: 'http', vars, requests, blocks, diagnostics, lineCount: n };
+}
+
+/**
+ * The script of a `{% ... %}` block that starts on line `at` (1-based) with `first` after its
+ * `{%`: its text up to `%}`, the line holding `%}` (or `end` when it is missing) and whether it
+ * was closed.
+ */
+function readScript(lines: string[], at: number, end: number, first: string): { source: string; end: number; closed: boolean } {
+  let src = first;
+  let i = at;
+  for (;;) {
+    const k = src.indexOf('%}');
+    if (k >= 0) return { source: src.slice(0, k), end: i, closed: true };
+    if (i >= end) return { source: src, end: i, closed: false };
+    i++;
+    src += '\n' + lines[i - 1]!;
+  }
 }
 
 /**

@@ -45,6 +45,8 @@ export interface HttpVarContext {
   overrides?: ReadonlyMap<string, string>;
   /** `client.global.set` values (JetBrains globals): below the JetBrains environment, above file variables. */
   globals?: ReadonlyMap<string, string>;
+  /** Per-request variables (`request.variables.set` in a pre-request script): last, as JetBrains ranks them. */
+  requestVars?: ReadonlyMap<string, string>;
   /** Answers to `# @prompt name` directives. */
   prompts?: ReadonlyMap<string, string>;
   /** Named requests sent before (`# @name login`). */
@@ -96,25 +98,30 @@ export function substituteHttp(text: string, ctx: HttpVarContext, line?: number,
     }
     if (expr.startsWith('$')) return systemVariable(expr, ctx, line);
     const raw = lookup(expr, ctx, line);
-    return substituteHttp(raw, ctx, line, depth + 1);
+    // Values computed at run time (prompt answers, script values, response data) are text, not
+    // templates: a `{{` in them is sent as it is. Declared values may refer to others.
+    return typeof raw === 'string' ? substituteHttp(raw, ctx, line, depth + 1) : raw.text;
   });
 }
 
 /**
  * The value of `{{name}}`, first found in: prompt answers; the client's overrides; the JetBrains
  * environment (http-client.env.json and its private file); `client.global` values; request
- * variables; file variables (`@name`); the VS Code environment. For JetBrains sources this is
+ * variables; file variables (`@name`); the VS Code environment; per-request variables of a
+ * pre-request script. For JetBrains sources this is
  * the order JetBrains documents ("HTTP Client variables": environment, global, in-place); for
  * VS Code sources REST Client's (request variables, file variables, environment).
  */
-function lookup(name: string, ctx: HttpVarContext, line?: number): string {
-  for (const m of [ctx.prompts, ctx.overrides]) if (m?.has(name)) return m.get(name)!;
+function lookup(name: string, ctx: HttpVarContext, line?: number): string | { text: string } {
+  if (ctx.prompts?.has(name)) return { text: ctx.prompts.get(name)! };
+  if (ctx.overrides?.has(name)) return ctx.overrides.get(name)!;
   if (ctx.jetbrainsEnv?.has(name) && ctx.env && Object.prototype.hasOwnProperty.call(ctx.env, name)) return String(ctx.env[name]);
-  if (ctx.globals?.has(name)) return ctx.globals.get(name)!;
+  if (ctx.globals?.has(name)) return { text: ctx.globals.get(name)! };
   const rv = requestVariable(name, ctx, line);
-  if (rv !== undefined) return rv;
+  if (rv !== undefined) return { text: rv };
   if (ctx.fileVars?.has(name)) return ctx.fileVars.get(name)!;
   if (ctx.env && Object.prototype.hasOwnProperty.call(ctx.env, name)) return String(ctx.env[name]);
+  if (ctx.requestVars?.has(name)) return { text: ctx.requestVars.get(name)! };
   const setter = [...(ctx.failed?.values() ?? [])].find((f) => f.sets.includes(name));
   if (setter) throw failedError(`{{${name}}}`, setter, line);
   throw new EngineError('unknown-variable', `{{${name}}} is not defined`, {

@@ -7,7 +7,9 @@
  */
 import path from 'node:path';
 import { loadEnvironment } from '../http-file/environment.js';
-import { runHandlers, HANDLER_TIMEOUT_MS } from '../http-file/handlers.js';
+import { runHandlers, HANDLER_TIMEOUT_MS, type HandlerResult } from '../http-file/handlers.js';
+import { runPreRequest } from '../http-file/pre-request.js';
+import { requestAfter } from '../http-file/request-api.js';
 import { bodyText, rememberRequest } from '../http-file/named.js';
 import { promptsOf, requestMeta } from '../resolve/resolve-http.js';
 import { substituteHttp, type FailedRequest, type HttpVarContext, type RequestRecord } from '../resolve/http-vars.js';
@@ -33,12 +35,7 @@ export function httpContext(node: RequestNode | undefined, file: string | undefi
   const env = loadEnvironment(file ?? path.join(process.cwd(), 'untitled.http'), envName || undefined);
   // A `client.global.set` value ranks as a JetBrains global (below the JetBrains environment);
   // a value the client set (sheet/setVar, --var) ranks above everything but prompt answers.
-  const overrides = new Map<string, string>();
-  const globals = new Map<string, string>();
-  for (const [k, v] of sessionOverrides) {
-    const name = k.replace(/^:/, '');
-    (state.globals.get(name) === v ? globals : overrides).set(name, v);
-  }
+  const { overrides, globals } = splitOverrides(sessionOverrides, state);
   const prompts = new Map<string, string>();
   for (const pr of node ? promptsOf(node) : []) {
     const answer = answers && Object.prototype.hasOwnProperty.call(answers, pr.name) ? answers[pr.name] : undefined;
@@ -53,6 +50,17 @@ export function httpContext(node: RequestNode | undefined, file: string | undefi
   }
   const failed = state.failed;
   return { env: env.variables, jetbrainsEnv: env.jetbrains, dotenv: env.dotenv, requests: state.requests, overrides, globals, ...(prompts.size ? { prompts } : {}), ...(failed.size ? { failed } : {}) };
+}
+
+/** The session's overrides as the client's and as `client.global` values (`state.globals`), by name without the colon. */
+function splitOverrides(sessionOverrides: ReadonlyMap<string, string>, state: HttpSessionState): { overrides: Map<string, string>; globals: Map<string, string> } {
+  const overrides = new Map<string, string>();
+  const globals = new Map<string, string>();
+  for (const [k, v] of sessionOverrides) {
+    const name = k.replace(/^:/, '');
+    (state.globals.get(name) === v ? globals : overrides).set(name, v);
+  }
+  return { overrides, globals };
 }
 
 /** What a Session keeps of the `.http` requests it sent. */
@@ -77,7 +85,7 @@ const failureKey = (node: RequestNode) => node.name ?? `line ${node.line}`;
  */
 export function noteHttpFailure(failed: Map<string, FailedRequest>, node: RequestNode, error: unknown): void {
   const sets = new Set<string>();
-  for (const h of node.handlers ?? []) {
+  for (const h of [...(node.preScripts ?? []), ...(node.handlers ?? [])]) {
     if (h.kind !== 'inline') continue;
     for (const m of h.source.matchAll(/client\.global\.set\(\s*(["'`])([^"'`]+)\1/g)) sets.add(m[2]!);
   }
@@ -87,7 +95,8 @@ export function noteHttpFailure(failed: Map<string, FailedRequest>, node: Reques
 
 /**
  * After a `.http` exchange: remember a named request, run the JetBrains response handlers
- * (http-file/handlers.ts) and keep their `client.global` values as overrides (`:name`).
+ * (http-file/handlers.ts; `request` is the request as sent, with `ctx`'s environment and
+ * per-request variables) and keep their `client.global` values as overrides (`:name`).
  * @returns the `client.test` results as assertions (`name` `client.test`, `args` the test name).
  */
 export async function afterHttp(
@@ -97,6 +106,7 @@ response: { status: number; headers: Header[]; body: Uint8Array },
 file: string | undefined,
 sessionOverrides: Map<string, string>,
 state: HttpSessionState,
+ctx?: HttpVarContext,
 ): Promise<Assertion[]> {
   const requests = state.requests;
   state.failed.delete(failureKey(node));
@@ -104,20 +114,51 @@ state: HttpSessionState,
   const meta = requestMeta(node);
   if (meta.name) rememberRequest(requests, meta.name, request, response, body);
   if (!node.handlers?.length) return [];
-  const globals = new Map<string, string>();
-  for (const [k, v] of sessionOverrides) globals.set(k.replace(/^:/, ''), v);
-  const baseDir = file ? path.dirname(path.resolve(file)) : process.cwd();
-  const r = await runHandlers(node.handlers, { status: response.status, headers: response.headers, body }, globals, baseDir, HANDLER_TIMEOUT_MS);
+  const globals = handedGlobals(sessionOverrides);
+  const req = requestAfter(node, request, ctx?.env, ctx?.requestVars);
+  const r = await runHandlers(node.handlers, { status: response.status, headers: response.headers, body }, globals, baseDirOf(file), HANDLER_TIMEOUT_MS, req);
+  keepGlobals(r, globals, sessionOverrides, state);
+  return asAssertions(r.tests);
+}
+
+/**
+ * Before a `.http` request is resolved: run its JetBrains pre-request scripts
+ * (http-file/pre-request.ts), keep their `client.global` values as overrides, and add their
+ * per-request variables (`request.variables.set`) to the `{{...}}` sources.
+ * @returns the context to resolve with, and the scripts' failures as assertions.
+ */
+export async function beforeHttp(sheet: Sheet, node: RequestNode, ctx: HttpVarContext, file: string | undefined, sessionOverrides: Map<string, string>, state: HttpSessionState): Promise<{ ctx: HttpVarContext; assertions: Assertion[] }> {
+  if (!node.preScripts?.length) return { ctx, assertions: [] };
+  const globals = handedGlobals(sessionOverrides);
+  const r = await runPreRequest(sheet, node, ctx, globals, baseDirOf(file));
+  keepGlobals(r, globals, sessionOverrides, state);
+  const { overrides, globals: g } = splitOverrides(sessionOverrides, state);
+  return { ctx: { ...ctx, overrides, globals: g, requestVars: r.variables }, assertions: asAssertions(r.tests) };
+}
+
+const baseDirOf = (file: string | undefined) => (file ? path.dirname(path.resolve(file)) : process.cwd());
+
+/** The values a script's `client.global` starts with: every override, by name without the colon. */
+function handedGlobals(sessionOverrides: ReadonlyMap<string, string>): Map<string, string> {
+  return new Map([...sessionOverrides].map(([k, v]) => [k.replace(/^:/, ''), v]));
+}
+
+/** Keep what scripts did to `client.global` (handed `handed`) as overrides `:name`. */
+function keepGlobals(r: HandlerResult, handed: ReadonlyMap<string, string>, sessionOverrides: Map<string, string>, state: HttpSessionState): void {
   for (const n of r.cleared) {
     sessionOverrides.delete(`:${n}`);
     state.globals.delete(n);
   }
   for (const [k, v] of r.globals) {
     sessionOverrides.set(`:${k}`, v);
-    // Only what the handler set becomes a global; what it was handed keeps its rank.
-    if (globals.get(k) !== v) state.globals.set(k, v);
+    // Only what a script set becomes a global; what it was handed keeps its rank.
+    if (handed.get(k) !== v) state.globals.set(k, v);
   }
-  return r.tests.map((t) => ({
+}
+
+/** Handler and script results as assertions (`name` `client.test`, `args` the test name). */
+function asAssertions(tests: HandlerResult['tests']): Assertion[] {
+  return tests.map((t) => ({
     line: t.line,
     name: 'client.test',
     args: t.name,

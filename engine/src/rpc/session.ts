@@ -20,7 +20,7 @@ import { HOOK_TYPES, runHooks } from '../hooks/run.js';
 import { toCurl } from '../curl/to-curl.js';
 import { loadEnvironment } from '../http-file/environment.js';
 import { promptsOf, requestMeta } from '../resolve/resolve-http.js';
-import { afterHttp, httpContext, httpVariables, newHttpState, noteHttpFailure } from './session-http.js';
+import { afterHttp, beforeHttp, httpContext, httpVariables, newHttpState, noteHttpFailure } from './session-http.js';
 import { EngineError, isEngineError } from '../errors.js';
 import type { Request } from '../model.js';
 import type { EnvironmentsParams, EnvironmentsResult } from './protocol.js';
@@ -162,7 +162,9 @@ export class Session {
     const node = requestAt(sheet, p.line);
     const file = p.path;
     const prompts = p.prompts && typeof p.prompts === 'object' ? p.prompts : undefined;
-    const http = sheet.syntax === 'http' ? httpContext(node, file, p.env, this.overrides, this.http, prompts) : undefined;
+    // `.http`: JetBrains pre-request scripts run first; their per-request variables join the context.
+    const pre = sheet.syntax === 'http' ? await beforeHttp(sheet, node, httpContext(node, file, p.env, this.overrides, this.http, prompts), file, this.overrides, this.http) : undefined;
+    const http = pre?.ctx;
     const resolved = await resolveRequest(sheet, node, {
       overrides: http ? undefined : this.overrides,
       evalLisp: this.lispFor(p.context),
@@ -171,7 +173,7 @@ export class Session {
       baseDir: file ? path.dirname(path.resolve(file)) : process.cwd(),
       ...(http ? { http } : {}),
     });
-    return { ...resolved, node, sheet, http };
+    return { ...resolved, node, sheet, http, preTests: pre?.assertions ?? [] };
   }
 
   /**
@@ -227,7 +229,7 @@ export class Session {
     // A jar without changes of its own (no cookie set or expired) is not written: no lock, no
     // read, no write; what others wrote stays in the file and is read before the next request.
     const jarWarning = this.jarFile && !s.inhibitCookies && (await hasOwnChanges(this.jar, this.jarFile)) ? await trySaveJar(this.jar, this.jarFile) : null;
-    const handlerTests = resolved.http ? await afterHttp(resolved.node, exchange.request, exchange.response, p.path, this.overrides, this.http) : [];
+    const handlerTests = resolved.http ? await afterHttp(resolved.node, exchange.request, exchange.response, p.path, this.overrides, this.http, resolved.http) : [];
     // A spilled body is not presented (nor read by hooks): it is in the file, raw.
     const pres = spilled ? undefined : present(exchange.response, { raw: p.raw, threshold: s.threshold });
     const hooks = await runHooks(resolved.hooks, pres?.kind === 'text' ? pres.text! : '', (n, v) => this.overrides.set(n, v), {
@@ -236,6 +238,7 @@ export class Session {
       headers: exchange.response.headers,
       durationMs: exchange.durationMs,
     });
+    hooks.assertions.unshift(...resolved.preTests);
     hooks.assertions.push(...handlerTests);
     hooks.warnings.unshift(...this.requestWarnings(p, resolved.warnings));
     if (jarWarning) hooks.warnings.push({ line: resolved.request.line ?? p.line, code: 'cookie-jar-unwritable', message: jarWarning });
