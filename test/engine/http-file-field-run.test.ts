@@ -65,3 +65,14 @@ describe('sheet run x.http goes on after a failed request', () => {
     }
   });
 });
+
+describe('where httpyac differs and we keep REST Client and JetBrains behaviour', () => {
+  it('a hand-written Cookie header is sent with its request only; a scheme-less {{host}} from the environment gets http://', async () => {
+    cap.write('keep/http-client.env.json', JSON.stringify({ dev: { host: `127.0.0.1:${cap.port}` } }));
+    const r = await cap.sheetRun('keep/cookie.http', 'GET {{host}}/a\nCookie: session=abc\n\n###\nGET {{host}}/b\n', ['--env', 'dev']);
+    expect(r.code).toBe(0);
+    const cookies = r.got.map((g) => g.headers.find(([k]) => k.toLowerCase() === 'cookie')?.[1]);
+    expect(r.got.map((g) => g.requestLine)).toEqual(['GET /a HTTP/1.1', 'GET /b HTTP/1.1']);
+    expect(cookies).toEqual(['session=abc', undefined]);
+  });
+});
