@@ -66,6 +66,21 @@ describe('requests separated by blank lines only (httpyac: a request line after 
     ]);
   });
 
+  it('comment, # @name and @var lines between the blank line and the request line go with the request', async () => {
+    const got = await cap.runAll('named.http', [
+      'GET HOST/a',
+      '',
+      '# @name second',
+      '// what it does',
+      '@id = 5',
+      'GET HOST/b/{{id}}',
+      '',
+      '###',
+      'GET HOST/c?x={{second.response.body.path}}',
+    ].join('\n'));
+    expect(got.map((g) => g.requestLine)).toEqual(['GET /a HTTP/1.1', 'GET /b/5 HTTP/1.1', 'GET /c?x=/b/5 HTTP/1.1']);
+  });
+
   it('a request line inside a > {% %} script does not split the request', async () => {
     const got = await cap.runAll('script.http', 'GET HOST/one\n\n> {%\n\nGET = 1;\n%}\n');
     expect(got.map((g) => g.requestLine)).toEqual(['GET /one HTTP/1.1']);

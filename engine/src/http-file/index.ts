@@ -33,6 +33,11 @@ export function syntaxFor(text: string, fileName?: string): SheetSyntax {
 
 /** A `###` separator line (the `.http` syntax's; a sheet separates requests with any `#` line). */
 const HTTP_SEPARATOR = /^###/m;
+/**
+ * A line only a `.http` file has: a `# @name`-style directive, an `@name = value` file
+ * variable, a `{% %}` script, or a request line with a `{{...}}` reference.
+ */
+const HTTP_ONLY_LINE = new RegExp(`^(?:[ \\t]*(?:#|//)[ \\t]*@[A-Za-z]|@[A-Za-z_][\\w.-]*[ \\t]*=|[<>][ \\t]*\\{%|(?:${METHODS.join('|')})[ \\t]+.*\\{\\{)`, 'm');
 /** A sheet variable declaration line (`:name = v`, `:name := form`). */
 const SHEET_DECLARATION = /^:[^:=\s]+[ \t]*:?=/m;
 /** A line only a sheet has: a variable declaration or a hook (`-> name`). */
@@ -46,7 +51,9 @@ const LINE_KINDS = new RegExp(`^(?:(#)|${REQUEST_LINE.source.slice(1)})`, 'gm');
  * Whether a `.http`/`.rest` file is a restclient sheet saved under that name. Yes when:
  * - a sheet variable declaration (`:name = value`, `:name := form`) comes before the first
  *   request line (the `.http` parser would take it for a request line); or
- * - the text has no `###` line and has a line only a sheet has (a declaration, a `-> hook`) or
+ * - the text has no `###` line, no line only a `.http` file has (`# @name`, `@name = value`, a
+ *   `{% %}` script, a request line with `{{...}}`), and has a line only a sheet has (a
+ *   declaration, a `-> hook`) or
  *   more than one request line with a `#` line between each two (requests separated by blank
  *   lines only are `.http` requests, as httpyac reads them).
  * Each case is a text the `.http` parser would misread, so the guess changes only files that
@@ -58,7 +65,7 @@ export function looksLikeSheet(text: string): boolean {
   const declaration = text.search(SHEET_DECLARATION);
   const request = text.search(REQUEST_LINE);
   if (declaration >= 0 && (request < 0 || declaration < request)) return true;
-  if (HTTP_SEPARATOR.test(text)) return false;
+  if (HTTP_SEPARATOR.test(text) || HTTP_ONLY_LINE.test(text)) return false;
   if (SHEET_ONLY_LINE.test(text)) return true;
   return severalRequestsSeparatedByComments(text);
 }

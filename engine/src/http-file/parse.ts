@@ -62,9 +62,10 @@ const NEW_REQUEST = new RegExp(`^(?:${[...METHOD_SET].join('|')})[ \\t]+\\S`);
 
 /**
  * The line ranges of the requests: split at `###` lines (VS Code REST Client, JetBrains), and,
- * as httpyac does, at a request line (`GET http://h/b`) after a blank line once the range has
- * had its own request line, so requests separated by blank lines only are separate requests,
- * not one request whose body is the next. Lines inside a `> {% ... %}` script never split.
+ * as httpyac does, at a request line (`GET http://h/b`) after a blank line (and the comment,
+ * `# @name` and `@name = value` lines just above it, which go with it) once the range has had
+ * its own request line, so requests separated by blank lines only are separate requests, not
+ * one request whose body is the next. Lines inside a `{% ... %}` script never split.
  */
 function splitRequests(lines: string[], n: number): { start: number; end: number; name?: string }[] {
   let start = 1;
@@ -93,10 +94,14 @@ function splitRequests(lines: string[], n: number): { start: number; end: number
       hasRequest = !BLANK.test(sl) && !COMMENT.test(sl) && !/^[ \t]*@/.test(sl);
       continue;
     }
-    if (NEW_REQUEST.test(sl) && BLANK.test(lines[i - 2]!)) {
-      ranges.push({ start, end: i - 1, name: blockName });
+    if (!NEW_REQUEST.test(sl)) continue;
+    // Comment, directive and `@name = value` lines just above the request line belong to it.
+    let k = i - 1;
+    while (k > start && (COMMENT.test(lines[k - 1]!) || FILE_VAR.test(lines[k - 1]!))) k--;
+    if (k >= start && BLANK.test(lines[k - 1]!)) {
+      ranges.push({ start, end: k, name: blockName });
       blockName = undefined;
-      start = i;
+      start = k + 1;
     }
   }
   ranges.push({ start, end: n, name: blockName });
