@@ -91,6 +91,21 @@ describe('JetBrains pre-request scripts', () => {
   });
 });
 
+describe('a pre-request script between requests separated by blank lines', () => {
+  it('goes with the request below it', async () => {
+    const got = await cap.runAll('js/blank.http', [
+      'GET HOST/a',
+      '',
+      '< {%',
+      '  request.variables.set("x", "7");',
+      '%}',
+      '# the next one',
+      'GET HOST/b?x={{x}}',
+    ].join('\n'));
+    expect(got.map((g) => g.requestLine)).toEqual(['GET /a HTTP/1.1', 'GET /b?x=7 HTTP/1.1']);
+  });
+});
+
 describe('sheet convert', () => {
   it('names a pre-request script it cannot convert', () => {
     const r = httpToSheet('< {% request.variables.set("a", 1) %}\nGET http://h/{{a}}\n');

@@ -72,11 +72,15 @@ function splitRequests(lines: string[], n: number): { start: number; end: number
   let blockName: string | undefined;
   let hasRequest = false;
   let inScript = false;
+  // Pre-request scripts (`< {% ... %}`): the line that closes each -> the line that opens it.
+  const preScripts = new Map<number, number>();
+  let scriptStart = 0;
   const ranges: { start: number; end: number; name?: string }[] = [];
   for (let i = 1; i <= n; i++) {
     const sl = lines[i - 1]!;
     if (inScript) {
       inScript = !sl.includes('%}');
+      if (!inScript && scriptStart) preScripts.set(i, scriptStart);
       continue;
     }
     if (sl.charCodeAt(0) === 35 /* # */ && sl.startsWith('###')) {
@@ -88,6 +92,8 @@ function splitRequests(lines: string[], n: number): { start: number; end: number
     }
     if (/^[<>][ \t]*\{%/.test(sl)) {
       inScript = !sl.slice(sl.indexOf('{%') + 2).includes('%}');
+      scriptStart = sl.startsWith('<') ? i : 0;
+      if (!inScript && scriptStart) preScripts.set(i, i);
       continue;
     }
     if (!hasRequest) {
@@ -95,9 +101,14 @@ function splitRequests(lines: string[], n: number): { start: number; end: number
       continue;
     }
     if (!NEW_REQUEST.test(sl)) continue;
-    // Comment, directive and `@name = value` lines just above the request line belong to it.
+    // Comment, directive, `@name = value` and pre-request script lines just above the request
+    // line belong to it.
     let k = i - 1;
-    while (k > start && (COMMENT.test(lines[k - 1]!) || FILE_VAR.test(lines[k - 1]!))) k--;
+    while (k > start) {
+      if (preScripts.has(k)) k = preScripts.get(k)! - 1;
+      else if (COMMENT.test(lines[k - 1]!) || FILE_VAR.test(lines[k - 1]!)) k--;
+      else break;
+    }
     if (k >= start && BLANK.test(lines[k - 1]!)) {
       ranges.push({ start, end: k, name: blockName });
       blockName = undefined;
