@@ -4,8 +4,8 @@
  *
  * `{{name}}` looks, in this order, in: prompt answers, the client's overrides, the JetBrains
  * environment, `client.global` values, request variables (`{{login.response.body.$.token}}`),
- * file variables (`@name = value`), the VS Code environment (see `lookup`). Values may hold references themselves, resolved up to
- * `maxDepth` levels. `{{$...}}` are system variables. An unknown name is an error naming it.
+ * file variables (`@name = value`), the VS Code environment, per-request variables (see
+ * `lookup`). Declared values may hold references themselves, resolved up to `maxDepth` levels. `{{$...}}` are system variables. An unknown name is an error naming it.
  */
 import { randomInt, randomUUID } from 'node:crypto';
 import { JSONPath } from 'jsonpath-plus';
@@ -108,9 +108,10 @@ export function substituteHttp(text: string, ctx: HttpVarContext, line?: number,
  * The value of `{{name}}`, first found in: prompt answers; the client's overrides; the JetBrains
  * environment (http-client.env.json and its private file); `client.global` values; request
  * variables; file variables (`@name`); the VS Code environment; per-request variables of a
- * pre-request script. For JetBrains sources this is
- * the order JetBrains documents ("HTTP Client variables": environment, global, in-place); for
- * VS Code sources REST Client's (request variables, file variables, environment).
+ * pre-request script. For JetBrains sources this is the order JetBrains documents ("HTTP Client
+ * variables": environment, global, in-place, per-request); for VS Code sources REST Client's
+ * (request variables, file variables, environment). A value computed at run time comes back as
+ * `{ text }`: it is not a template.
  */
 function lookup(name: string, ctx: HttpVarContext, line?: number): string | { text: string } {
   if (ctx.prompts?.has(name)) return { text: ctx.prompts.get(name)! };
@@ -167,23 +168,21 @@ function requestVariable(expr: string, ctx: HttpVarContext, line?: number): stri
   }
   // VS Code REST Client hands the path, as written, to jsonpath-plus, which reads `token` and
   // `data.items[0].id` as `$.token` and `$.data.items[0].id`: so does this.
-  {
-    let json: unknown;
-    try {
-      json = JSON.parse(body);
-    } catch {
-      throw new EngineError('bad-argument', `{{${expr}}}: the ${side} body of ${name} is not JSON`, { line, hint: 'Use {{name.response.body.*}} for the whole body.' });
-    }
-    let found: unknown[];
-    try {
-      found = JSONPath({ path, json: json as object, wrap: true }) as unknown[];
-    } catch (e) {
-      throw new EngineError('bad-argument', `{{${expr}}}: ${path} is not a JSONPath (${(e as Error).message})`, { line, hint: 'Write {{name.response.body.$.field}}, {{name.response.body.field}} or {{name.response.body.*}}.' });
-    }
-    const v = found[0];
-    if (v === undefined) return '';
-    return typeof v === 'string' ? v : JSON.stringify(v);
+  let json: unknown;
+  try {
+    json = JSON.parse(body);
+  } catch {
+    throw new EngineError('bad-argument', `{{${expr}}}: the ${side} body of ${name} is not JSON`, { line, hint: 'Use {{name.response.body.*}} for the whole body.' });
   }
+  let found: unknown[];
+  try {
+    found = JSONPath({ path, json: json as object, wrap: true }) as unknown[];
+  } catch (e) {
+    throw new EngineError('bad-argument', `{{${expr}}}: ${path} is not a JSONPath (${(e as Error).message})`, { line, hint: 'Write {{name.response.body.$.field}}, {{name.response.body.field}} or {{name.response.body.*}}.' });
+  }
+  const v = found[0];
+  if (v === undefined) return '';
+  return typeof v === 'string' ? v : JSON.stringify(v);
 }
 
 /** `$guid`, `$randomInt`, `$timestamp`, `$datetime`, `$localDatetime`, `$processEnv`, `$dotenv` (+ JetBrains' `$uuid`, `$isoTimestamp`, and `$random.*` in http-random.ts). */
