@@ -70,8 +70,8 @@ describe('form bodies with blanks around = and & (httpyac and REST Client urlenc
 });
 
 describe('GraphQL: X-REQUEST-TYPE: GraphQL (REST Client) is sent as JSON {query, operationName, variables}', () => {
-  const sent = (body: string) => ({ headers: { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) }, body });
-  const gql = (body: string, headers = 'Content-Type: application/json\n') => `POST HOST/graphql\n${headers}X-REQUEST-TYPE: GraphQL\n\n${body}`;
+  const sent = (body: string, marker = 'GraphQL') => ({ headers: { 'content-type': 'application/json', 'x-request-type': marker, 'content-length': String(Buffer.byteLength(body)) }, body });
+  const gql = (body: string, headers = 'Content-Type: application/json\nX-REQUEST-TYPE: GraphQL\n') => `POST HOST/graphql\n${headers}\n${body}`;
 
   it('names the operation from the query, omits it for an anonymous one, parses the variables', async () => {
     const got = await cap.runAll('gql.http', [
@@ -80,15 +80,15 @@ describe('GraphQL: X-REQUEST-TYPE: GraphQL (REST Client) is sent as JSON {query,
       '###',
       gql('{\n  users { name }\n}\n'),
       '###',
-      gql('# fragments first\nfragment F on User { name }\nmutation AddUser @live {\n  add { ...F }\n}\n', ''),
+      gql('# fragments first\nfragment F on User { name }\nmutation AddUser @live {\n  add { ...F }\n}\n', 'X-REQUEST-TYPE: GraphQL\n'),
       '###',
       gql('query ($n: Int) { users(first: $n) { id } }\n\n{"n": 2}\n', 'x-request-type: graphql\n'),
     ].join('\n'));
     expect(got.map(wire)).toEqual([
       {
         line: 'POST /graphql HTTP/1.1',
-        headers: { 'content-type': 'application/json', 'content-length': '115' },
-        // httpyac 6.16.7 and REST Client send the same bytes for this one (REST Client without the header).
+        // httpyac 6.16.7 sends these very bytes for this one (REST Client the same body, without the marker header).
+        headers: { 'content-type': 'application/json', 'x-request-type': 'GraphQL', 'content-length': '115' },
         body: '{"query":"query GetUser($id: ID!) {\\n  user(id: $id) { name }\\n}","operationName":"GetUser","variables":{"id":"7"}}',
       },
       { line: 'POST /graphql HTTP/1.1', ...sent(JSON.stringify({ query: '{\n  users { name }\n}' })) },
@@ -98,7 +98,7 @@ describe('GraphQL: X-REQUEST-TYPE: GraphQL (REST Client) is sent as JSON {query,
       },
       {
         line: 'POST /graphql HTTP/1.1',
-        ...sent(JSON.stringify({ query: 'query ($n: Int) { users(first: $n) { id } }', variables: { n: 2 } })),
+        ...sent(JSON.stringify({ query: 'query ($n: Int) { users(first: $n) { id } }', variables: { n: 2 } }), 'graphql'),
       },
     ]);
   });

@@ -4,8 +4,10 @@
  * line and a JSON object of variables, is sent as the JSON body GraphQL servers read over HTTP
  * (graphql.org "Serving over HTTP"): `{"query": ..., "operationName": ..., "variables": ...}`.
  *
- * As REST Client does, the `X-REQUEST-TYPE` header is a marker for the client and is not sent.
- * Where the peers differ or fall short, this follows the GraphQL specification: the operation
+ * The `X-REQUEST-TYPE` header is sent as written, as httpyac sends it (REST Client drops it; a
+ * server ignores a header it does not know, and the bytes stay those of the reference client
+ * the engine is compared with). Where the peers differ or fall short, this follows the GraphQL
+ * specification: the operation
  * name is the name of the document's first named operation (`query`, `mutation` or
  * `subscription`; REST Client reads `query` only, httpyac sends an anonymous `{ ... }` query as
  * raw text), omitted for an anonymous one; `variables` is sent only when written (as httpyac);
@@ -32,8 +34,8 @@ export function operationName(query: string): string | undefined {
 }
 
 /**
- * The request to send for a GraphQL `.http` request: `headers` without `X-REQUEST-TYPE` (plus a
- * JSON content type when none is given) and the JSON body.
+ * The request to send for a GraphQL `.http` request: `headers` (plus a JSON content type when
+ * none is given) and the JSON body.
  * @param text the body after the `{{...}}` pass: the query, then optionally a blank line and
  *   the variables as a JSON object.
  * @param line the body's first line in the file, for errors.
@@ -62,7 +64,7 @@ export function graphQlRequest(headers: Header[], text: string, line: number): {
     }
     payload.variables = vars;
   }
-  const out = headers.filter(([n]) => n.toLowerCase() !== 'x-request-type');
+  const out = [...headers];
   if (headerValue(out, 'content-type') === undefined) out.push(['Content-Type', 'application/json']);
   return { headers: out, body: JSON.stringify(payload) };
 }
