@@ -212,7 +212,7 @@ and no report\n"
                      (pcase code
                        (0 "passed")
                        (1 "had failed assertions")
-                       (2 "stopped on a sheet error")
+                       (2 "had a sheet error")
                        (3 "had a transport failure")
                        (_ "failed"))
                      code)))))))

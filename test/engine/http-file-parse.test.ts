@@ -34,7 +34,7 @@ describe('request line', () => {
 
   it.each([
     ['an unknown method', 'FETCH http://h/', 'unknown-method', 1],
-    ['a pre-request script', '< {% request.variables.set("a", 1) %}\nGET http://h/', 'unsupported-construct', 1],
+    ['an unclosed pre-request script', '< {% request.variables.set("a", 1)\nGET http://h/', 'unterminated-hook-form', 1],
     ['CONNECT', 'CONNECT h:443', 'unsupported-construct', 1],
   ])('%s is a located error', (_, text, code, line) => {
     const s = parseHttpFile(text);

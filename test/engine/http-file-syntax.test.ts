@@ -19,6 +19,9 @@ describe('syntaxFor', () => {
     ['hook, no ###', 'api.http', 'POST http://h/login\n\n{}\n-> jq-set-var :tok .token\n', 'sheet'],
     ['two requests separated by #', 'api.http', 'GET http://h/a\n#\nPOST http://h/b\nContent-Type: a\n\n{}\n', 'sheet'],
     ['no name', undefined, 'GET http://h/a\n', 'sheet'],
+    ['requests separated by blank lines only', 'a.http', 'GET http://h/a HTTP/1.1\n\nGET http://h/b HTTP/1.1\n', 'http'],
+    ['a # @name directive between requests', 'a.http', 'GET http://h/a\n\n# @name second\nGET http://h/b\n', 'http'],
+    ['a {{variable}} in a request line', 'a.http', 'GET http://h/{{x}}\n#\nGET http://h/b\n', 'http'],
   ])('%s: %s is %s', (_what, name, text, syntax) => {
     expect(syntaxFor(text, name)).toBe(syntax);
     expect(parseForFile(text, name).syntax ?? 'sheet').toBe(syntax);

@@ -34,6 +34,7 @@ describe('sheet run --untrusted', () => {
     ['a run-hook form', 'b.sheet', (u) => `GET ${u}/u-hook\n-> run-hook (message "hi")\n`, 2, 'the run-hook form'],
     ['an inline .http handler', 'c.http', (u) => `GET ${u}/u-handler\n\n> {%\n  client.global.set("x", "1");\n%}\n`, 3, 'the response handler'],
     ['a .http handler file', 'd.http', (u) => `GET ${u}/u-handler-file\n\n> ./h.js\n`, 3, 'the response handler'],
+    ['a .http pre-request script', 'f.http', (u) => `< {%\n  request.variables.set("x", "1");\n%}\nGET ${u}/u-pre\n`, 1, 'the pre-request script'],
   ];
   for (const [name, file, text, line, what] of cases) {
     it(`${name}: exit 2, the line named, nothing of the file sent`, async () => {

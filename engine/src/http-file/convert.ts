@@ -98,7 +98,7 @@ function requestToHttp(r: RequestNode, refs: (t: string) => string, problems: Co
  * `:name`, `# @name` kept as a comment.
  * Not convertible (named in `problems`): system variables (`{{$guid}}`...), request variables
  * (`{{login.response...}}`), names defined by no file variable (environment variables),
- * `# @no-redirect` / `# @no-cookie-jar` / `# @prompt`, response handlers, `<@` and multipart
+ * `# @no-redirect` / `# @no-cookie-jar` / `# @prompt`, response handlers, pre-request scripts, `<@` and multipart
  * `< path` parts, body lines starting with `#` (a comment in a sheet).
  */
 export function httpToSheet(text: string): ConvertResult {
@@ -139,6 +139,9 @@ export function httpToSheet(text: string): ConvertResult {
     }
     for (const h of r.handlers ?? []) {
       problems.push({ line: h.line, construct: h.kind === 'inline' ? '> {% ... %}' : `> ${h.path}`, message: 'response handlers have no sheet equivalent; use -> jq-set-var or -> run-hook' });
+    }
+    for (const h of r.preScripts ?? []) {
+      problems.push({ line: h.line, construct: h.kind === 'inline' ? '< {% ... %}' : `< ${h.path}`, message: 'pre-request scripts have no sheet equivalent; declare the values as :name = value or :name := (lisp)' });
     }
     out.push('#');
   }

@@ -20,6 +20,8 @@ export interface Environment {
   name?: string;
   /** Variable name -> value (a template: may hold `{{...}}`). */
   variables: Record<string, string>;
+  /** Names whose value comes from a JetBrains file (they outrank globals and file variables). */
+  jetbrains: Set<string>;
   /** The files read, nearest first. */
   files: string[];
   /** Every environment name the files define (without `$shared`), sorted. */
@@ -107,8 +109,16 @@ export function loadEnvironment(filePath: string, envName?: string): Environment
     });
   }
   const variables: Record<string, string> = {};
-  for (const s of [vs, jbPub, jbPriv]) if (s) Object.assign(variables, section(s.$shared));
-  if (envName !== undefined) for (const s of [vs, jbPub, jbPriv]) if (s) Object.assign(variables, section(s[envName]));
+  const jetbrains = new Set<string>();
+  const take = (s: Record<string, unknown> | undefined, key: string) => {
+    for (const [k, v] of Object.entries(s ? section(s[key]) : {})) {
+      variables[k] = v;
+      if (s === vs) jetbrains.delete(k);
+      else jetbrains.add(k);
+    }
+  };
+  for (const s of [vs, jbPub, jbPriv]) take(s, '$shared');
+  if (envName !== undefined) for (const s of [vs, jbPub, jbPriv]) take(s, envName);
   let dotenv: Record<string, string> = {};
   const envFile = path.join(dir, '.env');
   if (fs.existsSync(envFile)) {
@@ -118,5 +128,5 @@ export function loadEnvironment(filePath: string, envName?: string): Environment
       throw new EngineError('file-unreadable', `cannot read ${envFile} (${(e as NodeJS.ErrnoException).code ?? 'error'})`, { details: { path: envFile } });
     }
   }
-  return { ...(envName !== undefined ? { name: envName } : {}), variables, files, available, dotenv };
+  return { ...(envName !== undefined ? { name: envName } : {}), variables, jetbrains, files, available, dotenv };
 }

@@ -16,6 +16,7 @@ import type { ResponseHandler } from '../sheet/ast.js';
 import { EngineError } from '../errors.js';
 import { expandPath } from '../resolve/resolve.js';
 import type { Header } from '../model.js';
+import { REQUEST_PRELUDE, type HandlerRequest } from './request-api.js';
 
 /** One `client.test` (or a failed `client.assert` outside a test, or a script error). */
 export interface HandlerTestResult {
@@ -28,6 +29,8 @@ export interface HandlerTestResult {
 
 export interface HandlerResult {
   tests: HandlerTestResult[];
+  /** Per-request variables after the scripts ran (`request.variables.set`). */
+  variables: Map<string, string>;
   /** Globals after the handlers ran (`client.global`), name -> value as a string. */
   globals: Map<string, string>;
   /** Names removed with `client.global.clear` / `clearAll`. */
@@ -47,7 +50,7 @@ export const HANDLER_TIMEOUT_MS = 2000;
 
 const PRELUDE = `
 'use strict';
-const __out = { tests: [], globals: {}, cleared: [], logs: [] };
+const __out = { tests: [], globals: {}, cleared: [], logs: [], variables: {} };
 const __data = JSON.parse(__input);
 Object.assign(__out.globals, __data.globals);
 const __str = (v) => (typeof v === 'string' ? v : JSON.stringify(v));
@@ -68,8 +71,8 @@ const client = Object.freeze({
   exit() { throw __exit; },
 });
 const __exit = Object.freeze({ exit: true });
-const __headers = __data.response.headers;
-const response = Object.freeze({
+const __headers = __data.response ? __data.response.headers : [];
+const response = __data.response === undefined ? undefined : Object.freeze({
   status: __data.response.status,
   body: __data.response.json !== undefined ? __data.response.json : __data.response.body,
   headers: Object.freeze({
@@ -78,9 +81,11 @@ const response = Object.freeze({
   }),
   contentType: Object.freeze({ mimeType: __data.response.mimeType, charset: __data.response.charset }),
 });
-`;
+${REQUEST_PRELUDE}`;
 
-function inputJson(res: HandlerResponse, globals: ReadonlyMap<string, string>): string {
+function inputJson(res: HandlerResponse | undefined, globals: ReadonlyMap<string, string>, req: HandlerRequest | undefined): string {
+  const base = { globals: Object.fromEntries(globals), ...(req ? { request: req } : {}) };
+  if (!res) return JSON.stringify(base);
   const ct = res.headers.find(([n]) => n.toLowerCase() === 'content-type')?.[1] ?? '';
   const [mimeType = '', ...params] = ct.split(';').map((s) => s.trim());
   const charset = params.find((p) => /^charset=/i.test(p))?.slice(8) ?? 'utf-8';
@@ -92,31 +97,34 @@ function inputJson(res: HandlerResponse, globals: ReadonlyMap<string, string>): 
       // not JSON after all: the script gets the text
     }
   }
-  return JSON.stringify({ globals: Object.fromEntries(globals), response: { status: res.status, headers: res.headers, body: res.body, json, mimeType, charset } });
+  return JSON.stringify({ ...base, response: { status: res.status, headers: res.headers, body: res.body, json, mimeType, charset } });
 }
 
 /**
- * Run one handler's script.
+ * Run one handler's (or pre-request script's) script.
  * @param source the script text.
+ * @param res the response; undefined for a pre-request script (`response` is then undefined).
  * @param globals the `client.global` values before it runs.
  * @param timeoutMs time limit (synchronous code and its promise jobs), default 2000 ms.
- * @returns its tests (a script error or timeout is a failed test named after the handler).
+ * @param req the `request` object's data (request-api.ts); undefined: no `request`.
+ * @param what how a failure is named: `response handler` or `pre-request script`.
+ * @returns its tests (a script error or timeout is a failed test named after the script).
  */
-export function runHandlerScript(source: string, line: number, res: HandlerResponse, globals: ReadonlyMap<string, string>, timeoutMs = HANDLER_TIMEOUT_MS): HandlerResult {
+export function runHandlerScript(source: string, line: number, res: HandlerResponse | undefined, globals: ReadonlyMap<string, string>, timeoutMs = HANDLER_TIMEOUT_MS, req?: HandlerRequest, what = 'response handler'): HandlerResult {
   // A sandbox object without prototype: `this.constructor` must not lead to the outer realm's
   // Function (and from there to `process`). The input travels as a string literal.
   const context = vm.createContext(Object.create(null) as object, { codeGeneration: { strings: false, wasm: false }, microtaskMode: 'afterEvaluate' });
-  const out: HandlerResult = { tests: [], globals: new Map(globals), cleared: [], logs: [] };
+  const out: HandlerResult = { tests: [], variables: new Map(Object.entries(req?.variables ?? {})), globals: new Map(globals), cleared: [], logs: [] };
   try {
-    vm.runInContext(`const __input = ${JSON.stringify(inputJson(res, globals))};\n${PRELUDE}`, context, { timeout: timeoutMs });
+    vm.runInContext(`const __input = ${JSON.stringify(inputJson(res, globals, req))};\n${PRELUDE}`, context, { timeout: timeoutMs });
     // The user's script runs in its own block so its declarations do not clash with the prelude.
     vm.runInContext(`{\n${source}\n}`, context, { timeout: timeoutMs, filename: `handler@line${line}.js`, lineOffset: line - 2 });
   } catch (e) {
     const exited = typeof e === 'object' && e !== null && (e as { exit?: unknown }).exit === true && !(e instanceof Error);
     const msg = e instanceof Error || (typeof e === 'object' && e !== null && 'message' in e) ? String((e as Error).message) : String(e);
-    if (!exited) out.tests.push({ name: `response handler (line ${line})`, passed: false, message: /timed out/i.test(msg) ? `the handler ran longer than ${timeoutMs} ms` : msg, line });
+    if (!exited) out.tests.push({ name: `${what} (line ${line})`, passed: false, message: /timed out/i.test(msg) ? `the handler ran longer than ${timeoutMs} ms` : msg, line });
   }
-  let r: { tests: HandlerTestResult[]; globals: Record<string, string>; cleared: string[]; logs: string[] };
+  let r: { tests: HandlerTestResult[]; globals: Record<string, string>; cleared: string[]; logs: string[]; variables: Record<string, string> };
   try {
     r = JSON.parse(vm.runInContext('JSON.stringify(__out)', context, { timeout: timeoutMs }) as string);
   } catch {
@@ -126,16 +134,21 @@ export function runHandlerScript(source: string, line: number, res: HandlerRespo
   out.globals = new Map(Object.entries(r.globals));
   out.cleared = r.cleared;
   out.logs = r.logs;
+  out.variables = new Map(Object.entries(r.variables));
   return out;
 }
 
 /**
- * Run the handlers of a request in order, each seeing the globals the previous one left.
+ * Run the handlers (or pre-request scripts) of a request in order, each seeing the globals and
+ * request variables the previous one left.
+ * @param res the response; undefined for pre-request scripts.
  * @param baseDir directory `> ./file.js` paths are relative to (the `.http` file's).
+ * @param req the `request` object's data (request-api.ts).
  * @throws EngineError `file-unreadable` when a handler file cannot be read.
  */
-export async function runHandlers(handlers: ResponseHandler[], res: HandlerResponse, globals: ReadonlyMap<string, string>, baseDir: string, timeoutMs = HANDLER_TIMEOUT_MS): Promise<HandlerResult> {
-  const total: HandlerResult = { tests: [], globals: new Map(globals), cleared: [], logs: [] };
+export async function runHandlers(handlers: ResponseHandler[], res: HandlerResponse | undefined, globals: ReadonlyMap<string, string>, baseDir: string, timeoutMs = HANDLER_TIMEOUT_MS, req?: HandlerRequest): Promise<HandlerResult> {
+  const what = res ? 'response handler' : 'pre-request script';
+  const total: HandlerResult = { tests: [], variables: new Map(Object.entries(req?.variables ?? {})), globals: new Map(globals), cleared: [], logs: [] };
   for (const h of handlers) {
     let source: string;
     if (h.kind === 'inline') source = h.source;
@@ -144,15 +157,16 @@ export async function runHandlers(handlers: ResponseHandler[], res: HandlerRespo
       try {
         source = await fs.readFile(file, 'utf8');
       } catch (e) {
-        throw new EngineError('file-unreadable', `cannot read response handler ${file} (${(e as NodeJS.ErrnoException).code ?? 'error'})`, {
+        throw new EngineError('file-unreadable', `cannot read ${what} ${file} (${(e as NodeJS.ErrnoException).code ?? 'error'})`, {
           line: h.line,
           hint: 'Check the path; it is relative to the .http file\'s directory.',
           details: { path: file },
         });
       }
     }
-    const r = runHandlerScript(source, h.line, res, total.globals, timeoutMs);
+    const r = runHandlerScript(source, h.line, res, total.globals, timeoutMs, req && { ...req, variables: Object.fromEntries(total.variables) }, what);
     total.tests.push(...r.tests);
+    total.variables = r.variables;
     total.globals = r.globals;
     total.cleared.push(...r.cleared);
     total.logs.push(...r.logs);

@@ -11,7 +11,7 @@
  */
 import path from 'node:path';
 import type { Sheet, SheetSyntax } from '../sheet/ast.js';
-import { METHODS, parseSheet } from '../sheet/parse.js';
+import { METHODS, parseSheet, withoutBom } from '../sheet/parse.js';
 import { parseHttpFile } from './parse.js';
 
 export { parseHttpFile } from './parse.js';
@@ -21,6 +21,7 @@ const MARKER = /-\*-.*\bsheet-syntax:\s*(http|sheet)\b.*-\*-/;
 
 /** The syntax `parseForFile` uses for `text` named `fileName` (see the module comment). */
 export function syntaxFor(text: string, fileName?: string): SheetSyntax {
+  text = withoutBom(text);
   const ext = fileName ? path.extname(fileName).toLowerCase() : '';
   if (ext === '.sheet') return 'sheet';
   const firstLine = text.slice(0, Math.min(text.length, 512)).split(/\r?\n/, 1)[0] ?? '';
@@ -32,20 +33,29 @@ export function syntaxFor(text: string, fileName?: string): SheetSyntax {
 
 /** A `###` separator line (the `.http` syntax's; a sheet separates requests with any `#` line). */
 const HTTP_SEPARATOR = /^###/m;
+/**
+ * A line only a `.http` file has: a `# @name`-style directive, an `@name = value` file
+ * variable, a `{% %}` script, or a request line with a `{{...}}` reference.
+ */
+const HTTP_ONLY_LINE = new RegExp(`^(?:[ \\t]*(?:#|//)[ \\t]*@[A-Za-z]|@[A-Za-z_][\\w.-]*[ \\t]*=|[<>][ \\t]*\\{%|(?:${METHODS.join('|')})[ \\t]+.*\\{\\{)`, 'm');
 /** A sheet variable declaration line (`:name = v`, `:name := form`). */
 const SHEET_DECLARATION = /^:[^:=\s]+[ \t]*:?=/m;
 /** A line only a sheet has: a variable declaration or a hook (`-> name`). */
 const SHEET_ONLY_LINE = /^(?::[^:=\s]+[ \t]*:?=|->[ \t])/m;
 /** A request line (`METHOD url`). */
 const REQUEST_LINE = new RegExp(`^(?:${METHODS.join('|')})[ \\t]+\\S`, 'm');
-const REQUEST_LINES = new RegExp(REQUEST_LINE.source, 'gm');
+/** A `#` line (group 1) or a request line. */
+const LINE_KINDS = new RegExp(`^(?:(#)|${REQUEST_LINE.source.slice(1)})`, 'gm');
 
 /**
  * Whether a `.http`/`.rest` file is a restclient sheet saved under that name. Yes when:
  * - a sheet variable declaration (`:name = value`, `:name := form`) comes before the first
  *   request line (the `.http` parser would take it for a request line); or
- * - the text has no `###` line and has a line only a sheet has (a declaration, a `-> hook`) or
- *   more than one request line (a `.http` file separates requests with `###`).
+ * - the text has no `###` line, no line only a `.http` file has (`# @name`, `@name = value`, a
+ *   `{% %}` script, a request line with `{{...}}`), and has a line only a sheet has (a
+ *   declaration, a `-> hook`) or
+ *   more than one request line with a `#` line between each two (requests separated by blank
+ *   lines only are `.http` requests, as httpyac reads them).
  * Each case is a text the `.http` parser would misread, so the guess changes only files that
  * could not work as `.http`; anything else stays `.http`, and the first-line marker
  * `# -*- sheet-syntax: sheet -*-` decides where the guess cannot (docs/http-files.md "Which
@@ -55,9 +65,28 @@ export function looksLikeSheet(text: string): boolean {
   const declaration = text.search(SHEET_DECLARATION);
   const request = text.search(REQUEST_LINE);
   if (declaration >= 0 && (request < 0 || declaration < request)) return true;
-  if (HTTP_SEPARATOR.test(text)) return false;
+  if (HTTP_SEPARATOR.test(text) || HTTP_ONLY_LINE.test(text)) return false;
   if (SHEET_ONLY_LINE.test(text)) return true;
-  return (text.match(REQUEST_LINES)?.length ?? 0) > 1;
+  return severalRequestsSeparatedByComments(text);
+}
+
+/**
+ * Whether `text` has more than one request line and a `#` line between each two: a sheet's
+ * requests. Two request lines with only blank or other lines between them are `.http` requests
+ * separated by blank lines (httpyac): a sheet would read the second as the first one's body.
+ */
+function severalRequestsSeparatedByComments(text: string): boolean {
+  let requests = 0;
+  let comment = false;
+  for (const m of text.matchAll(LINE_KINDS)) {
+    if (m[1] !== undefined) comment = true;
+    else {
+      if (requests && !comment) return false;
+      requests++;
+      comment = false;
+    }
+  }
+  return requests > 1;
 }
 
 /**

@@ -6,13 +6,14 @@
  * - `###` (optional name after it) separates requests; `#` and `//` lines are comments;
  * - `@name = value` declares a file variable (before a request line);
  * - `# @name login`, `# @no-redirect`, `# @no-cookie-jar`, `# @prompt name` are directives;
- * - request line `[METHOD] URL [HTTP/1.1]` (method GET when absent); lines starting with `?`
- *   or `&` continue the query; `Name: value` headers; a blank line; the body up to the next
+ * - request line `[METHOD] URL [HTTP/1.1]` (method GET when absent); lines starting with `?`,
+ *   `&` or `/`, and indented lines, continue the URL; `Name: value` headers; a blank line; the body up to the next
  *   `###` (trailing blank lines dropped); `< path` / `<@ path` bodies and multipart parts;
- * - `> {% script %}` and `> ./handler.js` response handlers after the body.
+ * - `> {% script %}` and `> ./handler.js` response handlers after the body; `< {% script %}` and
+ *   `< ./script.js` pre-request scripts above the request line (JetBrains).
  */
 import type { Block, BodyNode, BodyPart, Diagnostic, Directive, HeaderItem, RequestNode, ResponseHandler, Sheet, VarDecl } from '../sheet/ast.js';
-import { METHODS, splitLines } from '../sheet/parse.js';
+import { HTTP_VERSION, METHODS, splitLines } from '../sheet/parse.js';
 
 const METHOD_SET = new Set<string>([...METHODS, 'CONNECT']);
 const SEPARATOR = /^###(.*)$/;
@@ -20,7 +21,18 @@ const COMMENT = /^[ \t]*(#|\/\/)/;
 const DIRECTIVE = /^[ \t]*(?:#|\/\/)[ \t]*@([A-Za-z][\w-]*)(?:[ \t]*=?[ \t]*(.*?))?[ \t]*$/;
 const FILE_VAR = /^[ \t]*@([A-Za-z_][\w.-]*)[ \t]*=[ \t]*(.*?)[ \t]*$/;
 const HEADER = /^[ \t]*([^\s:]+)[ \t]*:[ \t]*(.*?)[ \t]*$/;
-const QUERY_CONT = /^[ \t]*[?&]/;
+const URL_PART = /^[ \t]*(?:[?&]|\/(?!\/))/;
+
+/**
+ * Whether a line right after the request line (or after another such line) continues its URL:
+ * a line starting with `?` or `&` (VS Code REST Client's query lines), with `/` (httpyac), or
+ * any indented line that is not a header (JetBrains: "break long request lines into multiple
+ * lines by indenting all lines except the first one"). Joined to the URL trimmed, without blanks.
+ */
+function urlContinues(l: string): boolean {
+  if (URL_PART.test(l)) return true;
+  return /^[ \t]+\S/.test(l) && !COMMENT.test(l) && !HEADER.test(l);
+}
 const FILE_BODY = /^<(@(\w*))?[ \t]+(\S.*?)[ \t]*$/;
 const BLANK = /^[ \t]*$/;
 
@@ -35,7 +47,7 @@ function requestLine(raw: string): [string, string | undefined, string, string |
   const t = raw.trim();
   let rest = t;
   let version: string | undefined;
-  const v = /[ \t]+(HTTP\/[\d.]+)$/.exec(rest);
+  const v = HTTP_VERSION.exec(rest);
   if (v) {
     version = v[1];
     rest = rest.slice(0, v.index);
@@ -45,10 +57,72 @@ function requestLine(raw: string): [string, string | undefined, string, string |
   return [t, undefined, rest, version];
 }
 
+/** A request line that starts a new request after a blank line (httpyac): an upper-case method, a blank, a target. */
+const NEW_REQUEST = new RegExp(`^(?:${[...METHOD_SET].join('|')})[ \\t]+\\S`);
+
+/**
+ * The line ranges of the requests: split at `###` lines (VS Code REST Client, JetBrains), and,
+ * as httpyac does, at a request line (`GET http://h/b`) after a blank line (and the comment,
+ * `# @name` and `@name = value` lines just above it, which go with it) once the range has had
+ * its own request line, so requests separated by blank lines only are separate requests, not
+ * one request whose body is the next. Lines inside a `{% ... %}` script never split.
+ */
+function splitRequests(lines: string[], n: number): { start: number; end: number; name?: string }[] {
+  let start = 1;
+  let blockName: string | undefined;
+  let hasRequest = false;
+  let inScript = false;
+  // Pre-request scripts (`< {% ... %}`): the line that closes each -> the line that opens it.
+  const preScripts = new Map<number, number>();
+  let scriptStart = 0;
+  const ranges: { start: number; end: number; name?: string }[] = [];
+  for (let i = 1; i <= n; i++) {
+    const sl = lines[i - 1]!;
+    if (inScript) {
+      inScript = !sl.includes('%}');
+      if (!inScript && scriptStart) preScripts.set(i, scriptStart);
+      continue;
+    }
+    if (sl.charCodeAt(0) === 35 /* # */ && sl.startsWith('###')) {
+      if (i > start || ranges.length || blockName !== undefined) ranges.push({ start, end: i - 1, name: blockName });
+      blockName = SEPARATOR.exec(sl)![1]!.trim() || undefined;
+      start = i + 1;
+      hasRequest = false;
+      continue;
+    }
+    if (/^[<>][ \t]*\{%/.test(sl)) {
+      inScript = !sl.slice(sl.indexOf('{%') + 2).includes('%}');
+      scriptStart = sl.startsWith('<') ? i : 0;
+      if (!inScript && scriptStart) preScripts.set(i, i);
+      continue;
+    }
+    if (!hasRequest) {
+      hasRequest = !BLANK.test(sl) && !COMMENT.test(sl) && !/^[ \t]*@/.test(sl);
+      continue;
+    }
+    if (!NEW_REQUEST.test(sl)) continue;
+    // Comment, directive, `@name = value` and pre-request script lines just above the request
+    // line belong to it.
+    let k = i - 1;
+    while (k > start) {
+      if (preScripts.has(k)) k = preScripts.get(k)! - 1;
+      else if (COMMENT.test(lines[k - 1]!) || FILE_VAR.test(lines[k - 1]!)) k--;
+      else break;
+    }
+    if (k >= start && BLANK.test(lines[k - 1]!)) {
+      ranges.push({ start, end: k, name: blockName });
+      blockName = undefined;
+      start = k + 1;
+    }
+  }
+  ranges.push({ start, end: n, name: blockName });
+  return ranges;
+}
+
 /** Parse a whole `.http` file. Never throws. */
 export function parseHttpFile(text: string): Sheet {
   const lines = splitLines(text);
-  const n = text === '' ? 0 : lines.length;
+  const n = lines.length === 1 && lines[0] === '' ? 0 : lines.length;
   const vars: VarDecl[] = [];
   const requests: RequestNode[] = [];
   const blocks: Block[] = [];
@@ -56,29 +130,34 @@ export function parseHttpFile(text: string): Sheet {
   const unsupported = (line: number, what: string, hint: string) =>
     diagnostics.push({ code: 'unsupported-construct', severity: 'error', line, message: `${what} is not supported`, hint });
 
-  // Split into blocks at `###` lines.
-  let start = 1;
-  let blockName: string | undefined;
-  const ranges: { start: number; end: number; name?: string }[] = [];
-  for (let i = 1; i <= n; i++) {
-    const sl = lines[i - 1]!;
-    if (sl.charCodeAt(0) !== 35 /* # */ || !sl.startsWith('###')) continue;
-    const m = SEPARATOR.exec(sl)!;
-    if (i > start || ranges.length || blockName !== undefined) ranges.push({ start, end: i - 1, name: blockName });
-    blockName = m[1]!.trim() || undefined;
-    start = i + 1;
-  }
-  ranges.push({ start, end: n, name: blockName });
+  const ranges = splitRequests(lines, n);
 
   for (const r of ranges) {
     const block: Block = { startLine: r.start, endLine: r.end };
     blocks.push(block);
     const directives: Directive[] = [];
+    const preScripts: ResponseHandler[] = [];
     let i = r.start;
-    // Preamble: blank lines, comments, directives, file variables.
+    // Preamble: blank lines, comments, directives, file variables, pre-request scripts.
     for (; i <= r.end; i++) {
       const l = lines[i - 1]!;
       if (BLANK.test(l)) continue;
+      const pre = /^<[ \t]*\{%(.*)$/.exec(l);
+      if (pre) {
+        const sc = readScript(lines, i, r.end, pre[1]!);
+        if (!sc.closed) {
+          diagnostics.push({ code: 'unterminated-hook-form', severity: 'error', line: i, message: 'pre-request script < {% has no closing %}', hint: 'Close the script with %} before the request line.' });
+          block.error = diagnostics[diagnostics.length - 1];
+        }
+        preScripts.push({ kind: 'inline', source: sc.source, line: i, endLine: sc.end });
+        i = sc.end;
+        continue;
+      }
+      const preFile = /^<[ \t]+(\S.*?)[ \t]*$/.exec(l);
+      if (preFile) {
+        preScripts.push({ kind: 'file', path: preFile[1]!, line: i, endLine: i });
+        continue;
+      }
       const d = DIRECTIVE.exec(l);
       if (d) {
         directives.push({ name: d[1]!, value: d[2] ?? '', line: i });
@@ -96,15 +175,10 @@ export function parseHttpFile(text: string): Sheet {
       }
       break;
     }
-    if (i > r.end) continue;
+    if (i > r.end || block.error) continue;
     // Request line.
     const reqLine = i;
     const raw = lines[i - 1]!;
-    if (/^[ \t]*<[ \t]*\{%/.test(raw)) {
-      unsupported(i, 'a pre-request script (< {% ... %})', 'Remove the script; set values with file variables (@name = value) or an environment instead.');
-      block.error = diagnostics[diagnostics.length - 1];
-      continue;
-    }
     const m = requestLine(raw);
     let method = m[1] ? m[1] : 'GET';
     let url = m[2]!;
@@ -128,7 +202,9 @@ export function parseHttpFile(text: string): Sheet {
       continue;
     }
     i++;
-    for (; i <= r.end && QUERY_CONT.test(lines[i - 1]!); i++) url += lines[i - 1]!.trim();
+    for (; i <= r.end && urlContinues(lines[i - 1]!); i++) url += lines[i - 1]!.trim();
+    const lastVersion = m[3] ? undefined : HTTP_VERSION.exec(url);
+    if (lastVersion) url = url.slice(0, lastVersion.index);
     // Headers.
     const headers: HeaderItem[] = [];
     for (; i <= r.end; i++) {
@@ -155,25 +231,13 @@ export function parseHttpFile(text: string): Sheet {
       }
       const inline = /^>[ \t]*\{%(.*)$/.exec(l);
       if (inline) {
-        const startLine = i;
-        let src = inline[1]!;
-        let closed = false;
-        for (;;) {
-          const k = src.indexOf('%}');
-          if (k >= 0) {
-            src = src.slice(0, k);
-            closed = true;
-            break;
-          }
-          if (i >= r.end) break;
-          i++;
-          src += '\n' + lines[i - 1]!;
-        }
-        if (!closed) {
-          diagnostics.push({ code: 'unterminated-hook-form', severity: 'error', line: startLine, message: 'response handler > {% has no closing %}', hint: 'Close the script with %} before the next ###.' });
+        const sc = readScript(lines, i, r.end, inline[1]!);
+        if (!sc.closed) {
+          diagnostics.push({ code: 'unterminated-hook-form', severity: 'error', line: i, message: 'response handler > {% has no closing %}', hint: 'Close the script with %} before the next ###.' });
           block.error = diagnostics[diagnostics.length - 1];
         }
-        handlers.push({ kind: 'inline', source: src, line: startLine, endLine: i });
+        handlers.push({ kind: 'inline', source: sc.source, line: i, endLine: sc.end });
+        i = sc.end;
         continue;
       }
       const fileHandler = /^>[ \t]+(\S.*?)[ \t]*$/.exec(l);
@@ -200,7 +264,7 @@ export function parseHttpFile(text: string): Sheet {
     }
     while (bodyLines.length && BLANK.test(bodyLines[bodyLines.length - 1]!.text)) bodyLines.pop();
     const req: RequestNode = { method, url: url.trim(), line: reqLine, startLine: r.start, endLine: r.end, headers, hooks: [] };
-    if (m[3]) req.httpVersion = m[3];
+    if (m[3] ?? lastVersion?.[1]) req.httpVersion = m[3] ?? lastVersion![1];
     const body = bodyNode(bodyLines);
     if (body) req.body = body;
     const nameDir = [...directives].reverse().find((d) => d.name === 'name');
@@ -208,6 +272,7 @@ export function parseHttpFile(text: string): Sheet {
     if (name) req.name = name.split(/\s+/)[0];
     if (directives.length) req.directives = directives;
     if (handlers.length) req.handlers = handlers;
+    if (preScripts.length) req.preScripts = preScripts;
     for (const d of directives) {
       if (!KNOWN_DIRECTIVES.has(d.name)) {
         diagnostics.push({ code: 'unsupported-construct', severity: 'warning', line: d.line, message: `directive @${d.name} is not supported and has no effect`, hint: 'See docs/http-files.md for the supported # @ directives.' });
@@ -219,6 +284,23 @@ export function parseHttpFile(text: string): Sheet {
     }
   }
   return { syntax: 'http', vars, requests, blocks, diagnostics, lineCount: n };
+}
+
+/**
+ * The script of a `{% ... %}` block that starts on line `at` (1-based) with `first` after its
+ * `{%`: its text up to `%}`, the line holding `%}` (or `end` when it is missing) and whether it
+ * was closed.
+ */
+function readScript(lines: string[], at: number, end: number, first: string): { source: string; end: number; closed: boolean } {
+  let src = first;
+  let i = at;
+  for (;;) {
+    const k = src.indexOf('%}');
+    if (k >= 0) return { source: src.slice(0, k), end: i, closed: true };
+    if (i >= end) return { source: src, end: i, closed: false };
+    i++;
+    src += '\n' + lines[i - 1]!;
+  }
 }
 
 /**

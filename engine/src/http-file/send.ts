@@ -11,7 +11,9 @@ import type { RequestNode, Sheet } from '../sheet/ast.js';
 import { requestAt } from '../sheet/parse.js';
 import { resolveRequest } from '../resolve/resolve.js';
 import { promptsOf, requestMeta, type HttpRequestMeta } from '../resolve/resolve-http.js';
-import type { RequestRecord } from '../resolve/http-vars.js';
+import type { HttpVarContext, RequestRecord } from '../resolve/http-vars.js';
+import { runPreRequest } from './pre-request.js';
+import { requestAfter } from './request-api.js';
 import { send } from '../http/send.js';
 import { newJar } from '../http/cookies.js';
 import { bodyText, rememberRequest } from './named.js';
@@ -81,12 +83,18 @@ export class HttpFileRunner {
       prompts.set(p.name, await this.opts.prompt(p.name, p.description, p.line));
     }
     const env = this.opts.env;
-    const resolved = await resolveRequest(sheet, req, {
-      baseDir: this.baseDir,
-      overrides: this.globals,
-      signal,
-      http: { env: env?.variables, dotenv: env?.dotenv, requests: this.requests, prompts },
-    });
+    const timeout = this.opts.handlerTimeoutMs ?? HANDLER_TIMEOUT_MS;
+    let http: HttpVarContext = { env: env?.variables, jetbrainsEnv: env?.jetbrains, dotenv: env?.dotenv, requests: this.requests, prompts, globals: this.globals };
+    let tests: HandlerTestResult[] = [];
+    let logs: string[] = [];
+    if (req.preScripts?.length) {
+      const pre = await runPreRequest(sheet, req, http, this.globals, this.baseDir, timeout);
+      this.keep(pre.globals);
+      http = { ...http, requestVars: pre.variables };
+      tests = pre.tests;
+      logs = pre.logs;
+    }
+    const resolved = await resolveRequest(sheet, req, { baseDir: this.baseDir, signal, http });
     const meta = requestMeta(req);
     const exchange = await send(resolved.request, {
       jar: meta.noCookieJar ? undefined : this.jar,
@@ -98,16 +106,19 @@ export class HttpFileRunner {
     const rs = exchange.response;
     const text = bodyText(rs.body, headerValue(rs.headers, 'content-type')) ?? '';
     if (meta.name) rememberRequest(this.requests, meta.name, rq, rs, text);
-    let tests: HandlerTestResult[] = [];
-    let logs: string[] = [];
     if (req.handlers?.length) {
-      const r = await runHandlers(req.handlers, { status: rs.status, headers: rs.headers, body: text }, this.globals, this.baseDir, this.opts.handlerTimeoutMs ?? HANDLER_TIMEOUT_MS);
-      this.globals.clear();
-      for (const [k, v] of r.globals) this.globals.set(k, v);
-      tests = r.tests;
-      logs = r.logs;
+      const r = await runHandlers(req.handlers, { status: rs.status, headers: rs.headers, body: text }, this.globals, this.baseDir, timeout, requestAfter(req, rq, env?.variables, http.requestVars));
+      this.keep(r.globals);
+      tests = [...tests, ...r.tests];
+      logs = [...logs, ...r.logs];
     }
     return { request: exchange.request, exchange, meta, tests, logs };
+  }
+
+  /** Keep the `client.global` values scripts left. */
+  private keep(globals: ReadonlyMap<string, string>): void {
+    this.globals.clear();
+    for (const [k, v] of globals) this.globals.set(k, v);
   }
 
   /** Send the request at 1-based `line` of `text` (parsed with `parseForFile`). */

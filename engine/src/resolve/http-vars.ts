@@ -2,16 +2,16 @@
  * The `{{...}}` substitution pass of `.http` files (VS Code REST Client and JetBrains HTTP
  * Client syntax; docs/http-files.md "Variables"), beside the `:name` pass of substitute.ts.
  *
- * `{{name}}` looks, in this order, in: prompt answers, overrides (values set by response
- * handlers with `client.global.set`, or by the client), request variables
- * (`{{login.response.body.$.token}}`), file variables (`@name = value`), the environment (its
- * named section, then `$shared`). Values may hold references themselves, resolved up to
- * `maxDepth` levels. `{{$...}}` are system variables. An unknown name is an error naming it.
+ * `{{name}}` looks, in this order, in: prompt answers, the client's overrides, the JetBrains
+ * environment, `client.global` values, request variables (`{{login.response.body.$.token}}`),
+ * file variables (`@name = value`), the VS Code environment, per-request variables (see
+ * `lookup`). Declared values may hold references themselves, resolved up to `maxDepth` levels. `{{$...}}` are system variables. An unknown name is an error naming it.
  */
 import { randomInt, randomUUID } from 'node:crypto';
 import { JSONPath } from 'jsonpath-plus';
 import { EngineError } from '../errors.js';
 import { headerValue, type Header } from '../model.js';
+import { randomVariable } from './http-random.js';
 
 /** What a named request left for `{{name.request...}}` / `{{name.response...}}`. */
 export interface RequestRecord {
@@ -19,13 +19,34 @@ export interface RequestRecord {
   response?: { status: number; headers: Header[]; body: string };
 }
 
+/**
+ * A request of the run that failed (transport or resolve error), for the error of a later
+ * request that needs one of its values: its `# @name`, and the `client.global.set` names its
+ * response handlers would have set.
+ */
+export interface FailedRequest {
+  line: number;
+  name?: string;
+  /** Names its handlers set with `client.global.set("name", ...)`. */
+  sets: string[];
+  message: string;
+}
+
 export interface HttpVarContext {
+  /** Requests that failed before this one (sheet run goes on after a failure). */
+  failed?: ReadonlyMap<string, FailedRequest>;
   /** File variables (`@name = value`): name -> raw value (may hold `{{...}}`). */
   fileVars?: ReadonlyMap<string, string>;
   /** Environment variables of the chosen environment (`$shared` already merged under it). */
   env?: Readonly<Record<string, string>>;
-  /** Values that win over file variables (client.global.set, sheet-set-var). */
+  /** Names of `env` whose value is a JetBrains environment file's: they win over globals and file variables. */
+  jetbrainsEnv?: ReadonlySet<string>;
+  /** Values the client set (sheet-set-var, `--var`): they win over everything but prompt answers. */
   overrides?: ReadonlyMap<string, string>;
+  /** `client.global.set` values (JetBrains globals): below the JetBrains environment, above file variables. */
+  globals?: ReadonlyMap<string, string>;
+  /** Per-request variables (`request.variables.set` in a pre-request script): last, as JetBrains ranks them. */
+  requestVars?: ReadonlyMap<string, string>;
   /** Answers to `# @prompt name` directives. */
   prompts?: ReadonlyMap<string, string>;
   /** Named requests sent before (`# @name login`). */
@@ -77,20 +98,45 @@ export function substituteHttp(text: string, ctx: HttpVarContext, line?: number,
     }
     if (expr.startsWith('$')) return systemVariable(expr, ctx, line);
     const raw = lookup(expr, ctx, line);
-    return substituteHttp(raw, ctx, line, depth + 1);
+    // Values computed at run time (prompt answers, script values, response data) are text, not
+    // templates: a `{{` in them is sent as it is. Declared values may refer to others.
+    return typeof raw === 'string' ? substituteHttp(raw, ctx, line, depth + 1) : raw.text;
   });
 }
 
-function lookup(name: string, ctx: HttpVarContext, line?: number): string {
-  for (const m of [ctx.prompts, ctx.overrides]) if (m?.has(name)) return m.get(name)!;
+/**
+ * The value of `{{name}}`, first found in: prompt answers; the client's overrides; the JetBrains
+ * environment (http-client.env.json and its private file); `client.global` values; request
+ * variables; file variables (`@name`); the VS Code environment; per-request variables of a
+ * pre-request script. For JetBrains sources this is the order JetBrains documents ("HTTP Client
+ * variables": environment, global, in-place, per-request); for VS Code sources REST Client's
+ * (request variables, file variables, environment). A value computed at run time comes back as
+ * `{ text }`: it is not a template.
+ */
+function lookup(name: string, ctx: HttpVarContext, line?: number): string | { text: string } {
+  if (ctx.prompts?.has(name)) return { text: ctx.prompts.get(name)! };
+  if (ctx.overrides?.has(name)) return ctx.overrides.get(name)!;
+  if (ctx.jetbrainsEnv?.has(name) && ctx.env && Object.prototype.hasOwnProperty.call(ctx.env, name)) return String(ctx.env[name]);
+  if (ctx.globals?.has(name)) return { text: ctx.globals.get(name)! };
   const rv = requestVariable(name, ctx, line);
-  if (rv !== undefined) return rv;
+  if (rv !== undefined) return { text: rv };
   if (ctx.fileVars?.has(name)) return ctx.fileVars.get(name)!;
   if (ctx.env && Object.prototype.hasOwnProperty.call(ctx.env, name)) return String(ctx.env[name]);
+  if (ctx.requestVars?.has(name)) return { text: ctx.requestVars.get(name)! };
+  const setter = [...(ctx.failed?.values() ?? [])].find((f) => f.sets.includes(name));
+  if (setter) throw failedError(`{{${name}}}`, setter, line);
   throw new EngineError('unknown-variable', `{{${name}}} is not defined`, {
     line,
     hint: `Declare it (@${name} = value), put it in the chosen environment (http-client.env.json or rest-client.environmentVariables), or send the request that names it first.`,
     details: { variable: name },
+  });
+}
+
+function failedError(what: string, f: FailedRequest, line?: number): EngineError {
+  return new EngineError('unknown-variable', `${what} needs a value from request ${f.name ? `${f.name} ` : ''}(line ${f.line}), which failed: ${f.message}`, {
+    line,
+    hint: `Make the request at line ${f.line} succeed first.`,
+    details: { variable: what.slice(2, -2), failedLine: f.line },
   });
 }
 
@@ -100,6 +146,8 @@ function requestVariable(expr: string, ctx: HttpVarContext, line?: number): stri
   if (!m || !ctx.requests) return undefined;
   const [, name, side, part, path] = m as unknown as [string, string, 'request' | 'response', string, string | undefined];
   const rec = ctx.requests.get(name);
+  const failed = ctx.failed?.get(name);
+  if (failed && !ctx.fileVars?.has(expr)) throw failedError(`{{${expr}}}`, failed, line);
   if (!rec) {
     if (!ctx.fileVars?.has(expr)) {
       throw new EngineError('unknown-variable', `{{${expr}}}: no request named ${name} has been sent`, {
@@ -115,26 +163,31 @@ function requestVariable(expr: string, ctx: HttpVarContext, line?: number): stri
   if (part === 'headers') return headerValue(src.headers, path ?? '') ?? '';
   const body = src.body ?? '';
   if (path === undefined || path === '*') return body;
-  if (path.startsWith('$')) {
-    let json: unknown;
-    try {
-      json = JSON.parse(body);
-    } catch {
-      throw new EngineError('bad-argument', `{{${expr}}}: the ${side} body of ${name} is not JSON`, { line, hint: 'Use {{name.response.body.*}} for the whole body.' });
-    }
-    const found = JSONPath({ path, json: json as object, wrap: true }) as unknown[];
-    const v = found[0];
-    if (v === undefined) return '';
-    return typeof v === 'string' ? v : JSON.stringify(v);
-  }
   if (path.startsWith('/') || path.startsWith('//')) {
     throw new EngineError('unsupported-construct', `{{${expr}}}: XPath on XML bodies is not supported`, { line, hint: 'Use a JSONPath ($.field) on a JSON body, or a response handler.' });
   }
-  throw new EngineError('bad-argument', `{{${expr}}}: ${path} is neither * nor a JSONPath starting with $`, { line, hint: 'Write {{name.response.body.$.field}} or {{name.response.body.*}}.' });
+  // VS Code REST Client hands the path, as written, to jsonpath-plus, which reads `token` and
+  // `data.items[0].id` as `$.token` and `$.data.items[0].id`: so does this.
+  let json: unknown;
+  try {
+    json = JSON.parse(body);
+  } catch {
+    throw new EngineError('bad-argument', `{{${expr}}}: the ${side} body of ${name} is not JSON`, { line, hint: 'Use {{name.response.body.*}} for the whole body.' });
+  }
+  let found: unknown[];
+  try {
+    found = JSONPath({ path, json: json as object, wrap: true }) as unknown[];
+  } catch (e) {
+    throw new EngineError('bad-argument', `{{${expr}}}: ${path} is not a JSONPath (${(e as Error).message})`, { line, hint: 'Write {{name.response.body.$.field}}, {{name.response.body.field}} or {{name.response.body.*}}.' });
+  }
+  const v = found[0];
+  if (v === undefined) return '';
+  return typeof v === 'string' ? v : JSON.stringify(v);
 }
 
-/** `$guid`, `$randomInt`, `$timestamp`, `$datetime`, `$localDatetime`, `$processEnv`, `$dotenv` (+ JetBrains' `$uuid`, `$isoTimestamp`, `$random.uuid`). */
+/** `$guid`, `$randomInt`, `$timestamp`, `$datetime`, `$localDatetime`, `$processEnv`, `$dotenv` (+ JetBrains' `$uuid`, `$isoTimestamp`, and `$random.*` in http-random.ts). */
 function systemVariable(expr: string, ctx: HttpVarContext, line?: number): string {
+  if (expr.startsWith('$random.')) return randomVariable(expr, line);
   const words = expr.match(/"[^"]*"|'[^']*'|\S+/g) ?? [];
   const name = words[0]!;
   const args = words.slice(1);
@@ -150,7 +203,6 @@ function systemVariable(expr: string, ctx: HttpVarContext, line?: number): strin
   switch (name) {
     case '$guid':
     case '$uuid':
-    case '$random.uuid':
       return randomUUID();
     case '$randomInt': {
       if (!args.length) return String(randomInt(0, 1000));
@@ -183,7 +235,7 @@ function systemVariable(expr: string, ctx: HttpVarContext, line?: number): strin
     default:
       throw new EngineError('unsupported-construct', `system variable ${name} is not supported`, {
         line,
-        hint: 'Supported: $guid, $randomInt, $timestamp, $datetime, $localDatetime, $processEnv, $dotenv (docs/http-files.md).',
+        hint: 'Supported: $guid, $uuid, $randomInt, $random.*, $timestamp, $isoTimestamp, $datetime, $localDatetime, $processEnv, $dotenv (docs/http-files.md).',
         details: { variable: name },
       });
   }

@@ -13,6 +13,9 @@ import { EngineError } from '../errors.js';
 import { headerValue, type Body, type Header } from '../model.js';
 import { expandPath, normalizeUrl, type ResolvedRequest, type ResolveOptions } from './resolve.js';
 import { substituteHttp, type HttpVarContext } from './http-vars.js';
+import { basicAuthorization } from './http-auth.js';
+import { formBody } from './http-form.js';
+import { graphQlRequest, isGraphQl } from './http-graphql.js';
 
 /** What a `.http` request asks of the sender, from its `# @` directives. */
 export interface HttpRequestMeta {
@@ -52,6 +55,37 @@ export function promptsOf(req: RequestNode): { name: string; description: string
  */
 export const SECRET_PROMPT_NAME = /pass(?:word|wd)?|token|secret/i;
 
+const SCHEME = /^[a-z][a-z0-9+.-]*:\/\//i;
+
+/**
+ * The absolute URL of a request line's target (httpyac's `hostVariableReplacer`):
+ * - `/path` with a `Host:` header (VS Code REST Client, RFC 9112 origin-form):
+ *   `http://HOST/path`, `https://` when the Host's port is 443 or 8443;
+ * - `/path` with a `{{host}}` variable (file, environment, `client.global`; httpyac): the
+ *   variable's value, then the path;
+ * - `localhost:3000/x` (no scheme): `http://` in front, as VS Code REST Client does.
+ * @throws EngineError `invalid-url` for `/path` with neither, naming what to add.
+ */
+function absoluteUrl(url: string, headers: Header[], c: HttpVarContext, line: number): string {
+  if (!url.startsWith('/')) return SCHEME.test(url) ? url : `http://${url}`;
+  const hostHeader = headerValue(headers, 'host');
+  if (hostHeader) return `${/:(443|8443)$/.test(hostHeader) ? 'https' : 'http'}://${hostHeader}${url}`;
+  let host: string | undefined;
+  try {
+    host = substituteHttp('{{host}}', c, line).trim().replace(/\/+$/, '');
+  } catch {
+    // no host variable: the error below says what to add
+  }
+  if (!host) {
+    throw new EngineError('invalid-url', `the request line's URL ${JSON.stringify(url)} has no host`, {
+      line,
+      hint: 'Write an absolute URL (http://host/path), add a Host: header, or declare @host = http://host (httpyac\'s convention).',
+      details: { url },
+    });
+  }
+  return `${SCHEME.test(host) ? '' : 'http://'}${host}${url}`;
+}
+
 async function readFile(file: string, line: number): Promise<Buffer> {
   try {
     return await fs.readFile(file);
@@ -89,23 +123,25 @@ export async function resolveHttpRequest(sheet: Sheet, req: RequestNode, opts: R
   const sub = (t: string, line: number) => substituteHttp(t, c, line);
   const baseDir = opts.baseDir ?? process.cwd();
 
-  const headers: Header[] = req.headers.flatMap((h) => (h.kind === 'header' ? [[h.name, sub(h.value, h.line)] as Header] : []));
-  let url = sub(req.url, req.line).trim();
-  if (url.startsWith('/')) {
-    const host = headerValue(headers, 'host');
-    if (host) url = `http://${host}${url}`;
-  } else if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(url)) url = `http://${url}`;
-  url = normalizeUrl(url, req.line);
+  let headers: Header[] = req.headers.flatMap((h) => {
+    if (h.kind !== 'header') return [];
+    const value = sub(h.value, h.line);
+    return [[h.name, /^authorization$/i.test(h.name) ? basicAuthorization(value) : value] as Header];
+  });
+  const url = normalizeUrl(absoluteUrl(sub(req.url, req.line).trim(), headers, c, req.line), req.line);
 
   let body: Body | undefined;
   const b = req.body;
   const multipart = /^multipart\//i.test(headerValue(headers, 'content-type') ?? '');
-  if (b?.kind === 'text') {
+  if (b?.kind === 'text' && isGraphQl(headers)) {
+    const g = graphQlRequest(headers, sub(b.text, b.line), b.line);
+    headers = g.headers;
+    body = { kind: 'text', text: g.body };
+  } else if (b?.kind === 'text') {
     const text = sub(b.text, b.line);
-    // VS Code REST Client: a form body may be broken over lines (`&key=value` on the next line);
-    // the lines are trimmed and joined, as httpyac does too.
+    // A form body may be broken over lines, with blanks around `=` and `&` (http-form.ts).
     const form = /^application\/x-www-form-urlencoded\b/i.test(headerValue(headers, 'content-type') ?? '');
-    body = { kind: 'text', text: multipart ? text.replace(/\r?\n/g, '\r\n') : form ? text.split(/\r?\n/).map((l) => l.trim()).join('') : text };
+    body = { kind: 'text', text: multipart ? text.replace(/\r?\n/g, '\r\n') : form ? formBody(text) : text };
   } else if (b?.kind === 'file') {
     const file = expandPath(sub(b.path, b.line), baseDir);
     const buf = await readFile(file, b.line);

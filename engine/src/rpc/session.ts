@@ -20,8 +20,7 @@ import { HOOK_TYPES, runHooks } from '../hooks/run.js';
 import { toCurl } from '../curl/to-curl.js';
 import { loadEnvironment } from '../http-file/environment.js';
 import { promptsOf, requestMeta } from '../resolve/resolve-http.js';
-import type { RequestRecord } from '../resolve/http-vars.js';
-import { afterHttp, httpContext, httpVariables } from './session-http.js';
+import { afterHttp, beforeHttp, httpContext, httpVariables, newHttpState, noteHttpFailure } from './session-http.js';
 import { EngineError, isEngineError } from '../errors.js';
 import type { Request } from '../model.js';
 import type { EnvironmentsParams, EnvironmentsResult } from './protocol.js';
@@ -93,8 +92,8 @@ export class Session {
   private jarReadWarning: string | null = null;
   /** Settles when the settings given so far (and their cookie jar) are in place. */
   private ready: Promise<void> = Promise.resolve();
-  /** `.http` files: named requests sent so far (`# @name login` -> `{{login.response...}}`). */
-  private httpRequests = new Map<string, RequestRecord>();
+  /** `.http` files: named requests, failed requests and `client.global` values so far. */
+  private http = newHttpState();
   /** Last parse, reused while the text is the same (navigation asks often). */
   private cache: { text: string; fileName?: string; sheet: Sheet } | undefined;
 
@@ -160,7 +159,9 @@ export class Session {
     const node = requestAt(sheet, p.line);
     const file = p.path;
     const prompts = p.prompts && typeof p.prompts === 'object' ? p.prompts : undefined;
-    const http = sheet.syntax === 'http' ? httpContext(node, file, p.env, this.overrides, this.httpRequests, prompts) : undefined;
+    // `.http`: JetBrains pre-request scripts run first; their per-request variables join the context.
+    const pre = sheet.syntax === 'http' ? await beforeHttp(sheet, node, httpContext(node, file, p.env, this.overrides, this.http, prompts), file, this.overrides, this.http) : undefined;
+    const http = pre?.ctx;
     const resolved = await resolveRequest(sheet, node, {
       overrides: http ? undefined : this.overrides,
       evalLisp: this.lispFor(p.context),
@@ -169,7 +170,7 @@ export class Session {
       baseDir: file ? path.dirname(path.resolve(file)) : process.cwd(),
       ...(http ? { http } : {}),
     });
-    return { ...resolved, node, sheet, http };
+    return { ...resolved, node, sheet, http, preTests: pre?.assertions ?? [] };
   }
 
   /**
@@ -191,6 +192,15 @@ export class Session {
    *   status is a result, not an error.
    */
   async send(p: SendParams, signal?: AbortSignal): Promise<SendResult> {
+    return this.sendOnce(p, signal).catch((e: unknown) => {
+      const sheet = this.parse(p.text, p.path);
+      const node = sheet.syntax === 'http' ? sheet.requests.find((r) => r.startLine <= p.line && p.line <= r.endLine) : undefined;
+      if (node) noteHttpFailure(this.http.failed, node, e);
+      throw e;
+    });
+  }
+
+  private async sendOnce(p: SendParams, signal?: AbortSignal): Promise<SendResult> {
     await this.ready;
     const s = this.merged(p.settings);
     const resolved = await this.resolveAt(p, s, signal);
@@ -216,7 +226,7 @@ export class Session {
     // A jar without changes of its own (no cookie set or expired) is not written: no lock, no
     // read, no write; what others wrote stays in the file and is read before the next request.
     const jarWarning = this.jarFile && !s.inhibitCookies && (await hasOwnChanges(this.jar, this.jarFile)) ? await trySaveJar(this.jar, this.jarFile) : null;
-    const handlerTests = resolved.http ? await afterHttp(resolved.node, exchange.request, exchange.response, p.path, this.overrides, this.httpRequests) : [];
+    const handlerTests = resolved.http ? await afterHttp(resolved.node, exchange.request, exchange.response, p.path, this.overrides, this.http, resolved.http) : [];
     // A spilled body is not presented (nor read by hooks): it is in the file, raw.
     const pres = spilled ? undefined : present(exchange.response, { raw: p.raw, threshold: s.threshold });
     const hooks = await runHooks(resolved.hooks, pres?.kind === 'text' ? pres.text! : '', (n, v) => this.overrides.set(n, v), {
@@ -225,6 +235,7 @@ export class Session {
       headers: exchange.response.headers,
       durationMs: exchange.durationMs,
     });
+    hooks.assertions.unshift(...resolved.preTests);
     hooks.assertions.push(...handlerTests);
     hooks.warnings.unshift(...this.requestWarnings(p, resolved.warnings));
     if (jarWarning) hooks.warnings.push({ line: resolved.request.line ?? p.line, code: 'cookie-jar-unwritable', message: jarWarning });
@@ -338,7 +349,7 @@ export class Session {
     const s = this.merged(p.settings);
     const sheet = this.parse(p.text, p.path);
     if (sheet.syntax === 'http') {
-      const ctx = httpContext(undefined, p.path, p.env, this.overrides, this.httpRequests);
+      const ctx = httpContext(undefined, p.path, p.env, this.overrides, this.http);
       return {
         overrides: [...this.overrides].map(([name, value]) => ({ name, value })),
         variables: httpVariables(sheet, ctx, s.maxPasses),

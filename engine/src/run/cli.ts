@@ -15,7 +15,7 @@ import { BatchEmacs, elispDir, findEmacs } from './lisp-batch.js';
 import { runFile, type FileResult, type RequestResult, type RunOptions } from './runner.js';
 import { failures, json, junitXml, requestName, tap, writeReport } from './report.js';
 import { parseForFile } from '../http-file/index.js';
-import { selectRequests } from './runner.js';
+import { runSteps } from './runner.js';
 import fs from 'node:fs';
 import { checkHttpFile, convertCommand } from './convert-cli.js';
 import { importCurlCommand } from './import-curl-cli.js';
@@ -50,7 +50,8 @@ Options:
   --grep REGEX          run only the requests whose request line or comments above match
   --report FORMAT       tap (to stdout), tap:PATH, junit:PATH or json:PATH; repeatable
   --jobs N              run N files in parallel (default 1; requests of a file are sequential)
-  --fail-fast           stop at the first request that fails or errs
+  --fail-fast, --bail   stop at the first request that fails or errs (without it, a .http
+                        file goes on after a failed request; a sheet stops at an error)
   --timeout S           per-request timeout in seconds (default none)
   --insecure, -k        accept any TLS certificate
   --cookie-jar PATH     load and save cookies in PATH (Netscape format, as curl -b/-c)
@@ -140,6 +141,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
         report: { type: 'string', multiple: true },
         jobs: { type: 'string' },
         'fail-fast': { type: 'boolean' },
+        bail: { type: 'boolean' },
         timeout: { type: 'string' },
         insecure: { type: 'boolean', short: 'k' },
         'cookie-jar': { type: 'string' },
@@ -226,8 +228,9 @@ export async function main(argv: string[], io: Io): Promise<number> {
     const sheet = parseForFile((text = fs.readFileSync(f, 'utf8')), f);
     if (bare.length && sheet.syntax !== 'http') return usage(io, `--var ${bare[0]}: use --var :name=value (name=value is for .http files; ${f} is a sheet)`);
     try {
-      selected = selectRequests(sheet, text, { line, grep });
-      total += selected.length;
+      const steps = runSteps(sheet, text, { line, grep });
+      total += steps.length;
+      selected = steps.filter((n) => 'method' in n);
     } catch {
       continue; // reported by the run
     }
@@ -242,6 +245,8 @@ export async function main(argv: string[], io: Io): Promise<number> {
   const lisp = emacs && dir && !v.untrusted ? new BatchEmacs(emacs, dir) : undefined;
   let done = 0;
   let stopped = false;
+  // `--bail`: httpyac's and Newman's name for it.
+  const failFast = !!(v['fail-fast'] || v.bail);
   const started = Date.now();
   const onResult = (r: RequestResult) => {
     done++;
@@ -252,7 +257,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
     say(`${mark} ${status} ${name}${ms}  [${done}/${total}]\n`);
     for (const m of failures(r)) say(`    ${paint('31', m)}\n`);
     for (const w of r.warnings) say(`    warning: ${w.message}\n`);
-    if (v['fail-fast'] && r.outcome !== 'passed') stopped = true;
+    if (failFast && r.outcome !== 'passed') stopped = true;
   };
   const opts: RunOptions = {
     vars,
@@ -278,7 +283,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
       const r = await runFile(file, opts);
       if (r.error) {
         say(`${paint('31', '✗')} ${r.error.message}\n${r.error.hint ? `    hint: ${r.error.hint}\n` : ''}`);
-        if (v['fail-fast']) stopped = true;
+        if (failFast) stopped = true;
       }
       results[i] = r;
     }

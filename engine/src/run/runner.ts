@@ -10,7 +10,7 @@ import fs from 'node:fs/promises';
 import { Session } from '../rpc/session.js';
 import { isEngineError, type ErrorCode } from '../errors.js';
 import type { Assertion, HookResults, RequestInfo } from '../rpc/protocol.js';
-import type { RequestNode, Sheet } from '../sheet/ast.js';
+import type { Block, RequestNode, Sheet } from '../sheet/ast.js';
 import { requestAt } from '../sheet/parse.js';
 import { parseForFile } from '../http-file/index.js';
 import { noEmacsError, type BatchEmacs } from './lisp-batch.js';
@@ -104,9 +104,22 @@ export function selectRequests(sheet: Sheet, text: string, o: Pick<RunOptions, '
   });
 }
 
+/**
+ * The requests a run goes through, in file order: the selected requests and, for a whole
+ * `.http` file, the blocks a located error keeps from running (a `CONNECT` request, `>> file`),
+ * each reported as that request's failure while the others run (as httpyac and JetBrains do).
+ */
+export function runSteps(sheet: Sheet, text: string, o: Pick<RunOptions, 'line' | 'grep'>): (RequestNode | Block)[] {
+  const requests = selectRequests(sheet, text, o);
+  if (sheet.syntax !== 'http' || o.line !== undefined || o.grep) return requests;
+  return sheet.blocks.flatMap((b): (RequestNode | Block)[] => (b.request ? [b.request] : b.error ? [b] : []));
+}
+
 /** A file's sheet errors and its Lisp that cannot run without Emacs; the first one found, else undefined. */
 export function preflight(file: string, sheet: Sheet, requests: RequestNode[], o: Pick<RunOptions, 'vars' | 'lisp' | 'untrusted'>): RunError | undefined {
-  const e = sheet.diagnostics.find((d) => d.severity === 'error');
+  // A `.http` block's own error fails that request only (runSteps).
+  const own = new Set(sheet.syntax === 'http' ? sheet.blocks.map((b) => b.error) : []);
+  const e = sheet.diagnostics.find((d) => d.severity === 'error' && !own.has(d));
   if (e) return { code: e.code, message: `${file}:${e.line}: ${e.message}`, line: e.line, hint: e.hint };
   const code = o.untrusted ? firstCode(sheet, requests) : undefined;
   if (code) {
@@ -140,22 +153,24 @@ function errorOf(e: unknown, file: string): RunError {
 
 /**
  * Run one file.
- * @returns its results; never throws for a sheet, transport or assertion problem: a sheet
- *   or transport error ends the file (the requests below depend on the ones above), a failed
- *   assertion does not.
+ * @returns its results; never throws for a sheet, transport or assertion problem: in a sheet
+ *   a sheet or transport error ends the file (the requests below depend on the ones above); in
+ *   a `.http` file it fails that request and the next one runs; a failed assertion does not
+ *   stop the file. `o.stop` (`--fail-fast`, `--bail`) stops at the first failure.
  * @throws only when the file cannot be read (the caller reports it as a usage error).
  */
 export async function runFile(file: string, o: RunOptions): Promise<FileResult> {
   const text = await fs.readFile(file, 'utf8');
   const sheet = parseForFile(text, file);
   const out: FileResult = { file, results: [] };
-  let requests: RequestNode[];
+  let steps: (RequestNode | Block)[];
   try {
-    requests = selectRequests(sheet, text, o);
+    steps = runSteps(sheet, text, o);
   } catch (e) {
     out.error = errorOf(e, file);
     return out;
   }
+  const requests = steps.filter((n): n is RequestNode => 'method' in n);
   const pre = preflight(file, sheet, requests, o);
   if (pre) {
     out.error = pre;
@@ -167,8 +182,18 @@ export async function runFile(file: string, o: RunOptions): Promise<FileResult> 
   );
   for (const [n, v] of o.vars) session.overrides.set(n, v);
   await session.configure({ timeoutMs: o.timeoutMs, insecure: o.insecure, cookieJarFile: o.cookieJar ?? null, threshold: null });
-  for (const node of requests) {
+  const lines = text.split(/\r?\n/);
+  for (const step of steps) {
     if (o.stop?.()) break;
+    if (!('method' in step)) {
+      const d = step.error!;
+      const [method = '', url = ''] = (lines.slice(step.startLine - 1, step.endLine).find((l) => /^[A-Za-z]+[ \t]+\S/.test(l)) ?? '').trim().split(/[ \t]+/);
+      const r: RequestResult = { file, line: d.line, method, url, outcome: 'error', assertions: [], warnings: [], error: { code: d.code, message: `${file}:${d.line}: ${d.message}`, line: d.line, ...(d.hint ? { hint: d.hint } : {}) } };
+      out.results.push(r);
+      o.onResult?.(r);
+      continue;
+    }
+    const node = step;
     const r: RequestResult = { file, line: node.line, method: node.method, url: node.url, outcome: 'passed', assertions: [], warnings: [] };
     try {
       // Asked before the exchange: its duration does not include the user's typing.
@@ -201,7 +226,9 @@ export async function runFile(file: string, o: RunOptions): Promise<FileResult> 
     }
     out.results.push(r);
     o.onResult?.(r);
-    if (r.error) break;
+    // A sheet's requests below depend on the ones above; a `.http` file goes on (httpyac,
+    // JetBrains, Newman), and a request needing a failed one's value fails naming it.
+    if (r.error && sheet.syntax !== 'http') break;
   }
   return out;
 }

@@ -21,8 +21,7 @@ export function firstCode(sheet: Sheet, requests: RequestNode[]): { what: string
     if (hook) found.push({ what: 'the run-hook form', line: hook.line });
     const handler = r.handlers?.[0];
     if (handler) found.push({ what: 'the response handler', line: handler.line });
-    // Pre-request scripts (`< {% %}`), where the AST carries them.
-    const pre = (r as { preScripts?: { line: number }[] }).preScripts?.[0];
+    const pre = r.preScripts?.[0];
     if (pre) found.push({ what: 'the pre-request script', line: pre.line });
   }
   return found.sort((a, b) => a.line - b.line)[0];

@@ -81,6 +81,8 @@ export interface RequestNode {
   directives?: Directive[];
   /** `.http` only: response handlers (`> {% ... %}`, `> ./file.js`). */
   handlers?: ResponseHandler[];
+  /** `.http` only: JetBrains pre-request scripts (`< {% ... %}`, `< ./script.js` above the request line). */
+  preScripts?: ResponseHandler[];
   /** `.http` only: the HTTP version written at the end of the request line, e.g. `HTTP/1.1`. */
   httpVersion?: string;
 }

@@ -31,15 +31,27 @@ const USE_VAR_LINE = /^(:[^:\s]+)[ \t]*$/;
 const HOOK_LINE = /^->[ \t]+(\S+)[ \t]*(.*)$/;
 const FILE_BODY = /^<[ \t]*([^<>\n\r]+?)[ \t]*$/;
 const BLANK = /^[ \t]*$/;
+/** A trailing ` HTTP/1.1` on a request line (RFC 9112 request-line). */
+export const HTTP_VERSION = /[ \t]+(HTTP\/\d+(?:\.\d+)?)$/;
 
 const isComment = (l: string) => l.startsWith('#');
 
 /**
+ * `text` without a leading UTF-8 byte order mark (U+FEFF, which Visual Studio writes at the
+ * start of the `.http` files it creates): a BOM marks the encoding and is not content (Unicode
+ * FAQ "UTF-8, UTF-16, UTF-32 & BOM"; VS Code and JetBrains do not show it or send it).
+ */
+export function withoutBom(text: string): string {
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
+/**
  * Split sheet text into lines: `\r\n` and `\r` count as newlines; a final newline does not
- * start another line.
+ * start another line. A leading byte order mark is dropped ({@link withoutBom}): this is where
+ * both parsers (sheets and `.http` files) read their text, so every front end shares it.
  */
 export function splitLines(text: string): string[] {
-  const lines = text.replace(/\r\n?/g, '\n').split('\n');
+  const lines = withoutBom(text).replace(/\r\n?/g, '\n').split('\n');
   if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop();
   return lines;
 }
@@ -261,9 +273,14 @@ function parseRequest(lines: string[], at: number, end: number, block: Block, di
       if (text !== '') body = { kind: 'text', text, line: j + 1, endLine: end + 1 };
     }
   }
+  // `GET http://h/a HTTP/1.1` (the .http request line) is accepted here too: the version
+  // never becomes part of the URL's path.
+  const url = r[2]!.trim();
+  const version = HTTP_VERSION.exec(url);
   return {
     method: r[1]!,
-    url: r[2]!.trim(),
+    url: version ? url.slice(0, version.index) : url,
+    ...(version ? { httpVersion: version[1] } : {}),
     line: at + 1,
     startLine: block.startLine,
     endLine: block.endLine,

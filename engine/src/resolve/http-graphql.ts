@@ -1,0 +1,70 @@
+/**
+ * GraphQL requests of `.http` files (VS Code REST Client's "GraphQL" section): a request with
+ * the header `X-REQUEST-TYPE: GraphQL` whose body is a query, optionally followed by a blank
+ * line and a JSON object of variables, is sent as the JSON body GraphQL servers read over HTTP
+ * (graphql.org "Serving over HTTP"): `{"query": ..., "operationName": ..., "variables": ...}`.
+ *
+ * The `X-REQUEST-TYPE` header is sent as written, as httpyac sends it (REST Client drops it; a
+ * server ignores a header it does not know, and the bytes stay those of the reference client
+ * the engine is compared with). Where the peers differ or fall short, this follows the GraphQL
+ * specification: the operation
+ * name is the name of the document's first named operation (`query`, `mutation` or
+ * `subscription`; REST Client reads `query` only, httpyac sends an anonymous `{ ... }` query as
+ * raw text), omitted for an anonymous one; `variables` is sent only when written (as httpyac);
+ * `Content-Type: application/json` is added when the request has no content type.
+ */
+import { EngineError } from '../errors.js';
+import { headerValue, type Header } from '../model.js';
+
+/** Whether `headers` mark a GraphQL request (`X-REQUEST-TYPE: GraphQL`, any case). */
+export function isGraphQl(headers: Header[]): boolean {
+  return /^[ \t]*graphql[ \t]*$/i.test(headerValue(headers, 'x-request-type') ?? '');
+}
+
+/** GraphQL's first named operation: `query Name`, `mutation Name`, `subscription Name`. */
+const OPERATION = /(?:^|[\s}])(?:query|mutation|subscription)[ \t\r\n]+([_A-Za-z][_0-9A-Za-z]*)/;
+
+/**
+ * The operation name a GraphQL document names first, or undefined for an anonymous operation
+ * (`{ users { id } }`, `query { ... }`, `query ($id: ID) { ... }`). `#` comments are skipped.
+ */
+export function operationName(query: string): string | undefined {
+  const text = query.replace(/"""[\s\S]*?"""|"(?:[^"\\\n]|\\.)*"|#[^\n]*/g, (s) => (s.startsWith('#') ? '' : '""'));
+  return OPERATION.exec(text)?.[1];
+}
+
+/**
+ * The request to send for a GraphQL `.http` request: `headers` (plus a JSON content type when
+ * none is given) and the JSON body.
+ * @param text the body after the `{{...}}` pass: the query, then optionally a blank line and
+ *   the variables as a JSON object.
+ * @param line the body's first line in the file, for errors.
+ * @throws EngineError `bad-argument` when the variables are not a JSON object (naming the line).
+ */
+export function graphQlRequest(headers: Header[], text: string, line: number): { headers: Header[]; body: string } {
+  const lines = text.split(/\r?\n/);
+  const blank = lines.findIndex((l) => l.trim() === '');
+  const query = (blank < 0 ? lines : lines.slice(0, blank)).join('\n');
+  const varsText = blank < 0 ? '' : lines.slice(blank + 1).join('\n').trim();
+  const payload: { query: string; operationName?: string; variables?: unknown } = { query };
+  const name = operationName(query);
+  if (name) payload.operationName = name;
+  if (varsText) {
+    let vars: unknown;
+    try {
+      vars = JSON.parse(varsText);
+    } catch (e) {
+      vars = e;
+    }
+    if (typeof vars !== 'object' || vars === null || Array.isArray(vars) || vars instanceof Error) {
+      throw new EngineError('bad-argument', `the GraphQL variables are not a JSON object${vars instanceof Error ? ` (${vars.message})` : ''}`, {
+        line: line + blank + 1,
+        hint: 'After the query, leave one blank line, then write the variables as a JSON object: {"id": 1}.',
+      });
+    }
+    payload.variables = vars;
+  }
+  const out = [...headers];
+  if (headerValue(out, 'content-type') === undefined) out.push(['Content-Type', 'application/json']);
+  return { headers: out, body: JSON.stringify(payload) };
+}
