@@ -50,3 +50,15 @@ missing_expect='-v\n> GET /nonexistent HTTP/1\.1\n(> [^\n]*\n)*>\n< HTTP/1\.1 40
   tty 'GET /stream/bytes -q n=0 -q status=404\r' 'status=404\r?\nHTTP/1\.1 404 Not Found\n[# ]*\$ '
   [ "$status" -eq 0 ]
 }
+
+@test "Ctrl-C during a call leaves \$? at 130, as curl and bash do, through the daemon and directly" {
+  start_daemon
+  local mode
+  for mode in : 'export REST_NO_DAEMON=1'; do
+    run /usr/bin/python3 "$BATS_TEST_DIRNAME/pty-interrupt.py" "$REST_TEST_SHELL" "$mode
+source \"\$REST_ROOT/shell/rest\"
+rest \"\$API\" >/dev/null" 'GET /stream/hang'
+    [ "$status" -eq 0 ] || { echo "$mode: $output"; return 1; }
+    [ "$output" = 130 ] || { echo "$mode: \$? was $output"; return 1; }
+  done
+}
