@@ -42,6 +42,7 @@
 (declare-function json-mode "ext:json-mode")
 (declare-function so-long-minor-mode "so-long")
 (defvar so-long-minor-mode)
+(defvar isearch-lax-whitespace)
 
 (defvar-local sheet--last-warnings nil
   "In a sheet buffer: the warnings of its last response, a list of plists.
@@ -161,7 +162,12 @@ among them)."
          (long (sheet--long-line result)))
     (cond
      ((and threshold (> size (* 10 threshold)))
-      (fundamental-mode))
+      (fundamental-mode)
+      ;; Lax whitespace makes every isearch a regexp search, which
+      ;; crosses 80 MB in a quarter second; a string search takes 35 ms
+      ;; (docs/benchmarks.md, "a 50 MB JSON response").  M-s SPC in
+      ;; isearch turns it back on.
+      (setq-local isearch-lax-whitespace nil))
      ((and threshold (> size threshold))
       (delay-mode-hooks (funcall mode)))
      (t (funcall mode)))

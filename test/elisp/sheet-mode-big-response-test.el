@@ -31,7 +31,11 @@ A comment line, `// ' (JSON modes) or `# ' (`fundamental-mode')."
       (should (< (- (line-end-position 2) (line-beginning-position 2)) 100))
       (should-not (sheet-test--trailer-line "Body not pretty-printed"))
       (should-not (bound-and-true-p so-long-minor-mode))
-      (should (sheet-test--trailer-line "HTTP/1.1 200 OK")))))
+      (should (sheet-test--trailer-line "HTTP/1.1 200 OK"))
+      ;; Searches are string searches here, not regexp ones (docs/benchmarks.md).
+      (should (eq major-mode 'fundamental-mode))
+      (should (local-variable-p 'isearch-lax-whitespace))
+      (should-not isearch-lax-whitespace))))
 
 (ert-deftest sheet-test-response-buffer-read-only ()
   "The response buffer is read-only; the hooks and run-hook forms may still edit it."
