@@ -6,9 +6,10 @@
 ;; so that redisplay is real), with the keys typed on the terminal by the driver:
 ;;   SHEET_BENCH_BASE=URL SHEET_BENCH_OUT=FILE emacs -nw -Q -L elisp -l emacs-bigjson-bench.el
 ;; The sheet buffer holds GET :base/big.json?kb=51200 at point.  C-c C-c sends it
-;; (sheet-mode); C-c a fetches the same URL as restclient.el does underneath, the anchor
-;; (`url-retrieve', then `json-pretty-print-buffer', the buffer shown in `fundamental-mode'
-;; as restclient.el shows a body over its size threshold).  Lines appended to FILE:
+;; (sheet-mode), C-c s goes back to the sheet; C-c a fetches the same URL as restclient.el
+;; does underneath, the anchor (`url-retrieve', then `json-pretty-print-buffer', the
+;; buffer shown in `fundamental-mode' as restclient.el shows a body over its size
+;; threshold).  Lines appended to FILE:
 ;;   READY                          the engine is started and warmed up
 ;;   LOADED <who> <ms> <chars> <lines> <mode> <so-long>
 ;;                                  key press to `sheet-response-loaded-hook' (sheet), or to
@@ -100,6 +101,13 @@ MS: the time it took, by default from the key press until now."
                   (sheet-bench-big--loaded "anchor"))
                 nil t t))
 
+(defun sheet-bench-big-back ()
+  "Back to the sheet, point on the big request, for the next C-c C-c."
+  (interactive)
+  (switch-to-buffer "bench.sheet")
+  (goto-char (point-min))
+  (forward-line 1))
+
 (defun sheet-bench-big--main ()
   "Warm the engine up, then wait for the driver's keys."
   (switch-to-buffer (get-buffer-create "bench.sheet"))
@@ -121,6 +129,7 @@ MS: the time it took, by default from the key press until now."
   (add-hook 'pre-command-hook #'sheet-bench-big--pre)
   (add-hook 'post-command-hook #'sheet-bench-big--post)
   (global-set-key (kbd "C-c a") #'sheet-bench-big-anchor)
+  (global-set-key (kbd "C-c s") #'sheet-bench-big-back)
   (garbage-collect)
   (redisplay t)
   (sheet-bench-big--log "READY"))

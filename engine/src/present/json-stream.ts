@@ -197,8 +197,12 @@ export class JsonReindenter {
     let o = this.o;
     b[o++] = LF;
     if (il === 2 && ind[0] === SPACE && ind[1] === SPACE) {
-      b.fill(SPACE, o, o + 2 * this.depth);
-      o += 2 * this.depth;
+      // A loop: TypedArray.fill costs more than it saves on a few bytes.
+      const to = o + 2 * this.depth;
+      if (to - o > 64) {
+        b.fill(SPACE, o, to);
+        o = to;
+      } else while (o < to) b[o++] = SPACE;
     } else for (let d = 0; d < this.depth; d++) for (let k = 0; k < il; k++) b[o++] = ind[k]!;
     this.o = o;
     return true;
@@ -269,7 +273,20 @@ export class JsonReindenter {
             case N.Zero:
             case N.Int:
             case N.Frac:
-              if (c >= 48 && c <= 57 && this.num !== N.Zero) break;
+              if (c >= 48 && c <= 57 && this.num !== N.Zero) {
+                // The digits that follow, in one loop.
+                this.ensure(n - i);
+                const out = this.buf;
+                let o = this.o;
+                let d = c;
+                do {
+                  out[o++] = d;
+                  if (++i === n) break;
+                  d = b[i]!;
+                } while (d >= 48 && d <= 57);
+                this.o = o;
+                continue;
+              }
               if (c === 46 && this.num !== N.Frac) this.num = N.Dot;
               else if (c === 101 || c === 69) this.num = N.E;
               else {
