@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ResponseError } from 'vscode-jsonrpc/node.js';
+import { CancellationTokenSource, ResponseError } from 'vscode-jsonrpc/node.js';
 import { peakKb, spawnEngine, startApi, tempDir, type Api, type EngineProcess } from './helpers.js';
 import { prettyJsonUtf8 } from '../../engine/src/present/json.js';
 import { LongestLine } from '../../engine/src/present/longest-line.js';
@@ -124,6 +124,21 @@ describe('sheet/send spills big bodies to the body file as they arrive', () => {
     // The first 16 MiB are held before the spill; after that only chunks.
     expect(peak).toBeLessThan(before + 128 * 1024);
     take(r.presentation.file);
+  });
+
+  it('a JSON body cancelled while it is re-indented into the file: both files removed', async () => {
+    const source = new CancellationTokenSource();
+    const p = engine.conn.sendRequest('sheet/send', { text: `GET ${api.url}/stream/json?mb=300`, line: 1, bodyFileMin: 65536 }, source.token).then(
+      () => undefined,
+      (err: unknown) => err,
+    );
+    // Past 16 MiB: the raw file and the re-indented one exist.
+    for (let i = 0; i < 500 && fs.readdirSync(tmp).length < 2; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(fs.readdirSync(tmp).length).toBe(2);
+    source.cancel();
+    expect(await p).toBeInstanceOf(ResponseError);
+    for (let i = 0; i < 250 && fs.readdirSync(tmp).length; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(fs.readdirSync(tmp)).toEqual([]);
   });
 
   it('a gzip bomb (1 GiB of zeros): decoded into the file up to the 512 MiB cap, then network-error, file removed, memory bounded', async () => {
