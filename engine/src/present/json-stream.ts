@@ -136,7 +136,8 @@ export class JsonReindenter {
    */
   push(chunk: Uint8Array): Uint8Array {
     if (this.error !== undefined) return new Uint8Array(0);
-    this.buf = new Uint8Array(Math.max(4096, chunk.length * 2));
+    // Not zero-filled: every byte handed out is written first.
+    this.buf = Buffer.allocUnsafe(Math.max(4096, chunk.length * 2));
     this.o = 0;
     this.limitOut = this.maxGrowth * (this.bytesIn + chunk.length) + 1024 * 1024;
     this.feed(chunk, 0, chunk.length);
@@ -174,7 +175,7 @@ export class JsonReindenter {
 
   private ensure(more: number): void {
     if (this.o + more <= this.buf.length) return;
-    const next = new Uint8Array(Math.max(this.buf.length * 2, this.o + more));
+    const next = Buffer.allocUnsafe(Math.max(this.buf.length * 2, this.o + more));
     next.set(this.buf.subarray(0, this.o));
     this.buf = next;
   }

@@ -76,7 +76,8 @@ export class SpillSink extends Writable {
   private pretty: Out | undefined;
   /** The re-indenter while the body may still be JSON. */
   private json: JsonReindenter | undefined;
-  private rawLines = new LongestLine();
+  /** The longest line of the bytes as received: counted only while they may be shown raw. */
+  private rawLines: LongestLine | undefined;
   private prettyLines = new LongestLine();
   /** Whether the file named is the re-indented one. */
   private formatted = false;
@@ -140,7 +141,7 @@ export class SpillSink extends Writable {
         out.stream.once('drain', done);
       }
     };
-    this.rawLines.feed(c);
+    this.rawLines?.feed(c);
     write(this.raw!, c);
     if (this.json && !this.utf8) this.dropJson('its bytes are not valid UTF-8');
     if (this.json) {
@@ -179,6 +180,7 @@ export class SpillSink extends Writable {
       this.raw = await this.open();
       this.file = this.raw.file;
       if (this.json) this.pretty = await this.open();
+      else this.rawLines = new LongestLine();
     })().then(() => {
       const all = Buffer.concat(this.held);
       this.held = [];
@@ -201,6 +203,12 @@ export class SpillSink extends Writable {
     const closed = (out: Out | undefined) => new Promise<void>((resolve) => (out && !out.stream.closed ? out.stream.end(() => resolve()) : resolve()));
     Promise.all([closed(this.raw), closed(this.pretty)])
       .then(async () => {
+        // Raw after all, but its lines were not counted while it was re-indented: counted now,
+        // from the file (in the page cache), in chunks.
+        if (!this.json && !this.rawLines && this.raw) {
+          this.rawLines = new LongestLine();
+          for await (const chunk of fs.createReadStream(this.raw.file, { highWaterMark: 1 << 20 })) this.rawLines.feed(chunk as Buffer);
+        }
         // One of the two files is kept; the other goes now.
         const drop = this.json ? this.raw! : this.pretty;
         if (this.json) {
@@ -246,7 +254,7 @@ export class SpillSink extends Writable {
       mode,
       formatted: this.formatted,
       ...(this.unformatted && !this.formatted ? { unformatted: this.unformatted } : {}),
-      ...(asText ? { longestLine: (this.formatted ? this.prettyLines : this.rawLines).max } : {}),
+      ...(asText ? { longestLine: (this.formatted ? this.prettyLines : this.rawLines)?.max ?? 0 } : {}),
       overThreshold: true,
     };
   }
