@@ -11,9 +11,11 @@
 ;; buffer shown in `fundamental-mode' as restclient.el shows a body over its size
 ;; threshold).  Lines appended to FILE:
 ;;   READY                          the engine is started and warmed up
-;;   LOADED <who> <ms> <chars> <lines> <mode> <so-long>
+;;   LOADED <who> <ms> <chars> <lines> <mode> <so-long> <ms after the answer>
 ;;                                  key press to `sheet-response-loaded-hook' (sheet), or to
-;;                                  the pretty-printed buffer shown (anchor)
+;;                                  the pretty-printed buffer shown (anchor); the part of it
+;;                                  after the engine's answer reached Emacs (sheet), or
+;;                                  after `url-retrieve''s callback began (anchor)
 ;;   CMD <who> <command> <ms>       one command in the response buffer, from the key press to
 ;;                                  the end of the redisplay after it (M->, M-<, each key of
 ;;                                  an isearch)
@@ -32,6 +34,7 @@
 (defvar sheet-bench-big--base (getenv "SHEET_BENCH_BASE") "The example API's URL.")
 (defvar sheet-bench-big--who "sheet" "Whose buffer the next commands are timed in.")
 (defvar sheet-bench-big--start nil "When the current command's key press was read.")
+(defvar sheet-bench-big--answer nil "When the answer to the current request arrived.")
 
 (defun sheet-bench-big--log (fmt &rest args)
   "Append the line FMT (`format' with ARGS) to the results file."
@@ -61,12 +64,14 @@
 (defun sheet-bench-big--loaded (who &optional ms)
   "Log that WHO's response is in the selected window, shown.
 MS: the time it took, by default from the key press until now."
-  (let ((ms (or ms (* 1000 (- (float-time) sheet-bench-big--start)))))
+  (let* ((ms (or ms (* 1000 (- (float-time) sheet-bench-big--start))))
+         (after (- ms (* 1000 (- sheet-bench-big--answer sheet-bench-big--start)))))
     (delete-other-windows)
     (goto-char (point-min))
-    (sheet-bench-big--log "LOADED %s %.3f %d %d %s %s" who ms (buffer-size)
+    (sheet-bench-big--log "LOADED %s %.3f %d %d %s %s %.3f" who ms (buffer-size)
                           (count-lines (point-min) (point-max)) major-mode
-                          (if (bound-and-true-p so-long-minor-mode) "so-long" "-"))
+                          (if (bound-and-true-p so-long-minor-mode) "so-long" "-")
+                          after)
     (save-excursion
       (goto-char (point-max))
       (when (re-search-backward "\"name\": *\"\\(user [0-9]+\\)\"" nil t)
@@ -91,6 +96,7 @@ MS: the time it took, by default from the key press until now."
   (garbage-collect)
   (url-retrieve (concat sheet-bench-big--base "/big.json?kb=51200")
                 (lambda (_status)
+                  (setq sheet-bench-big--answer (float-time))
                   (goto-char (point-min))
                   (re-search-forward "\n\n")
                   (delete-region (point-min) (point))
@@ -126,6 +132,8 @@ MS: the time it took, by default from the key press until now."
   (goto-char (point-min))
   (forward-line 1)
   (add-hook 'sheet-response-loaded-hook #'sheet-bench-big--sheet-loaded)
+  (advice-add 'sheet--handle-response :before
+              (lambda (&rest _) (setq sheet-bench-big--answer (float-time))))
   (add-hook 'pre-command-hook #'sheet-bench-big--pre)
   (add-hook 'post-command-hook #'sheet-bench-big--post)
   (global-set-key (kbd "C-c a") #'sheet-bench-big-anchor)
