@@ -8,8 +8,9 @@
  * text json.ts gives a smaller body) into a second file, beside the one that takes the bytes as
  * received: at the end one of the two is kept, the re-indented one when the body was JSON, else
  * the raw one with the reason (`unformatted`) for the trailer (issue 22). Memory stays bounded
- * by the chunk size: neither the body nor its pretty form is held. The answer names the file,
- * as text in UTF-8 when the body is text whose bytes are valid UTF-8, else as bytes.
+ * by the spill size and the chunks: neither the whole body nor its pretty form is held. The
+ * answer names the file, as text in UTF-8 when the body is text whose bytes are valid UTF-8,
+ * else as bytes.
  */
 import { isUtf8 } from 'node:buffer';
 import fs from 'node:fs';
@@ -129,8 +130,8 @@ export class SpillSink extends Writable {
     this.pretty?.stream.end();
   }
 
-  /** Write `c` to the files (re-indented to the second), then call `cb` once both drained. */
-  private put(c: Buffer, cb: (e?: Error | null) => void): void {
+  /** Write `chunks` to the files (re-indented to the second), then call `cb` once both drained. */
+  private put(chunks: Buffer[], cb: (e?: Error | null) => void): void {
     let waiting = 1;
     const done = () => {
       if (--waiting === 0) cb();
@@ -141,15 +142,17 @@ export class SpillSink extends Writable {
         out.stream.once('drain', done);
       }
     };
-    this.rawLines?.feed(c);
-    write(this.raw!, c);
     if (this.json && !this.utf8) this.dropJson('its bytes are not valid UTF-8');
-    if (this.json) {
-      const out = this.json.push(c);
-      if (this.json.error !== undefined) this.dropJson(this.json.error);
-      else if (out.length) {
-        this.prettyLines.feed(out);
-        write(this.pretty!, out);
+    for (const c of chunks) {
+      this.rawLines?.feed(c);
+      write(this.raw!, c);
+      if (this.json) {
+        const out = this.json.push(c);
+        if (this.json.error !== undefined) this.dropJson(this.json.error);
+        else if (out.length) {
+          this.prettyLines.feed(out);
+          write(this.pretty!, out);
+        }
       }
     }
     done();
@@ -173,7 +176,7 @@ export class SpillSink extends Writable {
       );
     }
     this.check(c);
-    if (this.raw) return this.put(c, cb);
+    if (this.raw) return this.put([c], cb);
     this.held.push(c);
     if (this.size <= this.spillAt) return cb();
     (async () => {
@@ -182,9 +185,10 @@ export class SpillSink extends Writable {
       if (this.json) this.pretty = await this.open();
       else this.rawLines = new LongestLine();
     })().then(() => {
-      const all = Buffer.concat(this.held);
+      // Chunk by chunk, as they came: no 16 MiB copy, no 16 MiB re-indenting at once.
+      const held = this.held;
       this.held = [];
-      this.put(all, cb);
+      this.put(held, cb);
     }, cb);
   }
 
