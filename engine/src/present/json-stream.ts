@@ -325,13 +325,25 @@ export class JsonReindenter {
           i++;
           if (++this.wordAt === this.word.length) this.state = St.After;
           break;
-        default:
+        default: {
           if (isWs(c)) {
             i++;
             break;
           }
-          if (!this.token(c, base + i)) return;
+          // The most frequent tokens here, inline; the rest in token().
+          const st = this.state;
+          if (c === QUOTE && (st === St.Value || st === St.Key)) {
+            this.put(QUOTE);
+            this.keyString = st === St.Key;
+            this.state = St.Str;
+          } else if (c === COLON && st === St.Colon) {
+            this.ensure(2);
+            this.buf[this.o++] = COLON;
+            this.buf[this.o++] = SPACE;
+            this.state = St.Value;
+          } else if (!this.token(c, base + i)) return;
           i++;
+        }
       }
     }
   }
