@@ -9,18 +9,9 @@
  * Grammar: RFC 8259. Used by rpc/spill.ts for bodies written to a file as they arrive.
  */
 
-const SPACE = 32;
-const TAB = 9;
-const LF = 10;
-const CR = 13;
-const QUOTE = 34;
-const BACKSLASH = 92;
-const COMMA = 44;
-const COLON = 58;
-const OPEN_OBJECT = 123;
-const CLOSE_OBJECT = 125;
-const OPEN_ARRAY = 91;
-const CLOSE_ARRAY = 93;
+import { BACKSLASH, byteName, CLOSE_ARRAY, CLOSE_OBJECT, COLON, COMMA, FALSE, hex4, isWs, keepEscaped, LF, NULL } from './json-bytes.js';
+import { NUM_BAD, NUM_END, NUM_EXP, NUM_FRAC, NUM_INT, NUM_MINUS, NUM_ZERO, numberComplete, numberStep } from './json-bytes.js';
+import { OPEN_ARRAY, OPEN_OBJECT, putUtf8, QUOTE, SPACE, TRUE } from './json-bytes.js';
 
 const enum St {
   /** At the very start: a byte order mark may come. */
@@ -37,46 +28,8 @@ const enum St {
   Word,
 }
 
-/** Sub-states of a number (RFC 8259 section 6). */
-const enum N {
-  Minus,
-  Zero,
-  Int,
-  Dot,
-  Frac,
-  E,
-  ESign,
-  Exp,
-}
-
-const WORDS: Record<number, readonly number[]> = {
-  116: [116, 114, 117, 101], // true
-  102: [102, 97, 108, 115, 101], // false
-  110: [110, 117, 108, 108], // null
-};
-
-const isWs = (c: number) => c === SPACE || c === LF || c === CR || c === TAB;
-
-function hexAt(b: Uint8Array, at: number): number {
-  let v = 0;
-  for (let k = 0; k < 4; k++) {
-    const c = b[at + k]!;
-    let d: number;
-    if (c >= 48 && c <= 57) d = c - 48;
-    else if (c >= 65 && c <= 70) d = c - 55;
-    else if (c >= 97 && c <= 102) d = c - 87;
-    else return -1;
-    v = v * 16 + d;
-  }
-  return v;
-}
-
-const keepEscaped = (cp: number) => cp < 0x20 || (cp >= 0x7f && cp <= 0x9f) || cp === QUOTE || cp === BACKSLASH;
-
-/** How a byte is named in an error: `"x"` when printable ASCII, else `0xNN`. */
-function byteName(c: number): string {
-  return c > 32 && c < 127 ? `"${String.fromCharCode(c)}"` : `0x${c.toString(16).padStart(2, '0')}`;
-}
+/** The literals by their first byte. */
+const WORDS: Record<number, readonly number[]> = { 116: TRUE, 102: FALSE, 110: NULL };
 
 export interface JsonStreamOptions {
   /** One level of indentation (default two spaces, as `JSON.stringify(v, null, 2)`). */
@@ -115,7 +68,8 @@ export class JsonReindenter {
   private escLen = 0;
   /** Offset in the body of the pending escape's backslash. */
   private escAt = 0;
-  private num = N.Minus;
+  /** Where the number being read is (json-bytes.ts, `NUM_*`). */
+  private num = NUM_MINUS;
   private word: readonly number[] = WORDS[116]!;
   private wordAt = 0;
   private readonly ind: Uint8Array;
@@ -155,7 +109,7 @@ export class JsonReindenter {
     if (this.error !== undefined) return undefined;
     this.buf = new Uint8Array(64);
     this.o = 0;
-    if (this.state === St.Num && this.num !== N.Minus && this.num !== N.Dot && this.num !== N.E && this.num !== N.ESign) this.state = St.After;
+    if (this.state === St.Num && numberComplete(this.num)) this.state = St.After;
     if (this.state !== St.After || this.depth !== 0) {
       this.fail(this.state === St.Str || this.state === St.Esc ? 'it ends inside a string' : this.state === St.Start ? 'it is empty' : 'it ends before the JSON text does');
       return undefined;
@@ -264,57 +218,28 @@ export class JsonReindenter {
           if (!this.escape()) return;
           break;
         case St.Num: {
-          let ok = true;
-          switch (this.num) {
-            case N.Minus:
-              if (c === 48) this.num = N.Zero;
-              else if (c >= 49 && c <= 57) this.num = N.Int;
-              else ok = false;
-              break;
-            case N.Zero:
-            case N.Int:
-            case N.Frac:
-              if (c >= 48 && c <= 57 && this.num !== N.Zero) {
-                // The digits that follow, in one loop.
-                this.ensure(n - i);
-                const out = this.buf;
-                let o = this.o;
-                let d = c;
-                do {
-                  out[o++] = d;
-                  if (++i === n) break;
-                  d = b[i]!;
-                } while (d >= 48 && d <= 57);
-                this.o = o;
-                continue;
-              }
-              if (c === 46 && this.num !== N.Frac) this.num = N.Dot;
-              else if (c === 101 || c === 69) this.num = N.E;
-              else {
-                this.state = St.After;
-                continue;
-              }
-              break;
-            case N.Dot:
-              if (c >= 48 && c <= 57) this.num = N.Frac;
-              else ok = false;
-              break;
-            case N.E:
-              if (c === 43 || c === 45) this.num = N.ESign;
-              else if (c >= 48 && c <= 57) this.num = N.Exp;
-              else ok = false;
-              break;
-            case N.ESign:
-              if (c >= 48 && c <= 57) this.num = N.Exp;
-              else ok = false;
-              break;
-            case N.Exp:
-              if (!(c >= 48 && c <= 57)) {
-                this.state = St.After;
-                continue;
-              }
+          const num = this.num;
+          if (c >= 48 && c <= 57 && (num === NUM_INT || num === NUM_FRAC || num === NUM_EXP)) {
+            // The digits that follow, in one loop.
+            this.ensure(n - i);
+            const out = this.buf;
+            let o = this.o;
+            let d = c;
+            do {
+              out[o++] = d;
+              if (++i === n) break;
+              d = b[i]!;
+            } while (d >= 48 && d <= 57);
+            this.o = o;
+            continue;
           }
-          if (!ok) return this.fail(`unexpected ${byteName(c)} in a number`, base + i);
+          const next = numberStep(num, c);
+          if (next === NUM_END) {
+            this.state = St.After;
+            continue;
+          }
+          if (next === NUM_BAD) return this.fail(`unexpected ${byteName(c)} in a number`, base + i);
+          this.num = next;
           this.put(c);
           i++;
           break;
@@ -403,7 +328,7 @@ export class JsonReindenter {
           this.state = St.Str;
         } else if (c === 45 || (c >= 48 && c <= 57)) {
           this.put(c);
-          this.num = c === 45 ? N.Minus : c === 48 ? N.Zero : N.Int;
+          this.num = c === 45 ? NUM_MINUS : c === 48 ? NUM_ZERO : NUM_INT;
           this.state = St.Num;
         } else if (WORDS[c]) {
           this.put(c);
@@ -441,7 +366,7 @@ export class JsonReindenter {
       return false;
     }
     if (len < 6) return true;
-    const cp = hexAt(e, 2);
+    const cp = hex4(e, 2);
     if (cp < 0) {
       this.fail('\\u not followed by four hexadecimal digits', at);
       return false;
@@ -449,7 +374,7 @@ export class JsonReindenter {
     if (cp >= 0xd800 && cp <= 0xdbff) {
       // A high surrogate: a low one written as a second escape makes one character with it.
       if (len < 12 && (len < 7 || e[6] === BACKSLASH) && (len < 8 || e[7] === 117)) return true;
-      const lo = len === 12 ? hexAt(e, 8) : -1;
+      const lo = len === 12 ? hex4(e, 8) : -1;
       if (lo >= 0xdc00 && lo <= 0xdfff) {
         this.ensure(4);
         this.o = putUtf8(this.buf, this.o, 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00));
@@ -471,25 +396,6 @@ export class JsonReindenter {
     this.state = St.Str;
     return true;
   }
-}
-
-/** Write the UTF-8 encoding of code point `cp` (not a surrogate) into `buf` at `o`; new `o`. */
-function putUtf8(buf: Uint8Array, o: number, cp: number): number {
-  if (cp < 0x80) buf[o++] = cp;
-  else if (cp < 0x800) {
-    buf[o++] = 0xc0 | (cp >> 6);
-    buf[o++] = 0x80 | (cp & 0x3f);
-  } else if (cp < 0x10000) {
-    buf[o++] = 0xe0 | (cp >> 12);
-    buf[o++] = 0x80 | ((cp >> 6) & 0x3f);
-    buf[o++] = 0x80 | (cp & 0x3f);
-  } else {
-    buf[o++] = 0xf0 | (cp >> 18);
-    buf[o++] = 0x80 | ((cp >> 12) & 0x3f);
-    buf[o++] = 0x80 | ((cp >> 6) & 0x3f);
-    buf[o++] = 0x80 | (cp & 0x3f);
-  }
-  return o;
 }
 
 /**
