@@ -82,6 +82,18 @@ buffer stays in `fundamental-mode'.  nil disables the threshold."
   :type '(choice (const :tag "No threshold" nil)
                  (natnum :tag "Characters")))
 
+;; so-long.el's own threshold is 10000: a response buffer is read, not
+;; edited, and a terminal Emacs 28 already drags over a few thousand.
+(defcustom sheet-response-long-line-threshold 5000
+  "Line length, in characters, above which a response buffer is protected.
+When any line of a response (the body as shown, or a trailer line)
+is longer, `so-long-minor-mode' is turned on in its buffer: font
+lock and the other modes of `so-long-minor-modes' off, the
+variables of `so-long-variable-overrides' set (no bidirectional
+reordering, the buffer read-only).  nil never turns it on."
+  :type '(choice (const :tag "Never" nil)
+                 (natnum :tag "Characters")))
+
 (defcustom sheet-cookie-jar-file nil
   "File that keeps the engine's cookies, in the Netscape format curl uses.
 nil keeps them in the engine's memory for its session.  The same

@@ -24,7 +24,10 @@
 ;; as comment lines (the trailer), or the raw layout (C-c C-r); the
 ;; hooks in order (`sheet-response-received-hook', then
 ;; `sheet-response-loaded-hook', then the sheet's `run-hook' forms);
-;; `sheet-response-mode'.  Called by sheet-send.el with the engine's
+;; `sheet-response-mode'.  The buffer is read-only once filled (the
+;; hooks and `run-hook' forms may still edit it), and a line longer
+;; than `sheet-response-long-line-threshold' turns on
+;; `so-long-minor-mode'.  Called by sheet-send.el with the engine's
 ;; answer to `sheet/send'.
 
 ;;; Code:
@@ -37,6 +40,9 @@
 (require 'sheet-run)          ; assertion lines and results
 
 (declare-function json-mode "ext:json-mode")
+(declare-function so-long-minor-mode "so-long")
+(defvar so-long-minor-mode)
+(defvar isearch-lax-whitespace)
 
 (defvar-local sheet--last-warnings nil
   "In a sheet buffer: the warnings of its last response, a list of plists.
@@ -65,12 +71,15 @@ Each has :message, :code and :line, as the engine's `hooks.warnings'.")
                (generate-new-buffer (format "*HTTP %s %s*" method url)))))
     (with-current-buffer buf
       (let ((inhibit-read-only t))
-        (setq buffer-read-only nil)
+        ;; Its overrides are for the last response's long lines.
+        (when (bound-and-true-p so-long-minor-mode) (so-long-minor-mode -1))
         (buffer-disable-undo)
         (erase-buffer)
         (remove-overlays)
         ;; A reused buffer starts afresh, as a new one would.
-        (unless (eq major-mode 'fundamental-mode) (fundamental-mode))))
+        (unless (eq major-mode 'fundamental-mode) (fundamental-mode))
+        ;; Read-only from the start: only the mode fills it.
+        (setq buffer-read-only t)))
     buf))
 
 (defun sheet--mode-for (presentation)
@@ -86,10 +95,15 @@ Each has :message, :code and :line, as the engine's `hooks.warnings'.")
           ("image" #'fundamental-mode)
           (_ #'text-mode)))))
 
-(defun sheet--trailer-lines (result)
-  "The lines restclient.el puts under the body, from the engine's RESULT."
+(defun sheet--trailer-lines (result &optional long)
+  "The lines restclient.el puts under the body, from the engine's RESULT.
+After the duration, why a JSON or XML body was left as received (the
+engine's `unformatted'), and, when LONG (the longest line, in
+characters) is non-nil, that `so-long-minor-mode' is on; then the
+warnings."
   (let* ((request (plist-get result :request))
-         (response (plist-get result :response)))
+         (response (plist-get result :response))
+         (why (plist-get (plist-get result :presentation) :unformatted)))
     (append
      (list (format "%s %s" (plist-get request :method)
                    (plist-get request :url)))
@@ -103,6 +117,9 @@ Each has :message, :code and :line, as the engine's `hooks.warnings'.")
      (sheet-run-assertion-lines result)
      (list (format "Request duration: %fs"
                    (/ (plist-get result :durationMs) 1000.0)))
+     (and why (list (format "Body not pretty-printed: %s" why)))
+     (and long (list (format "Long lines: so-long-minor-mode is on (the \
+longest has %d characters)" long)))
      (mapcar (lambda (w) (format "warning: %s" (plist-get w :message)))
              (plist-get (plist-get result :hooks) :warnings)))))
 
@@ -114,15 +131,43 @@ Each has :message, :code and :line, as the engine's `hooks.warnings'.")
              (plist-get response :status)
              (or (plist-get response :statusText) "")))))
 
+(defun sheet--long-line (result)
+  "The longest line of RESULT's response when it is too long, else nil.
+Too long: over `sheet-response-long-line-threshold' characters.  The
+body's longest line is the engine's count (`longestLine'); the other
+lines are the trailer's (the raw layout's status and headers are
+among them)."
+  (let ((limit sheet-response-long-line-threshold))
+    (when limit
+      (let ((longest (or (plist-get (plist-get result :presentation)
+                                    :longestLine)
+                         0)))
+        (dolist (line (sheet--trailer-lines result))
+          (dolist (l (split-string line "\n"))
+            (setq longest (max longest (+ 3 (length l))))))
+        (and (> longest limit) longest)))))
+
+(defun sheet--protect-long-lines (long)
+  "Turn on `so-long-minor-mode' in the current buffer when LONG is non-nil."
+  (when long
+    (require 'so-long)
+    (so-long-minor-mode 1)))
+
 (defun sheet--format-response (result)
   "Set the major mode of the current buffer for RESULT and add the trailer."
   (let* ((presentation (plist-get result :presentation))
          (mode (sheet--mode-for presentation))
          (size (buffer-size))
-         (threshold sheet-response-size-threshold))
+         (threshold sheet-response-size-threshold)
+         (long (sheet--long-line result)))
     (cond
      ((and threshold (> size (* 10 threshold)))
-      (fundamental-mode))
+      (fundamental-mode)
+      ;; Lax whitespace makes every isearch a regexp search, which
+      ;; crosses 80 MB in a quarter second; a string search takes 35 ms
+      ;; (docs/benchmarks.md, "a 50 MB JSON response").  M-s SPC in
+      ;; isearch turns it back on.
+      (setq-local isearch-lax-whitespace nil))
      ((and threshold (> size threshold))
       (delay-mode-hooks (funcall mode)))
      (t (funcall mode)))
@@ -130,7 +175,8 @@ Each has :message, :code and :line, as the engine's `hooks.warnings'.")
     (unless (or (bobp) (bolp)) (insert "\n"))
     (unless comment-start
       (setq-local comment-start "# "))
-    (sheet--insert-comment-lines (sheet--trailer-lines result))
+    (sheet--insert-comment-lines (sheet--trailer-lines result long))
+    (sheet--protect-long-lines long)
     (goto-char (point-min))))
 
 (defun sheet--insert-comment-lines (lines)
@@ -208,20 +254,29 @@ the buffer; a pretty-printed body replaces it afterwards."
   "One line naming every warning in WARNINGS (plists with :message)."
   (mapconcat (lambda (w) (plist-get w :message)) warnings "; "))
 
-(defun sheet--finish-response (result raw threshold)
+(defun sheet--finish-response (result raw threshold long-lines)
   "Format the current buffer, filled with RESULT, and run the hooks.
-RAW: the raw layout.  THRESHOLD: the sheet's size threshold."
-  (let ((sheet-response-size-threshold threshold))
+RAW: the raw layout.  THRESHOLD: the sheet's size threshold;
+LONG-LINES: its `sheet-response-long-line-threshold'.  The buffer
+is left read-only, as restclient.el's; the loaded hook and the
+`run-hook' forms run with `inhibit-read-only' bound, so that they
+may edit it."
+  (let ((inhibit-read-only t)
+        (sheet-response-size-threshold threshold)
+        (sheet-response-long-line-threshold long-lines))
     (if raw
-        (progn (fundamental-mode) (goto-char (point-min)))
-      (sheet--format-response result)))
-  (setq sheet--response-info result)
-  (sheet-response-mode 1)
-  (buffer-enable-undo)
-  (set-buffer-modified-p nil)
-  (run-hooks 'sheet-response-loaded-hook)
-  (sheet--run-hook-forms
-   (plist-get (plist-get result :hooks) :runHooks)))
+        (progn (fundamental-mode)
+               (sheet--protect-long-lines (sheet--long-line result))
+               (goto-char (point-min)))
+      (sheet--format-response result))
+    (setq sheet--response-info result)
+    (sheet-response-mode 1)
+    (buffer-enable-undo)
+    (set-buffer-modified-p nil)
+    (setq buffer-read-only t)
+    (run-hooks 'sheet-response-loaded-hook)
+    (sheet--run-hook-forms
+     (plist-get (plist-get result :hooks) :runHooks))))
 
 (defun sheet--handle-response (result raw display sheet-buffer)
   "Show the engine's RESULT for a send from SHEET-BUFFER.
@@ -237,6 +292,8 @@ chunk by chunk from timers; the loaded hook runs after the last."
          (log (buffer-local-value 'sheet-log-request settings-buffer))
          (threshold (buffer-local-value 'sheet-response-size-threshold
                                         settings-buffer))
+         (long-lines (buffer-local-value 'sheet-response-long-line-threshold
+                                         settings-buffer))
          (file (sheet--progressive-file result raw threshold))
          (buf (with-current-buffer settings-buffer
                 (setq sheet--last-warnings warnings)
@@ -246,8 +303,9 @@ chunk by chunk from timers; the loaded hook runs after the last."
     (with-current-buffer buf
       (setq sheet--response-info result)
       (if (not file)
-          (progn (sheet--fill result raw)
-                 (sheet--finish-response result raw threshold))
+          (let ((inhibit-read-only t))
+            (sheet--fill result raw)
+            (sheet--finish-response result raw threshold long-lines))
         ;; The chunks own the file now: the caller must not delete it.
         (plist-put (plist-get result :presentation) :file nil)
         (let ((size (file-attribute-size (file-attributes file))))
@@ -257,7 +315,8 @@ chunk by chunk from timers; the loaded hook runs after the last."
              (with-current-buffer buf
                (let ((inhibit-read-only t))
                  (run-hooks 'sheet-response-received-hook)
-                 (sheet--finish-response result raw threshold))))))))
+                 (sheet--finish-response result raw threshold
+                                         long-lines))))))))
     (when warnings
       (message "Sheet-mode: warning: %s" (sheet--warning-text warnings)))
     (sheet-run-report-assertions hooks)

@@ -1,13 +1,17 @@
 // Big bodies over JSON-RPC for a client that takes files (`bodyFileMin`, as sheet-mode sends):
 // past 16 MiB (engine/src/rpc/spill.ts) the body is written to the body file as it arrives,
-// raw, and never held whole in the engine; a gzip bomb is decoded into the file chunk by chunk
+// UTF-8 JSON re-indented on the way (the same text as below 16 MiB; issue 22), anything else or
+// JSON that turns out not to be JSON raw with the reason, and never held whole in the engine
+// (a 100 MiB JSON body re-indented with the engine's peak memory far below it); a gzip bomb is decoded into the file chunk by chunk
 // up to the 512 MiB cap, then fails cleanly with the file removed, the engine's peak memory
 // (VmHWM) far below the body's size. docs/protocol.md, `bodyFileMin`.
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ResponseError } from 'vscode-jsonrpc/node.js';
+import { CancellationTokenSource, ResponseError } from 'vscode-jsonrpc/node.js';
 import { peakKb, spawnEngine, startApi, tempDir, type Api, type EngineProcess } from './helpers.js';
+import { prettyJsonUtf8 } from '../../engine/src/present/json.js';
+import { LongestLine } from '../../engine/src/present/longest-line.js';
 
 const MiB = 1024 * 1024;
 
@@ -37,14 +41,49 @@ describe('sheet/send spills big bodies to the body file as they arrive', () => {
     return data;
   };
 
-  it('a 20 MiB JSON body: in the file as received, text in UTF-8, not pretty-printed', async () => {
-    const want = Buffer.from(await (await fetch(`${api.url}/big.json?kb=20480`)).arrayBuffer());
+  it('a 20 MiB JSON body: in the file re-indented as it arrived, the text json.ts gives, with its longest line', async () => {
+    const raw = Buffer.from(await (await fetch(`${api.url}/big.json?kb=20480`)).arrayBuffer());
+    const want = Buffer.from(prettyJsonUtf8(raw)!);
     const r = await send('/big.json?kb=20480');
-    expect(r.presentation).toMatchObject({ kind: 'text', mode: 'json', fileEncoding: 'utf-8', charset: 'utf-8', formatted: false, overThreshold: true });
+    expect(r.presentation).toMatchObject({ kind: 'text', mode: 'json', fileEncoding: 'utf-8', charset: 'utf-8', formatted: true, overThreshold: true });
     expect(r.presentation.text).toBeUndefined();
-    expect(r.response.bytes).toBe(want.length);
+    expect(r.presentation.unformatted).toBeUndefined();
+    expect(r.response.bytes).toBe(raw.length);
+    const lines = new LongestLine();
+    lines.feed(want);
+    expect(r.presentation.longestLine).toBe(lines.max);
     expect(take(r.presentation.file).equals(want)).toBe(true);
+    // The raw copy kept while it might not be JSON is gone.
     expect(fs.readdirSync(tmp)).toEqual([]);
+  });
+
+  it('a 20 MiB body that stops being JSON at its end: raw in the file, the reason named', async () => {
+    const raw = Buffer.from(await (await fetch(`${api.url}/stream/json?mb=20&broken=1`)).arrayBuffer());
+    const r = await send('/stream/json?mb=20&broken=1');
+    expect(r.presentation).toMatchObject({ kind: 'text', mode: 'json', formatted: false, longestLine: raw.toString('utf8').length });
+    expect(r.presentation.unformatted).toBe(`not valid JSON at byte ${raw.length - 1}: unexpected "]"`);
+    expect(take(r.presentation.file).equals(raw)).toBe(true);
+    expect(fs.readdirSync(tmp)).toEqual([]);
+  });
+
+  it('asked raw (C-c C-r), a 20 MiB JSON body is the bytes as received, no reason given', async () => {
+    const raw = Buffer.from(await (await fetch(`${api.url}/big.json?kb=20480`)).arrayBuffer());
+    const r = await send('/big.json?kb=20480', { raw: true });
+    expect(r.presentation).toMatchObject({ kind: 'text', formatted: false });
+    expect(r.presentation.unformatted).toBeUndefined();
+    expect(take(r.presentation.file).equals(raw)).toBe(true);
+  });
+
+  it('a 20 MiB XML body: raw, and the trailer is told why', async () => {
+    const r = await send('/big.xml?kb=20480');
+    expect(r.presentation).toMatchObject({ kind: 'text', mode: 'xml', formatted: false });
+    expect(r.presentation.unformatted).toMatch(/^XML past 16 MiB is not pretty-printed/);
+    take(r.presentation.file);
+  });
+
+  it('a small body that is not JSON says where it stops being JSON', async () => {
+    const r = await send('/engine/not-json');
+    expect(r.presentation).toMatchObject({ kind: 'text', formatted: false, unformatted: 'not valid JSON at byte 8: unexpected ","' });
   });
 
   it('a 5 MiB JSON body is still presented as before (pretty-printed, in the file)', async () => {
@@ -67,6 +106,39 @@ describe('sheet/send spills big bodies to the body file as they arrive', () => {
     const r = await engine.conn.sendRequest('sheet/send', { text: `GET ${api.url}/big.json?kb=20480`, line: 1 });
     expect((r as { presentation: { file?: string; text: string } }).presentation.file).toBeUndefined();
     expect((r as { presentation: { text: string } }).presentation.text.length).toBeGreaterThan(20 * MiB);
+  });
+
+  it('a 100 MiB JSON body is re-indented as it arrives in bounded memory', async () => {
+    // A fresh engine: its peak is this body's alone.
+    await engine.close();
+    engine = spawnEngine({ env: { TMPDIR: tmp } });
+    await engine.conn.sendRequest('initialize', { clientName: 'test', lisp: false });
+    const before = peakKb(engine.proc.pid!);
+    const r = await send('/stream/json?mb=100');
+    const peak = peakKb(engine.proc.pid!);
+    console.log(`100 MiB JSON re-indented while spilling: engine peak ${Math.round(peak / 1024)} MiB (before ${Math.round(before / 1024)} MiB)`);
+    expect(r.response.bytes).toBeGreaterThan(100 * MiB);
+    expect(r.presentation).toMatchObject({ kind: 'text', formatted: true });
+    const size = fs.statSync(r.presentation.file).size;
+    expect(size).toBeGreaterThan(r.response.bytes);
+    // The first 16 MiB are held before the spill; after that only chunks.
+    expect(peak).toBeLessThan(before + 128 * 1024);
+    take(r.presentation.file);
+  });
+
+  it('a JSON body cancelled while it is re-indented into the file: both files removed', async () => {
+    const source = new CancellationTokenSource();
+    const p = engine.conn.sendRequest('sheet/send', { text: `GET ${api.url}/stream/json?mb=300`, line: 1, bodyFileMin: 65536 }, source.token).then(
+      () => undefined,
+      (err: unknown) => err,
+    );
+    // Past 16 MiB: the raw file and the re-indented one exist.
+    for (let i = 0; i < 500 && fs.readdirSync(tmp).length < 2; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(fs.readdirSync(tmp).length).toBe(2);
+    source.cancel();
+    expect(await p).toBeInstanceOf(ResponseError);
+    for (let i = 0; i < 250 && fs.readdirSync(tmp).length; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(fs.readdirSync(tmp)).toEqual([]);
   });
 
   it('a gzip bomb (1 GiB of zeros): decoded into the file up to the 512 MiB cap, then network-error, file removed, memory bounded', async () => {

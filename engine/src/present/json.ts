@@ -14,47 +14,7 @@ const enum S {
   After,
 }
 
-const SPACE = 32;
-const TAB = 9;
-const LF = 10;
-const CR = 13;
-const QUOTE = 34;
-const BACKSLASH = 92;
-
-function hex4(text: Uint8Array, at: number): number {
-  let v = 0;
-  for (let k = 0; k < 4; k++) {
-    const c = text[at + k]!;
-    let d: number;
-    if (c >= 48 && c <= 57) d = c - 48;
-    else if (c >= 65 && c <= 70) d = c - 55;
-    else if (c >= 97 && c <= 102) d = c - 87;
-    else return -1;
-    v = v * 16 + d;
-  }
-  return v;
-}
-
-const keepEscaped = (cp: number) => cp < 0x20 || (cp >= 0x7f && cp <= 0x9f) || cp === QUOTE || cp === BACKSLASH;
-
-/** Append the UTF-8 encoding of code point `cp` (not a surrogate) to `buf` at `o`; new `o`. */
-function putUtf8(buf: Uint8Array, o: number, cp: number): number {
-  if (cp < 0x80) buf[o++] = cp;
-  else if (cp < 0x800) {
-    buf[o++] = 0xc0 | (cp >> 6);
-    buf[o++] = 0x80 | (cp & 0x3f);
-  } else if (cp < 0x10000) {
-    buf[o++] = 0xe0 | (cp >> 12);
-    buf[o++] = 0x80 | ((cp >> 6) & 0x3f);
-    buf[o++] = 0x80 | (cp & 0x3f);
-  } else {
-    buf[o++] = 0xf0 | (cp >> 18);
-    buf[o++] = 0x80 | ((cp >> 12) & 0x3f);
-    buf[o++] = 0x80 | ((cp >> 6) & 0x3f);
-    buf[o++] = 0x80 | (cp & 0x3f);
-  }
-  return o;
-}
+import { BACKSLASH, CR, FALSE, hex4, keepEscaped, LF, NULL, putUtf8, QUOTE, SPACE, TAB, TRUE } from './json-bytes.js';
 
 /**
  * Pretty-print JSON given as UTF-8 bytes, into UTF-8 bytes, with `indent` (default two
@@ -236,10 +196,6 @@ export function prettyJsonUtf8(input: Uint8Array, indent = '  '): Uint8Array | u
     }
   }
 }
-
-const TRUE = [116, 114, 117, 101] as const;
-const FALSE = [102, 97, 108, 115, 101] as const;
-const NULL = [110, 117, 108, 108] as const;
 
 /**
  * Pretty-print JSON text (see {@link prettyJsonUtf8}, which does the work on the text's UTF-8

@@ -5,6 +5,7 @@
 import { isUtf8 } from 'node:buffer';
 import { headerValue, type Response } from '../model.js';
 import { prettyJson, prettyJsonUtf8 } from './json.js';
+import { jsonError } from './json-stream.js';
 import { prettyXml } from './xml.js';
 
 export { prettyJson, prettyJsonUtf8, prettyXml };
@@ -35,6 +36,11 @@ export interface Presentation {
   mode: Mode;
   /** True when the text was pretty-printed. */
   formatted: boolean;
+  /**
+   * A JSON or XML text body that was not pretty-printed although not asked raw: why, in words
+   * for the trailer (e.g. `not valid JSON at byte 12: unexpected "}"`).
+   */
+  unformatted?: string;
   /** True when the body is longer than the threshold (the client uses the bare mode). */
   overThreshold: boolean;
   /** Body size in bytes as received. */
@@ -151,7 +157,8 @@ function looksBinary(bytes: Uint8Array): boolean {
  *
  * `overThreshold` is true when the decoded body is longer than `threshold` characters (code
  * points); the body is formatted all the same, and the client may choose its bare mode.
- * A body that does not parse as its type is returned as received, `formatted: false`.
+ * A body that does not parse as its type is returned as received, `formatted: false`, with
+ * `unformatted` saying why (json-stream.ts names the byte where JSON stops being JSON).
  */
 export function present(response: Response, opts: PresentOptions = {}): Presentation {
   const { type, charset } = parseContentType(headerValue(response.headers, 'content-type'));
@@ -195,13 +202,15 @@ export function present(response: Response, opts: PresentOptions = {}): Presenta
   let text = decoded.text;
   const over = threshold !== null && text.length > threshold && charLength(text) > threshold;
   let formatted = false;
+  let unformatted: string | undefined;
   if (!opts.raw && (mode === 'json' || mode === 'xml') && text.trim() !== '') {
     // The same bytes decoded are the same JSON: not valid this way either.
     const pretty = mode === 'json' ? (tried ? undefined : prettyJson(text)) : prettyXml(text);
     if (pretty !== undefined) {
       text = pretty;
       formatted = true;
-    }
+    } else if (mode === 'json') unformatted = jsonError(tried ? body : Buffer.from(text, 'utf8'));
+    else unformatted = 'not well-formed XML (xml-formatter could not read it)';
   }
   return {
     kind: 'text',
@@ -210,6 +219,7 @@ export function present(response: Response, opts: PresentOptions = {}): Presenta
     charset: decoded.charset,
     mode,
     formatted,
+    ...(unformatted ? { unformatted } : {}),
     overThreshold: over,
     bytes,
   };

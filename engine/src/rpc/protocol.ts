@@ -102,6 +102,16 @@ export interface PresentationInfo {
   charset?: string;
   mode: Mode;
   formatted: boolean;
+  /**
+   * A JSON or XML body not pretty-printed although not asked raw: why, in words for the
+   * trailer (`not valid JSON at byte 12: unexpected "}"`, `XML past 16 MiB is not ...`).
+   */
+  unformatted?: string;
+  /**
+   * kind text: characters (code points) in the body's longest line, as shown (pretty-printed
+   * or not), line feeds not counted; for the client's long-line protections.
+   */
+  longestLine?: number;
   overThreshold: boolean;
 }
 

@@ -15,6 +15,7 @@ import { MAX_BUFFERED_BODY, send, SinkError, type ResponseHead } from '../http/s
 import { SpillSink, spillBytes } from './spill.js';
 import { hasOwnChanges, newJar, refreshJar, tryLoadJar, trySaveJar } from '../http/cookies.js';
 import { charLength, decodeExact, present, DEFAULT_THRESHOLD, type Presentation } from '../present/present.js';
+import { longestLineOf } from '../present/longest-line.js';
 import { writeBodyFile } from './body-file.js';
 import { HOOK_TYPES, runHooks } from '../hooks/run.js';
 import { toCurl } from '../curl/to-curl.js';
@@ -216,7 +217,7 @@ export class Session {
       timeoutMs: s.timeoutMs,
       followRedirects: s.followRedirects && !meta?.noRedirect,
       insecure: s.insecure,
-      ...(spillAt !== undefined ? { sink: (head: ResponseHead) => (sink = new SpillSink(spillAt, MAX_BUFFERED_BODY, head.url)) } : {}),
+      ...(spillAt !== undefined ? { sink: (head: ResponseHead) => (sink = new SpillSink(spillAt, MAX_BUFFERED_BODY, head.url, { headers: head.headers, raw: p.raw })) } : {}),
     }).catch((e: unknown) => {
       throw e instanceof SinkError && isEngineError(e.cause) ? e.cause : e;
     });
@@ -227,7 +228,8 @@ export class Session {
     // read, no write; what others wrote stays in the file and is read before the next request.
     const jarWarning = this.jarFile && !s.inhibitCookies && (await hasOwnChanges(this.jar, this.jarFile)) ? await trySaveJar(this.jar, this.jarFile) : null;
     const handlerTests = resolved.http ? await afterHttp(resolved.node, exchange.request, exchange.response, p.path, this.overrides, this.http, resolved.http) : [];
-    // A spilled body is not presented (nor read by hooks): it is in the file, raw.
+    // A spilled body was presented by its sink as it passed (re-indented or raw, in the file);
+    // hooks do not read it.
     const pres = spilled ? undefined : present(exchange.response, { raw: p.raw, threshold: s.threshold });
     const hooks = await runHooks(resolved.hooks, pres?.kind === 'text' ? pres.text! : '', (n, v) => this.overrides.set(n, v), {
       status: exchange.response.status,
@@ -254,7 +256,7 @@ export class Session {
         bytes: spilled ? spilled.size : response.body.length,
       },
       presentation: !pres
-        ? spilled!.presentation(response.headers)
+        ? spilled!.presentation()
         : {
             kind: pres.kind,
             ...(await this.bodyOut(pres, response.body, p.bodyFileMin)),
@@ -263,6 +265,8 @@ export class Session {
             charset: pres.charset,
             mode: pres.mode,
             formatted: pres.formatted,
+            ...(pres.unformatted ? { unformatted: pres.unformatted } : {}),
+            ...(pres.kind === 'text' ? { longestLine: longestLineOf(pres.text ?? '') } : {}),
             overThreshold: pres.overThreshold,
           },
       redirects: exchange.redirects,
