@@ -35,6 +35,7 @@ export type ErrorCode =
   | 'tls-error'
   | 'network-error'
   | 'too-many-redirects'
+  | 'bad-proxy'
   // cookie jar (a warning: the request was sent)
   | 'cookie-jar-unwritable'
   // hooks

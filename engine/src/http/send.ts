@@ -11,7 +11,6 @@
  * request bodies `request-body.ts`, the redirect rules `redirects.ts`, the transport failures
  * and their curl exit codes `transport-error.ts`. Their public names are re-exported here.
  */
-import { Agent } from 'undici';
 import type { Writable } from 'node:stream';
 import type { CookieJar } from 'tough-cookie';
 import { EngineError } from '../errors.js';
@@ -21,11 +20,15 @@ import { dispatchOnce, SinkError, type BodyPlan, type RawResponse, type Response
 import type { BodyStream } from './request-body.js';
 import { isRedirect, MAX_REDIRECTS, redirectRequest } from './redirects.js';
 import { transportError } from './transport-error.js';
+import { chooseProxy, type ProxyOptions } from './proxy.js';
+import { dispatcherFor } from './dispatchers.js';
 
 export { BodyError, SinkError, type BodyPlan, type ResponseHead } from './dispatch.js';
 export type { BodyStream } from './request-body.js';
 export { MAX_REDIRECTS } from './redirects.js';
 export { CURL_EXIT, transportError } from './transport-error.js';
+export { closeConnections } from './dispatchers.js';
+export { chooseProxy, PROXY_VARIABLES, type ProxyOptions } from './proxy.js';
 
 export interface SendOptions {
   /** Cookie jar: Set-Cookie responses are stored; cookies are sent unless the request has a Cookie header. */
@@ -59,28 +62,16 @@ export interface SendOptions {
    * `length` in bytes gives a Content-Length, else the body is sent chunked (RFC 9112 7.1).
    */
   bodyStream?: BodyStream;
+  /**
+   * The proxy, by curl's rules (proxy.ts): an explicit proxy and no-proxy list, and the
+   * environment to read `http_proxy`, `https_proxy`, `ALL_PROXY`, `NO_PROXY` from (default:
+   * this process's). Chosen again for each redirect, as curl does.
+   */
+  proxy?: ProxyOptions;
 }
 
 /** Default cap of a body collected in memory (bytes): 512 MiB. */
 export const MAX_BUFFERED_BODY = 512 * 1024 * 1024;
-
-const agents = new Map<string, Agent>();
-function agentFor(insecure: boolean): Agent {
-  const key = insecure ? 'insecure' : 'default';
-  let a = agents.get(key);
-  if (!a) {
-    a = new Agent({ keepAliveTimeout: 30_000, connect: { rejectUnauthorized: !insecure } });
-    agents.set(key, a);
-  }
-  return a;
-}
-
-/** Close the pooled connections (for a clean exit). */
-export async function closeConnections(): Promise<void> {
-  const all = [...agents.values()];
-  agents.clear();
-  await Promise.all(all.map((a) => a.close().catch(() => undefined)));
-}
 
 /**
  * Send `request` and read the whole response.
@@ -96,7 +87,6 @@ export async function send(request: Request, opts: SendOptions = {}): Promise<Ex
   const follow = opts.followRedirects ?? true;
   const maxRedirects = opts.maxRedirects ?? MAX_REDIRECTS;
   const decode = opts.decode ?? true;
-  const dispatcher = agentFor(!!opts.insecure);
 
   const ctrl = new AbortController();
   let timedOut = false;
@@ -128,6 +118,9 @@ export async function send(request: Request, opts: SendOptions = {}): Promise<Ex
           details: { url: current.url },
         });
       }
+      // The proxy is chosen before anything is sent: a malformed one is `bad-proxy`, nothing sent.
+      const proxy = chooseProxy(url, opts.proxy);
+      const dispatcher = dispatcherFor(url, proxy, !!opts.insecure);
       const sent: Request = { ...current, headers: [...current.headers] };
       const explicitCookie = headerValue(sent.headers, 'cookie') !== undefined;
       if (opts.jar && !explicitCookie && !jarIsEmpty(opts.jar)) {
@@ -153,7 +146,7 @@ export async function send(request: Request, opts: SendOptions = {}): Promise<Ex
             details: { url: sent.url, maxBodyBytes: max },
           });
         }
-        throw transportError(e, sent.url, { timedOut, cancelled: ctrl.signal.aborted && !timedOut, timeoutMs: opts.timeoutMs });
+        throw transportError(e, sent.url, { timedOut, cancelled: ctrl.signal.aborted && !timedOut, timeoutMs: opts.timeoutMs, proxy });
       }
       if (opts.jar) {
         for (const [n, v] of raw.headers) {
