@@ -4,7 +4,10 @@
  */
 import type { Built } from './build-request.js';
 
-/** `-b`/`-c`/`-j` for the verb's cookie jar, `--max-redirs`, `-k`, `--max-time` (seconds), `--compressed`. */
+/**
+ * `-b`/`-c`/`-j` for the verb's cookie jar, `--max-redirs`, `-k`, `--max-time` (seconds),
+ * `--compressed`, the proxy options `-x`, `--noproxy`, `-U` (curl reads the proxy variables itself).
+ */
 export function curlSessionArgs(b: Built, timeoutMs: number | undefined): string[] {
   const args: string[] = [];
   for (const f of b.cookieLoad) args.push('-b', f);
@@ -14,6 +17,9 @@ export function curlSessionArgs(b: Built, timeoutMs: number | undefined): string
   if (b.opts.insecure) args.push('-k');
   if (timeoutMs !== undefined) args.push('--max-time', String(timeoutMs / 1000));
   if (b.opts.compressed) args.push('--compressed');
+  if (b.opts.proxy !== undefined) args.push('-x', b.opts.proxy);
+  if (b.opts.noProxy !== undefined) args.push('--noproxy', b.opts.noProxy);
+  if (b.opts.proxyUser !== undefined) args.push('-U', b.opts.proxyUser);
   return args;
 }
 

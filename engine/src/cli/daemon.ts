@@ -9,6 +9,8 @@
  *   a      one per argument of {@link run} (in order; curl --form-string keeps the bytes)
  *   cwd    the caller's working directory
  *   PATH   the caller's PATH
+ *   v      the caller's proxy variables (http/proxy.ts), `NAME=VALUE` lines, when any is set; the
+ *          daemon's own are never used (src/cli/caller-env.ts)
  *   s      file to receive the exit status (decimal, newline), written only when it is not 0
  *          or there is something in `e`
  *   e      file to receive what goes to stderr (messages, -v lines, a non-2xx body)
@@ -38,6 +40,7 @@ import { readRunRequest } from './multipart.js';
 import { readFormRequest } from './urlencoded.js';
 import { BIG_CALL_BYTES, collectAfterBig, idleCollector } from './idle-gc.js';
 import { EXIT, run } from './run.js';
+import { callerEnv } from './caller-env.js';
 
 export const SOCKET_NAME = 'engine.sock';
 
@@ -83,6 +86,7 @@ async function handleRun(req: http.IncomingMessage, res: http.ServerResponse): P
   const argv: string[] = [];
   let cwd = '/';
   let pathEnv = process.env.PATH ?? '';
+  let env: Record<string, string> = {};
   let sFile: string | undefined;
   let eFile: string | undefined;
   let tty = false;
@@ -92,6 +96,7 @@ async function handleRun(req: http.IncomingMessage, res: http.ServerResponse): P
     if (f.name === 'a') argv.push(v);
     else if (f.name === 'cwd') cwd = v;
     else if (f.name === 'PATH') pathEnv = v;
+    else if (f.name === 'v') env = callerEnv(v);
     else if (f.name === 's') sFile = v;
     else if (f.name === 'e') eFile = v;
     else if (f.name === 'tty') {
@@ -126,6 +131,7 @@ async function handleRun(req: http.IncomingMessage, res: http.ServerResponse): P
       argv,
       cwd,
       pathEnv,
+      env,
       readStdin,
       stdinStream: () => stdin ?? { stream: Readable.from([]), size: 0 },
       outputs: { stdout: res, stderr: err.stream, tty, ttyErr },

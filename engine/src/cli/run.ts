@@ -26,6 +26,7 @@ import { appendHistory, rememberPath } from './history.js';
 import { requestToSheet } from '../sheet/write.js';
 import { buildRequest, fileBodyAbsolute, withPipedBody, type BuildInput, type Built } from './build-request.js';
 import { headerBlock, verboseLines } from './trace.js';
+import { PROXY_VARIABLES } from '../http/proxy.js';
 
 /** Exit statuses besides 0 and the status class digits 1, 3, 4, 5 (docs/shell.md). */
 export const EXIT = { usage: 2, transport: 6, failure: 8, writeError: 23 } as const;
@@ -41,6 +42,11 @@ export interface RunInput extends BuildInput {
   signal?: AbortSignal;
   /** The caller's PATH, to find lynx, html2text and curl. */
   pathEnv: string;
+  /**
+   * The caller's environment, for the proxy variables (http/proxy.ts): the direct mode's own,
+   * the calling shell's through the daemon (never the daemon's). Default: this process's.
+   */
+  env?: Record<string, string | undefined>;
 }
 
 export interface RunOutput {
@@ -140,10 +146,12 @@ export async function run(input: RunInput): Promise<RunOutput> {
       }
       return bodyOut;
     };
+    const callerEnv = input.env ?? process.env;
     let ex: Exchange;
     if (viaCurl) {
       const extraArgs = [...curlSessionArgs(b, timeoutMs), ...b.opts.unknown];
-      ex = await sendWithCurl(b.request, { extraArgs, bodyStream: b.bodyStream, cwd: input.cwd, pathEnv: input.pathEnv }, (r) => route(r, b.request));
+      const proxyEnv = Object.fromEntries(PROXY_VARIABLES.map((n) => [n, callerEnv[n]]));
+      ex = await sendWithCurl(b.request, { extraArgs, bodyStream: b.bodyStream, cwd: input.cwd, pathEnv: input.pathEnv, proxyEnv }, (r) => route(r, b.request));
     } else {
       const jar = await loadAll(b.cookieLoad, b.opts.junkSession);
       const before = toNetscape(await jarCookies(jar));
@@ -157,6 +165,7 @@ export async function run(input: RunInput): Promise<RunOutput> {
         insecure: b.opts.insecure,
         decode: b.opts.compressed,
         bodyStream: b.bodyStream,
+        proxy: { proxy: b.opts.proxy, noProxy: b.opts.noProxy, proxyUser: b.opts.proxyUser, env: callerEnv },
         sink: (head) => route({ httpVersion: '1.1', status: head.status, statusText: head.statusText, headers: head.headers, body: Buffer.alloc(0) }, { ...b.request, url: head.url }),
       });
       const after = toNetscape(await jarCookies(jar));

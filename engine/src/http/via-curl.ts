@@ -13,6 +13,7 @@ import { isRedirect } from './redirects.js';
 import type { BodyStream } from './request-body.js';
 import { errorCodeForCurlExit } from './transport-error.js';
 import { which } from '../which.js';
+import { PROXY_VARIABLES } from './proxy.js';
 
 /** Where the final response's body goes, decided once its status line and headers are known. */
 export type Route = (r: Response) => Promise<Writable>;
@@ -26,6 +27,8 @@ export interface CurlTransport {
   /** curl's working directory (the caller's) and PATH (where curl is found). */
   cwd: string;
   pathEnv: string;
+  /** The caller's proxy variables (http/proxy.ts), in place of this process's; undefined: unset. */
+  proxyEnv?: Record<string, string | undefined>;
 }
 
 /**
@@ -50,7 +53,13 @@ export async function sendWithCurl(request: Request, t: CurlTransport, route: Ro
     args.splice(i, 2, '-T', '-');
   }
   const started = performance.now();
-  const child = spawn(curl, args, { cwd: t.cwd, env: { ...process.env, PATH: t.pathEnv }, stdio: ['pipe', 'pipe', 'pipe'] });
+  const env: Record<string, string | undefined> = { ...process.env, PATH: t.pathEnv };
+  if (t.proxyEnv) {
+    // The daemon's own proxy variables are not the caller's: curl gets only the caller's.
+    for (const n of PROXY_VARIABLES) delete env[n];
+    for (const [n, v] of Object.entries(t.proxyEnv)) if (v !== undefined) env[n] = v;
+  }
+  const child = spawn(curl, args, { cwd: t.cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
   let err = '';
   child.stderr.on('data', (d: Buffer) => (err = (err + d.toString('utf8')).slice(-4000)));
   child.stdin.on('error', () => undefined);
