@@ -38,6 +38,14 @@ export interface ProxyOptions {
    * calling shell's, through the daemon too). Default: this process's environment.
    */
   env?: Record<string, string | undefined>;
+  /**
+   * Proxies by scheme in place of the environment and of `proxy` (url.el's
+   * `url-proxy-services`, which Emacs users set): a scheme without one goes direct, and no
+   * proxy variable is read.
+   */
+  perScheme?: { http?: string; https?: string; source: string };
+  /** A host test in place of the no-proxy lists (url.el's `no_proxy` regexp). */
+  bypass?: (host: string) => boolean;
 }
 
 /** The proxy chosen for one URL. */
@@ -150,15 +158,24 @@ function firstSet(env: Record<string, string | undefined>, names: string[]): { n
  *   no-proxy entry that applies is malformed (checked before anything is sent).
  */
 export function chooseProxy(url: URL, o: ProxyOptions = {}): ProxyChoice | undefined {
-  const env = o.env ?? process.env;
+  const env = o.perScheme ? {} : (o.env ?? process.env);
   const scheme = url.protocol.slice(0, -1);
-  const found = o.proxy
-    ? { name: '--proxy', value: o.proxy }
-    : firstSet(env, scheme === 'http' ? ['http_proxy', 'all_proxy', 'ALL_PROXY'] : [`${scheme}_proxy`, `${scheme.toUpperCase()}_PROXY`, 'all_proxy', 'ALL_PROXY']);
+  const own = o.perScheme?.[scheme as 'http' | 'https'];
+  const found = o.perScheme
+    ? own
+      ? { name: o.perScheme.source, value: own }
+      : undefined
+    : o.proxy
+      ? { name: '--proxy', value: o.proxy }
+      : firstSet(env, scheme === 'http' ? ['http_proxy', 'all_proxy', 'ALL_PROXY'] : [`${scheme}_proxy`, `${scheme.toUpperCase()}_PROXY`, 'all_proxy', 'ALL_PROXY']);
   if (!found) return undefined;
   const parsed = parseProxyUrl(found.value, found.name);
-  const skip = o.noProxy !== undefined ? { name: '--noproxy', value: o.noProxy } : firstSet(env, ['no_proxy', 'NO_PROXY']);
-  if (skip && bypassesProxy(url.hostname, parseNoProxy(skip.value, skip.name))) return undefined;
+  if (o.bypass) {
+    if (o.bypass(url.hostname.replace(/^\[(.*)\]$/, '$1'))) return undefined;
+  } else {
+    const skip = o.noProxy !== undefined ? { name: '--noproxy', value: o.noProxy } : firstSet(env, ['no_proxy', 'NO_PROXY']);
+    if (skip && bypassesProxy(url.hostname, parseNoProxy(skip.value, skip.name))) return undefined;
+  }
   const auth = o.proxyUser !== undefined ? basic(o.proxyUser) : parsed.auth;
   return { origin: parsed.origin, ...(auth ? { auth } : {}), source: found.name };
 }

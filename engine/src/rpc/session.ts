@@ -13,6 +13,7 @@ import { expandPath, isUnevaluated, resolveRequest, variableValues, type EvalLis
 import { DEFAULT_MAX_PASSES, Substitution, type SubstitutionWarning } from '../resolve/substitute.js';
 import { MAX_BUFFERED_BODY, send, SinkError, type ResponseHead } from '../http/send.js';
 import { SpillSink, spillBytes } from './spill.js';
+import { proxyOptions } from './proxy-setting.js';
 import { hasOwnChanges, loadJar, newJar, refreshJar, trySaveJar } from '../http/cookies.js';
 import { charLength, decodeExact, present, DEFAULT_THRESHOLD, type Presentation } from '../present/present.js';
 import { writeBodyFile } from './body-file.js';
@@ -50,6 +51,7 @@ export const DEFAULT_SETTINGS: Required<Settings> = {
   followRedirects: true,
   cookieJarFile: null,
   insecure: false,
+  proxy: null,
 };
 
 /**
@@ -209,6 +211,7 @@ export class Session {
       timeoutMs: s.timeoutMs,
       followRedirects: s.followRedirects && !meta?.noRedirect,
       insecure: s.insecure,
+      proxy: proxyOptions(s.proxy),
       ...(spillAt !== undefined ? { sink: (head: ResponseHead) => (sink = new SpillSink(spillAt, MAX_BUFFERED_BODY, head.url)) } : {}),
     }).catch((e: unknown) => {
       throw e instanceof SinkError && isEngineError(e.cause) ? e.cause : e;

@@ -53,6 +53,9 @@ Options:
   --fail-fast           stop at the first request that fails or errs
   --timeout S           per-request timeout in seconds (default none)
   --insecure, -k        accept any TLS certificate
+  --proxy URL, -x URL   send through this proxy (curl's -x: over http_proxy, https_proxy,
+                        ALL_PROXY; NO_PROXY still applies); see docs/networks.md
+  --noproxy LIST        hosts that go direct (curl's --noproxy: over NO_PROXY)
   --cookie-jar PATH     load and save cookies in PATH (Netscape format, as curl -b/-c)
   --no-color            no colours (also when NO_COLOR is set or stdout is not a terminal)
   -h, --help            this help
@@ -139,6 +142,8 @@ export async function main(argv: string[], io: Io): Promise<number> {
         'fail-fast': { type: 'boolean' },
         timeout: { type: 'string' },
         insecure: { type: 'boolean', short: 'k' },
+        proxy: { type: 'string', short: 'x' },
+        noproxy: { type: 'string' },
         'cookie-jar': { type: 'string' },
         'no-color': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
@@ -256,6 +261,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
     grep,
     timeoutMs: Math.round(timeout * 1000),
     insecure: !!v.insecure,
+    ...(v.proxy !== undefined || v.noproxy !== undefined ? { proxy: { ...(v.proxy !== undefined ? { all: v.proxy } : {}), ...(v.noproxy !== undefined ? { noProxy: v.noproxy } : {}) } } : {}),
     cookieJar: v['cookie-jar'],
     lisp,
     onResult,

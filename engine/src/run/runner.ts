@@ -7,7 +7,7 @@
 import fs from 'node:fs/promises';
 import { Session } from '../rpc/session.js';
 import { isEngineError, type ErrorCode } from '../errors.js';
-import type { Assertion, HookResults, RequestInfo } from '../rpc/protocol.js';
+import type { Assertion, HookResults, ProxySetting, RequestInfo } from '../rpc/protocol.js';
 import type { RequestNode, Sheet } from '../sheet/ast.js';
 import { requestAt } from '../sheet/parse.js';
 import { parseForFile } from '../http-file/index.js';
@@ -73,6 +73,8 @@ export interface RunOptions {
   /** `--timeout S`, in ms; 0 = none. */
   timeoutMs: number;
   insecure: boolean;
+  /** `--proxy URL` / `--noproxy LIST` (docs/networks.md); absent: the environment's proxy variables. */
+  proxy?: ProxySetting;
   /** `--cookie-jar PATH`: load and save cookies there (Netscape format, as curl). */
   cookieJar?: string;
   /** The run's batch Emacs; undefined when Emacs is not installed. */
@@ -153,7 +155,7 @@ export async function runFile(file: string, o: RunOptions): Promise<FileResult> 
     lisp && (async (form: string): Promise<string> => (await lisp.eval(form, undefined, session.overrides)).value),
   );
   for (const [n, v] of o.vars) session.overrides.set(n, v);
-  await session.configure({ timeoutMs: o.timeoutMs, insecure: o.insecure, cookieJarFile: o.cookieJar ?? null, threshold: null });
+  await session.configure({ timeoutMs: o.timeoutMs, insecure: o.insecure, cookieJarFile: o.cookieJar ?? null, threshold: null, proxy: o.proxy ?? null });
   for (const node of requests) {
     if (o.stop?.()) break;
     const r: RequestResult = { file, line: node.line, method: node.method, url: node.url, outcome: 'passed', assertions: [], warnings: [] };
