@@ -36,6 +36,7 @@ export type ErrorCode =
   | 'network-error'
   | 'too-many-redirects'
   | 'bad-proxy'
+  | 'bad-ca-file'
   // cookie jar (a warning: the request was sent)
   | 'cookie-jar-unwritable'
   // hooks

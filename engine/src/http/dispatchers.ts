@@ -13,6 +13,7 @@
  */
 import { Agent, ProxyAgent, type Dispatcher } from 'undici';
 import type { ProxyChoice } from './proxy.js';
+import type { Trust } from './trust.js';
 
 /** keep-alive of an idle pooled connection, in ms. */
 const KEEP_ALIVE_MS = 30_000;
@@ -64,20 +65,23 @@ const pools = new Map<string, Pick<Dispatcher, 'dispatch' | 'close'>>();
  * (a CONNECT tunnel for https://, absolute form for http://).
  * @param insecure skip the target's certificate verification (curl's -k; the proxy's own
  *   certificate, for an https:// proxy, is still verified, as curl's -k leaves it).
+ * @param trust authorities other than Node's defaults (trust.ts), for the target's certificate.
  */
-export function dispatcherFor(url: URL, proxy: ProxyChoice | undefined, insecure: boolean): Dispatcher {
+export function dispatcherFor(url: URL, proxy: ProxyChoice | undefined, insecure: boolean, trust?: Trust): Dispatcher {
   const tunnel = url.protocol === 'https:';
-  const key = proxy ? `${tunnel ? 'connect' : 'forward'} ${proxy.origin} ${proxy.auth ?? ''} ${tunnel && insecure}` : insecure ? 'insecure' : 'default';
+  const tlsKey = `${insecure ? 'insecure' : 'verify'} ${trust?.key ?? 'default'}`;
+  const key = proxy ? `${tunnel ? 'connect' : 'forward'} ${proxy.origin} ${proxy.auth ?? ''} ${tunnel ? tlsKey : ''}` : tlsKey;
+  const targetTls = { rejectUnauthorized: !insecure, ...(trust ? { secureContext: trust.context } : {}) };
   let d = pools.get(key);
   if (!d) {
-    if (!proxy) d = new Agent({ keepAliveTimeout: KEEP_ALIVE_MS, connect: { rejectUnauthorized: !insecure } });
+    if (!proxy) d = new Agent({ keepAliveTimeout: KEEP_ALIVE_MS, connect: targetTls });
     else if (!tunnel) d = new ForwardProxy(proxy);
     else {
       d = new GroupedProxyAgent({
         uri: proxy.origin,
         ...(proxy.auth ? { token: proxy.auth } : {}),
         keepAliveTimeout: KEEP_ALIVE_MS,
-        requestTls: { rejectUnauthorized: !insecure },
+        requestTls: targetTls,
       });
     }
     pools.set(key, d);

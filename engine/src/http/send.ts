@@ -22,6 +22,7 @@ import { isRedirect, MAX_REDIRECTS, redirectRequest } from './redirects.js';
 import { transportError } from './transport-error.js';
 import { chooseProxy, type ProxyOptions } from './proxy.js';
 import { dispatcherFor } from './dispatchers.js';
+import { chooseTrust, type TrustOptions } from './trust.js';
 
 export { BodyError, SinkError, type BodyPlan, type ResponseHead } from './dispatch.js';
 export type { BodyStream } from './request-body.js';
@@ -29,6 +30,7 @@ export { MAX_REDIRECTS } from './redirects.js';
 export { CURL_EXIT, transportError } from './transport-error.js';
 export { closeConnections } from './dispatchers.js';
 export { chooseProxy, PROXY_VARIABLES, type ProxyOptions } from './proxy.js';
+export { CA_VARIABLES, type TrustOptions } from './trust.js';
 
 export interface SendOptions {
   /** Cookie jar: Set-Cookie responses are stored; cookies are sent unless the request has a Cookie header. */
@@ -68,6 +70,12 @@ export interface SendOptions {
    * this process's). Chosen again for each redirect, as curl does.
    */
   proxy?: ProxyOptions;
+  /**
+   * Certificate authorities by curl's rules (trust.ts): `caFile` (curl's --cacert), else
+   * `CURL_CA_BUNDLE`, else `SSL_CERT_FILE` of `env`, plus `NODE_EXTRA_CA_CERTS`; relative names
+   * from `cwd`. Default: this process's environment and directory.
+   */
+  trust?: TrustOptions;
 }
 
 /** Default cap of a body collected in memory (bytes): 512 MiB. */
@@ -120,7 +128,8 @@ export async function send(request: Request, opts: SendOptions = {}): Promise<Ex
       }
       // The proxy is chosen before anything is sent: a malformed one is `bad-proxy`, nothing sent.
       const proxy = chooseProxy(url, opts.proxy);
-      const dispatcher = dispatcherFor(url, proxy, !!opts.insecure);
+      const trust = url.protocol === 'https:' && !opts.insecure ? chooseTrust(opts.trust) : undefined;
+      const dispatcher = dispatcherFor(url, proxy, !!opts.insecure, trust);
       const sent: Request = { ...current, headers: [...current.headers] };
       const explicitCookie = headerValue(sent.headers, 'cookie') !== undefined;
       if (opts.jar && !explicitCookie && !jarIsEmpty(opts.jar)) {
@@ -146,7 +155,7 @@ export async function send(request: Request, opts: SendOptions = {}): Promise<Ex
             details: { url: sent.url, maxBodyBytes: max },
           });
         }
-        throw transportError(e, sent.url, { timedOut, cancelled: ctrl.signal.aborted && !timedOut, timeoutMs: opts.timeoutMs, proxy });
+        throw transportError(e, sent.url, { timedOut, cancelled: ctrl.signal.aborted && !timedOut, timeoutMs: opts.timeoutMs, proxy, caSources: trust?.sources });
       }
       if (opts.jar) {
         for (const [n, v] of raw.headers) {

@@ -36,7 +36,7 @@ export function errorCodeForCurlExit(code: number): ErrorCode {
  * Map a transport failure to an engine error that names the URL. `details.curlExit` is the
  * exit status curl gives for the same failure (the shell returns it, as resty does).
  */
-export function transportError(e: unknown, url: string, why: { timedOut: boolean; cancelled: boolean; timeoutMs?: number; proxy?: ProxyChoice }): EngineError {
+export function transportError(e: unknown, url: string, why: { timedOut: boolean; cancelled: boolean; timeoutMs?: number; proxy?: ProxyChoice; caSources?: string[] }): EngineError {
   if (why.timedOut) {
     return new EngineError('timeout', `${url}: no complete response within ${why.timeoutMs} ms`, {
       hint: 'Raise the timeout, or check that the server answers.',
@@ -73,7 +73,11 @@ export function transportError(e: unknown, url: string, why: { timedOut: boolean
   }
   if (/CERT|SSL|TLS|self.signed|certificate/i.test(code + ' ' + msg)) {
     const cert = /CERT|self.signed|certificate|UNABLE_TO_VERIFY/i.test(code + ' ' + msg);
-    return new EngineError('tls-error', `${url}: TLS error: ${msg}`, { hint: 'Check the certificate, or skip verification (curl -k).', details: { url, curlExit: cert ? CURL_EXIT.tlsCert : CURL_EXIT.tls } });
+    const against = why.caSources?.length ? ` (authorities: ${why.caSources.join(', ')})` : '';
+    return new EngineError('tls-error', `${url}: TLS error: ${msg}${against}`, {
+      hint: 'Check the certificate and the CA file (--cacert, CURL_CA_BUNDLE, SSL_CERT_FILE, NODE_EXTRA_CA_CERTS), or skip verification (curl -k).',
+      details: { url, curlExit: cert ? CURL_EXIT.tlsCert : CURL_EXIT.tls },
+    });
   }
   // A connection closed before any response: curl's "Empty reply from server".
   const empty = code === 'UND_ERR_SOCKET' || /other side closed/i.test(msg);
