@@ -1,50 +1,33 @@
-// Private certificate authorities (engine/src/http/trust.ts, docs/networks.md): a CA made here
-// with openssl signs a local HTTPS server's certificate; the engine trusts it from --cacert,
-// CURL_CA_BUNDLE, SSL_CERT_FILE or NODE_EXTRA_CA_CERTS, in curl's order, also through a proxy's
-// CONNECT tunnel, and refuses an unreadable or empty CA file before connecting.
-import { execFileSync } from 'node:child_process';
+// Private certificate authorities (engine/src/http/trust.ts, docs/networks.md): a CA made by
+// test/fixtures/private-ca.mjs with openssl signs a local HTTPS server's certificate; the
+// engine trusts it from --cacert, CURL_CA_BUNDLE, SSL_CERT_FILE or NODE_EXTRA_CA_CERTS, in
+// curl's order, also through a proxy's CONNECT tunnel, and refuses an unreadable or empty CA
+// file before connecting.
 import fs from 'node:fs';
-import https from 'node:https';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { send } from '../../engine/src/http/send.js';
 import { tempDir } from './helpers.js';
 // @ts-expect-error plain ESM fixture without types
 import { startProxy } from '../fixtures/proxy.mjs';
+// @ts-expect-error plain ESM fixture without types
+import { startPrivateCa } from '../fixtures/private-ca.mjs';
 
 let dir: string;
-let server: https.Server;
+let server: { url: string; ca: string; other: string; connections(): number; close(): Promise<void> };
 let url: string;
-let connections = 0;
-let proxy: { url: string; requests(): string[]; close(): Promise<void> };
-
-/** A CA (ca.pem), another CA (other.pem) and a server certificate for 127.0.0.1 signed by the first. */
-function makeCa(into: string): { ca: string; other: string; key: Buffer; cert: Buffer } {
-  const o = (args: string[]) => execFileSync('openssl', args, { cwd: into, stdio: 'ignore' });
-  o(['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'ca.key', '-out', 'ca.pem', '-days', '1', '-subj', '/CN=sheet-rest test CA']);
-  o(['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'other.key', '-out', 'other.pem', '-days', '1', '-subj', '/CN=another CA']);
-  o(['req', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'srv.key', '-out', 'srv.csr', '-subj', '/CN=127.0.0.1']);
-  fs.writeFileSync(path.join(into, 'ext'), 'subjectAltName=IP:127.0.0.1\n');
-  o(['x509', '-req', '-in', 'srv.csr', '-CA', 'ca.pem', '-CAkey', 'ca.key', '-CAcreateserial', '-out', 'srv.pem', '-days', '1', '-extfile', 'ext']);
-  return { ca: path.join(into, 'ca.pem'), other: path.join(into, 'other.pem'), key: fs.readFileSync(path.join(into, 'srv.key')), cert: fs.readFileSync(path.join(into, 'srv.pem')) };
-}
-
 let ca: string;
 let other: string;
+let proxy: { url: string; requests(): string[]; close(): Promise<void> };
 
 beforeAll(async () => {
   dir = tempDir('ca-trust-');
-  const made = makeCa(dir);
-  ca = made.ca;
-  other = made.other;
-  server = https.createServer({ key: made.key, cert: made.cert }, (req, res) => res.end(JSON.stringify({ ok: true, path: req.url })));
-  server.on('connection', () => connections++);
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  url = `https://127.0.0.1:${(server.address() as { port: number }).port}`;
+  server = await startPrivateCa(dir);
+  ({ url, ca, other } = server);
   proxy = await startProxy();
 });
 afterAll(async () => {
-  server.close();
+  await server.close();
   await proxy.close();
   fs.rmSync(dir, { recursive: true, force: true });
 });
@@ -82,7 +65,7 @@ describe('certificate authorities, curl order', () => {
   });
 
   it('a missing or empty CA file is bad-ca-file naming it, and nothing is sent (curl exit 77)', async () => {
-    const before = connections;
+    const before = server.connections();
     const empty = path.join(dir, 'empty.pem');
     fs.writeFileSync(empty, 'not a certificate\n');
     const e1 = await send(get('/z'), { trust: { env: { CURL_CA_BUNDLE: path.join(dir, 'missing.pem') } } }).catch((x) => x);
@@ -91,7 +74,7 @@ describe('certificate authorities, curl order', () => {
     expect(e1.details.curlExit).toBe(77);
     const e2 = await send(get('/z'), { trust: { caFile: empty, env: {} } }).catch((x) => x);
     expect(e2.message).toBe(`--cacert ${empty}: the CA file holds no PEM certificate`);
-    expect(connections).toBe(before);
+    expect(server.connections()).toBe(before);
   });
 
   it('-k needs no CA file, and an unreadable one does not matter then', async () => {
