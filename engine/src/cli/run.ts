@@ -26,7 +26,7 @@ import { appendHistory, rememberPath } from './history.js';
 import { requestToSheet } from '../sheet/write.js';
 import { buildRequest, fileBodyAbsolute, withPipedBody, type BuildInput, type Built } from './build-request.js';
 import { headerBlock, verboseLines } from './trace.js';
-import { PROXY_VARIABLES } from '../http/proxy.js';
+import { CALLER_VARIABLES } from './caller-env.js';
 
 /** Exit statuses besides 0 and the status class digits 1, 3, 4, 5 (docs/shell.md). */
 export const EXIT = { usage: 2, transport: 6, failure: 8, writeError: 23 } as const;
@@ -43,7 +43,7 @@ export interface RunInput extends BuildInput {
   /** The caller's PATH, to find lynx, html2text and curl. */
   pathEnv: string;
   /**
-   * The caller's environment, for the proxy variables (http/proxy.ts): the direct mode's own,
+   * The caller's environment, for the proxy and CA variables (http/proxy.ts, http/trust.ts): the direct mode's own,
    * the calling shell's through the daemon (never the daemon's). Default: this process's.
    */
   env?: Record<string, string | undefined>;
@@ -150,8 +150,8 @@ export async function run(input: RunInput): Promise<RunOutput> {
     let ex: Exchange;
     if (viaCurl) {
       const extraArgs = [...curlSessionArgs(b, timeoutMs), ...b.opts.unknown];
-      const proxyEnv = Object.fromEntries(PROXY_VARIABLES.map((n) => [n, callerEnv[n]]));
-      ex = await sendWithCurl(b.request, { extraArgs, bodyStream: b.bodyStream, cwd: input.cwd, pathEnv: input.pathEnv, proxyEnv }, (r) => route(r, b.request));
+      const callerVars = Object.fromEntries(CALLER_VARIABLES.map((n) => [n, callerEnv[n]]));
+      ex = await sendWithCurl(b.request, { extraArgs, bodyStream: b.bodyStream, cwd: input.cwd, pathEnv: input.pathEnv, callerVars }, (r) => route(r, b.request));
     } else {
       const jar = await loadAll(b.cookieLoad, b.opts.junkSession);
       const before = toNetscape(await jarCookies(jar));
@@ -166,6 +166,7 @@ export async function run(input: RunInput): Promise<RunOutput> {
         decode: b.opts.compressed,
         bodyStream: b.bodyStream,
         proxy: { proxy: b.opts.proxy, noProxy: b.opts.noProxy, proxyUser: b.opts.proxyUser, env: callerEnv },
+        trust: { caFile: b.opts.cacert, env: callerEnv, cwd: input.cwd },
         sink: (head) => route({ httpVersion: '1.1', status: head.status, statusText: head.statusText, headers: head.headers, body: Buffer.alloc(0) }, { ...b.request, url: head.url }),
       });
       const after = toNetscape(await jarCookies(jar));

@@ -59,6 +59,8 @@ export interface CurlOptions {
   noProxy?: string;
   /** -U / --proxy-user user:password: the proxy's credentials, over those in its URL. */
   proxyUser?: string;
+  /** --cacert FILE: the authorities that verify the server, over CURL_CA_BUNDLE and SSL_CERT_FILE (http/trust.ts). */
+  cacert?: string;
   /** The words of options the engine does not understand, in order, unchanged. */
   unknown: string[];
 }
@@ -138,6 +140,7 @@ const LONG: Record<string, Spec> = {
   proxy: { arg: true, apply: (o, v) => (o.proxy = v) },
   noproxy: { arg: true, apply: (o, v) => (o.noProxy = v) },
   'proxy-user': { arg: true, apply: (o, v) => (o.proxyUser = v) },
+  cacert: { arg: true, apply: (o, v) => (o.cacert = v) },
 };
 
 const SHORT: Record<string, string> = {
@@ -296,7 +299,7 @@ function resetBoolean(o: CurlOptions, name: string): void {
 const OTHER_ARG_LONG = new Set([
   'url', 'form', 'form-string', 'upload-file', 'preproxy', 'range', 'write-out', 'dump-header',
   'config', 'continue-at', 'speed-limit', 'speed-time', 'time-cond', 'ftp-port', 'quote', 'telnet-option', 'cert',
-  'cert-type', 'key', 'key-type', 'pass', 'cacert', 'capath', 'crlfile', 'pinnedpubkey', 'ciphers', 'tls13-ciphers',
+  'cert-type', 'key', 'key-type', 'pass', 'capath', 'crlfile', 'pinnedpubkey', 'ciphers', 'tls13-ciphers',
   'curves', 'resolve', 'connect-to', 'interface', 'local-port', 'dns-servers', 'dns-interface', 'limit-rate',
   'max-filesize', 'connect-timeout', 'retry', 'retry-delay', 'retry-max-time', 'keepalive-time', 'expect100-timeout',
   'happy-eyeballs-timeout-ms', 'oauth2-bearer', 'aws-sigv4', 'trace', 'trace-ascii', 'trace-config', 'output-dir',

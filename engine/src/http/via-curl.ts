@@ -13,7 +13,6 @@ import { isRedirect } from './redirects.js';
 import type { BodyStream } from './request-body.js';
 import { errorCodeForCurlExit } from './transport-error.js';
 import { which } from '../which.js';
-import { PROXY_VARIABLES } from './proxy.js';
 
 /** Where the final response's body goes, decided once its status line and headers are known. */
 export type Route = (r: Response) => Promise<Writable>;
@@ -27,8 +26,11 @@ export interface CurlTransport {
   /** curl's working directory (the caller's) and PATH (where curl is found). */
   cwd: string;
   pathEnv: string;
-  /** The caller's proxy variables (http/proxy.ts), in place of this process's; undefined: unset. */
-  proxyEnv?: Record<string, string | undefined>;
+  /**
+   * The caller's proxy and CA variables (http/proxy.ts, http/trust.ts), in place of this
+   * process's: each name given is set to its value, or unset when the value is undefined.
+   */
+  callerVars?: Record<string, string | undefined>;
 }
 
 /**
@@ -54,10 +56,10 @@ export async function sendWithCurl(request: Request, t: CurlTransport, route: Ro
   }
   const started = performance.now();
   const env: Record<string, string | undefined> = { ...process.env, PATH: t.pathEnv };
-  if (t.proxyEnv) {
-    // The daemon's own proxy variables are not the caller's: curl gets only the caller's.
-    for (const n of PROXY_VARIABLES) delete env[n];
-    for (const [n, v] of Object.entries(t.proxyEnv)) if (v !== undefined) env[n] = v;
+  // The daemon's own proxy and CA variables are not the caller's: curl gets only the caller's.
+  for (const [n, v] of Object.entries(t.callerVars ?? {})) {
+    if (v === undefined) delete env[n];
+    else env[n] = v;
   }
   const child = spawn(curl, args, { cwd: t.cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
   let err = '';
