@@ -177,6 +177,7 @@ docs/networks.md)."
 (defun sheet-engine--settings ()
   "The engine settings from the current buffer's values of the options."
   (list :proxy (sheet-engine--proxy)
+        :caFile (and sheet-ca-file (expand-file-name sheet-ca-file))
         :maxPasses sheet-vars-max-passes
         :threshold sheet-response-size-threshold
         :inhibitCookies (if sheet-inhibit-cookies t :json-false)

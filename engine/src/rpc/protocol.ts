@@ -43,6 +43,13 @@ export interface Settings {
    * engine's environment, by curl's rules (`http_proxy`, `https_proxy`, `ALL_PROXY`, `NO_PROXY`).
    */
   proxy?: ProxySetting | null;
+  /**
+   * A file of PEM certificates of the authorities that verify servers (curl's `--cacert`;
+   * `sheet run --cacert`, Emacs' `sheet-ca-file`): over `CURL_CA_BUNDLE` and `SSL_CERT_FILE`,
+   * replacing the default authorities; `NODE_EXTRA_CA_CERTS` still adds to them. `~` expanded,
+   * relative to the engine's directory. null (default): the environment's (docs/networks.md).
+   */
+  caFile?: string | null;
 }
 
 /**

@@ -65,6 +65,7 @@ const SETTING_TYPES: Record<keyof P.Settings, [type: string, nullable: boolean]>
   cookieJarFile: ['string', true],
   insecure: ['boolean', false],
   proxy: ['object', true],
+  caFile: ['string', true],
 };
 
 /** The fields of `Settings.proxy` (protocol.ts, `ProxySetting`), each a string. */

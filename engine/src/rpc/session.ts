@@ -52,6 +52,7 @@ export const DEFAULT_SETTINGS: Required<Settings> = {
   cookieJarFile: null,
   insecure: false,
   proxy: null,
+  caFile: null,
 };
 
 /**
@@ -212,6 +213,7 @@ export class Session {
       followRedirects: s.followRedirects && !meta?.noRedirect,
       insecure: s.insecure,
       proxy: proxyOptions(s.proxy),
+      ...(s.caFile ? { trust: { caFile: expandPath(s.caFile, process.cwd()) } } : {}),
       ...(spillAt !== undefined ? { sink: (head: ResponseHead) => (sink = new SpillSink(spillAt, MAX_BUFFERED_BODY, head.url)) } : {}),
     }).catch((e: unknown) => {
       throw e instanceof SinkError && isEngineError(e.cause) ? e.cause : e;

@@ -56,6 +56,8 @@ Options:
   --proxy URL, -x URL   send through this proxy (curl's -x: over http_proxy, https_proxy,
                         ALL_PROXY; NO_PROXY still applies); see docs/networks.md
   --noproxy LIST        hosts that go direct (curl's --noproxy: over NO_PROXY)
+  --cacert FILE         the authorities that verify servers (curl's --cacert: over
+                        CURL_CA_BUNDLE and SSL_CERT_FILE)
   --cookie-jar PATH     load and save cookies in PATH (Netscape format, as curl -b/-c)
   --no-color            no colours (also when NO_COLOR is set or stdout is not a terminal)
   -h, --help            this help
@@ -144,6 +146,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
         insecure: { type: 'boolean', short: 'k' },
         proxy: { type: 'string', short: 'x' },
         noproxy: { type: 'string' },
+        cacert: { type: 'string' },
         'cookie-jar': { type: 'string' },
         'no-color': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
@@ -262,6 +265,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
     timeoutMs: Math.round(timeout * 1000),
     insecure: !!v.insecure,
     ...(v.proxy !== undefined || v.noproxy !== undefined ? { proxy: { ...(v.proxy !== undefined ? { all: v.proxy } : {}), ...(v.noproxy !== undefined ? { noProxy: v.noproxy } : {}) } } : {}),
+    ...(v.cacert !== undefined ? { caFile: path.resolve(v.cacert) } : {}),
     cookieJar: v['cookie-jar'],
     lisp,
     onResult,

@@ -75,6 +75,8 @@ export interface RunOptions {
   insecure: boolean;
   /** `--proxy URL` / `--noproxy LIST` (docs/networks.md); absent: the environment's proxy variables. */
   proxy?: ProxySetting;
+  /** `--cacert FILE`, absolute (docs/networks.md); absent: CURL_CA_BUNDLE, SSL_CERT_FILE. */
+  caFile?: string;
   /** `--cookie-jar PATH`: load and save cookies there (Netscape format, as curl). */
   cookieJar?: string;
   /** The run's batch Emacs; undefined when Emacs is not installed. */
@@ -155,7 +157,7 @@ export async function runFile(file: string, o: RunOptions): Promise<FileResult> 
     lisp && (async (form: string): Promise<string> => (await lisp.eval(form, undefined, session.overrides)).value),
   );
   for (const [n, v] of o.vars) session.overrides.set(n, v);
-  await session.configure({ timeoutMs: o.timeoutMs, insecure: o.insecure, cookieJarFile: o.cookieJar ?? null, threshold: null, proxy: o.proxy ?? null });
+  await session.configure({ timeoutMs: o.timeoutMs, insecure: o.insecure, cookieJarFile: o.cookieJar ?? null, threshold: null, proxy: o.proxy ?? null, caFile: o.caFile ?? null });
   for (const node of requests) {
     if (o.stop?.()) break;
     const r: RequestResult = { file, line: node.line, method: node.method, url: node.url, outcome: 'passed', assertions: [], warnings: [] };
