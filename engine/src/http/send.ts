@@ -20,6 +20,7 @@ import { dispatchOnce, SinkError, type BodyPlan, type RawResponse, type Response
 import type { BodyStream } from './request-body.js';
 import { isRedirect, MAX_REDIRECTS, redirectRequest } from './redirects.js';
 import { transportError } from './transport-error.js';
+import { basicAuthHeader, hasHeader, urlCredentials } from '../curl/rules.js';
 import { chooseProxy, type ProxyOptions } from './proxy.js';
 import { dispatcherFor } from './dispatchers.js';
 import { chooseTrust, type TrustOptions } from './trust.js';
@@ -112,6 +113,13 @@ export async function send(request: Request, opts: SendOptions = {}): Promise<Ex
   }
 
   let current: Request = { ...request, headers: [...request.headers] };
+  // http://user:password@host: Basic auth as curl sends it, unless the request has its own.
+  const cred = urlCredentials(current.url);
+  if (cred.user !== undefined) {
+    current.url = cred.url;
+    if (!hasHeader(current.headers, 'authorization')) current.headers.push(basicAuthHeader(cred.user));
+  }
+  const firstUrl = current.url;
   const redirects: Redirect[] = [];
   try {
     for (;;) {
@@ -164,7 +172,7 @@ export async function send(request: Request, opts: SendOptions = {}): Promise<Ex
       }
       const location = headerValue(raw.headers, 'location');
       if (follow && isRedirect(raw.status, raw.headers) && location !== undefined) {
-        current = redirectRequest({ current, url, status: raw.status, location, stream }, request.url, redirects, maxRedirects);
+        current = redirectRequest({ current, url, status: raw.status, location, stream }, firstUrl, redirects, maxRedirects);
         continue;
       }
       const response: Response = { httpVersion: '1.1', status: raw.status, statusText: raw.statusText, headers: raw.headers, body: raw.body };
