@@ -74,6 +74,11 @@ describe('certificate authorities, curl order', () => {
     expect(e1.details.curlExit).toBe(77);
     const e2 = await send(get('/z'), { trust: { caFile: empty, env: {} } }).catch((x) => x);
     expect(e2.message).toBe(`--cacert ${empty}: the CA file holds no PEM certificate`);
+    const broken = path.join(dir, 'broken.pem');
+    fs.writeFileSync(broken, '-----BEGIN CERTIFICATE-----\nbm90IGEgY2VydGlmaWNhdGU=\n-----END CERTIFICATE-----\n');
+    const e3 = await send(get('/z'), { trust: { caFile: ca, env: { NODE_EXTRA_CA_CERTS: broken } } }).catch((x) => x);
+    expect(e3.code).toBe('bad-ca-file');
+    expect(e3.message).toBe(`NODE_EXTRA_CA_CERTS ${broken}: certificate 1 of the CA file is not readable (not a DER certificate in base64)`);
     expect(server.connections()).toBe(before);
   });
 

@@ -10,12 +10,14 @@
  *   default authorities, as curl's do.
  * - `NODE_EXTRA_CA_CERTS` *adds* its certificates to whichever authorities are in use (Node's
  *   meaning). The engine reads it from the caller's environment at each request, so it works
- *   through the shell's daemon too (Node itself reads it only when a process starts).
+ *   through the shell's daemon too (Node itself reads it only when a process starts; the value
+ *   this process started with is already in Node's defaults and costs nothing more).
  * - Without any of them: Node's default authorities, with no cost per connection.
  *
  * Relative file names are taken from the caller's working directory. A file that cannot be
- * read or holds no PEM certificate is `bad-ca-file` naming the option or variable and the file,
- * before anything is sent (curl: exit 77, "error setting certificate file").
+ * read, holds no PEM certificate or a block that is not one DER structure is `bad-ca-file`
+ * naming the option or variable and the file, before anything is sent (curl: exit 77, "error
+ * setting certificate file").
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -44,8 +46,29 @@ export interface Trust {
 /** The environment variables that decide the authorities, for front ends that forward them. */
 export const CA_VARIABLES = ['CURL_CA_BUNDLE', 'SSL_CERT_FILE', 'NODE_EXTRA_CA_CERTS'] as const;
 
+/** What Node itself trusted at start-up (it reads NODE_EXTRA_CA_CERTS then, from its own directory). */
+const STARTUP_EXTRA = process.env.NODE_EXTRA_CA_CERTS;
+const STARTUP_CWD = process.cwd();
+
 const files = new Map<string, { stamp: string; pem: string[] }>();
 const contexts = new Map<string, tls.SecureContext>();
+
+/**
+ * Whether a PEM block's base64 is one whole DER SEQUENCE (X.690 8.1: tag 0x30, then its length):
+ * a cheap check for a damaged or foreign block, which Node's createSecureContext would skip
+ * without a word. A full parse (crypto.X509Certificate) costs as much as the context itself.
+ */
+function isDerSequence(pem: string): boolean {
+  const der = Buffer.from(pem.replace(/-----[A-Z ]+-----|\s/g, ''), 'base64');
+  if (der.length < 2 || der[0] !== 0x30) return false;
+  const b1 = der[1]!;
+  if (b1 < 0x80) return 2 + b1 === der.length;
+  const n = b1 & 0x7f;
+  if (n < 1 || n > 4 || der.length < 2 + n) return false;
+  let len = 0;
+  for (let i = 0; i < n; i++) len = len * 256 + der[2 + i]!;
+  return 2 + n + len === der.length;
+}
 
 /** The PEM certificates of `file`, read again only when its size or time changed. */
 function certificates(file: string, source: string): { stamp: string; pem: string[] } {
@@ -71,11 +94,8 @@ function certificates(file: string, source: string): { stamp: string; pem: strin
   }
   const pem = text.match(/-----BEGIN CERTIFICATE-----[\s\S]*?-----END CERTIFICATE-----/g) ?? [];
   if (pem.length === 0) throw fail('the CA file holds no PEM certificate');
-  try {
-    tls.createSecureContext({ ca: pem });
-  } catch (e) {
-    throw fail(`a certificate in the CA file is not readable (${(e as Error).message})`);
-  }
+  const broken = pem.findIndex((p) => !isDerSequence(p));
+  if (broken >= 0) throw fail(`certificate ${broken + 1} of the CA file is not readable (not a DER certificate in base64)`);
   const entry = { stamp, pem };
   files.set(file, entry);
   return entry;
@@ -91,15 +111,18 @@ export function chooseTrust(o: TrustOptions = {}): Trust | undefined {
   const cwd = o.cwd ?? process.cwd();
   const main = o.caFile ? { name: '--cacert', value: o.caFile } : env.CURL_CA_BUNDLE ? { name: 'CURL_CA_BUNDLE', value: env.CURL_CA_BUNDLE } : env.SSL_CERT_FILE ? { name: 'SSL_CERT_FILE', value: env.SSL_CERT_FILE } : undefined;
   const extra = env.NODE_EXTRA_CA_CERTS ? { name: 'NODE_EXTRA_CA_CERTS', value: env.NODE_EXTRA_CA_CERTS } : undefined;
-  if (!main && !extra) return undefined;
+  // Node's defaults already hold the NODE_EXTRA_CA_CERTS this process started with.
+  if (!main && (!extra || (extra.value === STARTUP_EXTRA && cwd === STARTUP_CWD))) return undefined;
   const parts: { file: string; source: string; pem: string[]; stamp: string }[] = [];
   for (const p of [main, extra]) {
     if (!p) continue;
     const file = path.resolve(cwd, p.value);
     parts.push({ file, source: p.name, ...certificates(file, p.name) });
   }
-  // Without a CA file the extra certificates join Node's own authorities.
-  const ca = [...(main ? [] : tls.rootCertificates), ...parts.flatMap((p) => p.pem)];
+  // Without a CA file the extra certificates join Node's own authorities. Parsing costs about
+  // 0.3 ms a certificate (a system bundle of 144: some 40-60 ms), so once per set of files and
+  // versions, without repeats.
+  const ca = [...new Set([...(main ? [] : tls.rootCertificates), ...parts.flatMap((p) => p.pem)])];
   const key = parts.map((p) => `${p.source}=${p.file}@${p.stamp}`).join(' ');
   let context = contexts.get(key);
   if (!context) {
