@@ -90,6 +90,17 @@ describe('send through a proxy', () => {
     expect(seen(proxy, '/secret')).toEqual([]);
   });
 
+  it('keep-alive: the tunnels to one https:// origin are kept and reused', async () => {
+    const connects = () => proxy.requests().filter((r) => r.startsWith('CONNECT ')).length;
+    // A pool of its own (other credentials): its first tunnels are this test's.
+    const o = { insecure: true, proxy: { proxy: proxy.url, proxyUser: 'keep:alive' } };
+    const before = connects();
+    for (let i = 0; i < 6; i++) expect((await send(get(`${tls.url}/k${i}`), o)).response.status).toBe(200);
+    // The direct path opens a second connection after the first exchange too (undici 7.30.2);
+    // without a kept pool each of the six requests would open a tunnel.
+    expect(connects() - before).toBeLessThanOrEqual(2);
+  });
+
   it('a header given twice reaches the server twice through the tunnel', async () => {
     const req = { ...get(`${tls.url}/dup`), headers: [['X-Dup', 'a'], ['X-Dup', 'b']] as [string, string][] };
     const ex = await send(req, { insecure: true, proxy: { proxy: proxy.url } });
