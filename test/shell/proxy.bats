@@ -96,3 +96,14 @@ proxied() {
   [ "$(field .name)" = small ]
   [ "$(proxied 't=via-curl')" -eq 1 ]
 }
+
+# shellcheck disable=SC2016
+@test "with proxy variables set, a body from a file still goes through the daemon with its length" {
+  start_daemon
+  head -c 70000 /dev/zero >"$BATS_TEST_TMPDIR/body"
+  run rsh_in 'export http_proxy=$PROXY NO_PROXY=127.0.0.1; rest "$API" >/dev/null; PUT /stream/upload' <"$BATS_TEST_TMPDIR/body"
+  [ "$status" -eq 0 ]
+  [ "$(field .bytes)" -eq 70000 ]
+  [ "$(field .contentLength)" = 70000 ]
+  [ -S "$REST_RUNTIME_DIR/engine.sock" ]
+}

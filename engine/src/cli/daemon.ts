@@ -9,14 +9,14 @@
  *   a      one per argument of {@link run} (in order; curl --form-string keeps the bytes)
  *   cwd    the caller's working directory
  *   PATH   the caller's PATH
- *   v      the caller's proxy variables (http/proxy.ts), `NAME=VALUE` lines, when any is set; the
- *          daemon's own are never used (src/cli/caller-env.ts)
  *   s      file to receive the exit status (decimal, newline), written only when it is not 0
  *          or there is something in `e`
  *   e      file to receive what goes to stderr (messages, -v lines, a non-2xx body)
  *   tty    "1" when the caller's stdout is a terminal, "12" when stderr is one too, "2" when
  *          only stderr is (anything else: neither)
  *   stdin  (optional, last, file part) the caller's standard input, streamed to the request
+ * and, one header `X-Rest-Env: NAME=VALUE` each, the caller's proxy and CA variables that are
+ * set (the daemon's own are never used; src/cli/caller-env.ts).
  * The response is `200`, chunked, with the stdout bytes as they arrive from the server; `s` and
  * `e` are complete before the response ends. So a 2xx call leaves no file at all; the shell
  * reads and removes `s` and `e` when `s` exists. A caller that goes away (curl killed, pipe
@@ -86,7 +86,7 @@ async function handleRun(req: http.IncomingMessage, res: http.ServerResponse): P
   const argv: string[] = [];
   let cwd = '/';
   let pathEnv = process.env.PATH ?? '';
-  let env: Record<string, string> = {};
+  const env = callerEnv(req.rawHeaders);
   let sFile: string | undefined;
   let eFile: string | undefined;
   let tty = false;
@@ -96,7 +96,6 @@ async function handleRun(req: http.IncomingMessage, res: http.ServerResponse): P
     if (f.name === 'a') argv.push(v);
     else if (f.name === 'cwd') cwd = v;
     else if (f.name === 'PATH') pathEnv = v;
-    else if (f.name === 'v') env = callerEnv(v);
     else if (f.name === 's') sFile = v;
     else if (f.name === 'e') eFile = v;
     else if (f.name === 'tty') {
