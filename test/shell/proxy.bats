@@ -107,3 +107,14 @@ proxied() {
   [ "$(field .contentLength)" = 70000 ]
   [ -S "$REST_RUNTIME_DIR/engine.sock" ]
 }
+
+# shellcheck disable=SC2016
+@test "-v names the proxy and where it came from, and the absolute request line it got" {
+  run rsh 'export http_proxy=$PROXY; rest "$API" >/dev/null; GET /small -q t=verbose -v'
+  [ "$status" -eq 0 ]
+  [[ "$output" == *"* Uses proxy $PROXY (from http_proxy)"* ]]
+  [[ "$output" == *"> GET $API/small?t=verbose HTTP/1.1"* ]]
+  run rsh 'rest "$API" >/dev/null; GET /small -q t=verbose-direct -v'
+  [[ "$output" != *"Uses proxy"* ]]
+  [[ "$output" == *"> GET /small?t=verbose-direct HTTP/1.1"* ]]
+}

@@ -14,7 +14,7 @@ import { Writable } from 'node:stream';
 import type { CookieJar } from 'tough-cookie';
 import { EngineError, isEngineError, toEngineError } from '../errors.js';
 import { headerValue, type Exchange, type Request, type Response } from '../model.js';
-import { send, SinkError } from '../http/send.js';
+import { send, SinkError, type ResponseHead } from '../http/send.js';
 import { collect, Forward, holdUpTo, type Outputs } from './output.js';
 import { sendWithCurl } from '../http/via-curl.js';
 import { curlSessionArgs } from './curl-session.js';
@@ -117,10 +117,10 @@ export async function run(input: RunInput): Promise<RunOutput> {
     let bodyOnStdout = true;
     let verboseDone = false;
     // The final response decides where its body goes: stdout for 2xx, stderr otherwise, or -o.
-    const route = async (r: Response, request: Request): Promise<Writable> => {
+    const route = async (r: Response, request: Request, proxy?: ResponseHead['proxy']): Promise<Writable> => {
       if (b.opts.verbose && !verboseDone) {
         verboseDone = true;
-        await err(verboseLines({ request, response: r, redirects: [], durationMs: 0 }, viaCurl ? [] : b.own));
+        await err(verboseLines({ request, response: r, redirects: [], durationMs: 0 }, viaCurl ? [] : b.own, proxy));
       }
       finalStatus = r.status;
       const ok = r.status >= 200 && r.status < 300;
@@ -167,7 +167,7 @@ export async function run(input: RunInput): Promise<RunOutput> {
         bodyStream: b.bodyStream,
         proxy: { proxy: b.opts.proxy, noProxy: b.opts.noProxy, proxyUser: b.opts.proxyUser, env: callerEnv },
         trust: { caFile: b.opts.cacert, env: callerEnv, cwd: input.cwd },
-        sink: (head) => route({ httpVersion: '1.1', status: head.status, statusText: head.statusText, headers: head.headers, body: Buffer.alloc(0) }, { ...b.request, url: head.url }),
+        sink: (head) => route({ httpVersion: '1.1', status: head.status, statusText: head.statusText, headers: head.headers, body: Buffer.alloc(0) }, { ...b.request, url: head.url }, head.proxy),
       });
       const after = toNetscape(await jarCookies(jar));
       const jarWarning = b.cookieSave && (after !== before || b.opts.junkSession) ? await trySaveJar(jar, b.cookieSave) : null;

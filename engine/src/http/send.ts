@@ -147,7 +147,7 @@ export async function send(request: Request, opts: SendOptions = {}): Promise<Ex
       const stream = opts.bodyStream && current.body !== undefined ? opts.bodyStream : undefined;
       const plan = async (head: ResponseHead): Promise<BodyPlan> => {
         if (follow && isRedirect(head.status, head.headers)) return { kind: 'discard' };
-        if (opts.sink) return { kind: 'sink', target: await opts.sink(head) };
+        if (opts.sink) return { kind: 'sink', target: await opts.sink(proxy ? { ...head, proxy: { origin: proxy.origin, source: proxy.source } } : head) };
         return { kind: 'collect', max: opts.maxBodyBytes ?? MAX_BUFFERED_BODY };
       };
       let raw: RawResponse;
