@@ -118,3 +118,15 @@ proxied() {
   [[ "$output" != *"Uses proxy"* ]]
   [[ "$output" == *"> GET /small?t=verbose-direct HTTP/1.1"* ]]
 }
+
+# shellcheck disable=SC2016
+@test "through the proxy, redirects are followed and the cookie file fills as without it" {
+  start_daemon
+  run rsh 'export http_proxy=$PROXY; rest "$API" >/dev/null; GET /cookies/set -q viaproxy=1 >/dev/null; GET /redirect/2 -q t=redir >/dev/null; GET /cookies -q t=jar'
+  [ "$status" -eq 0 ]
+  [ "$(field .cookies.viaproxy)" = 1 ]
+  [ "$(proxied '/redirect/2?t=redir')" -eq 1 ]
+  [ "$(proxied '/redirect/1 ')" -ge 1 ]
+  [ "$(proxied '/cookies?t=jar')" -eq 1 ]
+  grep -q "viaproxy" "$HOME/.rest/c"
+}
