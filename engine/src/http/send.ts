@@ -85,11 +85,12 @@ export const MAX_BUFFERED_BODY = 512 * 1024 * 1024;
 /**
  * Send `request` and read the whole response.
  *
- * @returns the exchange: the request as last sent (final URL, Cookie header added from the
- *   jar), the response (status line, headers with their case, body bytes), the redirects
- *   followed, and the duration in ms.
+ * @returns the exchange: the request as last sent (final URL without credentials, Cookie header
+ *   added from the jar, Authorization from the URL's credentials), the response (status line,
+ *   headers with their case, body bytes), the redirects followed, and the duration in ms.
  * @throws EngineError with code `invalid-url`, `connection-refused`, `unknown-host`, `tls-error`,
- *   `timeout`, `cancelled`, `too-many-redirects` or `network-error`; the message names the URL.
+ *   `timeout`, `cancelled`, `too-many-redirects` or `network-error`; the message names the URL
+ *   (and the proxy, when the proxy failed); `bad-proxy` or `bad-ca-file` before anything is sent.
  */
 export async function send(request: Request, opts: SendOptions = {}): Promise<Exchange> {
   const started = performance.now();
