@@ -93,6 +93,8 @@ Each has :message, :code and :line, as the engine's `hooks.warnings'.")
     (append
      (list (format "%s %s" (plist-get request :method)
                    (plist-get request :url)))
+     (and (plist-get result :proxy)
+          (list (format "Proxy: %s" (plist-get result :proxy))))
      (mapcar (lambda (r) (format "Redirect: %s %s -> %s"
                                  (plist-get r :status) (plist-get r :url)
                                  (plist-get r :location)))

@@ -57,14 +57,19 @@
           (sheet-test-with-sheet "GET :base/small?emacs=proxied\n#\nGET :base/small?emacs=direct\n"
             (let ((url-proxy-services (list (cons "http" proxy))))
               (with-current-buffer (sheet-test-send-and-wait)
-                (should (string-match-p "\"name\": \"small\"" (buffer-string)))))
+                (should (string-match-p "\"name\": \"small\"" (buffer-string)))
+                ;; The trailer names the proxy and where it came from.
+                (should (string-match-p
+                         (regexp-quote (format "Proxy: http://%s (from url-proxy-services)" proxy))
+                         (buffer-string)))))
             (should (string-match-p
                      (regexp-quote (concat "GET " (sheet-test-api-url) "/small?emacs=proxied HTTP/1.1"))
                      (funcall log)))
             (sheet-test-goto "emacs=direct")
             (let ((url-proxy-services (list (cons "http" proxy)
                                             (cons "no_proxy" "\\(localhost\\|127\\.0\\.0\\.1\\)"))))
-              (sheet-test-send-and-wait))
+              (with-current-buffer (sheet-test-send-and-wait)
+                (should-not (string-match-p "^Proxy: " (buffer-string)))))
             (should-not (string-match-p "emacs=direct" (funcall log)))))
       (when (process-live-p proc) (interrupt-process proc) (sleep-for 0.2) (delete-process proc))
       (ignore-errors (delete-file port-file))

@@ -81,6 +81,7 @@ describe('JSON-RPC sheet/send', () => {
     expect(seen('rpc=url-el')).toHaveLength(1);
     const direct = await sendWith({}, `GET ${api.url}/small?rpc=regexp\n`, { proxy: { http: proxy.url, noProxyRegexp: '\\(localhost\\|127\\.0\\.0\\.1\\)' } });
     expect(direct.response.status).toBe(200);
+    expect(direct.proxy).toBeUndefined();
     expect(seen('rpc=regexp')).toEqual([]);
   });
 
@@ -88,6 +89,8 @@ describe('JSON-RPC sheet/send', () => {
     const r = await sendWith({ http_proxy: proxy.url }, `GET ${api.url}/small?rpc=env\n`);
     expect(r.response.status).toBe(200);
     expect(seen('rpc=env')).toHaveLength(1);
+    // The result names the proxy and where it came from (the trailer's Proxy: line).
+    expect(r.proxy).toBe(`${proxy.url} (from http_proxy)`);
   });
 
   it('a malformed proxy is a bad-proxy error naming its source, and nothing is sent', async () => {

@@ -177,7 +177,7 @@ export async function send(request: Request, opts: SendOptions = {}): Promise<Ex
         continue;
       }
       const response: Response = { httpVersion: '1.1', status: raw.status, statusText: raw.statusText, headers: raw.headers, body: raw.body };
-      return { request: sent, response, redirects, durationMs: performance.now() - started };
+      return { request: sent, response, redirects, durationMs: performance.now() - started, ...(proxy ? { proxy: { origin: proxy.origin, source: proxy.source } } : {}) };
     }
   } finally {
     if (timer) clearTimeout(timer);

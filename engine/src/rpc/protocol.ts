@@ -223,6 +223,8 @@ export interface SendResult {
   /** From the start of sending to the last body byte, in ms. */
   durationMs: number;
   hooks: HookResults;
+  /** The proxy the final request went through, e.g. `http://127.0.0.1:3128 (from http_proxy)`; absent: direct. */
+  proxy?: string;
 }
 /** Parse the sheet, resolve the request at `line`, send it, present the response, run hooks. */
 export const SheetSend = new RequestType<SendParams, SendResult, EngineErrorData>('sheet/send');

@@ -261,6 +261,7 @@ export class Session {
       redirects: exchange.redirects,
       durationMs: exchange.durationMs,
       hooks,
+      ...(exchange.proxy ? { proxy: `${exchange.proxy.origin} (from ${exchange.proxy.source})` } : {}),
     };
   }
 
