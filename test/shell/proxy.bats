@@ -50,7 +50,9 @@ proxied() {
 @test "the daemon uses the calling shell's http_proxy, not its own" {
   # A daemon started by a shell whose http_proxy points nowhere.
   run rsh 'rest --stop'
-  sleep 0.3
+  # Until the old daemon is gone: the next call must start a new one.
+  for _ in $(seq 1 100); do [ -e "$REST_RUNTIME_DIR/engine.sock" ] || break; sleep 0.1; done
+  [ ! -e "$REST_RUNTIME_DIR/engine.sock" ]
   http_proxy=http://127.0.0.1:9 REST_NO_DAEMON='' rsh 'rest "$API" >/dev/null; GET /small -q t=start -x "$PROXY" >/dev/null'
   wait_for "$REST_RUNTIME_DIR/engine.sock"
   run rsh 'rest "$API" >/dev/null; GET /small -q t=no-env'
