@@ -100,6 +100,14 @@ nil keeps them in the engine's memory for its session.  The same
 file works with curl (-b/-c) and with the shell verbs."
   :type '(choice (const :tag "In memory" nil) (file :tag "Cookie file")))
 
+(defcustom sheet-ca-file nil
+  "File of PEM certificates of the authorities that verify servers.
+As curl's --cacert: it replaces the default authorities, and wins
+over the engine's CURL_CA_BUNDLE and SSL_CERT_FILE; NODE_EXTRA_CA_CERTS
+still adds to it.  nil leaves those environment variables to decide."
+  :type '(choice (const :tag "From the environment" nil)
+                 (file :tag "CA file")))
+
 (defcustom sheet-timeout nil
   "Seconds to wait for a complete response; nil waits without limit."
   :type '(choice (const :tag "No limit" nil) (number :tag "Seconds")))

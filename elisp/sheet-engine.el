@@ -155,9 +155,30 @@ the time between the key press and the response."
   "`sheet-cookie-jar-file', expanded, or nil."
   (and sheet-cookie-jar-file (expand-file-name sheet-cookie-jar-file)))
 
+(defvar url-proxy-services)
+
+(defun sheet-engine--proxy ()
+  "The engine's `proxy' setting from url.el's `url-proxy-services', or nil.
+When the user set an \"http\" or \"https\" entry (restclient.el
+users have, since url.el reads it), those proxies are sent with the
+\"no_proxy\" entry, an Emacs regexp, and the engine reads no proxy
+variable.  Otherwise nil: the engine reads `http_proxy', `https_proxy',
+`ALL_PROXY' and `NO_PROXY' of its environment, by curl's rules (see
+docs/networks.md)."
+  (let* ((services (and (boundp 'url-proxy-services) url-proxy-services))
+         (http (cdr (assoc "http" services)))
+         (https (cdr (assoc "https" services)))
+         (no-proxy (cdr (assoc "no_proxy" services))))
+    (when (or http https)
+      (append (and http (list :http http))
+              (and https (list :https https))
+              (and no-proxy (list :noProxyRegexp no-proxy))))))
+
 (defun sheet-engine--settings ()
   "The engine settings from the current buffer's values of the options."
-  (list :maxPasses sheet-vars-max-passes
+  (list :proxy (sheet-engine--proxy)
+        :caFile (and sheet-ca-file (expand-file-name sheet-ca-file))
+        :maxPasses sheet-vars-max-passes
         :threshold sheet-response-size-threshold
         :inhibitCookies (if sheet-inhibit-cookies t :json-false)
         :timeoutMs (if sheet-timeout

@@ -107,6 +107,8 @@ warnings."
     (append
      (list (format "%s %s" (plist-get request :method)
                    (plist-get request :url)))
+     (and (plist-get result :proxy)
+          (list (format "Proxy: %s" (plist-get result :proxy))))
      (mapcar (lambda (r) (format "Redirect: %s %s -> %s"
                                  (plist-get r :status) (plist-get r :url)
                                  (plist-get r :location)))

@@ -25,6 +25,10 @@ need jq jq
 need curl curl
 # A server nobody here wrote, for the suites: Debian's httpbin under gunicorn (test/fixtures/httpbin.mjs).
 need gunicorn gunicorn
+# A real HTTP proxy for the proxy tests (test/fixtures/proxy.mjs), and openssl for the test
+# certificate authorities (test/fixtures/private-ca.mjs, faults.mjs).
+need tinyproxy tinyproxy
+need openssl openssl
 # Debian's own Python (gunicorn's), not whatever python3 comes first on PATH (pyenv, venvs).
 debian_py() { [ -x /usr/bin/python3 ] && /usr/bin/python3 -c "import $1" >/dev/null 2>&1; }
 debian_py httpbin || missing+=(python3-httpbin)

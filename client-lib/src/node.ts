@@ -25,6 +25,14 @@ export interface EngineFetchOptions {
   timeoutMs?: number;
   /** Skip TLS certificate checks (curl's -k). @default false */
   insecure?: boolean;
+  /**
+   * A proxy for every request (curl's -x, `http://user:password@host:port`), over the proxy
+   * variables. Without it `http_proxy`, `https_proxy`, `ALL_PROXY` and `NO_PROXY` of
+   * `process.env` are read by curl's rules (docs/networks.md). @default undefined
+   */
+  proxy?: string;
+  /** Hosts that go direct (curl's --noproxy list), over `NO_PROXY`. @default undefined */
+  noProxy?: string;
   /** Called with a warning (a cookie file that could not be written: the request itself was sent). @default console.warn */
   onWarning?: (message: string) => void;
 }
@@ -60,6 +68,7 @@ export function engineFetch(options: EngineFetchOptions = {}): (url: string, ini
       followRedirects: options.followRedirects,
       maxRedirects: options.maxRedirects,
       insecure: options.insecure,
+      proxy: { proxy: options.proxy, noProxy: options.noProxy },
     });
     if (j && options.cookieJar) {
       const warning = await trySaveJar(j, options.cookieJar);

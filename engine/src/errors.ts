@@ -35,6 +35,8 @@ export type ErrorCode =
   | 'tls-error'
   | 'network-error'
   | 'too-many-redirects'
+  | 'bad-proxy'
+  | 'bad-ca-file'
   // cookie jar (a warning: the request was sent)
   | 'cookie-jar-unwritable'
   | 'cookie-jar-unreadable'

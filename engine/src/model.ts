@@ -46,6 +46,8 @@ export interface Exchange {
   redirects: Redirect[];
   /** Wall time from the start of sending to the last body byte, in ms. */
   durationMs: number;
+  /** The proxy the final request went through (http/proxy.ts), and where it came from. */
+  proxy?: { origin: string; source: string };
 }
 
 /** Case-insensitive first value of a header, or undefined. */

@@ -13,6 +13,8 @@ import { createClient, ClientHttpError } from '../../client-lib/src/node';
 import { startServer } from '../fixtures/server.mjs';
 // @ts-expect-error plain JS fixture
 import { startHttpbin } from '../fixtures/httpbin.mjs';
+// @ts-expect-error plain JS fixture
+import { startProxy } from '../fixtures/proxy.mjs';
 
 let api: { url: string; close(): Promise<void> };
 let bin: { url: string; close(): Promise<void> };
@@ -99,5 +101,20 @@ describe('Node entry: the engine transport', () => {
     expect(echo.query).toBe('?q=a+b');
     expect(JSON.parse(echo.body)).toEqual({ name: 'Ada' });
     expect(echo.headers['content-type']).toBe('application/json;charset=utf-8');
+  });
+});
+
+describe('Node entry: proxies (docs/networks.md)', () => {
+  it('the proxy option sends through a real proxy (tinyproxy), and noProxy sends direct', async () => {
+    const proxy = await startProxy();
+    try {
+      const small: any = await createClient({ baseUrl: api.url, proxy: proxy.url }).one('small').get({ lib: 'proxied' });
+      expect(small.name).toBe('small');
+      expect(proxy.requests()).toEqual([`GET ${api.url}/small?lib=proxied HTTP/1.1`]);
+      await createClient({ baseUrl: api.url, proxy: proxy.url, noProxy: '127.0.0.1' }).one('small').get({ lib: 'direct' });
+      expect(proxy.requests().some((r: string) => r.includes('lib=direct'))).toBe(false);
+    } finally {
+      await proxy.close();
+    }
   });
 });

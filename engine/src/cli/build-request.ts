@@ -19,7 +19,7 @@ import { EngineError } from '../errors.js';
 import type { Header, Request } from '../model.js';
 import type { BodyStream } from '../http/send.js';
 import { argBytes } from './bytes.js';
-import { basicAuthHeader, cookieHeader, dataContentType, hasHeader, urlencodeData, urlencodeText } from '../curl/rules.js';
+import { basicAuthHeader, cookieHeader, dataContentType, hasHeader, urlCredentials, urlencodeData, urlencodeText } from '../curl/rules.js';
 import { emptyOptions, parseCurlOptions, type CurlOptions } from '../curl/options.js';
 import { splitShellWords } from '../curl/words.js';
 import { appendQuery, buildUrl } from './url.js';
@@ -186,6 +186,13 @@ export async function buildRequest(input: BuildInput): Promise<Built> {
   const headers: Header[] = [...opts.headers];
   const has = (name: string) => hasHeader(headers, name) || opts.removeHeaders.includes(name);
   if (opts.user !== undefined && !has('authorization')) headers.push(basicAuthHeader(opts.user));
+  // http://user:password@host in the base URL: Basic auth as curl sends it, when neither -u
+  // nor -H gives one (then send() only takes them out of the URL).
+  const cred = urlCredentials(url);
+  if (cred.user !== undefined && !has('authorization') && opts.user === undefined) {
+    url = cred.url;
+    headers.push(basicAuthHeader(cred.user));
+  }
   const formType = bodyStream !== undefined && opts.uploadFile === undefined;
   if ((body !== undefined || formType) && !has('content-type')) headers.push(['Content-Type', dataContentType(json)]);
   if (json && !has('accept')) headers.push(['Accept', 'application/json']);

@@ -17,6 +17,8 @@
  *   tty    "1" when the caller's stdout is a terminal, "12" when stderr is one too, "2" when
  *          only stderr is (anything else: neither)
  *   stdin  (optional, last, file part) the caller's standard input, streamed to the request
+ * and, one header `X-Rest-Env: NAME=VALUE` each, the caller's proxy and CA variables that are
+ * set (the daemon's own are never used; src/cli/caller-env.ts).
  * The response is `200`, chunked, with the stdout bytes as they arrive from the server; `s` and
  * `e` are complete before the response ends. So a 2xx call leaves no file at all; the shell
  * reads and removes `s` and `e` when `s` exists. A caller that goes away (curl killed, pipe
@@ -41,6 +43,7 @@ import { readFormRequest } from './urlencoded.js';
 import { BIG_CALL_BYTES, collectAfterBig, idleCollector } from './idle-gc.js';
 import { EXIT, run } from './run.js';
 import { callerStderr } from './caller-stderr.js';
+import { callerEnv } from './caller-env.js';
 
 export const SOCKET_NAME = 'engine.sock';
 
@@ -89,6 +92,7 @@ async function handleRun(req: http.IncomingMessage, res: http.ServerResponse): P
   const argv: string[] = [];
   let cwd = '/';
   let pathEnv = process.env.PATH ?? '';
+  const env = callerEnv(req.rawHeaders);
   let sFile: string | undefined;
   let eFile: string | undefined;
   let callerPid = '';
@@ -137,6 +141,7 @@ async function handleRun(req: http.IncomingMessage, res: http.ServerResponse): P
       argv,
       cwd,
       pathEnv,
+      env,
       readStdin,
       stdinStream: () => stdin ?? { stream: Readable.from([]), size: 0 },
       outputs: { stdout: res, stderr: err.stream, tty, ttyErr },

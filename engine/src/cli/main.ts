@@ -59,7 +59,8 @@ function startDaemon(dir: string): void {
     // glibc keeps freed body chunks (64 KiB each) in its heap, where fragmentation keeps them
     // from the system; mapped one by one from 64 KiB on, they go back when freed, and the
     // daemon's RSS falls back after a big transfer (docs/shell.md, "The engine daemon").
-    env: { MALLOC_MMAP_THRESHOLD_: '65536', MALLOC_TRIM_THRESHOLD_: '131072', ...process.env },
+    // Node would trust this shell's NODE_EXTRA_CA_CERTS in every later call: each call brings its own (cli/caller-env.ts).
+    env: { MALLOC_MMAP_THRESHOLD_: '65536', MALLOC_TRIM_THRESHOLD_: '131072', ...process.env, NODE_EXTRA_CA_CERTS: undefined },
     detached: true,
     stdio: 'ignore',
     cwd: '/',

@@ -15,7 +15,7 @@ import type { CookieJar } from 'tough-cookie';
 import { EngineError, isEngineError, toEngineError } from '../errors.js';
 import { withCallScope } from '../call-scope.js';
 import { headerValue, type Exchange, type Request, type Response } from '../model.js';
-import { send, SinkError } from '../http/send.js';
+import { send, SinkError, type ResponseHead } from '../http/send.js';
 import { collect, Forward, holdUpTo, type Outputs } from './output.js';
 import { sendWithCurl } from '../http/via-curl.js';
 import { curlSessionArgs } from './curl-session.js';
@@ -27,6 +27,7 @@ import { appendHistory, rememberPath } from './history.js';
 import { requestToSheet } from '../sheet/write.js';
 import { buildRequest, fileBodyAbsolute, withPipedBody, type BuildInput, type Built } from './build-request.js';
 import { headerBlock, verboseLines } from './trace.js';
+import { CALLER_VARIABLES } from './caller-env.js';
 
 /** Exit statuses besides 0 and the status class digits 1, 3, 4, 5 (docs/shell.md). */
 export const EXIT = { usage: 2, transport: 6, failure: 8, writeError: 23 } as const;
@@ -42,6 +43,11 @@ export interface RunInput extends BuildInput {
   signal?: AbortSignal;
   /** The caller's PATH, to find lynx, html2text and curl. */
   pathEnv: string;
+  /**
+   * The caller's environment, for the proxy and CA variables (http/proxy.ts, http/trust.ts): the direct mode's own,
+   * the calling shell's through the daemon (never the daemon's). Default: this process's.
+   */
+  env?: Record<string, string | undefined>;
 }
 
 export interface RunOutput {
@@ -135,12 +141,12 @@ async function runCall(input: RunInput, out: RunOutput, outputs: Outputs, err: (
     let bodyOnStdout = true;
     let verboseDone = false;
     // The final response decides where its body goes: stdout for 2xx, stderr otherwise, or -o.
-    const route = async (r: Response, request: Request): Promise<Writable> => {
+    const route = async (r: Response, request: Request, proxy?: ResponseHead['proxy']): Promise<Writable> => {
       if (b.opts.verbose && !verboseDone) {
         verboseDone = true;
         // The engine's sent request holds every header it wrote (its own, the Cookie); the
         // connection's own lines are undici's (src/cli/trace.ts).
-        await err(verboseLines({ request, response: r, redirects: [], durationMs: 0 }, [], viaCurl ? undefined : { bodyLength: b.bodyStream ? (b.bodyStream.length ?? 'chunked') : undefined }));
+        await err(verboseLines({ request, response: r, redirects: [], durationMs: 0 }, [], viaCurl ? undefined : { bodyLength: b.bodyStream ? (b.bodyStream.length ?? 'chunked') : undefined, proxy }));
       }
       finalStatus = r.status;
       const ok = r.status >= 200 && r.status < 300;
@@ -167,10 +173,12 @@ async function runCall(input: RunInput, out: RunOutput, outputs: Outputs, err: (
       }
       return bodyOut;
     };
+    const callerEnv = input.env ?? process.env;
     let ex: Exchange;
     if (viaCurl) {
       const extraArgs = [...curlSessionArgs(b, timeoutMs), ...b.opts.unknown];
-      ex = await sendWithCurl(b.request, { extraArgs, bodyStream: b.bodyStream, cwd: input.cwd, pathEnv: input.pathEnv }, (r) => route(r, b.request));
+      const callerVars = Object.fromEntries(CALLER_VARIABLES.map((n) => [n, callerEnv[n]]));
+      ex = await sendWithCurl(b.request, { extraArgs, bodyStream: b.bodyStream, cwd: input.cwd, pathEnv: input.pathEnv, callerVars }, (r) => route(r, b.request));
     } else {
       const { jar, warning: readWarning, unreadable } = await loadAll(b.cookieLoad, b.opts.junkSession);
       if (readWarning) await err(`rest: warning: ${readWarning}\n`);
@@ -187,7 +195,9 @@ async function runCall(input: RunInput, out: RunOutput, outputs: Outputs, err: (
         decode: b.opts.compressed,
         bodyStream: b.bodyStream,
         ...(b.cookies ? { cookies: b.cookies[1] } : {}),
-        sink: (head, sent) => route({ httpVersion: '1.1', status: head.status, statusText: head.statusText, headers: head.headers, body: Buffer.alloc(0) }, sent),
+        proxy: { proxy: b.opts.proxy, noProxy: b.opts.noProxy, proxyUser: b.opts.proxyUser, env: callerEnv },
+        trust: { caFile: b.opts.cacert, env: callerEnv, cwd: input.cwd },
+        sink: (head, sent) => route({ httpVersion: '1.1', status: head.status, statusText: head.statusText, headers: head.headers, body: Buffer.alloc(0) }, sent, head.proxy),
       });
       const after = toNetscape(await jarCookies(jar));
       const jarWarning = b.cookieSave && b.cookieSave !== unreadable && (after !== before || b.opts.junkSession) ? await trySaveJar(jar, b.cookieSave) : null;

@@ -19,11 +19,16 @@ export function headerBlock(r: Response): string {
  * @param wire when the engine sent the request (not curl): the lines its HTTP client (undici)
  *   writes itself, shown where they go on the wire: `Connection: keep-alive` after Host, and
  *   the body's `Content-Length` (`bodyLength` for a streamed body, `chunked` when its length is
- *   unknown; else the length of `request.body`) after the headers.
+ *   unknown; else the length of `request.body`) after the headers. Through a proxy
+ *   (`wire.proxy`), a `*` line names it and where it came from, and an http:// request line is
+ *   the absolute URL the proxy received, as curl -v shows them.
  */
-export function verboseLines(ex: Exchange, own: Header[], wire?: { bodyLength?: number | 'chunked' }): string {
+export function verboseLines(ex: Exchange, own: Header[], wire?: { bodyLength?: number | 'chunked'; proxy?: { origin: string; source: string } }): string {
   const u = new URL(ex.request.url);
-  const out = [`> ${ex.request.method} ${u.pathname}${u.search} HTTP/1.1`, `> Host: ${u.host}`];
+  const proxy = wire?.proxy;
+  const target = proxy && u.protocol === 'http:' ? `${u.origin}${u.pathname}${u.search}` : `${u.pathname}${u.search}`;
+  const out = proxy ? [`* Uses proxy ${proxy.origin} (from ${proxy.source})`] : [];
+  out.push(`> ${ex.request.method} ${target} HTTP/1.1`, `> Host: ${u.host}`);
   if (wire) out.push('> Connection: keep-alive');
   const headers = [...own, ...ex.request.headers];
   for (const [n, v] of headers) out.push(`> ${n}: ${v}`);

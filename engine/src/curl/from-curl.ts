@@ -30,7 +30,7 @@ export interface CurlImport {
 /** Options that only change what curl prints, or that the engine does by default (-L). */
 const NO_EFFECT = new Set(['silent', 'show-error', 'verbose', 'include', 'location', 'compressed', 'progress-bar', 'no-progress-meter', 'globoff']);
 /** Options the engine performs in the shell but a sheet request cannot say. */
-const NO_SHEET_EQUIVALENT = new Set(['insecure', 'max-time', 'max-redirs', 'output', 'cookie-jar', 'junk-session-cookies']);
+const NO_SHEET_EQUIVALENT = new Set(['insecure', 'max-time', 'max-redirs', 'output', 'cookie-jar', 'junk-session-cookies', 'proxy', 'noproxy', 'proxy-user', 'cacert']);
 /** Options about the authentication scheme of -u: the sheet writes only Basic. */
 const AUTH_SCHEMES = new Set(['digest', 'ntlm', 'negotiate', 'anyauth', 'ntlm-wb']);
 /** restclient-header-regexp's name (sheet/parse.ts HEADER_LINE). */

@@ -53,6 +53,14 @@ export interface CurlOptions {
   compressed: boolean;
   /** -T / --upload-file FILE ('-' = standard input): the body, streamed; in curl PUT unless -X (the shell verbs' verb is their -X). */
   uploadFile?: string;
+  /** -x / --proxy URL: beats the proxy variables (http/proxy.ts; curl's manual). */
+  proxy?: string;
+  /** --noproxy LIST: beats NO_PROXY, even when empty. */
+  noProxy?: string;
+  /** -U / --proxy-user user:password: the proxy's credentials, over those in its URL. */
+  proxyUser?: string;
+  /** --cacert FILE: the authorities that verify the server, over CURL_CA_BUNDLE and SSL_CERT_FILE (http/trust.ts). */
+  cacert?: string;
   /** The words of options the engine does not understand, in order, unchanged. */
   unknown: string[];
 }
@@ -129,6 +137,10 @@ const LONG: Record<string, Spec> = {
   referer: { arg: true, apply: (o, v) => o.headers.push(['Referer', v]) },
   compressed: { arg: false, apply: (o) => (o.compressed = true) },
   'upload-file': { arg: true, apply: (o, v) => (o.uploadFile = v) },
+  proxy: { arg: true, apply: (o, v) => (o.proxy = v) },
+  noproxy: { arg: true, apply: (o, v) => (o.noProxy = v) },
+  'proxy-user': { arg: true, apply: (o, v) => (o.proxyUser = v) },
+  cacert: { arg: true, apply: (o, v) => (o.cacert = v) },
 };
 
 const SHORT: Record<string, string> = {
@@ -152,6 +164,8 @@ const SHORT: Record<string, string> = {
   A: 'user-agent',
   e: 'referer',
   T: 'upload-file',
+  x: 'proxy',
+  U: 'proxy-user',
 };
 
 /** Every option the engine performs itself, for the docs and `rest --help`. */
@@ -283,20 +297,20 @@ function resetBoolean(o: CurlOptions, name: string): void {
  * reader of a whole curl command line ({@link splitCurlArgs}) knows their argument is not the URL.
  */
 const OTHER_ARG_LONG = new Set([
-  'url', 'form', 'form-string', 'upload-file', 'proxy', 'proxy-user', 'preproxy', 'range', 'write-out', 'dump-header',
+  'url', 'form', 'form-string', 'upload-file', 'preproxy', 'range', 'write-out', 'dump-header',
   'config', 'continue-at', 'speed-limit', 'speed-time', 'time-cond', 'ftp-port', 'quote', 'telnet-option', 'cert',
-  'cert-type', 'key', 'key-type', 'pass', 'cacert', 'capath', 'crlfile', 'pinnedpubkey', 'ciphers', 'tls13-ciphers',
+  'cert-type', 'key', 'key-type', 'pass', 'capath', 'crlfile', 'pinnedpubkey', 'ciphers', 'tls13-ciphers',
   'curves', 'resolve', 'connect-to', 'interface', 'local-port', 'dns-servers', 'dns-interface', 'limit-rate',
   'max-filesize', 'connect-timeout', 'retry', 'retry-delay', 'retry-max-time', 'keepalive-time', 'expect100-timeout',
   'happy-eyeballs-timeout-ms', 'oauth2-bearer', 'aws-sigv4', 'trace', 'trace-ascii', 'trace-config', 'output-dir',
-  'proto', 'proto-redir', 'proto-default', 'unix-socket', 'abstract-unix-socket', 'noproxy', 'netrc-file',
+  'proto', 'proto-redir', 'proto-default', 'unix-socket', 'abstract-unix-socket', 'netrc-file',
   'request-target', 'socks4', 'socks4a', 'socks5', 'socks5-hostname', 'tls-max', 'sasl-authzid', 'login-options',
   'mail-from', 'mail-rcpt', 'mail-auth', 'variable', 'url-query', 'stderr', 'etag-save', 'etag-compare', 'hsts',
   'alt-svc', 'doh-url', 'proxy-header', 'engine', 'random-file', 'egd-file', 'ftp-method', 'krb',
   'create-file-mode', 'parallel-max', 'rate', 'ip-tos', 'vlan-priority',
 ]);
 const OTHER_ARG_SHORT: Record<string, string> = {
-  E: 'cert', F: 'form', T: 'upload-file', x: 'proxy', U: 'proxy-user', r: 'range', w: 'write-out', D: 'dump-header',
+  E: 'cert', F: 'form', T: 'upload-file', r: 'range', w: 'write-out', D: 'dump-header',
   K: 'config', C: 'continue-at', Y: 'speed-limit', y: 'speed-time', z: 'time-cond', P: 'ftp-port', Q: 'quote', t: 'telnet-option',
 };
 

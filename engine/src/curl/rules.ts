@@ -62,6 +62,31 @@ export function basicAuthHeader(user: string): Header {
 }
 
 /**
+ * Credentials in a URL (`http://user:password@host/path`) as curl reads them (curl's manual,
+ * URL syntax; RFC 3986 3.2.1): taken out of the URL, so the request line and the Host header
+ * never carry them, and given back percent-decoded as `user:password` (a missing password is
+ * empty: `http://u@host` sends `u:`), for {@link basicAuthHeader}. curl's -u and an explicit
+ * Authorization header win over them (the caller checks). The userinfo ends at the last `@`
+ * before the path, as WHATWG URL parsing reads it.
+ * @returns the URL as written without its userinfo, and `user` when it had one.
+ */
+export function urlCredentials(url: string): { url: string; user?: string } {
+  const m = /^([a-z][a-z0-9+.-]*:\/\/)([^/?#]*)@/i.exec(url);
+  if (!m) return { url };
+  const decode = (t: string) => {
+    try {
+      return decodeURIComponent(t);
+    } catch {
+      return t;
+    }
+  };
+  const info = m[2]!;
+  const colon = info.indexOf(':');
+  const user = colon < 0 ? `${decode(info)}:` : `${decode(info.slice(0, colon))}:${decode(info.slice(colon + 1))}`;
+  return { url: m[1]! + url.slice(m[0].length), user };
+}
+
+/**
  * curl -b name=value (several) as a Cookie header, joined by "; " as RFC 6265 section 5.4 asks
  * of user agents (curl 7.88 joins several -b with ";" alone; servers read both the same).
  */

@@ -17,6 +17,8 @@ export interface ResponseHead {
   status: number;
   statusText: string;
   headers: Header[];
+  /** The proxy the exchange went through (send.ts), `origin` and where it came from. */
+  proxy?: { origin: string; source: string };
 }
 
 /**

@@ -11,7 +11,6 @@
  * request bodies `request-body.ts`, the redirect rules `redirects.ts`, the transport failures
  * and their curl exit codes `transport-error.ts`. Their public names are re-exported here.
  */
-import { Agent } from 'undici';
 import type { Writable } from 'node:stream';
 import type { CookieJar } from 'tough-cookie';
 import { EngineError } from '../errors.js';
@@ -21,11 +20,18 @@ import { dispatchOnce, SinkError, type BodyPlan, type RawResponse, type Response
 import type { BodyStream } from './request-body.js';
 import { isRedirect, MAX_REDIRECTS, redirectRequest } from './redirects.js';
 import { transportError } from './transport-error.js';
+import { basicAuthHeader, hasHeader, urlCredentials } from '../curl/rules.js';
+import { chooseProxy, type ProxyOptions } from './proxy.js';
+import { dispatcherFor } from './dispatchers.js';
+import { chooseTrust, type TrustOptions } from './trust.js';
 
 export { BodyError, SinkError, type BodyPlan, type ResponseHead } from './dispatch.js';
 export type { BodyStream } from './request-body.js';
 export { MAX_REDIRECTS } from './redirects.js';
 export { CURL_EXIT, transportError } from './transport-error.js';
+export { closeConnections } from './dispatchers.js';
+export { chooseProxy, PROXY_VARIABLES, type ProxyOptions } from './proxy.js';
+export { CA_VARIABLES, type TrustOptions } from './trust.js';
 
 export interface SendOptions {
   /** Cookie jar: Set-Cookie responses are stored; cookies are sent unless the request has a Cookie header. */
@@ -66,31 +72,22 @@ export interface SendOptions {
    * `length` in bytes gives a Content-Length, else the body is sent chunked (RFC 9112 7.1).
    */
   bodyStream?: BodyStream;
+  /**
+   * The proxy, by curl's rules (proxy.ts): an explicit proxy and no-proxy list, and the
+   * environment to read `http_proxy`, `https_proxy`, `ALL_PROXY`, `NO_PROXY` from (default:
+   * this process's). Chosen again for each redirect, as curl does.
+   */
+  proxy?: ProxyOptions;
+  /**
+   * Certificate authorities by curl's rules (trust.ts): `caFile` (curl's --cacert), else
+   * `CURL_CA_BUNDLE`, else `SSL_CERT_FILE` of `env`, plus `NODE_EXTRA_CA_CERTS`; relative names
+   * from `cwd`. Default: this process's environment and directory.
+   */
+  trust?: TrustOptions;
 }
 
 /** Default cap of a body collected in memory (bytes): 512 MiB. */
 export const MAX_BUFFERED_BODY = 512 * 1024 * 1024;
-
-/** undici's own limit on connecting (TCP and the TLS handshake), in ms. */
-const CONNECT_TIMEOUT_MS = 10_000;
-
-const agents = new Map<string, Agent>();
-/**
- * The pool for these TLS settings. undici does not abort a connection attempt (a TLS handshake
- * a server never answers) when the request's signal aborts; it gives up at the connect timeout.
- * A call whose own timeout is shorter gets a pool with that connect timeout, so the attempt
- * ends with the call, as `curl -m` does.
- */
-function agentFor(insecure: boolean, timeoutMs?: number): Agent {
-  const connectTimeout = timeoutMs && timeoutMs < CONNECT_TIMEOUT_MS ? Math.max(1, Math.ceil(timeoutMs)) : CONNECT_TIMEOUT_MS;
-  const key = `${insecure ? 'insecure' : 'default'}:${connectTimeout}`;
-  let a = agents.get(key);
-  if (!a) {
-    a = new Agent({ keepAliveTimeout: 30_000, connect: { rejectUnauthorized: !insecure, timeout: connectTimeout } });
-    agents.set(key, a);
-  }
-  return a;
-}
 
 /** `p`, or a rejection as soon as `signal` aborts (undici ignores an abort while connecting). */
 function untilAborted<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
@@ -117,28 +114,21 @@ function untilAborted<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
   });
 }
 
-/** Close the pooled connections (for a clean exit). */
-export async function closeConnections(): Promise<void> {
-  const all = [...agents.values()];
-  agents.clear();
-  await Promise.all(all.map((a) => a.close().catch(() => undefined)));
-}
-
 /**
  * Send `request` and read the whole response.
  *
- * @returns the exchange: the request as last sent (final URL, Cookie header added from the
- *   jar), the response (status line, headers with their case, body bytes), the redirects
- *   followed, and the duration in ms.
+ * @returns the exchange: the request as last sent (final URL without credentials, Cookie header
+ *   added from the jar, Authorization from the URL's credentials), the response (status line,
+ *   headers with their case, body bytes), the redirects followed, and the duration in ms.
  * @throws EngineError with code `invalid-url`, `connection-refused`, `unknown-host`, `tls-error`,
- *   `timeout`, `cancelled`, `too-many-redirects` or `network-error`; the message names the URL.
+ *   `timeout`, `cancelled`, `too-many-redirects` or `network-error`; the message names the URL
+ *   (and the proxy, when the proxy failed); `bad-proxy` or `bad-ca-file` before anything is sent.
  */
 export async function send(request: Request, opts: SendOptions = {}): Promise<Exchange> {
   const started = performance.now();
   const follow = opts.followRedirects ?? true;
   const maxRedirects = opts.maxRedirects ?? MAX_REDIRECTS;
   const decode = opts.decode ?? true;
-  const dispatcher = agentFor(!!opts.insecure, opts.timeoutMs);
 
   const ctrl = new AbortController();
   let timedOut = false;
@@ -156,6 +146,13 @@ export async function send(request: Request, opts: SendOptions = {}): Promise<Ex
   }
 
   let current: Request = { ...request, headers: [...request.headers] };
+  // http://user:password@host: Basic auth as curl sends it, unless the request has its own.
+  const cred = urlCredentials(current.url);
+  if (cred.user !== undefined) {
+    current.url = cred.url;
+    if (!hasHeader(current.headers, 'authorization')) current.headers.push(basicAuthHeader(cred.user));
+  }
+  const firstUrl = current.url;
   const redirects: Redirect[] = [];
   try {
     for (;;) {
@@ -170,6 +167,10 @@ export async function send(request: Request, opts: SendOptions = {}): Promise<Ex
           details: { url: current.url },
         });
       }
+      // The proxy is chosen before anything is sent: a malformed one is `bad-proxy`, nothing sent.
+      const proxy = chooseProxy(url, opts.proxy);
+      const trust = url.protocol === 'https:' && !opts.insecure ? chooseTrust(opts.trust) : undefined;
+      const dispatcher = dispatcherFor(url, proxy, !!opts.insecure, trust, opts.timeoutMs);
       const sent: Request = { ...current, headers: [...current.headers] };
       if (headerValue(sent.headers, 'cookie') === undefined) {
         const fromJar = opts.jar && !jarIsEmpty(opts.jar) ? await opts.jar.getCookieString(url.href) : '';
@@ -179,7 +180,7 @@ export async function send(request: Request, opts: SendOptions = {}): Promise<Ex
       const stream = opts.bodyStream && current.body !== undefined ? opts.bodyStream : undefined;
       const plan = async (head: ResponseHead): Promise<BodyPlan> => {
         if (follow && isRedirect(head.status, head.headers)) return { kind: 'discard' };
-        if (opts.sink) return { kind: 'sink', target: await opts.sink(head, sent) };
+        if (opts.sink) return { kind: 'sink', target: await opts.sink(proxy ? { ...head, proxy: { origin: proxy.origin, source: proxy.source } } : head, sent) };
         return { kind: 'collect', max: opts.maxBodyBytes ?? MAX_BUFFERED_BODY };
       };
       let raw: RawResponse;
@@ -195,7 +196,7 @@ export async function send(request: Request, opts: SendOptions = {}): Promise<Ex
             details: { url: sent.url, maxBodyBytes: max },
           });
         }
-        throw transportError(e, sent.url, { timedOut, cancelled: ctrl.signal.aborted && !timedOut, timeoutMs: opts.timeoutMs });
+        throw transportError(e, sent.url, { timedOut, cancelled: ctrl.signal.aborted && !timedOut, timeoutMs: opts.timeoutMs, proxy, caSources: trust?.sources });
       }
       if (opts.jar) {
         for (const [n, v] of raw.headers) {
@@ -204,11 +205,11 @@ export async function send(request: Request, opts: SendOptions = {}): Promise<Ex
       }
       const location = headerValue(raw.headers, 'location');
       if (follow && isRedirect(raw.status, raw.headers) && location !== undefined) {
-        current = redirectRequest({ current, url, status: raw.status, location, stream }, request.url, redirects, maxRedirects);
+        current = redirectRequest({ current, url, status: raw.status, location, stream }, firstUrl, redirects, maxRedirects);
         continue;
       }
       const response: Response = { httpVersion: '1.1', status: raw.status, statusText: raw.statusText, headers: raw.headers, body: raw.body };
-      return { request: sent, response, redirects, durationMs: performance.now() - started };
+      return { request: sent, response, redirects, durationMs: performance.now() - started, ...(proxy ? { proxy: { origin: proxy.origin, source: proxy.source } } : {}) };
     }
   } finally {
     if (timer) clearTimeout(timer);

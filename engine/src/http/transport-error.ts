@@ -5,9 +5,10 @@
  */
 import { EngineError, type ErrorCode } from '../errors.js';
 import { BodyError } from './dispatch.js';
+import type { ProxyChoice } from './proxy.js';
 
 /** curl's exit codes (curl's manual, "EXIT CODES") for the transport failures, by engine error code. */
-export const CURL_EXIT = { unknownHost: 6, refused: 7, partial: 18, timeout: 28, tls: 35, tlsCert: 60, redirects: 47, emptyReply: 52, recv: 56 } as const;
+export const CURL_EXIT = { unknownProxy: 5, unknownHost: 6, refused: 7, partial: 18, timeout: 28, tls: 35, tlsCert: 60, redirects: 47, emptyReply: 52, recv: 56 } as const;
 
 /**
  * The engine error code for a transfer curl failed with exit status `code` (the curl fallback,
@@ -35,7 +36,7 @@ export function errorCodeForCurlExit(code: number): ErrorCode {
  * Map a transport failure to an engine error that names the URL. `details.curlExit` is the
  * exit status curl gives for the same failure (the shell returns it, as resty does).
  */
-export function transportError(e: unknown, url: string, why: { timedOut: boolean; cancelled: boolean; timeoutMs?: number }): EngineError {
+export function transportError(e: unknown, url: string, why: { timedOut: boolean; cancelled: boolean; timeoutMs?: number; proxy?: ProxyChoice; caSources?: string[] }): EngineError {
   if (why.timedOut) {
     return new EngineError('timeout', `${url}: no complete response within ${why.timeoutMs} ms`, {
       hint: 'Raise the timeout, or check that the server answers.',
@@ -56,6 +57,10 @@ export function transportError(e: unknown, url: string, why: { timedOut: boolean
   const err = e as { code?: string; message?: string; cause?: { code?: string; message?: string } };
   const code = err?.code ?? err?.cause?.code ?? '';
   const msg = err?.message ?? String(e);
+  if (why.proxy) {
+    const failed = proxyError(code, msg, url, why.proxy);
+    if (failed) return failed;
+  }
   if (code === 'ECONNREFUSED') {
     return new EngineError('connection-refused', `${url}: connection refused`, { hint: 'Is the server running, and on that port?', details: { url, curlExit: CURL_EXIT.refused } });
   }
@@ -71,11 +76,38 @@ export function transportError(e: unknown, url: string, why: { timedOut: boolean
   }
   if (/CERT|SSL|TLS|self.signed|certificate/i.test(code + ' ' + msg)) {
     const cert = /CERT|self.signed|certificate|UNABLE_TO_VERIFY/i.test(code + ' ' + msg);
-    return new EngineError('tls-error', `${url}: TLS error: ${msg}`, { hint: 'Check the certificate, or skip verification (curl -k).', details: { url, curlExit: cert ? CURL_EXIT.tlsCert : CURL_EXIT.tls } });
+    const against = why.caSources?.length ? ` (authorities: ${why.caSources.join(', ')})` : '';
+    return new EngineError('tls-error', `${url}: TLS error: ${msg}${against}`, {
+      hint: 'Check the certificate and the CA file (--cacert, CURL_CA_BUNDLE, SSL_CERT_FILE, NODE_EXTRA_CA_CERTS), or skip verification (curl -k).',
+      details: { url, curlExit: cert ? CURL_EXIT.tlsCert : CURL_EXIT.tls },
+    });
   }
   // A connection closed before any response: curl's "Empty reply from server".
   const empty = code === 'UND_ERR_SOCKET' || /other side closed/i.test(msg);
   return new EngineError('network-error', `${url}: ${empty ? 'the server closed the connection without a response' : msg}${code ? ` (${code})` : ''}`, {
     details: { url, errno: code, curlExit: empty ? CURL_EXIT.emptyReply : CURL_EXIT.recv },
   });
+}
+
+/**
+ * A failure of the proxy itself (every connection goes to it): refused (curl exit 7), its host
+ * unknown (curl exit 5, "Could not resolve proxy"), or it refused the request or the CONNECT
+ * tunnel, 407 included (curl exit 56); undefined for other failures.
+ */
+function proxyError(code: string, msg: string, url: string, proxy: ProxyChoice): EngineError | undefined {
+  const which = `the proxy ${proxy.origin} (from ${proxy.source})`;
+  const details = { url, proxy: proxy.origin, proxySource: proxy.source };
+  if (code === 'ECONNREFUSED') return new EngineError('connection-refused', `${url}: connection refused by ${which}`, { hint: 'Is the proxy running, and on that port? Check the proxy setting.', details: { ...details, curlExit: CURL_EXIT.refused } });
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_NONAME') {
+    return new EngineError('unknown-host', `${url}: unknown proxy host in ${which}`, { hint: 'Check the proxy host name.', details: { ...details, curlExit: CURL_EXIT.unknownProxy } });
+  }
+  const status = /Proxy Authentication Required \((\d+)\)|Proxy response \((\d+)\)/.exec(msg);
+  if (status) {
+    const n = status[1] ?? status[2];
+    return new EngineError('network-error', `${url}: ${which} answered ${n}${n === '407' ? ' (it wants credentials)' : ''}`, {
+      hint: n === '407' ? 'Give the proxy credentials: user:password@ in the proxy URL, or -U user:password.' : 'The proxy refused the request; check the proxy and its access rules.',
+      details: { ...details, status: Number(n), curlExit: CURL_EXIT.recv },
+    });
+  }
+  return undefined;
 }

@@ -26,6 +26,11 @@ export interface CurlTransport {
   /** curl's working directory (the caller's) and PATH (where curl is found). */
   cwd: string;
   pathEnv: string;
+  /**
+   * The caller's proxy and CA variables (http/proxy.ts, http/trust.ts), in place of this
+   * process's: each name given is set to its value, or unset when the value is undefined.
+   */
+  callerVars?: Record<string, string | undefined>;
 }
 
 /**
@@ -50,7 +55,13 @@ export async function sendWithCurl(request: Request, t: CurlTransport, route: Ro
     args.splice(i, 2, '-T', '-');
   }
   const started = performance.now();
-  const child = spawn(curl, args, { cwd: t.cwd, env: { ...process.env, PATH: t.pathEnv }, stdio: ['pipe', 'pipe', 'pipe'] });
+  const env: Record<string, string | undefined> = { ...process.env, PATH: t.pathEnv };
+  // The daemon's own proxy and CA variables are not the caller's: curl gets only the caller's.
+  for (const [n, v] of Object.entries(t.callerVars ?? {})) {
+    if (v === undefined) delete env[n];
+    else env[n] = v;
+  }
+  const child = spawn(curl, args, { cwd: t.cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
   let err = '';
   child.stderr.on('data', (d: Buffer) => (err = (err + d.toString('utf8')).slice(-4000)));
   child.stdin.on('error', () => undefined);

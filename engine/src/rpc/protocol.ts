@@ -38,6 +38,39 @@ export interface Settings {
   cookieJarFile?: string | null;
   /** Accept any TLS certificate (curl's `-k`; `sheet run --insecure`); default false. */
   insecure?: boolean;
+  /**
+   * The proxy (docs/networks.md); null or absent (default): the proxy variables of the
+   * engine's environment, by curl's rules (`http_proxy`, `https_proxy`, `ALL_PROXY`, `NO_PROXY`).
+   */
+  proxy?: ProxySetting | null;
+  /**
+   * A file of PEM certificates of the authorities that verify servers (curl's `--cacert`;
+   * `sheet run --cacert`, Emacs' `sheet-ca-file`): over `CURL_CA_BUNDLE` and `SSL_CERT_FILE`,
+   * replacing the default authorities; `NODE_EXTRA_CA_CERTS` still adds to them. `~` expanded,
+   * relative to the engine's directory. null (default): the environment's (docs/networks.md).
+   */
+  caFile?: string | null;
+}
+
+/**
+ * A proxy setting (engine/src/rpc/proxy-setting.ts), in one of two forms:
+ * `all` (+ `noProxy`), as curl's `-x` (+ `--noproxy`) and `sheet run --proxy`; or `http` /
+ * `https` (+ `noProxyRegexp`), as url.el's `url-proxy-services`, which sheet-mode sends when the
+ * user set it: then the environment is not read and a scheme without a proxy goes direct.
+ * Proxies are `host:port` or URLs (`http://user:password@host:port`; no scheme: `http://`, no
+ * port: 1080, as curl reads them); only http:// and https:// proxies.
+ */
+export interface ProxySetting {
+  /** One proxy for every URL; the environment's NO_PROXY still applies unless `noProxy`. */
+  all?: string;
+  /** curl's `--noproxy` list (host names, their subdomains, IP ranges; `*` every host). */
+  noProxy?: string;
+  /** url.el's "http" entry: the proxy of http:// URLs. */
+  http?: string;
+  /** url.el's "https" entry: the proxy of https:// URLs. */
+  https?: string;
+  /** url.el's "no_proxy" entry: an Emacs regexp; hosts it matches go direct. */
+  noProxyRegexp?: string;
 }
 
 /**
@@ -200,6 +233,8 @@ export interface SendResult {
   /** From the start of sending to the last body byte, in ms. */
   durationMs: number;
   hooks: HookResults;
+  /** The proxy the final request went through, e.g. `http://127.0.0.1:3128 (from http_proxy)`; absent: direct. */
+  proxy?: string;
 }
 /** Parse the sheet, resolve the request at `line`, send it, present the response, run hooks. */
 export const SheetSend = new RequestType<SendParams, SendResult, EngineErrorData>('sheet/send');

@@ -66,7 +66,12 @@ const SETTING_TYPES: Record<keyof P.Settings, [type: string, nullable: boolean]>
   followRedirects: ['boolean', false],
   cookieJarFile: ['string', true],
   insecure: ['boolean', false],
+  proxy: ['object', true],
+  caFile: ['string', true],
 };
+
+/** The fields of `Settings.proxy` (protocol.ts, `ProxySetting`), each a string. */
+const PROXY_FIELDS = ['all', 'noProxy', 'http', 'https', 'noProxyRegexp'];
 
 /**
  * Check settings' shape: an object (or absent) whose known fields have their type (numbers
@@ -84,6 +89,8 @@ function checkSettings(s: unknown, where: string): P.Settings | undefined {
     if (v === undefined || (v === null && !nullable)) continue;
     const ok = v === null || (typeof v === type && (type !== 'number' || (Number.isFinite(v) && (v as number) >= 0)));
     if (!ok) throw new EngineError('bad-argument', `${where}.${k} must be ${nullable ? `a ${type} or null` : `a ${type}`}${type === 'number' ? ' (not negative)' : ''}, not ${JSON.stringify(v)}`, { hint: 'See Settings in docs/protocol.md.' });
+    const badProxy = k === 'proxy' && v !== null && (Array.isArray(v) || Object.entries(v as object).some(([f, x]) => PROXY_FIELDS.includes(f) && x !== undefined && typeof x !== 'string'));
+    if (badProxy) throw new EngineError('bad-argument', `${where}.proxy must be an object of strings (${PROXY_FIELDS.join(', ')}) or null, not ${JSON.stringify(v)}`, { hint: 'See ProxySetting in docs/protocol.md.' });
     out[k] = v;
   }
   return out as P.Settings;

@@ -13,6 +13,7 @@ import { expandPath, isUnevaluated, resolveRequest, variableValues, type EvalLis
 import { DEFAULT_MAX_PASSES, Substitution, type SubstitutionWarning } from '../resolve/substitute.js';
 import { MAX_BUFFERED_BODY, send, SinkError, type ResponseHead } from '../http/send.js';
 import { SpillSink, spillBytes } from './spill.js';
+import { proxyOptions } from './proxy-setting.js';
 import { hasOwnChanges, newJar, refreshJar, tryLoadJar, trySaveJar } from '../http/cookies.js';
 import { charLength, decodeExact, present, DEFAULT_THRESHOLD, type Presentation } from '../present/present.js';
 import { longestLineOf } from '../present/longest-line.js';
@@ -50,6 +51,8 @@ export const DEFAULT_SETTINGS: Required<Settings> = {
   followRedirects: true,
   cookieJarFile: null,
   insecure: false,
+  proxy: null,
+  caFile: null,
 };
 
 /**
@@ -217,6 +220,8 @@ export class Session {
       timeoutMs: s.timeoutMs,
       followRedirects: s.followRedirects && !meta?.noRedirect,
       insecure: s.insecure,
+      proxy: proxyOptions(s.proxy),
+      ...(s.caFile ? { trust: { caFile: expandPath(s.caFile, process.cwd()) } } : {}),
       ...(spillAt !== undefined ? { sink: (head: ResponseHead) => (sink = new SpillSink(spillAt, MAX_BUFFERED_BODY, head.url, { headers: head.headers, raw: p.raw })) } : {}),
     }).catch((e: unknown) => {
       throw e instanceof SinkError && isEngineError(e.cause) ? e.cause : e;
@@ -272,6 +277,7 @@ export class Session {
       redirects: exchange.redirects,
       durationMs: exchange.durationMs,
       hooks,
+      ...(exchange.proxy ? { proxy: `${exchange.proxy.origin} (from ${exchange.proxy.source})` } : {}),
     };
   }
 

@@ -54,6 +54,11 @@ Options:
                         file goes on after a failed request; a sheet stops at an error)
   --timeout S           per-request timeout in seconds (default none)
   --insecure, -k        accept any TLS certificate
+  --proxy URL, -x URL   send through this proxy (curl's -x: over http_proxy, https_proxy,
+                        ALL_PROXY; NO_PROXY still applies); see docs/networks.md
+  --noproxy LIST        hosts that go direct (curl's --noproxy: over NO_PROXY)
+  --cacert FILE         the authorities that verify servers (curl's --cacert: over
+                        CURL_CA_BUNDLE and SSL_CERT_FILE)
   --cookie-jar PATH     load and save cookies in PATH (Netscape format, as curl -b/-c)
   --untrusted           run no code from the files: a := Lisp variable, a run-hook or a
                         .http handler or pre-request script stops its file before anything
@@ -144,6 +149,9 @@ export async function main(argv: string[], io: Io): Promise<number> {
         bail: { type: 'boolean' },
         timeout: { type: 'string' },
         insecure: { type: 'boolean', short: 'k' },
+        proxy: { type: 'string', short: 'x' },
+        noproxy: { type: 'string' },
+        cacert: { type: 'string' },
         'cookie-jar': { type: 'string' },
         untrusted: { type: 'boolean' },
         'no-color': { type: 'boolean' },
@@ -266,6 +274,8 @@ export async function main(argv: string[], io: Io): Promise<number> {
     grep,
     timeoutMs: Math.round(timeout * 1000),
     insecure: !!v.insecure,
+    ...(v.proxy !== undefined || v.noproxy !== undefined ? { proxy: { ...(v.proxy !== undefined ? { all: v.proxy } : {}), ...(v.noproxy !== undefined ? { noProxy: v.noproxy } : {}) } } : {}),
+    ...(v.cacert !== undefined ? { caFile: path.resolve(v.cacert) } : {}),
     cookieJar: v['cookie-jar'],
     untrusted: !!v.untrusted,
     lisp,

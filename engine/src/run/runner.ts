@@ -9,7 +9,7 @@ import { firstCode } from './untrusted.js';
 import fs from 'node:fs/promises';
 import { Session } from '../rpc/session.js';
 import { isEngineError, type ErrorCode } from '../errors.js';
-import type { Assertion, HookResults, RequestInfo } from '../rpc/protocol.js';
+import type { Assertion, HookResults, ProxySetting, RequestInfo } from '../rpc/protocol.js';
 import type { Block, RequestNode, Sheet } from '../sheet/ast.js';
 import { requestAt } from '../sheet/parse.js';
 import { parseForFile } from '../http-file/index.js';
@@ -75,6 +75,10 @@ export interface RunOptions {
   /** `--timeout S`, in ms; 0 = none. */
   timeoutMs: number;
   insecure: boolean;
+  /** `--proxy URL` / `--noproxy LIST` (docs/networks.md); absent: the environment's proxy variables. */
+  proxy?: ProxySetting;
+  /** `--cacert FILE`, absolute (docs/networks.md); absent: CURL_CA_BUNDLE, SSL_CERT_FILE. */
+  caFile?: string;
   /** `--cookie-jar PATH`: load and save cookies there (Netscape format, as curl). */
   cookieJar?: string;
   /** The run's batch Emacs; undefined when Emacs is not installed. */
@@ -181,7 +185,7 @@ export async function runFile(file: string, o: RunOptions): Promise<FileResult> 
     lisp && (async (form: string): Promise<string> => (await lisp.eval(form, undefined, session.overrides)).value),
   );
   for (const [n, v] of o.vars) session.overrides.set(n, v);
-  await session.configure({ timeoutMs: o.timeoutMs, insecure: o.insecure, cookieJarFile: o.cookieJar ?? null, threshold: null });
+  await session.configure({ timeoutMs: o.timeoutMs, insecure: o.insecure, cookieJarFile: o.cookieJar ?? null, threshold: null, proxy: o.proxy ?? null, caFile: o.caFile ?? null });
   const lines = text.split(/\r?\n/);
   for (const step of steps) {
     if (o.stop?.()) break;

@@ -1,0 +1,32 @@
+/**
+ * The calling shell's proxy and CA variables as the daemon receives them (docs/shell.md, "The
+ * engine daemon"): the daemon runs with the environment of whichever shell started it, so each
+ * call carries its own `http_proxy`, `https_proxy`, `HTTPS_PROXY`, `all_proxy`, `ALL_PROXY`,
+ * `no_proxy`, `NO_PROXY`, `CURL_CA_BUNDLE`, `SSL_CERT_FILE` (curl's manual, ENVIRONMENT) and
+ * `NODE_EXTRA_CA_CERTS` (Node's) in headers `X-Rest-Env: NAME=VALUE`, one a variable.
+ * shell/rest-verbs hands them to curl as a header file on a file descriptor (`-H @/dev/fd/3`),
+ * so they never appear on a command line (where `ps` would show credentials) and the body keeps
+ * the length curl knows (a streamed upload's Content-Length).
+ */
+import { CA_VARIABLES, PROXY_VARIABLES } from '../http/send.js';
+
+/** The variables a call carries: the proxy's (http/proxy.ts) and the authorities' (http/trust.ts). */
+export const CALLER_VARIABLES: readonly string[] = [...PROXY_VARIABLES, ...CA_VARIABLES];
+
+const NAMES: ReadonlySet<string> = new Set(CALLER_VARIABLES);
+
+/**
+ * The caller's variables from the call's raw headers (names and values alternate, case kept:
+ * `https_proxy` and `HTTPS_PROXY` differ). Values are bytes as curl sent them (UTF-8 text);
+ * names other than {@link CALLER_VARIABLES} are ignored.
+ */
+export function callerEnv(rawHeaders: string[]): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
+    if (rawHeaders[i]!.toLowerCase() !== 'x-rest-env') continue;
+    const line = Buffer.from(rawHeaders[i + 1]!, 'latin1').toString('utf8');
+    const eq = line.indexOf('=');
+    if (eq > 0 && NAMES.has(line.slice(0, eq))) env[line.slice(0, eq)] = line.slice(eq + 1);
+  }
+  return env;
+}
