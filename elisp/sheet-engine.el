@@ -255,7 +255,15 @@ the request that follows uses it."
     conn))
 
 (defun sheet-engine--ensure ()
-  "The engine connection, started on first use."
+  "The engine connection, started on first use.
+An engine whose process is stopped (SIGSTOP) cannot be written to:
+it is replaced, with a message."
+  (when (and sheet-engine--connection
+             (eq (process-status sheet-engine--process) 'stop))
+    (message "Sheet-mode: the engine is stopped; restarting it")
+    (let ((conn sheet-engine--connection))
+      (setq sheet-engine--connection nil)
+      (jsonrpc-shutdown conn)))
   (unless (and sheet-engine--connection
                (jsonrpc-running-p sheet-engine--connection))
     (setq sheet-engine--connection nil
@@ -287,6 +295,19 @@ the request that follows uses it."
       (jsonrpc-shutdown conn))
     (when (called-interactively-p 'interactive)
       (message "Sheet engine stopped"))))
+
+(defun sheet-engine--kill-stuck (conn)
+  "Kill the engine of CONN, which stopped answering, and start a new one.
+Its pending requests fail (\"Server died\"); the new engine is
+started at once so the next command does not wait for it."
+  (when (eq conn sheet-engine--connection)
+    (setq sheet-engine--connection nil))
+  (when (jsonrpc-running-p conn)
+    (jsonrpc-shutdown conn))
+  (condition-case err
+      (sheet-engine--ensure)
+    (error (message "Sheet-mode: starting a new engine failed: %s"
+                    (error-message-string err)))))
 
 (defun sheet-engine-process ()
   "The engine's process, or nil when it is not running."
@@ -326,6 +347,10 @@ The context is remembered until `sheet-engine--end-context'."
   "Forget CONTEXT: its request is answered."
   (remhash context sheet-engine--contexts))
 
+(defvar sheet-engine--evaluating nil
+  "Non-nil while a `:=' form is evaluated for the engine.
+A send's deadline waits for it: the form may ask the user.")
+
 (defvar sheet-engine--eval-vars nil
   "While a `:=' form is evaluated for the engine: the variables it sees.
 An alist (NAME . VALUE), NAME with its colon, from the `vars' of
@@ -355,7 +380,8 @@ the context in PARAMS (the current buffer when there is none)."
           (unless (buffer-live-p buf)
             (error "The sheet buffer of this request was killed"))
           (let ((value (with-current-buffer buf
-                         (let ((sheet-engine--eval-vars
+                         (let ((sheet-engine--evaluating t)
+                               (sheet-engine--eval-vars
                                 (sheet-engine--vars-alist
                                  (plist-get params :vars))))
                            (eval (car (read-from-string form)) t)))))

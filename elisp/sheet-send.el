@@ -189,6 +189,73 @@ the next command starts a new one"
                (plist-get err :message) line))
       (t (sheet-engine--error-text err))))))
 
+(defvar sheet--sends (make-hash-table)
+  "The sends Emacs still waits for, by request id.
+Each value is a plist (:buffer :context :label :timer), TIMER the
+send's deadline or nil.  A send leaves the table when its answer
+comes, when it is cancelled and when its deadline passes: an answer
+that comes after that is dropped.")
+
+(defvar sheet--abandoned (make-hash-table)
+  "Sends ended in Emacs that the engine has not answered yet, by id.
+Each value is the timer that restarts the engine if it never does.")
+
+(defun sheet--forget-send (id)
+  "End the send ID in Emacs; return its plist, or nil if already ended.
+The request is no longer in flight: the mode line, the contexts
+and the deadline forget it."
+  (let ((send (gethash id sheet--sends)))
+    (when send
+      (remhash id sheet--sends)
+      (setq sheet-engine--in-flight (delq id sheet-engine--in-flight))
+      (sheet-engine--end-context (plist-get send :context))
+      (when (plist-get send :timer) (cancel-timer (plist-get send :timer)))
+      (sheet--sending-end (plist-get send :buffer) id))
+    send))
+
+(defun sheet--answered (id)
+  "Note that the engine answered ID; return non-nil if Emacs still waits.
+The answer of a send already ended in Emacs only stops the timer
+that would restart the engine for want of it."
+  (let ((watchdog (gethash id sheet--abandoned)))
+    (when watchdog
+      (cancel-timer watchdog)
+      (remhash id sheet--abandoned)))
+  (sheet--forget-send id))
+
+(defun sheet--abandon (id conn why)
+  "End the send ID on CONN in Emacs now; WHY names the reason in messages.
+The engine has `sheet-timeout-grace' seconds to answer it;
+otherwise it is stuck, and restarted."
+  (when (sheet--forget-send id)
+    (puthash id (run-at-time sheet-timeout-grace nil
+                             #'sheet--unanswered id conn why)
+             sheet--abandoned)))
+
+(defun sheet--unanswered (id conn why)
+  "Restart the engine of CONN, which has not answered ID (WHY it ended)."
+  (when (gethash id sheet--abandoned)
+    (remhash id sheet--abandoned)
+    (when (jsonrpc-running-p conn)
+      (message "Sheet-mode: the engine did not answer (%s); restarting it"
+               why)
+      (sheet-engine--kill-stuck conn))))
+
+(defun sheet--deadline (id conn seconds)
+  "The deadline of the send ID on CONN: SECONDS have passed without answer.
+Waits while a `:=' form is being evaluated (it may ask the user)."
+  (let ((send (gethash id sheet--sends)))
+    (cond
+     ((not send))
+     (sheet-engine--evaluating
+      (plist-put send :timer
+                 (run-at-time 1 nil #'sheet--deadline id conn seconds)))
+     (t
+      (sheet--forget-send id)
+      (message "Sheet-mode: no answer from the engine within %gs for %s; \
+restarting the engine" seconds (plist-get send :label))
+      (sheet-engine--kill-stuck conn)))))
+
 (defun sheet--send (raw display)
   "Send the request at point; show the response raw if RAW.
 DISPLAY is `select' (show and select the response window), `stay'
@@ -200,6 +267,7 @@ DISPLAY is `select' (show and select the response window), `stay'
          (_ (sheet-engine--sync-jar conn))
          (sheet-buffer (current-buffer))
          (line (sheet--line))
+         (label (or (cdr where) "request"))
          (context (sheet-engine--new-context sheet-buffer))
          (params (append (sheet--location-params)
                          prompts
@@ -208,17 +276,15 @@ DISPLAY is `select' (show and select the response window), `stay'
                               (list :bodyFileMin sheet--body-file-min))
                          (and sheet-response-received-hook
                               (list :received t))))
+         (deadline (and sheet-timeout (+ sheet-timeout sheet-timeout-grace)))
          (id nil))
     (jsonrpc-async-request
      conn 'sheet/send params
      :timeout nil
      :success-fn
      (lambda (result)
-       (setq sheet-engine--in-flight (delq id sheet-engine--in-flight))
-       (sheet-engine--end-context context)
-       (sheet--sending-end sheet-buffer id)
        (unwind-protect
-           (progn
+           (when (sheet--answered id)
              (sheet-engine--log-event conn "engine-reply"
                                       (list :id id :result result))
              (condition-case-unless-debug err
@@ -226,23 +292,26 @@ DISPLAY is `select' (show and select the response window), `stay'
                (error (message "Sheet-mode: showing the response failed: %s"
                                (error-message-string err)))))
          ;; Normally deleted as soon as they are read; this covers every
-         ;; other way out.
+         ;; other way out, an answer nobody waits for included.
          (let ((presentation (plist-get result :presentation)))
            (sheet--delete-body-file presentation)
            (sheet--delete-body-file
             (list :file (plist-get presentation :receivedFile))))))
      :error-fn
      (lambda (err)
-       (setq sheet-engine--in-flight (delq id sheet-engine--in-flight))
-       (sheet-engine--end-context context)
-       (sheet--sending-end sheet-buffer id)
-       (sheet-engine--log-event conn "engine-reply" (list :id id :error err))
-       (sheet--report-send-error err line)))
+       (when (sheet--answered id)
+         (sheet-engine--log-event conn "engine-reply" (list :id id :error err))
+         (sheet--report-send-error err line))))
     (setq id (sheet-engine--last-id conn))
+    (puthash id (list :buffer sheet-buffer :context context :label label
+                      :timer (and deadline
+                                  (run-at-time deadline nil #'sheet--deadline
+                                               id conn deadline)))
+             sheet--sends)
     (push id sheet-engine--in-flight)
-    (sheet--sending-start id (car where) (or (cdr where) "request"))
+    (sheet--sending-start id (car where) label)
     (let ((message-log-max nil))
-      (message "Sending %s... (%s cancels)" (or (cdr where) "request")
+      (message "Sending %s... (%s cancels)" label
                ;; What `substitute-command-keys' gives, at a tenth of its
                ;; cost.
                (let ((key (where-is-internal #'sheet-cancel nil t)))
@@ -272,19 +341,30 @@ non-nil, keep focus in the sheet."
   (sheet--send nil nil))
 
 (defun sheet-cancel ()
-  "Cancel the requests in flight, and stop response buffers filling."
+  "Cancel the requests in flight, and stop response buffers filling.
+A request ends in Emacs at once, whatever the engine does; the
+engine is told (`$/cancelRequest'), and restarted if it has not
+answered within `sheet-timeout-grace' seconds."
   (interactive)
-  (let ((stopped (sheet--stop-filling)))
+  (let ((stopped (sheet--stop-filling))
+        (conn sheet-engine--connection)
+        (labels nil))
     (when (> stopped 0)
       (message "Stopped filling %d response buffer%s" stopped
                (if (> stopped 1) "s" "")))
-    (if (not (and sheet-engine--connection sheet-engine--in-flight))
-        (when (zerop stopped) (message "No request in flight"))
-      (dolist (id sheet-engine--in-flight)
-        (jsonrpc-notify sheet-engine--connection '$/cancelRequest
-                        (list :id id)))
-      (message "Cancelling %d request%s" (length sheet-engine--in-flight)
-               (if (cdr sheet-engine--in-flight) "s" "")))))
+    (dolist (id (copy-sequence sheet-engine--in-flight))
+      (push (plist-get (gethash id sheet--sends) :label) labels)
+      (when (and conn (jsonrpc-running-p conn))
+        (ignore-errors
+          (jsonrpc-notify conn '$/cancelRequest (list :id id)))
+        (sheet--abandon id conn "a cancelled request"))
+      (sheet--forget-send id))
+    (cond
+     (labels
+      (message "Sheet-mode: request%s cancelled: %s"
+               (if (cdr labels) "s" "")
+               (mapconcat (lambda (l) (or l "request")) labels ", ")))
+     ((zerop stopped) (message "No request in flight")))))
 
 (provide 'sheet-send)
 ;;; sheet-send.el ends here
