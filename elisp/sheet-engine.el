@@ -25,9 +25,11 @@
 ;;
 ;; This file holds the process, the `initialize' handshake, the
 ;; engine's requests to Emacs (`lisp/eval' of `:=' forms, evaluated in
-;; the sheet buffer that sent the request) and the one-line log of the
-;; traffic.  The options it reads are `sheet-mode's (one group,
-;; `sheet'); docs/protocol.md describes the messages.
+;; the sheet buffer that sent the request), and restarting an engine
+;; that died or stopped answering.  The one-line log of the traffic
+;; is sheet-engine-log.el; what a new engine is given,
+;; sheet-session.el.  The options it reads are `sheet-mode's (one
+;; group, `sheet'); docs/protocol.md describes the messages.
 
 ;;; Code:
 
@@ -38,6 +40,10 @@
 (require 'sheet-custom)
 ;; Finding the engine's command line, and the hints when there is none.
 (require 'sheet-install)
+;; The session's overrides, handed to each new engine.
+(require 'sheet-session)
+;; The one-line log of the traffic (`sheet-engine-events').
+(require 'sheet-engine-log)
 
 ;;; State
 
@@ -59,6 +65,9 @@ requests are in flight.")
 
 (defvar sheet-engine--in-flight nil
   "Ids of the `sheet/send' requests waiting for an answer.")
+
+(defvar sheet-engine--started nil
+  "Non-nil once an engine was started in this Emacs.")
 
 (defconst sheet-engine--name "sheet-engine"
   "Name of the engine connection; its buffers are named after it.")
@@ -82,69 +91,6 @@ ID and METHOD are those of the message."
   (when (and id method)
     (setf (sheet-engine--last-id conn) id))
   (sheet-engine--log-event conn "client" args))
-
-;;; The events log
-
-(defun sheet-engine--summary (object)
-  "A one-line rendering of OBJECT, with long strings cut short."
-  (let ((print-length 12) (print-level 4))
-    (replace-regexp-in-string
-     "\n" "\\\\n"
-     (prin1-to-string (sheet-engine--shorten object)))))
-
-(defun sheet-engine--shorten (object)
-  "OBJECT with strings longer than 200 characters cut short."
-  (cond ((and (stringp object) (> (length object) 200))
-         (format "%s...[%d chars]" (substring object 0 200)
-                 (length object)))
-        ((consp object) (cons (sheet-engine--shorten (car object))
-                              (sheet-engine--shorten (cdr object))))
-        ((and (vectorp object) (< (length object) 50))
-         (vconcat (mapcar #'sheet-engine--shorten object)))
-        ((vectorp object) (format "[%d elements]" (length object)))
-        (t object)))
-
-(defvar sheet-engine--log-queue nil
-  "Events not yet written to the events buffer, newest first.
-Each is (CONN WHO TIME MESSAGE).")
-
-(defvar sheet-engine--log-timer nil
-  "The timer that writes `sheet-engine--log-queue' out, or nil.")
-
-(defun sheet-engine--log-event (conn who message)
-  "Log a summary of MESSAGE from WHO to CONN's events buffer.
-The summary is written when Emacs is next idle: rendering it costs
-about as much as the rest of a small request, so it stays out of
-the time between the key press and the response."
-  (push (list conn who (current-time) message) sheet-engine--log-queue)
-  (unless sheet-engine--log-timer
-    (setq sheet-engine--log-timer
-          (run-with-idle-timer 0.1 nil #'sheet-engine--log-flush))))
-
-(defun sheet-engine--log-flush ()
-  "Write the queued events to their events buffers."
-  (let ((events (nreverse sheet-engine--log-queue)))
-    (setq sheet-engine--log-queue nil
-          sheet-engine--log-timer nil)
-    (pcase-dolist (`(,conn ,who ,time ,message) events)
-      (let ((buf (jsonrpc-events-buffer conn)))
-        (with-current-buffer buf
-          (let ((inhibit-read-only t))
-            (save-excursion
-              (goto-char (point-max))
-              (insert (format "[%s] %s %s\n" who
-                              (format-time-string "%T.%3N" time)
-                              (sheet-engine--summary message))))
-            (when (> (buffer-size) 200000)
-              (delete-region (point-min) (- (point-max) 100000)))))))))
-
-(defun sheet-engine-events ()
-  "Show the buffer that logs the traffic with the engine."
-  (interactive)
-  (sheet-engine--log-flush)
-  (if sheet-engine--connection
-      (display-buffer (jsonrpc-events-buffer sheet-engine--connection))
-    (user-error "The sheet engine is not running")))
 
 ;;; Settings
 
@@ -248,11 +194,28 @@ the request that follows uses it."
                    (string-join command " ")
                    (sheet-engine--error-text err)
                    (sheet-engine--build-hint))))
+    (sheet-engine--restore conn)
     (let ((stderr (jsonrpc-stderr-buffer conn)))
       (when-let ((proc (and (buffer-live-p stderr)
                             (get-buffer-process stderr))))
         (set-process-query-on-exit-flag proc nil)))
     conn))
+
+(defun sheet-engine--restore (conn)
+  "Give the new engine of CONN the session's overrides; say it restarted."
+  (let ((n (condition-case err
+               (sheet-session-restore conn sheet-request-timeout)
+             (error (message "Sheet-mode: restoring the session's variables \
+failed: %s" (sheet-engine--error-text err))
+                    nil))))
+    (when sheet-engine--started
+      (message "Sheet-mode: the engine restarted%s"
+               (if (and n (> n 0))
+                   (format "; %d session variable%s restored (%s)" n
+                           (if (= n 1) "" "s")
+                           (mapconcat #'car (sheet-session-overrides) " "))
+                 "")))
+    (setq sheet-engine--started t)))
 
 (defun sheet-engine--ensure ()
   "The engine connection, started on first use.
@@ -273,14 +236,24 @@ it is replaced, with a message."
   sheet-engine--connection)
 
 (defun sheet-engine--on-shutdown (conn)
-  "Forget CONN once its process has exited."
+  "Forget CONN once its process has exited.
+An engine that exited by itself (not stopped by Emacs) is named in
+the echo area."
   (when (eq conn sheet-engine--connection)
     (setq sheet-engine--connection nil
-          sheet-engine--in-flight nil)))
+          sheet-engine--in-flight nil)
+    (message "Sheet-mode: the engine exited (status %s); the next command \
+starts a new one, given the variables set so far"
+             (and sheet-engine--process
+                  (process-exit-status sheet-engine--process)))))
 
 (defun sheet-engine-shutdown ()
-  "Stop the engine; the next command that needs it will start a new one."
+  "Stop the engine and end its session.
+The next command that needs it will start a new one, without the
+session's overrides (`sheet-set-var', `jq-set-var');
+`sheet-engine-restart' keeps them."
   (interactive)
+  (sheet-session-forget)
   (let ((conn sheet-engine--connection))
     (setq sheet-engine--connection nil
           sheet-engine--in-flight nil)
@@ -317,12 +290,12 @@ started at once so the next command does not wait for it."
        sheet-engine--process))
 
 (defun sheet-engine-restart ()
-  "Stop the engine and start a new one."
+  "Stop the engine and start a new one, with the session's overrides."
   (interactive)
-  (sheet-engine-shutdown)
-  (sheet-engine--ensure)
-  (when (called-interactively-p 'interactive)
-    (message "Sheet engine restarted")))
+  (let ((kept sheet-session--overrides))
+    (sheet-engine-shutdown)
+    (setq sheet-session--overrides kept))
+  (sheet-engine--ensure))
 
 ;;; Requests from the engine
 

@@ -47,7 +47,8 @@
 ;; sheet-send.el (sending, C-c C-c, C-c C-k), sheet-response.el (the
 ;; response buffer), sheet-body.el (bodies, big ones in chunks),
 ;; sheet-font-lock.el (faces, syntax), sheet-outline.el,
-;; sheet-environment.el and sheet-run.el.
+;; sheet-environment.el, sheet-run.el, sheet-session.el (what
+;; outlives an engine) and sheet-engine-log.el.
 
 ;;; Code:
 
@@ -106,11 +107,14 @@ both).  Usable from `-> run-hook' forms and from user code."
   (unless (and (stringp name) (not (string-empty-p name)))
     (user-error
      "Sheet-mode: a variable name is a string such as \":token\": %S" name))
-  (let ((conn (sheet-engine--ensure))
-        (name (if (string-prefix-p ":" name) name (concat ":" name))))
+  (let* ((conn (sheet-engine--ensure))
+         (name (if (string-prefix-p ":" name) name (concat ":" name)))
+         (text (if (stringp value) value (format "%s" value))))
+    ;; Kept in Emacs too, for the next engine should this one die.
+    (sheet-session-note name text)
     (jsonrpc-async-request
      conn 'sheet/setVar
-     (list :name name :value (if (stringp value) value (format "%s" value)))
+     (list :name name :value text)
      :success-fn #'ignore
      :error-fn (lambda (err)
                  (message "Sheet-mode: setting %s failed: %s" name

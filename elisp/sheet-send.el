@@ -284,6 +284,9 @@ DISPLAY is `select' (show and select the response window), `stay'
      :success-fn
      (lambda (result)
        (unwind-protect
+           ;; The engine keeps these whether or not Emacs still waits.
+           (sheet-session-note-all
+            (plist-get (plist-get result :hooks) :setVars))
            (when (sheet--answered id)
              (sheet-engine--log-event conn "engine-reply"
                                       (list :id id :result result))
