@@ -190,6 +190,12 @@ export interface SendResult {
   /** From the start of sending to the last body byte, in ms. */
   durationMs: number;
   hooks: HookResults;
+  /**
+   * The variables the request used (declared above it, then the overrides), substituted, with
+   * what its hooks set (`hooks.setVars`) over them: what `sheet-get-var` /
+   * `restclient-get-var` answer in its `run-hook` forms and in its response buffer.
+   */
+  vars: Record<string, string>;
 }
 /** Parse the sheet, resolve the request at `line`, send it, present the response, run hooks. */
 export const SheetSend = new RequestType<SendParams, SendResult, EngineErrorData>('sheet/send');
