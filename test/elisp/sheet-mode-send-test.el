@@ -135,6 +135,13 @@
       (should (string-match-p "HTTP/1.1 200 OK" (buffer-string)))
       (should (string-match-p "\"user\": \"grace\"" (buffer-string))))))
 
+(ert-deftest sheet-test-send-at-end-of-buffer ()
+  "Issue 22 item 5: C-c C-c after M-> sends the last request above point, as restclient.el."
+  (sheet-test-with-sheet "GET :base/users/1\n#\nGET :base/echo/last\nAccept: */*\n\n"
+    (goto-char (point-max))
+    (with-current-buffer (sheet-test-key-and-wait "C-c C-c")
+      (should (string-match-p "\"path\": \"/echo/last\"" (buffer-string))))))
+
 (ert-deftest sheet-test-post-body-and-error-status ()
   "A POST sends its body; an error status is displayed as a response."
   (sheet-test-with-sheet
