@@ -101,16 +101,34 @@ ID and METHOD are those of the message."
   "`sheet-cookie-jar-file', expanded, or nil."
   (and sheet-cookie-jar-file (expand-file-name sheet-cookie-jar-file)))
 
+(defvar url-max-redirections)
+
+(defun sheet-engine--redirect-settings ()
+  "The redirect settings from the current buffer's values.
+`sheet-follow-redirects', then restclient.el's `url-max-redirections'
+\(url.el's) when a sheet set it away from its default, 30: 0
+shows the redirect response as restclient.el does, N follows at
+most N redirects."
+  (let ((limit (and (boundp 'url-max-redirections)
+                    (natnump url-max-redirections)
+                    (/= url-max-redirections 30)
+                    url-max-redirections)))
+    (cond ((or (not sheet-follow-redirects) (eql limit 0))
+           (list :followRedirects :json-false))
+          (limit (list :followRedirects t :maxRedirects limit))
+          (t (list :followRedirects t)))))
+
 (defun sheet-engine--settings ()
   "The engine settings from the current buffer's values of the options."
-  (list :maxPasses sheet-vars-max-passes
-        :threshold sheet-response-size-threshold
-        :inhibitCookies (if sheet-inhibit-cookies t :json-false)
-        :timeoutMs (if sheet-timeout
-                       (max 1 (round (* 1000 sheet-timeout)))
-                     0)
-        :followRedirects (if sheet-follow-redirects t :json-false)
-        :cookieJarFile (sheet-engine--jar-setting)))
+  (append
+   (list :maxPasses sheet-vars-max-passes
+         :threshold sheet-response-size-threshold
+         :inhibitCookies (if sheet-inhibit-cookies t :json-false)
+         :timeoutMs (if sheet-timeout
+                        (max 1 (round (* 1000 sheet-timeout)))
+                      0)
+         :cookieJarFile (sheet-engine--jar-setting))
+   (sheet-engine--redirect-settings)))
 
 (defun sheet-engine--initialize-params ()
   "The parameters of the `initialize' request."
@@ -352,13 +370,23 @@ the context in PARAMS (the current buffer when there is none)."
         (progn
           (unless (buffer-live-p buf)
             (error "The sheet buffer of this request was killed"))
-          (let ((value (with-current-buffer buf
-                         (let ((sheet-engine--evaluating t)
-                               (sheet-engine--eval-vars
-                                (sheet-engine--vars-alist
-                                 (plist-get params :vars))))
-                           (eval (car (read-from-string form)) t)))))
-            (list :value (if (stringp value) value (format "%s" value)))))
+          (let* ((before (with-current-buffer buf
+                           (sheet-engine--redirect-settings)))
+                 (value (with-current-buffer buf
+                          (let ((sheet-engine--evaluating t)
+                                (sheet-engine--eval-vars
+                                 (sheet-engine--vars-alist
+                                  (plist-get params :vars))))
+                            (eval (car (read-from-string form)) t))))
+                 ;; `(setq url-max-redirections 0)' in a form applies
+                 ;; to this very request, as in restclient.el.
+                 (after (if (buffer-live-p buf)
+                            (with-current-buffer buf
+                              (sheet-engine--redirect-settings))
+                          before)))
+            (append
+             (list :value (if (stringp value) value (format "%s" value)))
+             (and (not (equal before after)) (list :settings after)))))
       (error
        (let ((msg (error-message-string err)))
          (message "Sheet-mode: error in Lisp variable %s: %s" name msg)

@@ -11,7 +11,7 @@ import { parseForFile } from '../http-file/index.js';
 import type { Sheet } from '../sheet/ast.js';
 import { expandPath, isUnevaluated, resolveRequest, variableValues, visibleVars, type EvalLisp, type LispDecl } from '../resolve/resolve.js';
 import { DEFAULT_MAX_PASSES, Substitution, type SubstitutionWarning } from '../resolve/substitute.js';
-import { MAX_BUFFERED_BODY, send, SinkError, type ResponseHead } from '../http/send.js';
+import { MAX_BUFFERED_BODY, MAX_REDIRECTS, send, SinkError, type ResponseHead } from '../http/send.js';
 import { SpillSink, spillBytes } from './spill.js';
 import { hasOwnChanges, loadJar, newJar, refreshJar, trySaveJar } from '../http/cookies.js';
 import { charLength, decodeExact, present, DEFAULT_THRESHOLD, type Presentation } from '../present/present.js';
@@ -48,6 +48,7 @@ export const DEFAULT_SETTINGS: Required<Settings> = {
   inhibitCookies: false,
   timeoutMs: 0,
   followRedirects: true,
+  maxRedirects: MAX_REDIRECTS,
   cookieJarFile: null,
   insecure: false,
 };
@@ -93,6 +94,8 @@ export class Session {
   private ready: Promise<void> = Promise.resolve();
   /** `.http` files: named requests sent so far (`# @name login` -> `{{login.response...}}`). */
   private httpRequests = new Map<string, RequestRecord>();
+  /** Settings `:=` forms changed while a request was resolved (`lisp/eval`'s `settings`), by its context. */
+  private lispSettings = new Map<RequestContext, Settings>();
   /** Last parse, reused while the text is the same (navigation asks often). */
   private cache: { text: string; fileName?: string; sheet: Sheet } | undefined;
 
@@ -176,6 +179,14 @@ export class Session {
   }
 
   /**
+   * Note settings a `:=` form changed (`lisp/eval`'s `settings`): they apply to the request
+   * being served under `context`, from its exchange on (docs/protocol.md, `lisp/eval`).
+   */
+  noteLispSettings(context: RequestContext | undefined, s: Settings): void {
+    if (context !== undefined) this.lispSettings.set(context, { ...this.lispSettings.get(context), ...s });
+  }
+
+  /**
    * `sheet/environments`: the environment names defined for the `.http` file at `path`
    * (http-client.env.json, its private file, VS Code's rest-client.environmentVariables;
    * docs/http-files.md "Environments") and the files they come from.
@@ -195,8 +206,17 @@ export class Session {
    */
   async send(p: SendParams, signal?: AbortSignal): Promise<SendResult> {
     await this.ready;
-    const s = this.merged(p.settings);
-    const resolved = await this.resolveAt(p, s, signal);
+    let s = this.merged(p.settings);
+    let resolved;
+    try {
+      resolved = await this.resolveAt(p, s, signal);
+    } finally {
+      const changed = p.context !== undefined ? this.lispSettings.get(p.context) : undefined;
+      if (changed) {
+        this.lispSettings.delete(p.context!);
+        s = this.merged({ ...p.settings, ...changed });
+      }
+    }
     if (this.jarFile && !s.inhibitCookies) await refreshJar(this.jar, this.jarFile);
     // `.http` directives `# @no-cookie-jar` and `# @no-redirect` (docs/http-files.md).
     const meta = resolved.http ? requestMeta(resolved.node) : undefined;
@@ -208,6 +228,7 @@ export class Session {
       signal,
       timeoutMs: s.timeoutMs,
       followRedirects: s.followRedirects && !meta?.noRedirect,
+      maxRedirects: s.maxRedirects,
       insecure: s.insecure,
       ...(spillAt !== undefined ? { sink: (head: ResponseHead) => (sink = new SpillSink(spillAt, MAX_BUFFERED_BODY, head.url)) } : {}),
     }).catch((e: unknown) => {
