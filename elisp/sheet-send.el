@@ -73,6 +73,46 @@ cost no extra round trip."
                     (plist-get (sheet--request-at) :prompts))))
       (and answers (list :prompts answers)))))
 
+(defvar sheet--log-secrets nil
+  "While a send's answer is reported: the answers to its secret prompts.
+`sheet--mask-secrets' hides them in what goes to *Messages*.")
+
+(defun sheet--secret-answers (given)
+  "List the non-empty secret answers in GIVEN.
+GIVEN is what `sheet--prompt-answers' returns; an answer is secret
+when `sheet-prompt-secret-regexp' matches its name."
+  (let ((answers (plist-get given :prompts))
+        (case-fold-search t)
+        secrets)
+    (while answers
+      (when (and (string-match-p sheet-prompt-secret-regexp
+                                 (substring (symbol-name (car answers)) 1))
+                 (not (string-empty-p (cadr answers))))
+        (push (cadr answers) secrets))
+      (setq answers (cddr answers)))
+    secrets))
+
+(defun sheet--secret-regexp (secret)
+  "A regexp matching SECRET with any of its characters percent-encoded.
+A URL holds a secret with some characters encoded (a space as %20)
+and others not (@), whichever encoder made it."
+  (mapconcat (lambda (c)
+               (concat "\\(?:" (regexp-quote (string c)) "\\|"
+                       (mapconcat (lambda (b) (format "%%%02X" b))
+                                  (encode-coding-string (string c) 'utf-8)
+                                  "")
+                       "\\)"))
+             secret ""))
+
+(defun sheet--mask-secrets (text)
+  "TEXT with each of `sheet--log-secrets' replaced by ****.
+A secret is replaced as written and with any of its characters
+percent-encoded (as in a URL), in any case."
+  (let ((case-fold-search t))
+    (dolist (secret sheet--log-secrets text)
+      (setq text (replace-regexp-in-string (sheet--secret-regexp secret)
+                                           "****" text t t)))))
+
 (defun sheet--mentions-prompt-p ()
   "Non-nil when the buffer mentions `@prompt' anywhere (narrowing aside)."
   (save-excursion
@@ -176,18 +216,23 @@ message of several megabytes (docs/protocol.md, `bodyFileMin').
 nil: every body comes inside the engine's answer.")
 
 (defun sheet--report-send-error (err line)
-  "Report the error ERR of the send of the request at LINE."
-  (let ((code (sheet-engine--error-code err)))
+  "Report the error ERR of the send of the request at LINE.
+The answers to secret prompts are masked (`sheet--mask-secrets')."
+  (let ((code (sheet-engine--error-code err))
+        (text (sheet-engine--error-text err)))
     (message
      "Sheet-mode: %s"
      (cond
       ((equal code "cancelled")
-       (format "request cancelled: %s" (sheet-engine--error-text err)))
+       (sheet--mask-secrets
+        (if (string-prefix-p "request cancelled" text)
+            text
+          (format "request cancelled: %s" text))))
       ((eql (plist-get err :code) -1)
        (format "the engine died (%s) while sending the request at line %d; \
 the next command starts a new one"
                (plist-get err :message) line))
-      (t (sheet-engine--error-text err))))))
+      (t (sheet--mask-secrets text))))))
 
 (defvar sheet--sends (make-hash-table)
   "The sends Emacs still waits for, by request id.
@@ -276,6 +321,7 @@ DISPLAY is `select' (show and select the response window), `stay'
                               (list :bodyFileMin sheet--body-file-min))
                          (and sheet-response-received-hook
                               (list :received t))))
+         (secrets (sheet--secret-answers prompts))
          (deadline (and sheet-timeout (+ sheet-timeout sheet-timeout-grace)))
          (id nil))
     (jsonrpc-async-request
@@ -291,7 +337,8 @@ DISPLAY is `select' (show and select the response window), `stay'
              (sheet-engine--log-event conn "engine-reply"
                                       (list :id id :result result))
              (condition-case-unless-debug err
-                 (sheet--handle-response result raw display sheet-buffer)
+                 (let ((sheet--log-secrets secrets))
+                   (sheet--handle-response result raw display sheet-buffer))
                (error (message "Sheet-mode: showing the response failed: %s"
                                (error-message-string err)))))
          ;; Normally deleted as soon as they are read; this covers every
@@ -304,7 +351,8 @@ DISPLAY is `select' (show and select the response window), `stay'
      (lambda (err)
        (when (sheet--answered id)
          (sheet-engine--log-event conn "engine-reply" (list :id id :error err))
-         (sheet--report-send-error err line))))
+         (let ((sheet--log-secrets secrets))
+           (sheet--report-send-error err line)))))
     (setq id (sheet-engine--last-id conn))
     (puthash id (list :buffer sheet-buffer :context context :label label
                       :timer (and deadline
