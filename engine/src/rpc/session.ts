@@ -240,7 +240,11 @@ export class Session {
     // A jar without changes of its own (no cookie set or expired) is not written: no lock, no
     // read, no write; what others wrote stays in the file and is read before the next request.
     const jarWarning = this.jarFile && !s.inhibitCookies && (await hasOwnChanges(this.jar, this.jarFile)) ? await trySaveJar(this.jar, this.jarFile) : null;
+    const before = resolved.http ? new Map(this.overrides) : undefined;
     const handlerTests = resolved.http ? await afterHttp(resolved.node, exchange.request, exchange.response, p.path, this.overrides, this.httpRequests) : [];
+    // What the `.http` handlers set (`client.global.set`) is reported with jq-set-var's, so a
+    // client that keeps the session's overrides (sheet-mode) knows it too.
+    const handlerSet = before ? [...this.overrides].filter(([n, v]) => before.get(n) !== v).map(([name, value]) => ({ name, value })) : [];
     // A spilled body is not presented (nor read by hooks): it is in the file, raw.
     const pres = spilled ? undefined : present(exchange.response, { raw: p.raw, threshold: s.threshold });
     const hooks = await runHooks(resolved.hooks, pres?.kind === 'text' ? pres.text! : '', (n, v) => this.overrides.set(n, v), {
@@ -250,6 +254,7 @@ export class Session {
       durationMs: exchange.durationMs,
     });
     hooks.assertions.push(...handlerTests);
+    hooks.setVars.unshift(...handlerSet);
     hooks.warnings.unshift(...this.requestWarnings(p, resolved.warnings));
     if (jarWarning) hooks.warnings.push({ line: resolved.request.line ?? p.line, code: 'cookie-jar-unwritable', message: jarWarning });
     const { request, response } = exchange;
