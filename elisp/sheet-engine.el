@@ -44,6 +44,8 @@
 (require 'sheet-session)
 ;; The one-line log of the traffic (`sheet-engine-events').
 (require 'sheet-engine-log)
+;; The engine settings from the options (`sheet-engine--settings').
+(require 'sheet-settings)
 
 ;;; State
 
@@ -96,39 +98,6 @@ ID and METHOD are those of the message."
 
 (defvar sheet-engine--jar-file nil
   "The cookie jar file the running engine was last configured with.")
-
-(defun sheet-engine--jar-setting ()
-  "`sheet-cookie-jar-file', expanded, or nil."
-  (and sheet-cookie-jar-file (expand-file-name sheet-cookie-jar-file)))
-
-(defvar url-max-redirections)
-
-(defun sheet-engine--redirect-settings ()
-  "The redirect settings from the current buffer's values.
-`sheet-follow-redirects', then restclient.el's `url-max-redirections'
-\(url.el's) when a sheet set it away from its default, 30: 0
-shows the redirect response as restclient.el does, N follows at
-most N redirects."
-  (let ((limit (and (boundp 'url-max-redirections)
-                    (natnump url-max-redirections)
-                    (/= url-max-redirections 30)
-                    url-max-redirections)))
-    (cond ((or (not sheet-follow-redirects) (eql limit 0))
-           (list :followRedirects :json-false))
-          (limit (list :followRedirects t :maxRedirects limit))
-          (t (list :followRedirects t)))))
-
-(defun sheet-engine--settings ()
-  "The engine settings from the current buffer's values of the options."
-  (append
-   (list :maxPasses sheet-vars-max-passes
-         :threshold sheet-response-size-threshold
-         :inhibitCookies (if sheet-inhibit-cookies t :json-false)
-         :timeoutMs (if sheet-timeout
-                        (max 1 (round (* 1000 sheet-timeout)))
-                      0)
-         :cookieJarFile (sheet-engine--jar-setting))
-   (sheet-engine--redirect-settings)))
 
 (defun sheet-engine--initialize-params ()
   "The parameters of the `initialize' request."
@@ -240,6 +209,7 @@ failed: %s" (sheet-engine--error-text err))
 An engine whose process is stopped (SIGSTOP) cannot be written to:
 it is replaced, with a message."
   (when (and sheet-engine--connection
+             (processp sheet-engine--process)
              (eq (process-status sheet-engine--process) 'stop))
     (message "Sheet-mode: the engine is stopped; restarting it")
     (let ((conn sheet-engine--connection))

@@ -48,8 +48,8 @@
 ;; response buffer), sheet-body.el (bodies, big ones in chunks),
 ;; sheet-font-lock.el (faces, syntax), sheet-outline.el,
 ;; sheet-environment.el, sheet-run.el, sheet-session.el (what
-;; outlives an engine), sheet-engine-log.el and sheet-restclient.el
-;; (restclient.el's names).
+;; outlives an engine), sheet-engine-log.el, sheet-settings.el,
+;; sheet-prompt.el and sheet-restclient.el (restclient.el's names).
 
 ;;; Code:
 

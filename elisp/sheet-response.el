@@ -37,7 +37,7 @@
 (require 'sheet-run)          ; assertion lines and results
 
 (declare-function json-mode "ext:json-mode")
-(declare-function sheet--mask-secrets "sheet-send" (text))
+(declare-function sheet--mask-secrets "sheet-prompt" (text))
 
 (defvar-local sheet--last-warnings nil
   "In a sheet buffer: the warnings of its last response, a list of plists.
