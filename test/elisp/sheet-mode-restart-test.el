@@ -22,6 +22,13 @@ GET :base/echo/me?t=:token&u=:user
 (ert-deftest sheet-test-restart-keeps-hook-variables ()
   "Vars set by hooks survive the engine's death by SIGTERM and SIGKILL; the echo area says it restarted."
   (sheet-engine-shutdown)
+  (unwind-protect
+      (sheet-test--restart-keeps-hook-variables)
+    ;; End the session: its overrides must not reach later tests.
+    (sheet-engine-shutdown)))
+
+(defun sheet-test--restart-keeps-hook-variables ()
+  "The body of `sheet-test-restart-keeps-hook-variables'."
   (dolist (sig '(term kill))
     (sheet-test-with-sheet sheet-test--login-sheet
       (sheet-test-send-and-wait)

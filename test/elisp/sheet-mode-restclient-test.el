@@ -139,6 +139,8 @@
 (ert-deftest sheet-test-hooks-read-the-request-variables ()
   "Issue 22 item 3: `run-hook' forms read the values the request used, and what its hooks set."
   (setq sheet-test--hook-saw nil)
+  ;; A fresh session: no override from an earlier test hides the sheet's values.
+  (sheet-engine-shutdown)
   (sheet-test-with-sheet
       (concat ":auth-token = abcd1234\n"
               ":user := (concat \"ja\" \"ck\")\n"

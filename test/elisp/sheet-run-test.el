@@ -140,6 +140,8 @@ recorded by a `run-hook' form both ways, and the records are equal."
          (by-send (expand-file-name "send.out" dir))
          (by-run (expand-file-name "run.out" dir))
          (sheet-run-buffer-name "*sheet-run-test*"))
+    ;; A fresh session: no override from an earlier test hides the sheet's values.
+    (sheet-engine-shutdown)
     (unwind-protect
         (progn
           (with-temp-file file
