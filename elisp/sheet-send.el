@@ -241,17 +241,20 @@ DISPLAY is `select' (show and select the response window), `stay'
      :success-fn
      (lambda (result)
        (unwind-protect
-           ;; The engine keeps these whether or not Emacs still waits.
-           (sheet-session-note-all
-            (plist-get (plist-get result :hooks) :setVars))
-           (when (sheet--answered id)
-             (sheet-engine--log-event conn "engine-reply"
-                                      (list :id id :result result))
-             (condition-case-unless-debug err
-                 (let ((sheet--log-secrets secrets))
-                   (sheet--handle-response result raw display sheet-buffer))
-               (error (message "Sheet-mode: showing the response failed: %s"
-                               (error-message-string err)))))
+           (progn
+             ;; The engine keeps these whether or not Emacs still waits.
+             (sheet-session-note-all
+              (plist-get (plist-get result :hooks) :setVars))
+             (when (sheet--answered id)
+               (sheet-engine--log-event conn "engine-reply"
+                                        (list :id id :result result))
+               (condition-case-unless-debug err
+                   (let ((sheet--log-secrets secrets))
+                     (sheet--handle-response result raw display
+                                             sheet-buffer))
+                 (error
+                  (message "Sheet-mode: showing the response failed: %s"
+                           (error-message-string err))))))
          ;; Normally deleted as soon as they are read; this covers every
          ;; other way out, an answer nobody waits for included.
          (let ((presentation (plist-get result :presentation)))
