@@ -59,12 +59,23 @@ given.  Shared by every sheet, as the engine's overrides are.")
 
 (defun sheet-session-restore (conn timeout)
   "Give the engine of CONN the session's overrides; return how many.
-Each is one `sheet/setVar', answered within TIMEOUT seconds."
+Each is one `sheet/setVar', answered within TIMEOUT seconds.  One
+the engine refuses (a bad name given to `sheet-set-var') is
+forgotten; the others are given all the same."
   (let ((n 0))
     (pcase-dolist (`(,name . ,value) (sheet-session-overrides))
-      (jsonrpc-request conn 'sheet/setVar (list :name name :value value)
-                       :timeout timeout)
-      (setq n (1+ n)))
+      (condition-case err
+          (progn
+            (jsonrpc-request conn 'sheet/setVar (list :name name :value value)
+                             :timeout timeout)
+            (setq n (1+ n)))
+        (jsonrpc-error
+         ;; -32001: the engine's own error (docs/protocol.md), here
+         ;; `bad-argument'; a time-out or a dead engine is not that.
+         (if (eql (alist-get 'jsonrpc-error-code (cdr err)) -32001)
+             (setq sheet-session--overrides
+                   (assoc-delete-all name sheet-session--overrides))
+           (signal (car err) (cdr err))))))
     n))
 
 (provide 'sheet-session)

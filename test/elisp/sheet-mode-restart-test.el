@@ -61,5 +61,18 @@ GET :base/echo/me?t=:token&u=:user
     (with-current-buffer (sheet-test-send-and-wait)
       (should (string-match-p "\"t\": \":token\"" (buffer-string))))))
 
+(ert-deftest sheet-test-restart-skips-a-refused-override ()
+  "A value the engine refuses (a bad name) is forgotten on restart; the others are given."
+  (sheet-engine-shutdown)
+  (unwind-protect
+      (sheet-test-with-sheet "GET :base/echo/me?t=:token\n"
+        (sheet-set-var ":bad name" "x")
+        (sheet-set-var ":token" "kept")
+        (sheet-engine-restart)
+        (should (equal (sheet-session-overrides) '((":token" . "kept"))))
+        (with-current-buffer (sheet-test-send-and-wait)
+          (should (string-match-p "\"t\": \"kept\"" (buffer-string)))))
+    (sheet-engine-shutdown)))
+
 (provide 'sheet-mode-restart-test)
 ;;; sheet-mode-restart-test.el ends here
