@@ -47,19 +47,37 @@
 (defvar sheet-batch--vars nil
   "The run's variables for the current form, an alist of (NAME . VALUE).")
 
+(defun sheet-batch--name (name)
+  "NAME (\":token\") with its colon; restclient.el accepts \"token\" too."
+  (unless (and (stringp name) (not (string-empty-p name)))
+    (error "A variable name is a string such as \":token\": %S" name))
+  (if (string-prefix-p ":" name) name (concat ":" name)))
+
 (defun sheet-batch--set-var (name value)
   "Record NAME (\":token\") as VALUE for the requests below.
 The batch `sheet-set-var'."
-  (unless (and (stringp name) (string-prefix-p ":" name))
-    (error "Variable names start with a colon, e.g. \":token\": %S" name))
-  (push (list name (if (stringp value) value (format "%s" value)))
+  (push (list (sheet-batch--name name)
+              (if (stringp value) value (format "%s" value)))
         sheet-batch--set-vars)
   value)
 
 (defun sheet-batch--get-var (name)
-  "The run's value of the variable NAME, or nil (batch `sheet-get-var')."
-  (or (cadr (assoc name sheet-batch--set-vars))
-      (cdr (assoc name sheet-batch--vars))))
+  "The run's value of the variable NAME, or nil (batch `sheet-get-var').
+In a `:=' form, the variables above it; in a `run-hook' form, the
+values its request used and what its hooks set: what
+`sheet-get-var' answers in Emacs."
+  (let ((name (sheet-batch--name name)))
+    (or (cadr (assoc name sheet-batch--set-vars))
+        (cdr (assoc name sheet-batch--vars)))))
+
+;; restclient.el's names, for sheets written for it, as sheet-mode.el
+;; defines them: when sheet-mode.el is not on the load path (the npm
+;; package ships this file alone), here.  They call `sheet-get-var'
+;; and `sheet-set-var', which `sheet-batch-eval' binds to the run's.
+(dolist (names '((restclient-get-var . sheet-get-var)
+                 (restclient-set-var . sheet-set-var)))
+  (unless (fboundp (car names))
+    (defalias (car names) (cdr names))))
 
 (defun sheet-batch-eval (form body vars)
   "Evaluate the Lisp FORM (a string) and return its value as a string.

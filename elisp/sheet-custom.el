@@ -109,8 +109,19 @@ still adds to it.  nil leaves those environment variables to decide."
                  (file :tag "CA file")))
 
 (defcustom sheet-timeout nil
-  "Seconds to wait for a complete response; nil waits without limit."
+  "Seconds to wait for a complete response; nil waits without limit.
+The engine ends the request then; Emacs waits `sheet-timeout-grace'
+seconds more for the engine's answer, and restarts an engine that
+has not answered by then."
   :type '(choice (const :tag "No limit" nil) (number :tag "Seconds")))
+
+(defcustom sheet-timeout-grace 10
+  "Seconds Emacs waits for the engine beyond a request's own timeout.
+A send without an answer `sheet-timeout' plus this many seconds
+after it left, or a request cancelled with \\[sheet-cancel] whose
+engine has not answered within this many seconds, means the engine
+is stuck: it is killed and a new one started, with a message."
+  :type 'number)
 
 (defcustom sheet-follow-redirects t
   "When non-nil, redirects are followed; nil shows the redirect response."
@@ -155,7 +166,8 @@ no limit.  Takes effect when the engine next starts."
 (defcustom sheet-request-timeout 10
   "Seconds to wait for the engine's answer to a quick look-up.
 Used for the outline, variables and curl look-ups; sending a
-request has no timeout (cancel it with \\[sheet-cancel])."
+request waits `sheet-timeout' plus `sheet-timeout-grace' (without
+limit when `sheet-timeout' is nil; cancel it with \\[sheet-cancel])."
   :type 'number)
 
 (defcustom sheet-prompt-secret-regexp "pass\\(?:word\\|wd\\)?\\|token\\|secret"

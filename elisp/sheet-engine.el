@@ -25,9 +25,11 @@
 ;;
 ;; This file holds the process, the `initialize' handshake, the
 ;; engine's requests to Emacs (`lisp/eval' of `:=' forms, evaluated in
-;; the sheet buffer that sent the request) and the one-line log of the
-;; traffic.  The options it reads are `sheet-mode's (one group,
-;; `sheet'); docs/protocol.md describes the messages.
+;; the sheet buffer that sent the request), and restarting an engine
+;; that died or stopped answering.  The one-line log of the traffic
+;; is sheet-engine-log.el; what a new engine is given,
+;; sheet-session.el.  The options it reads are `sheet-mode's (one
+;; group, `sheet'); docs/protocol.md describes the messages.
 
 ;;; Code:
 
@@ -38,6 +40,12 @@
 (require 'sheet-custom)
 ;; Finding the engine's command line, and the hints when there is none.
 (require 'sheet-install)
+;; The session's overrides, handed to each new engine.
+(require 'sheet-session)
+;; The one-line log of the traffic (`sheet-engine-events').
+(require 'sheet-engine-log)
+;; The engine settings from the options (`sheet-engine--settings').
+(require 'sheet-settings)
 
 ;;; State
 
@@ -59,6 +67,9 @@ requests are in flight.")
 
 (defvar sheet-engine--in-flight nil
   "Ids of the `sheet/send' requests waiting for an answer.")
+
+(defvar sheet-engine--started nil
+  "Non-nil once an engine was started in this Emacs.")
 
 (defconst sheet-engine--name "sheet-engine"
   "Name of the engine connection; its buffers are named after it.")
@@ -83,109 +94,10 @@ ID and METHOD are those of the message."
     (setf (sheet-engine--last-id conn) id))
   (sheet-engine--log-event conn "client" args))
 
-;;; The events log
-
-(defun sheet-engine--summary (object)
-  "A one-line rendering of OBJECT, with long strings cut short."
-  (let ((print-length 12) (print-level 4))
-    (replace-regexp-in-string
-     "\n" "\\\\n"
-     (prin1-to-string (sheet-engine--shorten object)))))
-
-(defun sheet-engine--shorten (object)
-  "OBJECT with strings longer than 200 characters cut short."
-  (cond ((and (stringp object) (> (length object) 200))
-         (format "%s...[%d chars]" (substring object 0 200)
-                 (length object)))
-        ((consp object) (cons (sheet-engine--shorten (car object))
-                              (sheet-engine--shorten (cdr object))))
-        ((and (vectorp object) (< (length object) 50))
-         (vconcat (mapcar #'sheet-engine--shorten object)))
-        ((vectorp object) (format "[%d elements]" (length object)))
-        (t object)))
-
-(defvar sheet-engine--log-queue nil
-  "Events not yet written to the events buffer, newest first.
-Each is (CONN WHO TIME MESSAGE).")
-
-(defvar sheet-engine--log-timer nil
-  "The timer that writes `sheet-engine--log-queue' out, or nil.")
-
-(defun sheet-engine--log-event (conn who message)
-  "Log a summary of MESSAGE from WHO to CONN's events buffer.
-The summary is written when Emacs is next idle: rendering it costs
-about as much as the rest of a small request, so it stays out of
-the time between the key press and the response."
-  (push (list conn who (current-time) message) sheet-engine--log-queue)
-  (unless sheet-engine--log-timer
-    (setq sheet-engine--log-timer
-          (run-with-idle-timer 0.1 nil #'sheet-engine--log-flush))))
-
-(defun sheet-engine--log-flush ()
-  "Write the queued events to their events buffers."
-  (let ((events (nreverse sheet-engine--log-queue)))
-    (setq sheet-engine--log-queue nil
-          sheet-engine--log-timer nil)
-    (pcase-dolist (`(,conn ,who ,time ,message) events)
-      (let ((buf (jsonrpc-events-buffer conn)))
-        (with-current-buffer buf
-          (let ((inhibit-read-only t))
-            (save-excursion
-              (goto-char (point-max))
-              (insert (format "[%s] %s %s\n" who
-                              (format-time-string "%T.%3N" time)
-                              (sheet-engine--summary message))))
-            (when (> (buffer-size) 200000)
-              (delete-region (point-min) (- (point-max) 100000)))))))))
-
-(defun sheet-engine-events ()
-  "Show the buffer that logs the traffic with the engine."
-  (interactive)
-  (sheet-engine--log-flush)
-  (if sheet-engine--connection
-      (display-buffer (jsonrpc-events-buffer sheet-engine--connection))
-    (user-error "The sheet engine is not running")))
-
 ;;; Settings
 
 (defvar sheet-engine--jar-file nil
   "The cookie jar file the running engine was last configured with.")
-
-(defun sheet-engine--jar-setting ()
-  "`sheet-cookie-jar-file', expanded, or nil."
-  (and sheet-cookie-jar-file (expand-file-name sheet-cookie-jar-file)))
-
-(defvar url-proxy-services)
-
-(defun sheet-engine--proxy ()
-  "The engine's `proxy' setting from url.el's `url-proxy-services', or nil.
-When the user set an \"http\" or \"https\" entry (restclient.el
-users have, since url.el reads it), those proxies are sent with the
-\"no_proxy\" entry, an Emacs regexp, and the engine reads no proxy
-variable.  Otherwise nil: the engine reads `http_proxy', `https_proxy',
-`ALL_PROXY' and `NO_PROXY' of its environment, by curl's rules (see
-docs/networks.md)."
-  (let* ((services (and (boundp 'url-proxy-services) url-proxy-services))
-         (http (cdr (assoc "http" services)))
-         (https (cdr (assoc "https" services)))
-         (no-proxy (cdr (assoc "no_proxy" services))))
-    (when (or http https)
-      (append (and http (list :http http))
-              (and https (list :https https))
-              (and no-proxy (list :noProxyRegexp no-proxy))))))
-
-(defun sheet-engine--settings ()
-  "The engine settings from the current buffer's values of the options."
-  (list :proxy (sheet-engine--proxy)
-        :caFile (and sheet-ca-file (expand-file-name sheet-ca-file))
-        :maxPasses sheet-vars-max-passes
-        :threshold sheet-response-size-threshold
-        :inhibitCookies (if sheet-inhibit-cookies t :json-false)
-        :timeoutMs (if sheet-timeout
-                       (max 1 (round (* 1000 sheet-timeout)))
-                     0)
-        :followRedirects (if sheet-follow-redirects t :json-false)
-        :cookieJarFile (sheet-engine--jar-setting)))
 
 (defun sheet-engine--initialize-params ()
   "The parameters of the `initialize' request."
@@ -269,14 +181,40 @@ the request that follows uses it."
                    (string-join command " ")
                    (sheet-engine--error-text err)
                    (sheet-engine--build-hint))))
+    (sheet-engine--restore conn)
     (let ((stderr (jsonrpc-stderr-buffer conn)))
       (when-let ((proc (and (buffer-live-p stderr)
                             (get-buffer-process stderr))))
         (set-process-query-on-exit-flag proc nil)))
     conn))
 
+(defun sheet-engine--restore (conn)
+  "Give the new engine of CONN the session's overrides; say it restarted."
+  (let ((n (condition-case err
+               (sheet-session-restore conn sheet-request-timeout)
+             (error (message "Sheet-mode: restoring the session's variables \
+failed: %s" (sheet-engine--error-text err))
+                    nil))))
+    (when sheet-engine--started
+      (message "Sheet-mode: the engine restarted%s"
+               (if (and n (> n 0))
+                   (format "; %d session variable%s restored (%s)" n
+                           (if (= n 1) "" "s")
+                           (mapconcat #'car (sheet-session-overrides) " "))
+                 "")))
+    (setq sheet-engine--started t)))
+
 (defun sheet-engine--ensure ()
-  "The engine connection, started on first use."
+  "The engine connection, started on first use.
+An engine whose process is stopped (SIGSTOP) cannot be written to:
+it is replaced, with a message."
+  (when (and sheet-engine--connection
+             (processp sheet-engine--process)
+             (eq (process-status sheet-engine--process) 'stop))
+    (message "Sheet-mode: the engine is stopped; restarting it")
+    (let ((conn sheet-engine--connection))
+      (setq sheet-engine--connection nil)
+      (jsonrpc-shutdown conn)))
   (unless (and sheet-engine--connection
                (jsonrpc-running-p sheet-engine--connection))
     (setq sheet-engine--connection nil
@@ -286,14 +224,24 @@ the request that follows uses it."
   sheet-engine--connection)
 
 (defun sheet-engine--on-shutdown (conn)
-  "Forget CONN once its process has exited."
+  "Forget CONN once its process has exited.
+An engine that exited by itself (not stopped by Emacs) is named in
+the echo area."
   (when (eq conn sheet-engine--connection)
     (setq sheet-engine--connection nil
-          sheet-engine--in-flight nil)))
+          sheet-engine--in-flight nil)
+    (message "Sheet-mode: the engine exited (status %s); the next command \
+starts a new one, given the variables set so far"
+             (and sheet-engine--process
+                  (process-exit-status sheet-engine--process)))))
 
 (defun sheet-engine-shutdown ()
-  "Stop the engine; the next command that needs it will start a new one."
+  "Stop the engine and end its session.
+The next command that needs it will start a new one, without the
+session's overrides (`sheet-set-var', `jq-set-var');
+`sheet-engine-restart' keeps them."
   (interactive)
+  (sheet-session-forget)
   (let ((conn sheet-engine--connection))
     (setq sheet-engine--connection nil
           sheet-engine--in-flight nil)
@@ -309,6 +257,19 @@ the request that follows uses it."
     (when (called-interactively-p 'interactive)
       (message "Sheet engine stopped"))))
 
+(defun sheet-engine--kill-stuck (conn)
+  "Kill the engine of CONN, which stopped answering, and start a new one.
+Its pending requests fail (\"Server died\"); the new engine is
+started at once so the next command does not wait for it."
+  (when (eq conn sheet-engine--connection)
+    (setq sheet-engine--connection nil))
+  (when (jsonrpc-running-p conn)
+    (jsonrpc-shutdown conn))
+  (condition-case err
+      (sheet-engine--ensure)
+    (error (message "Sheet-mode: starting a new engine failed: %s"
+                    (error-message-string err)))))
+
 (defun sheet-engine-process ()
   "The engine's process, or nil when it is not running."
   (and sheet-engine--connection
@@ -317,12 +278,12 @@ the request that follows uses it."
        sheet-engine--process))
 
 (defun sheet-engine-restart ()
-  "Stop the engine and start a new one."
+  "Stop the engine and start a new one, with the session's overrides."
   (interactive)
-  (sheet-engine-shutdown)
-  (sheet-engine--ensure)
-  (when (called-interactively-p 'interactive)
-    (message "Sheet engine restarted")))
+  (let ((kept sheet-session--overrides))
+    (sheet-engine-shutdown)
+    (setq sheet-session--overrides kept))
+  (sheet-engine--ensure))
 
 ;;; Requests from the engine
 
@@ -346,6 +307,10 @@ The context is remembered until `sheet-engine--end-context'."
 (defun sheet-engine--end-context (context)
   "Forget CONTEXT: its request is answered."
   (remhash context sheet-engine--contexts))
+
+(defvar sheet-engine--evaluating nil
+  "Non-nil while a `:=' form is evaluated for the engine.
+A send's deadline waits for it: the form may ask the user.")
 
 (defvar sheet-engine--eval-vars nil
   "While a `:=' form is evaluated for the engine: the variables it sees.
@@ -375,12 +340,23 @@ the context in PARAMS (the current buffer when there is none)."
         (progn
           (unless (buffer-live-p buf)
             (error "The sheet buffer of this request was killed"))
-          (let ((value (with-current-buffer buf
-                         (let ((sheet-engine--eval-vars
-                                (sheet-engine--vars-alist
-                                 (plist-get params :vars))))
-                           (eval (car (read-from-string form)) t)))))
-            (list :value (if (stringp value) value (format "%s" value)))))
+          (let* ((before (with-current-buffer buf
+                           (sheet-engine--redirect-settings)))
+                 (value (with-current-buffer buf
+                          (let ((sheet-engine--evaluating t)
+                                (sheet-engine--eval-vars
+                                 (sheet-engine--vars-alist
+                                  (plist-get params :vars))))
+                            (eval (car (read-from-string form)) t))))
+                 ;; `(setq url-max-redirections 0)' in a form applies
+                 ;; to this very request, as in restclient.el.
+                 (after (if (buffer-live-p buf)
+                            (with-current-buffer buf
+                              (sheet-engine--redirect-settings))
+                          before)))
+            (append
+             (list :value (if (stringp value) value (format "%s" value)))
+             (and (not (equal before after)) (list :settings after)))))
       (error
        (let ((msg (error-message-string err)))
          (message "Sheet-mode: error in Lisp variable %s: %s" name msg)

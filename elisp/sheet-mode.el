@@ -47,7 +47,9 @@
 ;; sheet-send.el (sending, C-c C-c, C-c C-k), sheet-response.el (the
 ;; response buffer), sheet-body.el (bodies, big ones in chunks),
 ;; sheet-font-lock.el (faces, syntax), sheet-outline.el,
-;; sheet-environment.el and sheet-run.el.
+;; sheet-environment.el, sheet-run.el, sheet-session.el (what
+;; outlives an engine), sheet-engine-log.el, sheet-settings.el,
+;; sheet-prompt.el and sheet-restclient.el (restclient.el's names).
 
 ;;; Code:
 
@@ -65,6 +67,7 @@
 (require 'sheet-body)         ; response bodies, big ones in chunks
 (require 'sheet-response)     ; the response buffer
 (require 'sheet-send)         ; C-c C-c and friends, C-c C-k
+(require 'sheet-restclient)   ; restclient.el's other names
 
 (defvar-local sheet-syntax nil
   "The syntax the engine reads this buffer in, from its first line.
@@ -106,11 +109,20 @@ both).  Usable from `-> run-hook' forms and from user code."
   (unless (and (stringp name) (not (string-empty-p name)))
     (user-error
      "Sheet-mode: a variable name is a string such as \":token\": %S" name))
-  (let ((conn (sheet-engine--ensure))
-        (name (if (string-prefix-p ":" name) name (concat ":" name))))
+  (let* ((conn (sheet-engine--ensure))
+         (name (if (string-prefix-p ":" name) name (concat ":" name)))
+         (text (if (stringp value) value (format "%s" value))))
+    ;; Kept in Emacs too, for the next engine should this one die.
+    (sheet-session-note name text)
+    ;; A `run-hook' form's later `sheet-get-var' sees it at once.
+    (when sheet--response-info
+      (setq sheet--response-info
+            (plist-put sheet--response-info :vars
+                       (plist-put (plist-get sheet--response-info :vars)
+                                  (intern (concat ":" name)) text))))
     (jsonrpc-async-request
      conn 'sheet/setVar
-     (list :name name :value (if (stringp value) value (format "%s" value)))
+     (list :name name :value text)
      :success-fn #'ignore
      :error-fn (lambda (err)
                  (message "Sheet-mode: setting %s failed: %s" name
@@ -124,11 +136,18 @@ both).  Usable from `-> run-hook' forms and from user code."
 As restclient.el's `restclient-get-var': the overrides (set by
 `sheet-set-var' or `jq-set-var'), else the last declaration above
 point, substituted.  Inside a `:=' form, the variables above the
-form, as the engine sent them with the form (`lisp/eval');
-elsewhere the engine resolves them (`sheet/variables')."
+form, as the engine sent them with the form (`lisp/eval').  In a
+response buffer (its `run-hook' forms), the values its request
+used, with what its hooks set over them (the answer's `vars').
+Elsewhere the engine resolves them (`sheet/variables')."
   (let ((name (if (string-prefix-p ":" name) name (concat ":" name))))
-    (if sheet-engine--eval-vars
-        (cdr (assoc name sheet-engine--eval-vars))
+    (cond
+     (sheet-engine--evaluating
+      (cdr (assoc name sheet-engine--eval-vars)))
+     (sheet--response-info
+      (cdr (assoc name (sheet-engine--vars-alist
+                        (plist-get sheet--response-info :vars)))))
+     (t
       (let* ((result (sheet-engine--request 'sheet/variables
                                             (sheet--location-params) t))
              (match (lambda (list)
@@ -136,7 +155,8 @@ elsewhere the engine resolves them (`sheet/variables')."
                                   (append list nil))))
              (found (or (funcall match (plist-get result :overrides))
                         (funcall match (plist-get result :variables)))))
-        (and found (not (plist-get found :error)) (plist-get found :value))))))
+        (and found (not (plist-get found :error))
+             (plist-get found :value)))))))
 
 ;; restclient.el's names, so that sheets and init files written for it
 ;; keep working; restclient.el's own definitions win when it is loaded.

@@ -43,6 +43,7 @@
 (declare-function so-long-minor-mode "so-long")
 (defvar so-long-minor-mode)
 (defvar isearch-lax-whitespace)
+(declare-function sheet--mask-secrets "sheet-prompt" (text))
 
 (defvar-local sheet--last-warnings nil
   "In a sheet buffer: the warnings of its last response, a list of plists.
@@ -227,14 +228,16 @@ The status line, the headers, an empty line, the body."
   (let* ((request (plist-get result :request))
          (body (plist-get request :body))
          (text (and body (plist-get body :data))))
-    (message "HTTP %s %s Headers:[%s] Body:[%s] -> %s (%.0f ms)"
+    ;; A `# @prompt' secret stays out of *Messages*.
+    (message "%s" (sheet--mask-secrets (format
+     "HTTP %s %s Headers:[%s] Body:[%s] -> %s (%.0f ms)"
              (plist-get request :method) (plist-get request :url)
              (mapconcat (lambda (h) (format "%s: %s" (aref h 0) (aref h 1)))
                         (plist-get request :headers) ", ")
              (if (and text (> (length text) 200))
                  (concat (substring text 0 200) "...")
                (or text ""))
-             (sheet--status-line result) (plist-get result :durationMs))))
+             (sheet--status-line result) (plist-get result :durationMs))))))
 
 (defun sheet--fill (result raw)
   "Fill the current buffer with RESULT; RAW: status, headers, body untouched.

@@ -37,8 +37,8 @@
 (require 'sheet-install)
 
 (declare-function sheet--requests "sheet-outline" ())
-(declare-function sheet--mentions-prompt-p "sheet-send" ())
-(declare-function sheet--ask-prompts "sheet-send"
+(declare-function sheet--mentions-prompt-p "sheet-prompt" ())
+(declare-function sheet--ask-prompts "sheet-prompt"
                   (prompt-list &optional answers))
 
 (defcustom sheet-run-command nil

@@ -20,10 +20,11 @@
 ;; Sending the request at point (`sheet/send', asynchronous) and the
 ;; commands that do it: C-c C-c, C-c C-r, C-c C-v, C-c C-b, and C-c
 ;; C-k to cancel.  Before sending, the answers to the request's
-;; `# @prompt' lines are read; while it is in flight the mode line
-;; shows it, and sending it again asks first.  The answer goes to
-;; sheet-response.el; an error is reported in the echo area.  Loaded
-;; by sheet-mode.el.
+;; `# @prompt' lines are read (sheet-prompt.el); while it is in flight
+;; the mode line shows it, and sending it again asks first.  Emacs
+;; keeps its own deadline and ends a request whose engine is stuck.
+;; The answer goes to sheet-response.el; an error is reported in the
+;; echo area.  Loaded by sheet-mode.el.
 
 ;;; Code:
 
@@ -37,60 +38,10 @@
 (require 'sheet-font-lock)    ; `sheet--method-regexp'
 (require 'sheet-body)
 (require 'sheet-response)
+(require 'sheet-prompt)       ; `# @prompt' answers, secrets masked
 
 (declare-function sheet--line "sheet-mode" ())
 (declare-function sheet--location-params "sheet-mode" ())
-
-;;; Prompts (`# @prompt name' in .http files)
-
-(defvar sheet--prompt-history nil
-  "Minibuffer history of the answers to `# @prompt' lines.")
-
-(defun sheet--read-prompt (prompt)
-  "Read the answer to PROMPT, a plist (:name :description :line).
-A name matching `sheet-prompt-secret-regexp' is read with
-`read-passwd', any other with `read-string'."
-  (let* ((name (plist-get prompt :name))
-         (description (plist-get prompt :description))
-         (text (format "%s: " (if (or (null description)
-                                      (string-empty-p description))
-                                  name
-                                (format "%s (%s)" description name)))))
-    (if (let ((case-fold-search t))
-          (string-match-p sheet-prompt-secret-regexp name))
-        (read-passwd text)
-      (read-string text nil 'sheet--prompt-history))))
-
-(defun sheet--prompt-answers ()
-  "Ask for the `# @prompt' values of the request at point.
-Return (:prompts (:NAME ANSWER ...)) for the engine's `prompts'
-\(docs/protocol.md), or nil when the request has no prompt.  The
-engine's outline says which prompts a request has; it is only
-asked when the buffer mentions `@prompt' at all, so other sends
-cost no extra round trip."
-  (when (sheet--mentions-prompt-p)
-    (let ((answers (sheet--ask-prompts
-                    (plist-get (sheet--request-at) :prompts))))
-      (and answers (list :prompts answers)))))
-
-(defun sheet--mentions-prompt-p ()
-  "Non-nil when the buffer mentions `@prompt' anywhere (narrowing aside)."
-  (save-excursion
-    (save-restriction
-      (widen)
-      (goto-char (point-min))
-      (search-forward "@prompt" nil t))))
-
-(defun sheet--ask-prompts (prompt-list &optional answers)
-  "Read an answer to each of PROMPT-LIST (outline plists) ANSWERS lacks.
-Return ANSWERS, a plist (:NAME ANSWER ...), with the new answers
-appended in order; each name is asked once."
-  (seq-doseq (prompt prompt-list)
-    (let ((key (intern (concat ":" (plist-get prompt :name)))))
-      (unless (plist-member answers key)
-        (setq answers
-              (append answers (list key (sheet--read-prompt prompt)))))))
-  answers)
 
 ;;; Requests in flight
 
@@ -176,18 +127,90 @@ message of several megabytes (docs/protocol.md, `bodyFileMin').
 nil: every body comes inside the engine's answer.")
 
 (defun sheet--report-send-error (err line)
-  "Report the error ERR of the send of the request at LINE."
-  (let ((code (sheet-engine--error-code err)))
+  "Report the error ERR of the send of the request at LINE.
+The answers to secret prompts are masked (`sheet--mask-secrets')."
+  (let ((code (sheet-engine--error-code err))
+        (text (sheet-engine--error-text err)))
     (message
      "Sheet-mode: %s"
      (cond
       ((equal code "cancelled")
-       (format "request cancelled: %s" (sheet-engine--error-text err)))
+       (sheet--mask-secrets
+        (if (string-prefix-p "request cancelled" text)
+            text
+          (format "request cancelled: %s" text))))
       ((eql (plist-get err :code) -1)
        (format "the engine died (%s) while sending the request at line %d; \
 the next command starts a new one"
                (plist-get err :message) line))
-      (t (sheet-engine--error-text err))))))
+      (t (sheet--mask-secrets text))))))
+
+(defvar sheet--sends (make-hash-table)
+  "The sends Emacs still waits for, by request id.
+Each value is a plist (:buffer :context :label :timer), TIMER the
+send's deadline or nil.  A send leaves the table when its answer
+comes, when it is cancelled and when its deadline passes: an answer
+that comes after that is dropped.")
+
+(defvar sheet--abandoned (make-hash-table)
+  "Sends ended in Emacs that the engine has not answered yet, by id.
+Each value is the timer that restarts the engine if it never does.")
+
+(defun sheet--forget-send (id)
+  "End the send ID in Emacs; return its plist, or nil if already ended.
+The request is no longer in flight: the mode line, the contexts
+and the deadline forget it."
+  (let ((send (gethash id sheet--sends)))
+    (when send
+      (remhash id sheet--sends)
+      (setq sheet-engine--in-flight (delq id sheet-engine--in-flight))
+      (sheet-engine--end-context (plist-get send :context))
+      (when (plist-get send :timer) (cancel-timer (plist-get send :timer)))
+      (sheet--sending-end (plist-get send :buffer) id))
+    send))
+
+(defun sheet--answered (id)
+  "Note that the engine answered ID; return non-nil if Emacs still waits.
+The answer of a send already ended in Emacs only stops the timer
+that would restart the engine for want of it."
+  (let ((watchdog (gethash id sheet--abandoned)))
+    (when watchdog
+      (cancel-timer watchdog)
+      (remhash id sheet--abandoned)))
+  (sheet--forget-send id))
+
+(defun sheet--abandon (id conn why)
+  "End the send ID on CONN in Emacs now; WHY names the reason in messages.
+The engine has `sheet-timeout-grace' seconds to answer it;
+otherwise it is stuck, and restarted."
+  (when (sheet--forget-send id)
+    (puthash id (run-at-time sheet-timeout-grace nil
+                             #'sheet--unanswered id conn why)
+             sheet--abandoned)))
+
+(defun sheet--unanswered (id conn why)
+  "Restart the engine of CONN, which has not answered ID (WHY it ended)."
+  (when (gethash id sheet--abandoned)
+    (remhash id sheet--abandoned)
+    (when (jsonrpc-running-p conn)
+      (message "Sheet-mode: the engine did not answer (%s); restarting it"
+               why)
+      (sheet-engine--kill-stuck conn))))
+
+(defun sheet--deadline (id conn seconds)
+  "The deadline of the send ID on CONN: SECONDS have passed without answer.
+Waits while a `:=' form is being evaluated (it may ask the user)."
+  (let ((send (gethash id sheet--sends)))
+    (cond
+     ((not send))
+     (sheet-engine--evaluating
+      (plist-put send :timer
+                 (run-at-time 1 nil #'sheet--deadline id conn seconds)))
+     (t
+      (sheet--forget-send id)
+      (message "Sheet-mode: no answer from the engine within %gs for %s; \
+restarting the engine" seconds (plist-get send :label))
+      (sheet-engine--kill-stuck conn)))))
 
 (defun sheet--send (raw display)
   "Send the request at point; show the response raw if RAW.
@@ -200,6 +223,7 @@ DISPLAY is `select' (show and select the response window), `stay'
          (_ (sheet-engine--sync-jar conn))
          (sheet-buffer (current-buffer))
          (line (sheet--line))
+         (label (or (cdr where) "request"))
          (context (sheet-engine--new-context sheet-buffer))
          (params (append (sheet--location-params)
                          prompts
@@ -208,41 +232,51 @@ DISPLAY is `select' (show and select the response window), `stay'
                               (list :bodyFileMin sheet--body-file-min))
                          (and sheet-response-received-hook
                               (list :received t))))
+         (secrets (sheet--secret-answers prompts))
+         (deadline (and sheet-timeout (+ sheet-timeout sheet-timeout-grace)))
          (id nil))
     (jsonrpc-async-request
      conn 'sheet/send params
      :timeout nil
      :success-fn
      (lambda (result)
-       (setq sheet-engine--in-flight (delq id sheet-engine--in-flight))
-       (sheet-engine--end-context context)
-       (sheet--sending-end sheet-buffer id)
        (unwind-protect
            (progn
-             (sheet-engine--log-event conn "engine-reply"
-                                      (list :id id :result result))
-             (condition-case-unless-debug err
-                 (sheet--handle-response result raw display sheet-buffer)
-               (error (message "Sheet-mode: showing the response failed: %s"
-                               (error-message-string err)))))
+             ;; The engine keeps these whether or not Emacs still waits.
+             (sheet-session-note-all
+              (plist-get (plist-get result :hooks) :setVars))
+             (when (sheet--answered id)
+               (sheet-engine--log-event conn "engine-reply"
+                                        (list :id id :result result))
+               (condition-case-unless-debug err
+                   (let ((sheet--log-secrets secrets))
+                     (sheet--handle-response result raw display
+                                             sheet-buffer))
+                 (error
+                  (message "Sheet-mode: showing the response failed: %s"
+                           (error-message-string err))))))
          ;; Normally deleted as soon as they are read; this covers every
-         ;; other way out.
+         ;; other way out, an answer nobody waits for included.
          (let ((presentation (plist-get result :presentation)))
            (sheet--delete-body-file presentation)
            (sheet--delete-body-file
             (list :file (plist-get presentation :receivedFile))))))
      :error-fn
      (lambda (err)
-       (setq sheet-engine--in-flight (delq id sheet-engine--in-flight))
-       (sheet-engine--end-context context)
-       (sheet--sending-end sheet-buffer id)
-       (sheet-engine--log-event conn "engine-reply" (list :id id :error err))
-       (sheet--report-send-error err line)))
+       (when (sheet--answered id)
+         (sheet-engine--log-event conn "engine-reply" (list :id id :error err))
+         (let ((sheet--log-secrets secrets))
+           (sheet--report-send-error err line)))))
     (setq id (sheet-engine--last-id conn))
+    (puthash id (list :buffer sheet-buffer :context context :label label
+                      :timer (and deadline
+                                  (run-at-time deadline nil #'sheet--deadline
+                                               id conn deadline)))
+             sheet--sends)
     (push id sheet-engine--in-flight)
-    (sheet--sending-start id (car where) (or (cdr where) "request"))
+    (sheet--sending-start id (car where) label)
     (let ((message-log-max nil))
-      (message "Sending %s... (%s cancels)" (or (cdr where) "request")
+      (message "Sending %s... (%s cancels)" label
                ;; What `substitute-command-keys' gives, at a tenth of its
                ;; cost.
                (let ((key (where-is-internal #'sheet-cancel nil t)))
@@ -272,19 +306,30 @@ non-nil, keep focus in the sheet."
   (sheet--send nil nil))
 
 (defun sheet-cancel ()
-  "Cancel the requests in flight, and stop response buffers filling."
+  "Cancel the requests in flight, and stop response buffers filling.
+A request ends in Emacs at once, whatever the engine does; the
+engine is told (`$/cancelRequest'), and restarted if it has not
+answered within `sheet-timeout-grace' seconds."
   (interactive)
-  (let ((stopped (sheet--stop-filling)))
+  (let ((stopped (sheet--stop-filling))
+        (conn sheet-engine--connection)
+        (labels nil))
     (when (> stopped 0)
       (message "Stopped filling %d response buffer%s" stopped
                (if (> stopped 1) "s" "")))
-    (if (not (and sheet-engine--connection sheet-engine--in-flight))
-        (when (zerop stopped) (message "No request in flight"))
-      (dolist (id sheet-engine--in-flight)
-        (jsonrpc-notify sheet-engine--connection '$/cancelRequest
-                        (list :id id)))
-      (message "Cancelling %d request%s" (length sheet-engine--in-flight)
-               (if (cdr sheet-engine--in-flight) "s" "")))))
+    (dolist (id (copy-sequence sheet-engine--in-flight))
+      (push (plist-get (gethash id sheet--sends) :label) labels)
+      (when (and conn (jsonrpc-running-p conn))
+        (ignore-errors
+          (jsonrpc-notify conn '$/cancelRequest (list :id id)))
+        (sheet--abandon id conn "a cancelled request"))
+      (sheet--forget-send id))
+    (cond
+     (labels
+      (message "Sheet-mode: request%s cancelled: %s"
+               (if (cdr labels) "s" "")
+               (mapconcat (lambda (l) (or l "request")) labels ", ")))
+     ((zerop stopped) (message "No request in flight")))))
 
 (provide 'sheet-send)
 ;;; sheet-send.el ends here

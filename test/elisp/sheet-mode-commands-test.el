@@ -71,6 +71,19 @@
         (should (string-match-p "--data-binary '{\"name\": \"x\"}'" command))
         (should (string-match-p "Content-Type: application/json" command))))))
 
+(ert-deftest sheet-test-copy-curl-command-posix-quoting ()
+  "Issue 22 item 7: C-c C-u quotes for any POSIX shell; dash (sh) sends the multi-line body."
+  (sheet-test-with-sheet "PUT :base/echo/t\nContent-Type: text/plain\n\nline 1\n\tit's line 2\n"
+    (sheet-test-goto "^PUT")
+    (let ((kill-ring nil))
+      (sheet-test-key "C-c C-u")
+      (let ((command (current-kill 0)))
+        (should-not (string-match-p "\\$'" command))
+        (with-temp-buffer
+          (should (zerop (call-process "dash" nil t nil "-c" (concat command " -s --max-time 10"))))
+          (should (string-match-p (regexp-quote "\"body\": \"line 1\\n\\tit's line 2\"")
+                                  (replace-regexp-in-string "\":\"" "\": \"" (buffer-string)))))))))
+
 (ert-deftest sheet-test-helm-sources ()
   "C-c C-g with helm installed: a helm session with variables and requests sources."
   (dolist (dir (file-expand-wildcards "/usr/share/emacs/site-lisp/elpa-src/*"))

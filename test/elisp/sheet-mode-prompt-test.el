@@ -48,6 +48,26 @@
           (should (string-match-p "\"path\": \"/echo/open\"" (buffer-string))))
         (should-not asked)))))
 
+(ert-deftest sheet-test-prompt-secret-not-in-messages ()
+  "Issue 22 item 7: the request log in *Messages* masks the answers to secret prompts."
+  (sheet-test-visiting "secret.http"
+      (with-temp-file file
+        (insert (format "# @prompt user\n# @prompt password\nPOST %s/echo/{{user}}?pw={{password}}\nContent-Type: application/json\n\n{\"user\": \"{{user}}\", \"password\": \"{{password}}\"}\n"
+                        (sheet-test-api-url))))
+    (let ((sheet-log-request t)
+          (mark (sheet-test-messages-mark)))
+      (cl-letf (((symbol-function 'read-string) (lambda (&rest _) "ada"))
+                ((symbol-function 'read-passwd) (lambda (&rest _) "s3cr3t p@ss")))
+        (sheet-test-goto "^POST")
+        (with-current-buffer (sheet-test-key-and-wait "C-c C-c")
+          ;; Sent as typed ...
+          (should (string-match-p "s3cr3t p@ss" (buffer-string)))))
+      ;; ... logged masked, as written and as percent-encoded in the URL.
+      (let ((log (sheet-test-wait-message "^HTTP POST" mark)))
+        (should (string-match-p "/echo/ada\\?pw=\\*\\*\\*\\*" log))
+        (should (string-match-p "\"password\": \"\\*\\*\\*\\*\"" log))
+        (should-not (string-match-p "s3cr3t" log))))))
+
 (ert-deftest sheet-test-prompt-quit-sends-nothing ()
   "Quitting a prompt sends nothing."
   (sheet-test-with-prompt-file

@@ -134,6 +134,48 @@
     (restclient-set-var "a" "over")
     (sheet-test-wait-until (lambda () (equal (sheet-get-var ":a") "over")) 5 "the override")))
 
+(defvar sheet-test--hook-saw nil "What the `run-hook' forms of a test read.")
+
+(ert-deftest sheet-test-hooks-read-the-request-variables ()
+  "Issue 22 item 3: `run-hook' forms read the values the request used, and what its hooks set."
+  (setq sheet-test--hook-saw nil)
+  ;; A fresh session: no override from an earlier test hides the sheet's values.
+  (sheet-engine-shutdown)
+  (sheet-test-with-sheet
+      (concat ":auth-token = abcd1234\n"
+              ":user := (concat \"ja\" \"ck\")\n"
+              ":plain := (format \"[%s]\" (sheet-get-var \":user\"))\n"
+              "GET :base/echo/login?token=s3cret&p=:plain\n"
+              "-> jq-set-var :token .query.token\n"
+              "-> run-hook (setq sheet-test--hook-saw (list (restclient-get-var \":auth-token\") (sheet-get-var \":user\") (sheet-get-var \":token\") (sheet-get-var \":plain\")))\n"
+              "-> run-hook (restclient-set-var-from-header \":ctype\" \"content-type\")\n"
+              "-> run-hook (sheet-set-var \":late\" \"now\")\n"
+              "-> run-hook (push (sheet-get-var \":late\") sheet-test--hook-saw)\n"
+              "#\n"
+              "GET :base/echo/next?c=:ctype\n")
+    (with-current-buffer (sheet-test-send-and-wait)
+      (should (string-match-p "\"p\": \"\\[jack\\]\"" (buffer-string))))
+    (should (equal sheet-test--hook-saw '("now" "abcd1234" "jack" "s3cret" "[jack]")))
+    (sheet-test-goto "^GET :base/echo/next")
+    (with-current-buffer (sheet-test-send-and-wait)
+      (should (string-match-p "\"c\": \"application/json" (buffer-string))))))
+
+(ert-deftest sheet-test-restclient-public-names ()
+  "restclient.el's public commands are aliases of sheet-mode's."
+  (dolist (pair '((restclient-get-var . sheet-get-var)
+                  (restclient-set-var . sheet-set-var)
+                  (restclient-set-var-from-header . sheet-set-var-from-header)
+                  (restclient-http-send-current . sheet-http-send-current)
+                  (restclient-http-send-current-raw . sheet-http-send-current-raw)
+                  (restclient-http-send-current-stay-in-window . sheet-http-send-current-stay-in-window)
+                  (restclient-jump-next . sheet-jump-next)
+                  (restclient-jump-prev . sheet-jump-prev)
+                  (restclient-copy-curl-command . sheet-copy-curl-command)
+                  (restclient-mark-current . sheet-mark-current)
+                  (restclient-narrow-to-current . sheet-narrow-to-current)))
+    (should (equal (list (car pair) (indirect-function (car pair)))
+                   (list (car pair) (indirect-function (cdr pair)))))))
+
 ;;; restclient.el's example sheet against httpbin
 
 (ert-deftest sheet-test-restclient-example-sheet-against-httpbin ()

@@ -135,6 +135,13 @@
       (should (string-match-p "HTTP/1.1 200 OK" (buffer-string)))
       (should (string-match-p "\"user\": \"grace\"" (buffer-string))))))
 
+(ert-deftest sheet-test-send-at-end-of-buffer ()
+  "Issue 22 item 5: C-c C-c after M-> sends the last request above point, as restclient.el."
+  (sheet-test-with-sheet "GET :base/users/1\n#\nGET :base/echo/last\nAccept: */*\n\n"
+    (goto-char (point-max))
+    (with-current-buffer (sheet-test-key-and-wait "C-c C-c")
+      (should (string-match-p "\"path\": \"/echo/last\"" (buffer-string))))))
+
 (ert-deftest sheet-test-post-body-and-error-status ()
   "A POST sends its body; an error status is displayed as a response."
   (sheet-test-with-sheet
@@ -167,6 +174,33 @@
                        "// Redirect: 302 " (regexp-quote (sheet-test-api-url)) "/redirect -> .*/users\n"
                        "// HTTP/1.1 200 OK$")
                (buffer-string))))))
+
+(require 'url-vars)
+
+(ert-deftest sheet-test-url-max-redirections ()
+  "Issue 22 item 5: restclient.el's `url-max-redirections' is the redirect limit when a sheet sets it.
+0 (a file-local value, as restclient.el's example has, or a `setq' in a `:=' form, which
+applies to that very request) shows the redirect response; N follows at most N."
+  (sheet-test-with-sheet "GET :base/redirect\n#\nGET :base/redirect/2\n#\nGET :base/redirect/3\n"
+    (setq-local url-max-redirections 0)
+    (with-current-buffer (sheet-test-send-and-wait)
+      (should (string-match-p "^[#/]+ HTTP/1.1 302 Found$" (buffer-string))))
+    (setq-local url-max-redirections 2)
+    (sheet-test-goto "^GET :base/redirect/2")
+    (with-current-buffer (sheet-test-send-and-wait)
+      (should (string-match-p "^// HTTP/1.1 200 OK$" (buffer-string))))
+    (sheet-test-goto "^GET :base/redirect/3")
+    (let ((mark (sheet-test-messages-mark)))
+      (sheet-test-key "C-c C-c")
+      (sheet-test-wait-message "more than 2 redirects" mark))
+    (kill-local-variable 'url-max-redirections)
+    (with-current-buffer (sheet-test-send-and-wait)
+      (should (string-match-p "^// HTTP/1.1 200 OK$" (buffer-string)))))
+  (let ((url-max-redirections url-max-redirections))
+    (sheet-test-with-sheet ":no-redirects := (progn (setq url-max-redirections 0) \"\")\nGET :base/redirect?x=:no-redirects\n"
+      (sheet-test-goto "^GET")
+      (with-current-buffer (sheet-test-send-and-wait)
+        (should (string-match-p "^[#/]+ HTTP/1.1 302 Found$" (buffer-string)))))))
 
 (ert-deftest sheet-test-file-body-relative-to-sheet ()
   "A `< path' body is read relative to the sheet's file."

@@ -126,5 +126,63 @@
       (when (get-buffer sheet-run-buffer-name) (kill-buffer sheet-run-buffer-name))
       (delete-directory dir t))))
 
+(defconst sheet-run-test--record
+  "-> run-hook (progn (require 'json) (let ((r (json-read))) (write-region (format \"%S\\n\" (list (alist-get 'method r) (alist-get 'rawPath r) (alist-get 'body r) (alist-get 'authorization (alist-get 'headers r)))) nil (sheet-get-var \":out\") t)))\n"
+  "A hook that appends what the echo route saw (method, path, body, Authorization) to `:out'.")
+
+(ert-deftest sheet-test-run-buffer-sends-what-send-sends ()
+  "Issue 22 item 2: C-c C-t and C-c C-c send the same requests from one sheet.
+Its `:=' forms call `restclient-get-var' and `sheet-get-var', its hooks
+read and set variables; the echo route's view of each request is
+recorded by a `run-hook' form both ways, and the records are equal."
+  (let* ((dir (make-temp-file "sheet-run-test" t))
+         (file (expand-file-name "same.sheet" dir))
+         (by-send (expand-file-name "send.out" dir))
+         (by-run (expand-file-name "run.out" dir))
+         (sheet-run-buffer-name "*sheet-run-test*"))
+    ;; A fresh session: no override from an earlier test hides the sheet's values.
+    (sheet-engine-shutdown)
+    (unwind-protect
+        (progn
+          (with-temp-file file
+            (insert ":base = " (sheet-test-api-url) "\n"
+                    ":out := (getenv \"SHEET_TEST_OUT\")\n"
+                    ":user = jack\n"
+                    ":auth-token := (format \"tok-%s\" (restclient-get-var \":user\"))\n"
+                    ":plain := (format \"[%s]\" (sheet-get-var \":user\"))\n"
+                    "#\n"
+                    "POST :base/echo/login?p=:plain\n"
+                    "-> jq-set-var :sid .query.p\n"
+                    "-> run-hook (sheet-set-var \":seen\" (format \"%s/%s\" (restclient-get-var \":auth-token\") (sheet-get-var \":sid\")))\n"
+                    sheet-run-test--record
+                    "Authorization: Bearer :auth-token\n"
+                    "\n"
+                    "{\"user\": \":user\"}\n"
+                    "#\n"
+                    "GET :base/echo/next?s=:seen\n"
+                    sheet-run-test--record))
+          (with-current-buffer (find-file-noselect file)
+            ;; C-c C-c on each request, in order.
+            (let ((process-environment (cons (concat "SHEET_TEST_OUT=" by-send) process-environment)))
+              (sheet-test-goto "^POST")
+              (sheet-test-send-and-wait)
+              (sheet-test-goto "^GET :base/echo/next")
+              (sheet-test-send-and-wait))
+            ;; C-c C-t on the whole sheet.
+            (let ((process-environment (cons (concat "SHEET_TEST_OUT=" by-run) process-environment)))
+              (sheet-test-key "C-c C-t"))
+            (with-current-buffer sheet-run-buffer-name
+              (sheet-test-wait-until (lambda () (string-match-p ":exit" (format "%s" mode-line-process)))
+                                     60 "the end of the run")
+              (should (equal mode-line-process ":exit 0")))
+            (kill-buffer (current-buffer)))
+          (let ((sent (with-temp-buffer (insert-file-contents by-send) (buffer-string)))
+                (ran (with-temp-buffer (insert-file-contents by-run) (buffer-string))))
+            (should (equal sent (concat "(\"POST\" \"/echo/login?p=[jack]\" \"{\\\"user\\\": \\\"jack\\\"}\" \"Bearer tok-jack\")\n"
+                                        "(\"GET\" \"/echo/next?s=tok-jack/[jack]\" \"\" nil)\n")))
+            (should (equal ran sent))))
+      (when (get-buffer sheet-run-buffer-name) (kill-buffer sheet-run-buffer-name))
+      (delete-directory dir t))))
+
 (provide 'sheet-run-test)
 ;;; sheet-run-test.el ends here

@@ -70,6 +70,7 @@ describe('sheet/curl reproduces the request exactly in bash', () => {
     ['a non-ASCII URL', sheet('GET :api/echo/caf\u00e9?q=\u65e5')],
     ['a body starting with @ (text, not a file name)', sheet('POST :api/echo/at', 'Content-Type: text/plain', '', '@bin.dat')],
     ['a URL with brackets and braces (no curl globbing)', sheet('GET :api/echo/g?ids[]={1,2}&r=[1-3]')],
+    ['a body with CR and ESC (bash\'s $\'...\')', sheet('POST :api/echo/cr', 'Content-Type: text/plain', '', 'a\r\nb\u001b[0m c')],
   ])('%s', async (_, text) => {
     const full = `:api = ${api.url}\n${text}`;
     const params = { text: full, line: 2, path: path.join(dir, 'x.sheet') };
@@ -78,8 +79,16 @@ describe('sheet/curl reproduces the request exactly in bash', () => {
     // C-c C-u always writes the method, as restclient.el does (HEAD aside: curl's -I).
     const method = /^[A-Z]+/.exec(text)![0];
     expect(command).toContain(` -X ${method} `);
-    const viaCurl = await execFileP('bash', ['-c', `${command} -s --max-time 10`], { cwd: dir, encoding: 'utf8' });
-    const fromCurl = JSON.parse(viaCurl.stdout) as Echo;
+    // POSIX quoting unless a character needs bash's $'...' (a control character other than
+    // newline and tab): then dash (/bin/sh here) reproduces the request too.
+    // eslint-disable-next-line no-control-regex
+    const ansi = /[\x00-\x08\x0b-\x1f\x7f]/.test(text);
+    expect(command.includes("$'")).toBe(ansi);
+    const shells = ansi ? ['bash'] : ['bash', 'dash'];
+    const [fromCurl, ...others] = await Promise.all(
+      shells.map(async (sh) => JSON.parse((await execFileP(sh, ['-c', `${command} -s --max-time 10`], { cwd: dir, encoding: 'utf8' })).stdout) as Echo),
+    );
+    for (const other of others) expect(other).toEqual(fromCurl);
     const sent = await engine.conn.sendRequest('sheet/send', params);
     const fromEngine = JSON.parse(sent.presentation.text) as Echo;
     expect(fromCurl.method).toBe(fromEngine.method);

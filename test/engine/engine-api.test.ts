@@ -136,6 +136,9 @@ describe('hooks', () => {
     );
     const login = await run(session, text);
     expect(login.hooks.setVars).toEqual([{ name: ':token', value: 'token-grace' }]);
+    // `vars`: the request's variables, substituted, with what its hooks set over them.
+    expect(login.vars[':token']).toBe('token-grace');
+    expect(login.vars[':api']).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(session.overrides.get(':token')).toBe('token-grace');
     const me = await run(session, text, { line: 7 });
     expect(JSON.parse(me.presentation.text!)).toEqual({ user: 'grace' });

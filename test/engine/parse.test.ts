@@ -51,6 +51,22 @@ describe('request line', () => {
     expect((err as { hint: string }).hint).toMatch(hint);
   });
 
+  it.each([
+    ['a final newline', sheet('GET http://h/1', '#', 'GET http://h/2', ''), 4],
+    ['blank lines and a final newline', sheet('GET http://h/1', '#', 'GET http://h/2', 'A: x', '', '', ''), 7],
+    ['a body and a final newline', sheet('GET http://h/1', '#', 'POST http://h/2', '', 'body', ''), 6],
+  ])('at the end of the buffer after %s (M->), the last request, as restclient.el', (_, text, line) => {
+    expect(requestAt(parseSheet(text), line).url).toBe('http://h/2');
+  });
+
+  it.each([
+    ['a trailing comment', sheet('GET http://h/1', '#', 'GET http://h/2', '# end', ''), 5],
+    ['variables only in the last block', sheet('GET http://h/1', '#', ':a = 1', ''), 4],
+    ['only a comment', sheet('# only a comment', '', ''), 3],
+  ])('at the end of the buffer after %s, no request, as restclient.el', (_, text, line) => {
+    expect(() => requestAt(parseSheet(text), line)).toThrow(expect.objectContaining({ code: 'no-request-at-point' }));
+  });
+
   it('text above the request line in a block is ignored, as restclient.el does', () => {
     const s = parseSheet(sheet('# notes', 'see http://docs for more', 'GET http://h/'));
     expect(s.diagnostics).toEqual([]);

@@ -75,8 +75,10 @@ describe('.http over the protocol', () => {
   it('sheet/curl and sheet/send use env; handler tests are assertions; globals, named requests and setVar carry', async () => {
     const c = (await engine.conn.sendRequest('sheet/curl', { text: TEXT, line: 3, path: file, env: 'b' })) as { command: string };
     expect(c.command).toContain('who=bea');
-    const r = (await engine.conn.sendRequest('sheet/send', { text: TEXT, line: 3, path: file, env: 'a' })) as { request: { url: string }; hooks: { assertions: { name: string; args: string; passed: boolean; line: number }[] } };
+    const r = (await engine.conn.sendRequest('sheet/send', { text: TEXT, line: 3, path: file, env: 'a' })) as { request: { url: string }; hooks: { setVars: { name: string; value: string }[]; assertions: { name: string; args: string; passed: boolean; line: number }[] } };
     expect(r.request.url).toBe(`${api.url}/hf/rpc?who=ann`);
+    // client.global.set is reported as jq-set-var is (a client that keeps overrides sees it).
+    expect(r.hooks.setVars).toEqual([{ name: ':tok', value: 'abc123' }]);
     expect(r.hooks.assertions).toEqual([expect.objectContaining({ name: 'client.test', args: 'ok', passed: true, line: 5 })]);
     const v = (await engine.conn.sendRequest('sheet/variables', { text: TEXT, line: 3, path: file })) as { overrides: { name: string; value: string }[] };
     expect(v.overrides).toContainEqual({ name: ':tok', value: 'abc123' });

@@ -52,6 +52,8 @@ describe('stdio server, Lisp-capable client (as sheet-mode)', () => {
       if (p.form === '(error "boom")') return new ResponseError(-32000, 'boom');
       if (p.form === '(concat ":base" "/users")') return { value: ':base/users' };
       if (p.form === '(+ 1 2)') return { value: '3' };
+      // sheet-mode's answer to `(setq url-max-redirections 0)`: the settings the form changed.
+      if (p.form === '(setq url-max-redirections 0)') return { value: '0', settings: { followRedirects: false } };
       return new ResponseError(-32000, `void-function ${p.form}`);
     });
     const init = await engine.conn.sendRequest('initialize', { clientName: 'test', lisp: true, settings: { maxPasses: 10 } });
@@ -98,6 +100,19 @@ describe('stdio server, Lisp-capable client (as sheet-mode)', () => {
     ]);
     expect(r.request.url).toBe(`${api.url}/users/3`);
     expect(r.response.status).toBe(200);
+  });
+
+  it('settings a := form changed (lisp/eval result.settings) apply to the request it serves, not to later ones', async () => {
+    const text = [`:base = ${api.url}`, ':x := (setq url-max-redirections 0)', 'GET :base/redirect?x=:x'].join('\n');
+    const first = await engine.conn.sendRequest('sheet/send', { text, line: 3, context: 'redir' });
+    expect(first.response.status).toBe(302);
+    // The next request that evaluates no such form follows redirects again.
+    const later = await engine.conn.sendRequest('sheet/send', { text: `GET ${api.url}/redirect`, line: 1, context: 'redir2' });
+    expect(later.response.status).toBe(200);
+    // maxRedirects, per call: at most that many, then too-many-redirects.
+    const two = await rpcError(engine.conn.sendRequest('sheet/send', { text: `GET ${api.url}/redirect/3`, line: 1, settings: { maxRedirects: 2 } }));
+    expect(two.data).toMatchObject({ code: 'too-many-redirects' });
+    expect(two.message).toMatch(/more than 2 redirects/);
   });
 
   it('lisp/eval carries the context of the request it serves (sheet/send, sheet/variables, sheet/curl)', async () => {

@@ -301,6 +301,25 @@ Authorization: Bearer :token
     expect(r.code).toBe(0);
   });
 
+  it('sheet-get-var and restclient-get-var read the run\'s variables, with sheet-batch.el alone as in the npm package (issue 22 item 2)', async () => {
+    const alone = fs.mkdtempSync(path.join(dir, 'elisp-'));
+    fs.copyFileSync(path.join(root, 'elisp/sheet-batch.el'), path.join(alone, 'sheet-batch.el'));
+    const f = write('getvar.sheet', `:base = BASE
+:user = jack
+:auth-token := (format "tok-%s" (restclient-get-var ":user"))
+:plain := (format "[%s]" (sheet-get-var ":user"))
+GET :base/echo/a?p=:plain&t=:auth-token
+-> run-hook (restclient-set-var ":seen" (format "%s/%s" (restclient-get-var ":auth-token") (sheet-get-var ":plain")))
+#
+GET :base/echo/b?s=:seen
+`);
+    const r = await sheet(['run', f], { SHEET_ELISP_DIR: alone });
+    expect(r.out + r.err).not.toMatch(/warning|nil/);
+    expect(r.out).toContain('GET /echo/a?p=[jack]&t=tok-jack');
+    expect(r.out).toContain('GET /echo/b?s=tok-jack/[jack]');
+    expect(r.code).toBe(0);
+  });
+
   it('without Emacs, the run stops before the first request naming the variable and its line', async () => {
     const f = write('lisp2.sheet', LISP);
     const r = await sheet(['run', f], { EMACS: '/nonexistent/emacs' });

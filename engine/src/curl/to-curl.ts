@@ -1,18 +1,21 @@
 /**
- * Request -> curl command line that reproduces it exactly when pasted into bash (curl's
- * manual: `-X`, `-H`, `--data-binary`, `--url`). Used by C-c C-u and the shell's --dry-run.
+ * Request -> curl command line that reproduces it exactly when pasted into a POSIX shell
+ * (bash, zsh, dash; curl's manual: `-X`, `-H`, `--data-binary`, `--url`). Used by C-c C-u
+ * and the shell's --dry-run.
  */
 import { bodyBytes, type Request } from '../model.js';
 import { bodyContentTypeWords, headerWord, methodWords } from './rules.js';
 
 /**
- * Quote one word for bash. Plain words stay bare; others go in single quotes; text with
- * control characters (newlines, tabs, NUL-free binary) uses ANSI-C quoting `$'...'`.
+ * Quote one word for a POSIX shell. Plain words stay bare; others go in POSIX single quotes
+ * (`'it'\''s'`), which every `sh` reads (dash too), newlines and tabs included as they are.
+ * Only text holding another control character (CR, ESC, ... which a terminal paste would not
+ * keep) uses ANSI-C quoting `$'...'`, which bash, zsh and ksh read but dash does not.
  */
 export function shellQuote(word: string): string {
   if (word !== '' && /^[A-Za-z0-9_@%+=:,./-]+$/.test(word)) return word;
   // eslint-disable-next-line no-control-regex
-  if (!/[\x00-\x1f\x7f]/.test(word)) return `'${word.replace(/'/g, `'\\''`)}'`;
+  if (!/[\x00-\x08\x0b-\x1f\x7f]/.test(word)) return `'${word.replace(/'/g, `'\\''`)}'`;
   let out = "$'";
   for (const ch of word) {
     const c = ch.codePointAt(0)!;
@@ -27,14 +30,20 @@ export function shellQuote(word: string): string {
   return out + "'";
 }
 
-/** Bytes as an ANSI-C quoted bash word (exact, for binary bodies). */
-function bytesWord(bytes: Uint8Array): string {
-  let out = "$'";
-  for (const b of bytes) {
-    if (b >= 0x20 && b < 0x7f && b !== 0x27 && b !== 0x5c) out += String.fromCharCode(b);
-    else out += '\\x' + b.toString(16).padStart(2, '0');
+/** Bytes as a POSIX `printf` format string in single quotes (octal escapes; exact for any bytes, NUL included). */
+function printfWord(bytes: Uint8Array): string {
+  let fmt = '';
+  for (const b of bytes) fmt += b === 0x25 ? '%%' : b >= 0x20 && b < 0x7f && b !== 0x27 && b !== 0x5c ? String.fromCharCode(b) : '\\' + b.toString(8).padStart(3, '0');
+  return `'${fmt}'`;
+}
+
+/** The body as UTF-8 text, or undefined when it is not valid UTF-8 (browser-safe: TextDecoder, not Buffer). */
+function utf8Text(bytes: Uint8Array): string | undefined {
+  try {
+    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
+  } catch {
+    return undefined;
   }
-  return out + "'";
 }
 
 export interface CurlOptions {
@@ -50,10 +59,11 @@ export interface CurlOptions {
 }
 
 /**
- * The curl command for `req`. Bodies go through `--data-binary` (`--data-raw` when they start
- * with `@`, which curl would read as a file name); a body containing a NUL byte (which no bash
- * word can hold) is fed through `printf` into `--data-binary @-`. A URL with `[]{}` gets `-g`
- * (curl's --globoff), so curl sends it as written. A `bytes` body with a `path` and no bytes
+ * The curl command for `req`, in POSIX shell quoting ({@link shellQuote}). Bodies go through
+ * `--data-binary` (`--data-raw` when they start with `@`, which curl would read as a file
+ * name); a body holding a NUL byte (which no shell word can hold) or bytes that are not UTF-8
+ * is fed through `printf` into `--data-binary @-`. A URL with `[]{}` gets `-g` (curl's
+ * --globoff), so curl sends it as written. A `bytes` body with a `path` and no bytes
  * (a body the shell streams from a file) is `--data-binary @path`.
  */
 export function toCurl(req: Request, opts: CurlOptions = {}): string {
@@ -70,23 +80,15 @@ export function toCurl(req: Request, opts: CurlOptions = {}): string {
     words.push('--data-binary', shellQuote('@' + file));
     words.push(...bodyContentTypeWords(req.headers).map(shellQuote));
   } else if (hasBody) {
-    if (body.includes(0)) {
-      // No bash word can hold NUL: printf's format string with octal escapes carries the bytes.
-      let fmt = '';
-      for (const b of body) fmt += b === 0x25 ? '%%' : b >= 0x20 && b < 0x7f && b !== 0x27 && b !== 0x5c ? String.fromCharCode(b) : '\\' + b.toString(8).padStart(3, '0');
-      prefix = `printf '${fmt}' | `;
+    const text = body.includes(0) ? undefined : utf8Text(body);
+    if (text === undefined) {
+      // No shell word can hold NUL, and binary bytes would need bash's $'...': printf's format
+      // string with octal escapes (POSIX) carries the bytes.
+      prefix = `printf ${printfWord(body)} | `;
       words.push('--data-binary', '@-');
     } else {
-      // Browser-safe (the client library bundles this file): TextDecoder, not Buffer.
-      let text = '';
-      let exact = true;
-      try {
-        text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(body);
-      } catch {
-        exact = false;
-      }
       // `--data-binary @x` would read the file x: a body starting with @ goes as --data-raw.
-      words.push(body[0] === 0x40 ? '--data-raw' : '--data-binary', exact ? shellQuote(text) : bytesWord(body));
+      words.push(body[0] === 0x40 ? '--data-raw' : '--data-binary', shellQuote(text));
     }
     words.push(...bodyContentTypeWords(req.headers).map(shellQuote));
   }

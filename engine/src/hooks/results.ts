@@ -9,7 +9,10 @@
 export interface HookResults {
   /** `run-hook` forms, to be evaluated by the client in the response buffer, in order. */
   runHooks: string[];
-  /** Variables set by `jq-set-var` (already stored as overrides in the engine). */
+  /**
+   * Variables set by `jq-set-var`, and in `.http` files first those the response handlers set
+   * with `client.global.set` (all already stored as overrides in the engine).
+   */
   setVars: { name: string; value: string }[];
   /**
    * Problems that did not stop the request, with their sheet line: parse warnings of the

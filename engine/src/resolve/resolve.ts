@@ -35,8 +35,11 @@ export interface LispDecl {
   vars?: Record<string, string>;
 }
 
-/** The values visible so far, each substituted as far as it goes (for {@link LispDecl.vars}). */
-function visibleVars(values: Map<string, string>, overrides: ReadonlyMap<string, string>, maxPasses: number | undefined): Record<string, string> {
+/**
+ * The values visible so far, each substituted as far as it goes (for {@link LispDecl.vars}, and
+ * `sheet/send`'s `vars`: what `sheet-get-var` answers in Emacs). `overrides` win over `values`.
+ */
+export function visibleVars(values: Map<string, string>, overrides: ReadonlyMap<string, string>, maxPasses: number | undefined): Record<string, string> {
   const visible = new Map(values);
   for (const [k, v] of overrides) visible.set(k, v);
   const sub = new Substitution(visible, maxPasses);

@@ -34,6 +34,11 @@ export interface Settings {
   timeoutMs?: number;
   /** Follow redirects (default true). */
   followRedirects?: boolean;
+  /**
+   * Follow at most this many redirects, then `too-many-redirects` (default 50, curl's limit).
+   * sheet-mode sends restclient.el's `url-max-redirections` here when it is not its default.
+   */
+  maxRedirects?: number;
   /** Persist the cookie jar to this file, in the Netscape format curl reads and writes. */
   cookieJarFile?: string | null;
   /** Accept any TLS certificate (curl's `-k`; `sheet run --insecure`); default false. */
@@ -235,6 +240,12 @@ export interface SendResult {
   hooks: HookResults;
   /** The proxy the final request went through, e.g. `http://127.0.0.1:3128 (from http_proxy)`; absent: direct. */
   proxy?: string;
+  /**
+   * The variables the request used (declared above it, then the overrides), substituted, with
+   * what its hooks set (`hooks.setVars`) over them: what `sheet-get-var` /
+   * `restclient-get-var` answer in its `run-hook` forms and in its response buffer.
+   */
+  vars: Record<string, string>;
 }
 /** Parse the sheet, resolve the request at `line`, send it, present the response, run hooks. */
 export const SheetSend = new RequestType<SendParams, SendResult, EngineErrorData>('sheet/send');
@@ -388,6 +399,12 @@ export interface LispEvalParams {
 export interface LispEvalResult {
   /** The value, as the client turned it into a string (`format "%s"` for non-strings). */
   value: string;
+  /**
+   * Settings the form changed (sheet-mode: `(setq url-max-redirections 0)` gives
+   * `followRedirects`/`maxRedirects`): they apply to the request being served, from its
+   * exchange on. The client sends them with its later requests itself.
+   */
+  settings?: Settings;
 }
 /**
  * Evaluate a `:=` form in the context of the sheet buffer that sent the request being served

@@ -64,6 +64,7 @@ const SETTING_TYPES: Record<keyof P.Settings, [type: string, nullable: boolean]>
   inhibitCookies: ['boolean', false],
   timeoutMs: ['number', false],
   followRedirects: ['boolean', false],
+  maxRedirects: ['number', false],
   cookieJarFile: ['string', true],
   insecure: ['boolean', false],
   proxy: ['object', true],
@@ -114,6 +115,9 @@ export function serve(conn: MessageConnection, onExit: () => void = () => proces
     aborted.catch(() => undefined);
     try {
       const r = await Promise.race([conn.sendRequest(P.LispEval, { form, name: decl.name, line: decl.line, ...(decl.vars ? { vars: decl.vars } : {}), ...(context !== undefined ? { context } : {}) }, source.token), aborted]);
+      // Settings the form changed apply to the request it is evaluated for.
+      const changed = checkSettings(r.settings, 'lisp/eval result.settings');
+      if (changed) session.noteLispSettings(context, changed);
       return r.value;
       // A failure of the form is made a `lisp-error` in one place: resolve.ts's variableValues.
     } finally {

@@ -9,9 +9,9 @@ import type { CookieJar } from 'tough-cookie';
 import { requestAt, varsBefore } from '../sheet/parse.js';
 import { parseForFile } from '../http-file/index.js';
 import type { Sheet } from '../sheet/ast.js';
-import { expandPath, isUnevaluated, resolveRequest, variableValues, type EvalLisp, type LispDecl } from '../resolve/resolve.js';
+import { expandPath, isUnevaluated, resolveRequest, variableValues, visibleVars, type EvalLisp, type LispDecl } from '../resolve/resolve.js';
 import { DEFAULT_MAX_PASSES, Substitution, type SubstitutionWarning } from '../resolve/substitute.js';
-import { MAX_BUFFERED_BODY, send, SinkError, type ResponseHead } from '../http/send.js';
+import { MAX_BUFFERED_BODY, MAX_REDIRECTS, send, SinkError, type ResponseHead } from '../http/send.js';
 import { SpillSink, spillBytes } from './spill.js';
 import { proxyOptions } from './proxy-setting.js';
 import { hasOwnChanges, newJar, refreshJar, tryLoadJar, trySaveJar } from '../http/cookies.js';
@@ -49,6 +49,7 @@ export const DEFAULT_SETTINGS: Required<Settings> = {
   inhibitCookies: false,
   timeoutMs: 0,
   followRedirects: true,
+  maxRedirects: MAX_REDIRECTS,
   cookieJarFile: null,
   insecure: false,
   proxy: null,
@@ -98,6 +99,8 @@ export class Session {
   private ready: Promise<void> = Promise.resolve();
   /** `.http` files: named requests, failed requests and `client.global` values so far. */
   private http = newHttpState();
+  /** Settings `:=` forms changed while a request was resolved (`lisp/eval`'s `settings`), by its context. */
+  private lispSettings = new Map<RequestContext, Settings>();
   /** Last parse, reused while the text is the same (navigation asks often). */
   private cache: { text: string; fileName?: string; sheet: Sheet } | undefined;
 
@@ -178,6 +181,14 @@ export class Session {
   }
 
   /**
+   * Note settings a `:=` form changed (`lisp/eval`'s `settings`): they apply to the request
+   * being served under `context`, from its exchange on (docs/protocol.md, `lisp/eval`).
+   */
+  noteLispSettings(context: RequestContext | undefined, s: Settings): void {
+    if (context !== undefined) this.lispSettings.set(context, { ...this.lispSettings.get(context), ...s });
+  }
+
+  /**
    * `sheet/environments`: the environment names defined for the `.http` file at `path`
    * (http-client.env.json, its private file, VS Code's rest-client.environmentVariables;
    * docs/http-files.md "Environments") and the files they come from.
@@ -206,8 +217,17 @@ export class Session {
 
   private async sendOnce(p: SendParams, signal?: AbortSignal): Promise<SendResult> {
     await this.ready;
-    const s = this.merged(p.settings);
-    const resolved = await this.resolveAt(p, s, signal);
+    let s = this.merged(p.settings);
+    let resolved;
+    try {
+      resolved = await this.resolveAt(p, s, signal);
+    } finally {
+      const changed = p.context !== undefined ? this.lispSettings.get(p.context) : undefined;
+      if (changed) {
+        this.lispSettings.delete(p.context!);
+        s = this.merged({ ...p.settings, ...changed });
+      }
+    }
     if (this.jarFile && !s.inhibitCookies) await refreshJar(this.jar, this.jarFile);
     // `.http` directives `# @no-cookie-jar` and `# @no-redirect` (docs/http-files.md).
     const meta = resolved.http ? requestMeta(resolved.node) : undefined;
@@ -219,6 +239,7 @@ export class Session {
       signal,
       timeoutMs: s.timeoutMs,
       followRedirects: s.followRedirects && !meta?.noRedirect,
+      maxRedirects: s.maxRedirects,
       insecure: s.insecure,
       proxy: proxyOptions(s.proxy),
       ...(s.caFile ? { trust: { caFile: expandPath(s.caFile, process.cwd()) } } : {}),
@@ -232,7 +253,11 @@ export class Session {
     // A jar without changes of its own (no cookie set or expired) is not written: no lock, no
     // read, no write; what others wrote stays in the file and is read before the next request.
     const jarWarning = this.jarFile && !s.inhibitCookies && (await hasOwnChanges(this.jar, this.jarFile)) ? await trySaveJar(this.jar, this.jarFile) : null;
+    const before = resolved.http ? new Map(this.overrides) : undefined;
     const handlerTests = resolved.http ? await afterHttp(resolved.node, exchange.request, exchange.response, p.path, this.overrides, this.http, resolved.http) : [];
+    // What the `.http` handlers set (`client.global.set`) is reported with jq-set-var's, so a
+    // client that keeps the session's overrides (sheet-mode) knows it too.
+    const handlerSet = before ? [...this.overrides].filter(([n, v]) => before.get(n) !== v).map(([name, value]) => ({ name, value })) : [];
     // A spilled body was presented by its sink as it passed (re-indented or raw, in the file);
     // hooks do not read it.
     const pres = spilled ? undefined : present(exchange.response, { raw: p.raw, threshold: s.threshold });
@@ -244,6 +269,7 @@ export class Session {
     });
     hooks.assertions.unshift(...resolved.preTests);
     hooks.assertions.push(...handlerTests);
+    hooks.setVars.unshift(...handlerSet);
     hooks.warnings.unshift(...this.requestWarnings(p, resolved.warnings));
     if (jarWarning) hooks.warnings.push({ line: resolved.request.line ?? p.line, code: 'cookie-jar-unwritable', message: jarWarning });
     if (this.jarReadWarning) {
@@ -278,6 +304,7 @@ export class Session {
       durationMs: exchange.durationMs,
       hooks,
       ...(exchange.proxy ? { proxy: `${exchange.proxy.origin} (from ${exchange.proxy.source})` } : {}),
+      vars: visibleVars(resolved.variables, new Map(hooks.setVars.map((v) => [v.name, v.value])), s.maxPasses),
     };
   }
 

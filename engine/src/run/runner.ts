@@ -182,7 +182,8 @@ export async function runFile(file: string, o: RunOptions): Promise<FileResult> 
   }
   const lisp = o.lisp;
   const session: Session = new Session(
-    lisp && (async (form: string): Promise<string> => (await lisp.eval(form, undefined, session.overrides)).value),
+    // `sheet-get-var` in a `:=` form reads the variables above it, as in Emacs (`lisp/eval`'s vars).
+    lisp && (async (form, decl): Promise<string> => (await lisp.eval(form, undefined, new Map(Object.entries(decl.vars ?? {})))).value),
   );
   for (const [n, v] of o.vars) session.overrides.set(n, v);
   await session.configure({ timeoutMs: o.timeoutMs, insecure: o.insecure, cookieJarFile: o.cookieJar ?? null, threshold: null, proxy: o.proxy ?? null, caFile: o.caFile ?? null });
@@ -214,11 +215,16 @@ export async function runFile(file: string, o: RunOptions): Promise<FileResult> 
         assertions: s.hooks.assertions,
         warnings: s.hooks.warnings,
       });
+      // run-hook forms read the values the request used (`vars`), as in Emacs's response buffer.
+      const hookVars = new Map(Object.entries(s.vars));
       for (const form of s.hooks.runHooks) {
         // run-hook: evaluated in a buffer holding the response body, as in Emacs's response buffer.
         try {
-          const v = await lisp!.eval(form, s.presentation.text ?? '', session.overrides);
-          for (const [n, val] of v.setVars) session.overrides.set(n, val);
+          const v = await lisp!.eval(form, s.presentation.text ?? '', hookVars);
+          for (const [n, val] of v.setVars) {
+            session.overrides.set(n, val);
+            hookVars.set(n, val);
+          }
         } catch (e) {
           r.warnings.push({ line: node.line, code: 'lisp-error', message: `line ${node.line}: run-hook ${form}: ${(e as Error).message}` });
         }

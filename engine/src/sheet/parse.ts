@@ -312,11 +312,15 @@ export function blockAt(sheet: Sheet, line: number): Block | undefined {
 }
 
 /**
- * The request at a 1-based `line`.
+ * The request at a 1-based `line`. Past the end of the text (point at the end of a buffer that
+ * ends with a newline, after `M->`), the block that runs to the end, as restclient.el sends the
+ * request between the last `#` line above point and point; after a trailing comment line there
+ * is none, as there.
  * @throws EngineError `no-request-at-point`, or the block's own error (e.g. `unknown-method`).
  */
 export function requestAt(sheet: Sheet, line: number): RequestNode {
-  const b = blockAt(sheet, line);
+  const last = sheet.blocks[sheet.blocks.length - 1];
+  const b = blockAt(sheet, line) ?? (line > sheet.lineCount && last?.endLine === sheet.lineCount ? last : undefined);
   if (b?.error) {
     throw new EngineError(b.error.code, b.error.message, { line: b.error.line, hint: b.error.hint });
   }

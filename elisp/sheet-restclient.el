@@ -1,0 +1,75 @@
+;;; sheet-restclient.el --- restclient.el's names  -*- lexical-binding: t; -*-
+
+;; Copyright (C) 2026 The sheet-rest authors
+
+;; Author: The sheet-rest authors
+;; Maintainer: The sheet-rest authors
+;; Version: 0.1.0
+;; URL: https://github.com/sheet-rest/sheet-rest
+;; Keywords: comm, tools
+
+;; This file is not part of GNU Emacs.
+
+;; Permission is hereby granted, free of charge, to any person
+;; obtaining a copy of this software and associated documentation
+;; files, to deal in the software without restriction, subject to the
+;; MIT license terms shipped with sheet-rest (LICENSE).
+
+;;; Commentary:
+
+;; Sheets, hooks and init files written for restclient.el call its
+;; public functions by name.  Each is an alias of its sheet-mode
+;; command here, defined only when restclient.el has not defined it
+;; (restclient.el's own definitions win when it is loaded), and
+;; `sheet-set-var-from-header', restclient.el's
+;; `restclient-set-var-from-header', for `run-hook' forms.  The two
+;; autoloaded names, `restclient-get-var' and `restclient-set-var',
+;; are in sheet-mode.el with the functions they stand for.  Loaded by
+;; sheet-mode.el.
+
+;;; Code:
+
+(require 'seq)
+(require 'sheet-response)     ; `sheet--response-info'
+
+(declare-function sheet-set-var "sheet-mode" (name value))
+
+(defun sheet-set-var-from-header (name header)
+  "Set the variable NAME to the value of the response header HEADER.
+For `run-hook' forms, which run in the response buffer: as
+restclient.el's `restclient-set-var-from-header'.  HEADER is
+matched without regard to case; the first such header counts.
+Return the value; signal an error when the response has no such
+header or the current buffer is not a response buffer."
+  (unless sheet--response-info
+    (user-error "Sheet-mode: not in a response buffer"))
+  (let ((found (seq-find
+                (lambda (h)
+                  (eq t (compare-strings (aref h 0) nil nil header nil nil t)))
+                (plist-get (plist-get sheet--response-info :response)
+                           :headers))))
+    (unless found
+      (user-error "Sheet-mode: the response has no header %s" header))
+    (sheet-set-var name (aref found 1))))
+
+(dolist (names '((restclient-set-var-from-header . sheet-set-var-from-header)
+                 (restclient-http-send-current . sheet-http-send-current)
+                 (restclient-http-send-current-raw
+                  . sheet-http-send-current-raw)
+                 (restclient-http-send-current-stay-in-window
+                  . sheet-http-send-current-stay-in-window)
+                 (restclient-http-send-current-suppress-response-buffer
+                  . sheet-http-send-current-suppress-response-buffer)
+                 (restclient-jump-next . sheet-jump-next)
+                 (restclient-jump-prev . sheet-jump-prev)
+                 (restclient-mark-current . sheet-mark-current)
+                 (restclient-narrow-to-current . sheet-narrow-to-current)
+                 (restclient-copy-curl-command . sheet-copy-curl-command)
+                 (restclient-show-info . sheet-show-info)
+                 (restclient-toggle-body-visibility
+                  . sheet-toggle-body-visibility)))
+  (unless (fboundp (car names))
+    (defalias (car names) (cdr names))))
+
+(provide 'sheet-restclient)
+;;; sheet-restclient.el ends here

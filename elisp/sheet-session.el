@@ -1,0 +1,82 @@
+;;; sheet-session.el --- What outlives an engine  -*- lexical-binding: t; -*-
+
+;; Copyright (C) 2026 The sheet-rest authors
+
+;; Author: The sheet-rest authors
+;; Maintainer: The sheet-rest authors
+;; Version: 0.1.0
+;; URL: https://github.com/sheet-rest/sheet-rest
+;; Keywords: comm, tools
+
+;; This file is not part of GNU Emacs.
+
+;; Permission is hereby granted, free of charge, to any person
+;; obtaining a copy of this software and associated documentation
+;; files, to deal in the software without restriction, subject to the
+;; MIT license terms shipped with sheet-rest (LICENSE).
+
+;;; Commentary:
+
+;; The engine keeps the session's variable overrides (values set by
+;; `jq-set-var' hooks and `sheet-set-var'); an engine that dies, is
+;; stuck or is restarted would forget them, and the next request
+;; would go out with `:token' unresolved.  Emacs keeps a copy: each
+;; override the engine reports (a send's `hooks.setVars') or Emacs
+;; sets is noted here, and a new engine gets them all
+;; (`sheet/setVar') before it serves anything.  The environment of a
+;; `.http' buffer and its `# @prompt' answers need nothing here: they
+;; live in Emacs and go with every request.  Loaded by
+;; sheet-engine.el.
+
+;;; Code:
+
+(require 'jsonrpc)
+(require 'seq)
+
+(defvar sheet-session--overrides nil
+  "The session's variable overrides as Emacs knows them, newest first.
+An alist (NAME . VALUE), NAME with its colon; what a new engine is
+given.  Shared by every sheet, as the engine's overrides are.")
+
+(defun sheet-session-note (name value)
+  "Note that the engine's override NAME (\":token\") is now VALUE."
+  (setq sheet-session--overrides
+        (cons (cons name value)
+              (assoc-delete-all name sheet-session--overrides))))
+
+(defun sheet-session-note-all (set-vars)
+  "Note SET-VARS, the engine's list of plists (:name :value)."
+  (seq-doseq (v set-vars)
+    (sheet-session-note (plist-get v :name) (plist-get v :value))))
+
+(defun sheet-session-overrides ()
+  "The overrides a new engine is given, oldest first."
+  (reverse sheet-session--overrides))
+
+(defun sheet-session-forget ()
+  "Forget the session's overrides (the engine was stopped on purpose)."
+  (setq sheet-session--overrides nil))
+
+(defun sheet-session-restore (conn timeout)
+  "Give the engine of CONN the session's overrides; return how many.
+Each is one `sheet/setVar', answered within TIMEOUT seconds.  One
+the engine refuses (a bad name given to `sheet-set-var') is
+forgotten; the others are given all the same."
+  (let ((n 0))
+    (pcase-dolist (`(,name . ,value) (sheet-session-overrides))
+      (condition-case err
+          (progn
+            (jsonrpc-request conn 'sheet/setVar (list :name name :value value)
+                             :timeout timeout)
+            (setq n (1+ n)))
+        (jsonrpc-error
+         ;; -32001: the engine's own error (docs/protocol.md), here
+         ;; `bad-argument'; a time-out or a dead engine is not that.
+         (if (eql (alist-get 'jsonrpc-error-code (cdr err)) -32001)
+             (setq sheet-session--overrides
+                   (assoc-delete-all name sheet-session--overrides))
+           (signal (car err) (cdr err))))))
+    n))
+
+(provide 'sheet-session)
+;;; sheet-session.el ends here
