@@ -23,6 +23,7 @@ build-engine:
 	  --outfile=$(ENGINE) --log-level=warning --legal-comments=none
 	$(NODE_BIN)/esbuild engine/src/cli/entry.ts --bundle --platform=node --target=node20 --format=cjs --outfile=engine/dist/rest-cli.cjs --log-level=warning --legal-comments=none
 	$(NODE_BIN)/esbuild engine/src/run/entry.ts --bundle --platform=node --target=node20 --format=cjs --outfile=engine/dist/sheet.cjs --log-level=warning --legal-comments=none
+	$(NODE_BIN)/esbuild engine/src/run/shell-path-entry.ts --bundle --platform=node --target=node20 --format=cjs --outfile=engine/dist/shell-path.cjs --log-level=warning --legal-comments=none
 
 build-client-lib:
 	npm run --silent --if-present build -w client-lib

@@ -22,7 +22,7 @@ const COPIES = [
   ['LICENSE', 'LICENSE'],
   ['elisp/sheet-batch.el', 'elisp/sheet-batch.el'],
 ];
-const BUNDLES = ['dist/engine.cjs', 'dist/rest-cli.cjs', 'dist/sheet.cjs'];
+const BUNDLES = ['dist/engine.cjs', 'dist/rest-cli.cjs', 'dist/sheet.cjs', 'dist/shell-path.cjs'];
 
 function newestSource(dir) {
   let newest = 0;

@@ -86,7 +86,7 @@ describe('npm pack', () => {
     expect(packed.name).toBe('sheet-rest');
     expect(packed.version).toBe(VERSION);
     expect(packed.files.map((f) => f.path).sort()).toEqual(
-      ['LICENSE', 'README.md', 'bin/package.json', 'bin/sheet', 'dist/engine.cjs', 'dist/rest-cli.cjs', 'dist/sheet.cjs', 'elisp/sheet-batch.el', 'package.json', 'shell/_rest', 'shell/rest', 'shell/rest-completion', 'shell/rest-verbs'].sort(),
+      ['LICENSE', 'README.md', 'bin/package.json', 'bin/sheet', 'dist/engine.cjs', 'dist/rest-cli.cjs', 'dist/sheet.cjs', 'dist/shell-path.cjs', 'elisp/sheet-batch.el', 'package.json', 'shell/_rest', 'shell/rest', 'shell/rest-completion', 'shell/rest-verbs'].sort(),
     );
   });
 

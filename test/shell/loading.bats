@@ -191,3 +191,31 @@ load test_helper
   [ "$status" -eq 2 ]
   [[ "$stderr" == *"unterminated single quote"* ]]
 }
+
+# shellcheck disable=SC2016 # the code runs in the shell under test, which expands it
+@test "REST_DAEMON=eager: source starts the daemon in the background and prints nothing" {
+  [ ! -e "$REST_RUNTIME_DIR/engine.sock" ] || { kill "$(cat "$REST_RUNTIME_DIR/engine.pid")"; sleep 0.5; }
+  run --separate-stderr rsh_raw 'export REST_DAEMON=eager; source "$REST_ROOT/shell/rest"; echo sourced'
+  [ "$status" -eq 0 ]
+  [ "$output" = sourced ]
+  [ -z "$stderr" ]
+  # Started without any call.
+  wait_for "$REST_RUNTIME_DIR/engine.sock"
+  [ -S "$REST_RUNTIME_DIR/engine.sock" ]
+  run rsh 'rest "$API" >/dev/null; GET /small'
+  [ "$status" -eq 0 ]
+  [ "$(field .name)" = small ]
+}
+
+@test "sheet shell-path answers without the CLI bundle (a few kB loaded, not the engine)" {
+  local copy=$BATS_TEST_TMPDIR/pkg
+  mkdir -p "$copy/bin" "$copy/dist" "$copy/shell"
+  cp "$REST_ROOT/engine/bin/sheet" "$REST_ROOT/engine/bin/package.json" "$copy/bin/"
+  cp "$REST_ROOT/engine/dist/shell-path.cjs" "$copy/dist/"
+  cp "$REST_ROOT/shell/rest" "$copy/shell/"
+  # No dist/sheet.cjs here: loading it would fail.
+  run node "$copy/bin/sheet" shell-path
+  [ "$status" -eq 0 ]
+  [ "$output" = "$copy/shell/rest" ]
+  [ "$(wc -c <"$REST_ROOT/engine/dist/shell-path.cjs")" -lt 20000 ]
+}

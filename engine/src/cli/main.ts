@@ -5,6 +5,7 @@
  *                                          with --start-daemon, also start the daemon for
  *                                          the next calls, detached, when none runs in DIR
  *   cli daemon --dir DIR [--idle SECONDS]  serve verb calls on DIR/engine.sock until idle
+ *   cli start-daemon DIR                   start that daemon detached and return at once
  *   cli split LINE                         print the words of an option-file line, one per line
  *   cli options                            print the curl options the engine understands
  *   cli env [NAME]                         `rest --env`: with NAME, check the environment
@@ -100,6 +101,19 @@ export async function runCli(argv: string[]): Promise<number> {
       });
       await closeConnections();
       return r.code;
+    }
+    case 'start-daemon': {
+      // REST_DAEMON=eager at `source` time: start it now, detached, and leave (shell/rest).
+      if (!rest[0]) {
+        process.stderr.write('rest: cli start-daemon needs DIR\n');
+        return EXIT.usage;
+      }
+      try {
+        startDaemon(rest[0]);
+      } catch {
+        /* the first call starts it then */
+      }
+      return 0;
     }
     case 'daemon': {
       const i = rest.indexOf('--dir');
