@@ -88,3 +88,26 @@ EOF
   run --separate-stderr rsh 'rest "$API" >/dev/null; POST /echo "{{x}}"'
   [ "$(field .body)" = "{{x}}" ]
 }
+
+# shellcheck disable=SC2016 # the code runs in the shell under test, which expands it
+@test "the environment applies inside its project only: outside, said once and not used; back inside, used again" {
+  project
+  run --separate-stderr rsh 'rest --env dev >/dev/null
+    cd "$BATS_TEST_TMPDIR" && GET "/echo/{{user}}" >o1; GET "/echo/{{user}}" >o2
+    jq -r .rawPath o1 o2; cd "$OLDPWD" && GET "/echo/{{user}}" | jq -r .rawPath'
+  [ "$status" -eq 0 ]
+  # Outside: {{user}} as typed (encoded), no "no environment named dev" failure.
+  [ "${lines[0]}" = "/echo/%7B%7Buser%7D%7D" ]
+  [ "${lines[1]}" = "/echo/%7B%7Buser%7D%7D" ]
+  [ "${lines[2]}" = "/echo/ada" ]
+  [ "$(printf '%s\n' "$stderr" | grep -c 'belongs to .*proj and does not apply here')" -eq 1 ]
+  [[ $stderr != *"no environment named"* ]]
+}
+
+# shellcheck disable=SC2016 # the code runs in the shell under test, which expands it
+@test "rest NEWBASE clears the environment chosen for the old base" {
+  project
+  run --separate-stderr rsh 'rest --env dev >/dev/null; rest "$API" >/dev/null; GET "/echo/{{user}}" | jq -r .rawPath'
+  [ "$status" -eq 0 ]
+  [ "$output" = "/echo/%7B%7Buser%7D%7D" ]
+}

@@ -42,6 +42,18 @@ export function substituteEnv(text: string, ctx: HttpVarContext): string {
   return substituteHttp(text, ctx);
 }
 
+/**
+ * The directory tree an environment belongs to: that of its nearest file (a VS Code
+ * `.vscode/settings.json` belongs to the folder above `.vscode`). `rest --env` applies the
+ * environment only to calls made inside it (docs/shell.md, "Environments").
+ */
+export function environmentRoot(env: Environment, cwd: string): string {
+  const file = env.files[0];
+  if (!file) return cwd;
+  const dir = path.dirname(file);
+  return path.basename(dir) === '.vscode' ? path.dirname(dir) : dir;
+}
+
 /** The environment's base URL (`baseUrl`, else `host`, substituted), or undefined. */
 export function environmentBase(env: Environment): string | undefined {
   for (const v of BASE_VARIABLES) {

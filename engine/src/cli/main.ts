@@ -11,6 +11,7 @@
  *   cli env [NAME]                         `rest --env`: with NAME, check the environment
  *                                          (files found walking up from the working directory)
  *                                          and print its base URL (`baseUrl`, else `host`) or an
+ *                                          empty line, then the directory it belongs to;
  *                                          empty line; without, print the environment names
  */
 import { containStrayErrors } from '../call-scope.js';
@@ -146,11 +147,11 @@ export async function runCli(argv: string[]): Promise<number> {
       }
     }
     case 'env': {
-      const { environmentBase, shellEnvironment } = await import('./env.js');
+      const { environmentBase, environmentRoot, shellEnvironment } = await import('./env.js');
       try {
         const env = shellEnvironment(process.cwd(), rest[0]);
         if (rest[0] === undefined) process.stdout.write(env.available.map((n) => n + '\n').join(''));
-        else process.stdout.write((environmentBase(env) ?? '') + '\n');
+        else process.stdout.write(`${environmentBase(env) ?? ''}\n${environmentRoot(env, process.cwd())}\n`);
         return 0;
       } catch (e) {
         const ee = toEngineError(e);
