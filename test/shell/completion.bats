@@ -99,3 +99,15 @@ $opts
 $show_args" 'GET /us\t -\t-dry\t\r' '</users><--dry-run>'
   [ "$status" -eq 0 ]
 }
+
+@test "a path with a blank completes quoted, so the line keeps it one word" {
+  pty 'GET "/echo/a b" >/dev/null
+'"$show_args" 'GET /echo/a\t\r' '</echo/a b>'
+  [ "$status" -eq 0 ]
+}
+
+@test "a file name with a blank after -o completes quoted" {
+  pty 'cd "$BATS_TEST_TMPDIR" && : >"my out.txt"
+'"$show_args" 'GET /small -o my\t\r' '</small><-o><my out.txt>'
+  [ "$status" -eq 0 ]
+}

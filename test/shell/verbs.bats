@@ -292,3 +292,17 @@ load test_helper
   run rsh 'rest "$API" >/dev/null; name=$(GET /users/1 | jq -r .name); printf "%s\n" "$name"'
   [ "$output" = "Ada Lovelace" ]
 }
+
+# shellcheck disable=SC2016 # the code runs in the shell under test, which expands it
+@test "a path with ? that comes back 404 gets a hint naming -q and -Q; -Q sends it as typed" {
+  run --separate-stderr rsh 'rest "$API" >/dev/null; GET "/users?id=1"'
+  [ "$status" -eq 4 ]
+  [[ $stderr == *"hint: the ? in /users?id=1 was sent as %3F"*"-q 'name=value'"*"-Q"* ]]
+  run --separate-stderr rsh 'rest "$API" >/dev/null; GET "/users?id=1" -Q'
+  [ "$status" -eq 0 ]
+  [[ $stderr != *hint* ]]
+  # A 404 without ? gets no hint.
+  run --separate-stderr rsh 'rest "$API" >/dev/null; GET /nonexistent'
+  [ "$status" -eq 4 ]
+  [[ $stderr != *hint* ]]
+}

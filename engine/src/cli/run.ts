@@ -216,6 +216,11 @@ async function runCall(input: RunInput, out: RunOutput, outputs: Outputs, err: (
     if (!bodyOnStdout && bodyOut && bodyOut.bytes === 0 && input.outputs?.ttyErr && !headShown && b.opts.output === undefined) {
       await err(`HTTP/${ex.response.httpVersion} ${ex.response.status}${ex.response.statusText ? ' ' + ex.response.statusText : ''}\n`);
     }
+    // resty's rule sends a `?` typed in the path as %3F, a path character: a 404 then most
+    // likely means the user meant a query string (docs/shell.md, "URLs").
+    if (finalStatus === 404 && !b.flags.raw && b.typedPath.includes('?')) {
+      await err(`rest: hint: the ? in ${b.typedPath} was sent as %3F, part of the path; for a query string use -q 'name=value' (or -Q to send the path as typed)\n`);
+    }
     // Completion's path history: paths the server answered, 404 excepted (src/cli/history.ts).
     if (b.flags.pathsFile && finalStatus && finalStatus !== 404) {
       const w = rememberPath(b.flags.pathsFile, b.typedPath);
