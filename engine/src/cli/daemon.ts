@@ -73,8 +73,9 @@ function lazyFile(file: string | undefined, flags = 'w'): { stream: Writable; us
     write(c: Buffer, _e, cb) {
       if (!file) return cb();
       ws ??= fs.createWriteStream(file, { mode: 0o600, flags });
-      if (ws.write(c)) cb();
-      else ws.once('drain', () => cb());
+      // Done once the bytes are in the file, not when buffered: written to the caller's own
+      // terminal, -v lines must be there before the body the caller's curl writes next.
+      ws.write(c, (e) => cb(e ?? null));
     },
   });
   return {
