@@ -40,6 +40,8 @@ export type ErrorCode =
   // cookie jar (a warning: the request was sent)
   | 'cookie-jar-unwritable'
   | 'cookie-jar-unreadable'
+  // a warning: a body spilled to a file was not read by the hooks
+  | 'body-not-read'
   // hooks
   | 'jq-error'
   | 'unknown-hook'

@@ -12,7 +12,10 @@ import type { Sheet } from '../sheet/ast.js';
 import { expandPath, isUnevaluated, resolveRequest, variableValues, visibleVars, type EvalLisp, type LispDecl } from '../resolve/resolve.js';
 import { DEFAULT_MAX_PASSES, Substitution, type SubstitutionWarning } from '../resolve/substitute.js';
 import { MAX_BUFFERED_BODY, MAX_REDIRECTS, send, SinkError, type ResponseHead } from '../http/send.js';
-import { SpillSink, spillBytes } from './spill.js';
+import { SPILL_MIN_BYTES, SpillSink, spillBytes } from './spill.js';
+
+/** Hooks that read the response body (the others read the status, headers or time). */
+const BODY_HOOKS = new Set(['jq-set-var', 'expect-jq', 'expect-body', 'run-hook']);
 import { proxyOptions } from './proxy-setting.js';
 import { hasOwnChanges, newJar, refreshJar, tryLoadJar, trySaveJar } from '../http/cookies.js';
 import { charLength, decodeExact, present, DEFAULT_THRESHOLD, type Presentation } from '../present/present.js';
@@ -91,6 +94,12 @@ export type SessionEvalLisp = (
 export class Session {
   readonly overrides = new Map<string, string>();
   settings: Required<Settings> = { ...DEFAULT_SETTINGS };
+  /**
+   * Spill every body past {@link SPILL_MIN_BYTES} to a private file as it arrives, whatever
+   * the threshold and `bodyFileMin` say: `sheet run` keeps no body, so its memory stays
+   * bounded (issue 30); the caller removes the file (`presentation.file`).
+   */
+  spillBigBodies = false;
   private jar: CookieJar = newJar();
   private jarFile: string | null = null;
   /** The cookie file could not be read: said once, with the next send's warnings. */
@@ -232,7 +241,7 @@ export class Session {
     // `.http` directives `# @no-cookie-jar` and `# @no-redirect` (docs/http-files.md).
     const meta = resolved.http ? requestMeta(resolved.node) : undefined;
     // A client that takes files gets a big body in one, written as it arrives (rpc/spill.ts).
-    const spillAt = spillBytes(s.threshold, p.bodyFileMin);
+    const spillAt = this.spillBigBodies ? SPILL_MIN_BYTES : spillBytes(s.threshold, p.bodyFileMin);
     let sink: SpillSink | undefined;
     let exchange = await send(resolved.request, {
       jar: s.inhibitCookies || meta?.noCookieJar ? undefined : this.jar,
@@ -272,6 +281,11 @@ export class Session {
     hooks.setVars.unshift(...handlerSet);
     hooks.warnings.unshift(...this.requestWarnings(p, resolved.warnings));
     if (jarWarning) hooks.warnings.push({ line: resolved.request.line ?? p.line, code: 'cookie-jar-unwritable', message: jarWarning });
+    if (spilled && resolved.hooks.some((h) => BODY_HOOKS.has(h.name))) {
+      // Hooks read a body held in memory; this one went to a file as it came (never whole).
+      const line = resolved.hooks.find((h) => BODY_HOOKS.has(h.name))!.line;
+      hooks.warnings.push({ line, code: 'body-not-read', message: `line ${line}: the body (${spilled.size} bytes) is over ${SPILL_MIN_BYTES / 1048576} MiB and was not kept in memory, so hooks that read it (jq-set-var, expect-jq, expect-body, run-hook) saw an empty body` });
+    }
     if (this.jarReadWarning) {
       hooks.warnings.push({ line: resolved.request.line ?? p.line, code: 'cookie-jar-unreadable', message: this.jarReadWarning });
       this.jarReadWarning = null;

@@ -5,6 +5,7 @@
  * requests below. `:=` and `run-hook` Lisp goes to the run's batch Emacs (lisp-batch.ts).
  */
 import { withCallScope } from '../call-scope.js';
+import { removeBodyFile } from '../rpc/body-file.js';
 import { firstCode } from './untrusted.js';
 import fs from 'node:fs/promises';
 import { Session } from '../rpc/session.js';
@@ -185,6 +186,9 @@ export async function runFile(file: string, o: RunOptions): Promise<FileResult> 
     // `sheet-get-var` in a `:=` form reads the variables above it, as in Emacs (`lisp/eval`'s vars).
     lisp && (async (form, decl): Promise<string> => (await lisp.eval(form, undefined, new Map(Object.entries(decl.vars ?? {})))).value),
   );
+  // Bodies past 16 MiB go to a private file as they arrive, removed after the request: the
+  // run's memory stays bounded whatever the body (issue 30), as over JSON-RPC.
+  session.spillBigBodies = true;
   for (const [n, v] of o.vars) session.overrides.set(n, v);
   await session.configure({ timeoutMs: o.timeoutMs, insecure: o.insecure, cookieJarFile: o.cookieJar ?? null, threshold: null, proxy: o.proxy ?? null, caFile: o.caFile ?? null });
   const lines = text.split(/\r?\n/);
@@ -229,6 +233,7 @@ export async function runFile(file: string, o: RunOptions): Promise<FileResult> 
           r.warnings.push({ line: node.line, code: 'lisp-error', message: `line ${node.line}: run-hook ${form}: ${(e as Error).message}` });
         }
       }
+      if (s.presentation.file) await removeBodyFile(s.presentation.file);
       if (r.assertions.some((a) => !a.passed)) r.outcome = 'failed';
     } catch (e) {
       r.error = errorOf(e, file);
