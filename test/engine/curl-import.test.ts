@@ -52,8 +52,8 @@ describe('curlToSheet: what people paste', () => {
     [
       "Chrome's Copy as cURL (bash), over several lines",
       `curl 'https://api.example.org/v1/users?page=2' \\\n  -H 'accept: application/json' \\\n  -H 'content-type: application/json' \\\n  -b 'sid=abc; theme=dark' \\\n  --data-raw '{"name":"Ada"}' \\\n  --compressed`,
-      sheet('POST https://api.example.org/v1/users?page=2', 'accept: application/json', 'content-type: application/json', 'Cookie: sid=abc; theme=dark', '', '{"name":"Ada"}'),
-      [],
+      sheet('POST https://api.example.org/v1/users?page=2', 'accept: application/json', 'content-type: application/json', 'Accept-Encoding: deflate, gzip, br, zstd', 'Cookie: sid=abc; theme=dark', '', '{"name":"Ada"}'),
+      [/^--compressed: written as curl 7\.88 sends it/],
     ],
     ['-X and a bundled -sSL', `curl -sSL -X DELETE http://h/users/1`, sheet('DELETE http://h/users/1'), []],
     ['-XPUT attached, --data-binary @file as a file body', `curl -XPUT --data-binary @body.json -H 'Content-Type: application/json' http://h/p`, sheet('PUT http://h/p', 'Content-Type: application/json', '', '< body.json'), [/relative to the sheet file's directory/]],

@@ -12,12 +12,19 @@ import { EngineError } from '../errors.js';
 import type { Header } from '../model.js';
 import { METHODS } from '../sheet/parse.js';
 import { emptyOptions, parseCurlOptions, splitCurlArgs, type CurlArg, type DataPart } from './options.js';
-import { appendQuery, basicAuthHeader, cookieHeader, dataContentType, hasHeader, impliedMethod, urlencodeData } from './rules.js';
+import { appendQuery, basicAuthHeader, COMPRESSED_ACCEPT_ENCODING, cookieHeader, dataContentType, hasHeader, impliedMethod, uploadUrl, urlCredentials, urlencodeData } from './rules.js';
+import { cutShellTail } from './shell-tail.js';
+import { targetDifference, urlGlob } from './url-check.js';
 import { splitShellWords } from './words.js';
 
 /** A warning of the import: something of the command the sheet request does not carry. */
 export interface CurlImportWarning {
   message: string;
+  /**
+   * The sheet request sends something else than curl would (a header, the target, the body);
+   * false for a note that leaves the request as curl sends it (an option about output or TLS).
+   */
+  differs: boolean;
 }
 
 /** The sheet text of the request and what was left out. */
@@ -28,7 +35,7 @@ export interface CurlImport {
 }
 
 /** Options that only change what curl prints, or that the engine does by default (-L). */
-const NO_EFFECT = new Set(['silent', 'show-error', 'verbose', 'include', 'location', 'compressed', 'progress-bar', 'no-progress-meter', 'globoff']);
+const NO_EFFECT = new Set(['silent', 'show-error', 'verbose', 'include', 'location', 'progress-bar', 'no-progress-meter']);
 /** Options the engine performs in the shell but a sheet request cannot say. */
 const NO_SHEET_EQUIVALENT = new Set(['insecure', 'max-time', 'max-redirs', 'output', 'cookie-jar', 'junk-session-cookies', 'proxy', 'noproxy', 'proxy-user', 'cacert']);
 /** Options about the authentication scheme of -u: the sheet writes only Basic. */
@@ -60,10 +67,12 @@ const bad = (message: string, hint: string) => new EngineError('bad-argument', m
  */
 export function curlToSheet(commandLine: string): CurlImport {
   const warnings: CurlImportWarning[] = [];
-  const warn = (message: string) => warnings.push({ message });
+  const warn = (message: string) => warnings.push({ message, differs: true });
+  const note = (message: string) => warnings.push({ message, differs: false });
+  const tail = cutShellTail(commandLine.trim());
   let words: string[];
   try {
-    words = splitShellWords(commandLine.trim());
+    words = splitShellWords(tail.command.trim());
   } catch (e) {
     if (e instanceof EngineError) throw bad(`the curl command line has an ${e.message.replace(/ in ".*$/s, '')}`, 'Close every quote (\' " or $\') of the command as bash would need.');
     throw e;
@@ -72,6 +81,10 @@ export function curlToSheet(commandLine: string): CurlImport {
   if (words.length === 0 || !/(^|[\\/])curl(\.exe)?$/.test(words[0]!)) {
     throw bad(`not a curl command: it starts with ${JSON.stringify(words[0] ?? '')}`, 'Paste a command line that starts with curl, e.g. curl -H "Accept: application/json" https://host/path.');
   }
+  if (tail.dropped) note(`${tail.dropped}: not part of the curl command (bash runs it on curl's output or after curl); dropped`);
+  for (const w of tail.bareAmpersands) {
+    warn(`${w}: an unquoted & (bash would run curl in the background with this word cut at the first &); imported as the whole word, as if quoted '${w}'`);
+  }
   const { options, positional } = splitCurlArgs(words.slice(1));
 
   const urls = [...positional];
@@ -79,8 +92,10 @@ export function curlToSheet(commandLine: string): CurlImport {
   const forms: CurlArg[] = [];
   const extraHeaders: Header[] = [];
   let authScheme: string | undefined;
+  let globoff = false;
   for (const o of options) {
     if (o.name === 'url') urls.push(o.arg!);
+    else if (o.name === 'globoff') globoff = true;
     else if (o.name === 'form' || o.name === 'form-string') forms.push(o);
     else if (o.name === 'oauth2-bearer') extraHeaders.push(['Authorization', `Bearer ${o.arg!}`]);
     else if (AUTH_SCHEMES.has(o.name)) authScheme = o.written;
@@ -94,11 +109,29 @@ export function curlToSheet(commandLine: string): CurlImport {
 
   const opts = parseCurlOptions(known, emptyOptions());
 
-  let url = sheetUrl(urls[0]!);
+  const glob = globoff ? undefined : urlGlob(urls[0]!);
+  if (glob) {
+    throw bad(`the URL holds the glob ${glob}: curl sends one request per value (and {KEY} as KEY, without braces); a sheet request is one request`, 'Write one curl command per URL, or add -g (--globoff) when the brackets or braces are meant as written.');
+  }
+  const credentials = urlCredentials(sheetUrl(urls[0]!));
+  let url = credentials.url;
   const headers: Header[] = [...opts.headers];
   const has = (name: string) => hasHeader(headers, name) || opts.removeHeaders.includes(name);
-  const { body, file, json } = dataBody(opts.data, warn);
+  const data = dataBody(opts.data, warn);
+  const { body, json } = data;
+  let file = data.file;
   let hasBody = body !== undefined || file !== undefined;
+  const upload = opts.uploadFile;
+  if (upload !== undefined) {
+    if (upload === '-' || upload === '.') throw bad(`-T ${upload}: the body is read from standard input, which a sheet cannot`, 'Save the body to a file and write -T file.');
+    if (hasBody || forms.length) throw bad(`-T ${upload} with data: curl sends the file and no data; a sheet request has one body`, 'Keep either -T or the data options.');
+    if (!/^[^<>\n\r]*[^<>\s]$/.test(upload.trimStart())) throw bad(`-T ${upload}: a sheet file body cannot name this file (it holds < > or a line break, or ends with a blank)`, 'Rename the file.');
+    url = uploadUrl(url, upload);
+    file = upload;
+    hasBody = true;
+    if (!/^([/~]|[A-Za-z]:[\\/])/.test(upload)) note(`-T ${upload}: the sheet reads ${upload} relative to the sheet file's directory (curl: the current directory)`);
+    note(`-T ${upload}: curl also sends "Expect: 100-continue" and waits for the server's 100 before the body; the sheet sends the same body at once`);
+  }
   if (forms.length) {
     warn(`${forms.map((f) => `${f.written} ${f.arg}`).join(', ')}: multipart/form-data cannot be written in a sheet (no multipart body); the request has no body`);
   }
@@ -107,7 +140,7 @@ export function curlToSheet(commandLine: string): CurlImport {
     url = appendQuery(url, body!);
     hasBody = false;
   }
-  let method = opts.method ?? (opts.head ? 'HEAD' : opts.get ? 'GET' : forms.length ? 'POST' : impliedMethod(hasBody));
+  let method = opts.method ?? (opts.head ? 'HEAD' : upload !== undefined ? 'PUT' : opts.get ? 'GET' : forms.length ? 'POST' : impliedMethod(hasBody));
   if (!(METHODS as readonly string[]).includes(method)) {
     if ((METHODS as readonly string[]).includes(method.toUpperCase())) {
       warn(`-X ${method}: written as ${method.toUpperCase()} (sheet methods are upper case)`);
@@ -116,18 +149,31 @@ export function curlToSheet(commandLine: string): CurlImport {
       throw new EngineError('bad-option', `-X ${method}: a sheet request cannot use this method`, { hint: `Use one of ${METHODS.join(', ')}.` });
     }
   }
-  if (opts.user !== undefined && !has('authorization')) {
-    if (authScheme) warn(`${authScheme} -u ...: only Basic authentication can be written as a header; no Authorization header was written`);
+  // -u beats credentials in the URL (curl's manual, -u); the URL never sends them.
+  const user = opts.user ?? credentials.user;
+  const userSource = opts.user !== undefined ? `-u ${opts.user}` : `the URL's user ${credentials.user}`;
+  if (user !== undefined && !has('authorization')) {
+    if (authScheme) warn(`${authScheme} ${userSource}: only Basic authentication can be written as a header; no Authorization header was written`);
     else {
-      if (!opts.user.includes(':')) warn(`-u ${opts.user}: no password given (curl would ask for it); written with an empty password`);
-      headers.push(basicAuthHeader(opts.user));
+      if (opts.user !== undefined && !opts.user.includes(':')) warn(`-u ${opts.user}: no password given (curl would ask for it); written with an empty password`);
+      const variable = /\$(\{?[A-Za-z_][A-Za-z0-9_]*\}?|\()/.exec(user);
+      if (variable) warn(`${userSource}: ${variable[0]}${variable[0].endsWith('(') ? '...)' : ''} is expanded by the shell, not by the import: the Authorization header below encodes the text "${user}" as written; put the value in its place`);
+      headers.push(basicAuthHeader(user));
     }
   }
+  if (opts.compressed && !has('accept-encoding')) {
+    headers.push(['Accept-Encoding', COMPRESSED_ACCEPT_ENCODING]);
+    note(`--compressed: written as curl 7.88 sends it (Accept-Encoding: ${COMPRESSED_ACCEPT_ENCODING}); the engine decodes gzip, deflate and br, a zstd response is shown as received`);
+  }
   for (const h of extraHeaders) if (!has(h[0].toLowerCase())) headers.push(h);
-  if (hasBody && !has('content-type')) headers.push(['Content-Type', dataContentType(json)]);
+  if (hasBody && upload === undefined && !has('content-type')) headers.push(['Content-Type', dataContentType(json)]);
   if (json && !has('accept')) headers.push(['Accept', 'application/json']);
   if (opts.cookieStrings.length && !has('cookie')) headers.push(cookieHeader(opts.cookieStrings));
 
+  const target = targetDifference(url);
+  if (target) {
+    warn(`the URL: curl sends the request target ${target.curl} as written, the sheet sends ${target.sheet} (a sheet URL is percent-encoded as WHATWG URLs are, and an empty ? is not sent)`);
+  }
   const lines = [`${method} ${url}`];
   for (const [n, v] of headers) {
     if (!SHEET_HEADER_NAME.test(n)) throw bad(`header name ${JSON.stringify(n)}: a sheet header name cannot hold blanks or ( ) , / : ; @ [ \\ ] { } =`, 'Rename the header or send this request with curl.');
