@@ -14,6 +14,7 @@ import { METHODS } from '../sheet/parse.js';
 import { emptyOptions, parseCurlOptions, splitCurlArgs, type CurlArg, type DataPart } from './options.js';
 import { appendQuery, basicAuthHeader, COMPRESSED_ACCEPT_ENCODING, cookieHeader, dataContentType, hasHeader, impliedMethod, uploadUrl, urlCredentials, urlencodeData } from './rules.js';
 import { cutShellTail } from './shell-tail.js';
+import { dropUnsendable } from './unsendable.js';
 import { targetDifference, urlGlob } from './url-check.js';
 import { splitShellWords } from './words.js';
 
@@ -115,7 +116,9 @@ export function curlToSheet(commandLine: string): CurlImport {
   }
   const credentials = urlCredentials(sheetUrl(urls[0]!));
   let url = credentials.url;
-  const headers: Header[] = [...opts.headers];
+  const sendable = dropUnsendable(opts.headers);
+  for (const l of sendable.left) warnings.push({ message: l.message, differs: l.differs });
+  const headers: Header[] = [...sendable.kept];
   const has = (name: string) => hasHeader(headers, name) || opts.removeHeaders.includes(name);
   const data = dataBody(opts.data, warn);
   const { body, json } = data;
