@@ -132,12 +132,12 @@ describe('round trip: sheet -> curl -> sheet', () => {
   });
 
   it('holds for any request a sheet can write (property)', async () => {
-    const token = fc.stringMatching(/^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,12}$/);
+    const token = fc.stringMatching(/^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,12}$/).filter((t) => !t.startsWith('#'));
     const value = fc.stringMatching(/^[ -~\u00a0-\u00ff\u4e00-\u4e10]{0,20}$/).map((v) => v.trim());
     const segment = fc.stringMatching(/^[A-Za-z0-9._~-]{0,8}$/);
     const query = fc.array(fc.tuple(fc.stringMatching(/^[a-z]{1,5}$/), fc.stringMatching(/^[A-Za-z0-9%]{0,6}$/).map((v) => v.replace(/%/g, '%25'))), { maxLength: 3 });
     const bodyLine = fc.stringMatching(/^[ -~\t\u00e9\u65e5]{0,20}$/).filter((l) => !l.startsWith('#'));
-    const body = fc.array(bodyLine, { minLength: 1, maxLength: 4 }).map((ls) => ls.join('\n')).filter((b) => b !== '' && !/^<[ \t]*[^<>\n\r]*[^ \t<>\n\r]/.test(b));
+    const body = fc.array(bodyLine, { minLength: 1, maxLength: 4 }).map((ls) => ls.join('\n')).filter((b) => b !== '' && !/^<[ \t]*[^<>\n\r]*$/m.test(b.split('\n')[0]!) && !/^<[ \t]*[^<>\n\r]*[^ \t<>\n\r]/.test(b));
     const request = fc.record({
       method: fc.constantFrom(...METHODS),
       path: fc.array(segment, { maxLength: 3 }),

@@ -39,6 +39,20 @@ export interface CurlImport {
 const NO_EFFECT = new Set(['silent', 'show-error', 'verbose', 'include', 'location', 'progress-bar', 'no-progress-meter']);
 /** Options the engine performs in the shell but a sheet request cannot say. */
 const NO_SHEET_EQUIVALENT = new Set(['insecure', 'max-time', 'max-redirs', 'output', 'cookie-jar', 'junk-session-cookies', 'proxy', 'noproxy', 'proxy-user', 'cacert']);
+/**
+ * Options that leave the request as curl sends it (curl's manual: they change where the
+ * response goes, what is printed, TLS checks, timeouts, retries, the IP family): a note, not a
+ * difference. Any option not named here, and not converted, counts as a difference.
+ */
+const SAME_REQUEST = new Set([
+  'insecure', 'max-time', 'max-redirs', 'output', 'cookie-jar', 'cacert', 'capath', 'no-buffer', 'fail', 'fail-with-body',
+  'fail-early', 'write-out', 'dump-header', 'connect-timeout', 'retry', 'retry-delay', 'retry-max-time', 'retry-all-errors',
+  'retry-connrefused', 'remote-name', 'remote-header-name', 'remote-name-all', 'create-dirs', 'output-dir', 'http1.1', 'ipv4',
+  'ipv6', 'tcp-nodelay', 'tcp-fastopen', 'keepalive-time', 'no-keepalive', 'max-filesize', 'limit-rate', 'trace', 'trace-ascii',
+  'trace-time', 'stderr', 'remote-time', 'styled-output', 'no-styled-output', 'disable', 'raw', 'no-sessionid', 'tlsv1',
+  'tlsv1.0', 'tlsv1.1', 'tlsv1.2', 'tlsv1.3', 'tls-max', 'ciphers', 'tls13-ciphers', 'cert-status', 'pinnedpubkey', 'ssl-no-revoke',
+  'etag-save', 'speed-limit', 'speed-time', 'parallel', 'parallel-max', 'rate', 'xattr', 'libcurl', 'crlf', 'suppress-connect-headers',
+]);
 /** Options about the authentication scheme of -u: the sheet writes only Basic. */
 const AUTH_SCHEMES = new Set(['digest', 'ntlm', 'negotiate', 'anyauth', 'ntlm-wb']);
 /** restclient-header-regexp's name (sheet/parse.ts HEADER_LINE). */
@@ -103,7 +117,11 @@ export function curlToSheet(commandLine: string): CurlImport {
     else if (NO_EFFECT.has(o.name)) continue;
     else if (o.name === 'cookie' && !o.arg!.includes('=')) warn(`${o.written} ${o.arg}: cookies from a file are not carried over; the sheet sends the cookies of its own jar`);
     else if (o.known && !NO_SHEET_EQUIVALENT.has(o.name)) known.push(o.written, ...(o.arg !== undefined ? [o.arg] : []));
-    else warn(`${o.written}${o.arg !== undefined ? ` ${o.arg}` : ''}: not carried over, a sheet request has no equivalent`);
+    else {
+      const what = `${o.written}${o.arg !== undefined ? ` ${o.arg}` : ''}`;
+      if (SAME_REQUEST.has(o.name)) note(`${what}: not carried over (it changes what curl does with the response or the connection, not the request)`);
+      else warn(`${what}: not carried over, a sheet request has no equivalent`);
+    }
   }
   if (urls.length === 0) throw bad('the curl command has no URL', 'Add the URL, e.g. curl https://host/path.');
   if (urls.length > 1) throw bad(`the curl command has ${urls.length} URLs (${urls.join(', ')}); a sheet request has one`, 'Import one URL at a time.');
@@ -120,7 +138,7 @@ export function curlToSheet(commandLine: string): CurlImport {
   for (const l of sendable.left) warnings.push({ message: l.message, differs: l.differs });
   const headers: Header[] = [...sendable.kept];
   const has = (name: string) => hasHeader(headers, name) || opts.removeHeaders.includes(name);
-  const data = dataBody(opts.data, warn);
+  const data = dataBody(opts.data, warn, note);
   const { body, json } = data;
   let file = data.file;
   let hasBody = body !== undefined || file !== undefined;
@@ -198,7 +216,7 @@ function sheetUrl(raw: string): string {
 }
 
 /** The data options as curl joins them: text, or one file read as the whole body. */
-function dataBody(parts: DataPart[], warn: (m: string) => void): { body?: string; file?: string; json: boolean } {
+function dataBody(parts: DataPart[], warn: (m: string) => void, note: (m: string) => void): { body?: string; file?: string; json: boolean } {
   const json = parts.some((p) => p.kind === 'json');
   if (parts.length === 0) return { json };
   const texts: string[] = [];
@@ -210,7 +228,7 @@ function dataBody(parts: DataPart[], warn: (m: string) => void): { body?: string
       if (v === '@-') throw bad(`${optionOf(p)} @-: the body is read from standard input, which a sheet cannot`, 'Save the body to a file and write @file.');
       files.push(v.slice(1));
       if (p.kind === 'data' || p.kind === 'ascii') warn(`${optionOf(p)} ${v}: curl drops the file's line breaks, the sheet's "< file" body sends the file as it is`);
-      if (!/^([/~]|[A-Za-z]:[\\/])/.test(v.slice(1))) warn(`${optionOf(p)} ${v}: the sheet reads ${v.slice(1)} relative to the sheet file's directory (curl: the current directory)`);
+      if (!/^([/~]|[A-Za-z]:[\\/])/.test(v.slice(1))) note(`${optionOf(p)} ${v}: the sheet reads ${v.slice(1)} relative to the sheet file's directory (curl: the current directory)`);
       continue;
     }
     if (p.kind === 'urlencode') {
