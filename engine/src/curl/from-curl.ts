@@ -45,7 +45,7 @@ const NO_SHEET_EQUIVALENT = new Set(['insecure', 'max-time', 'max-redirs', 'outp
  * difference. Any option not named here, and not converted, counts as a difference.
  */
 const SAME_REQUEST = new Set([
-  'insecure', 'max-time', 'max-redirs', 'output', 'cookie-jar', 'cacert', 'capath', 'no-buffer', 'fail', 'fail-with-body',
+  'insecure', 'max-time', 'max-redirs', 'output', 'cookie-jar', 'junk-session-cookies', 'cacert', 'capath', 'no-buffer', 'fail', 'fail-with-body',
   'fail-early', 'write-out', 'dump-header', 'connect-timeout', 'retry', 'retry-delay', 'retry-max-time', 'retry-all-errors',
   'retry-connrefused', 'remote-name', 'remote-header-name', 'remote-name-all', 'create-dirs', 'output-dir', 'http1.1', 'ipv4',
   'ipv6', 'tcp-nodelay', 'tcp-fastopen', 'keepalive-time', 'no-keepalive', 'max-filesize', 'limit-rate', 'trace', 'trace-ascii',
@@ -113,6 +113,8 @@ export function curlToSheet(commandLine: string): CurlImport {
     else if (o.name === 'globoff') globoff = true;
     else if (o.name === 'form' || o.name === 'form-string') forms.push(o);
     else if (o.name === 'oauth2-bearer') extraHeaders.push(['Authorization', `Bearer ${o.arg!}`]);
+    // curl's manual, -r: over HTTP the range goes as "Range: bytes=RANGE", as written.
+    else if (o.name === 'range') extraHeaders.push(['Range', `bytes=${o.arg!}`]);
     else if (AUTH_SCHEMES.has(o.name)) authScheme = o.written;
     else if (NO_EFFECT.has(o.name)) continue;
     else if (o.name === 'cookie' && !o.arg!.includes('=')) warn(`${o.written} ${o.arg}: cookies from a file are not carried over; the sheet sends the cookies of its own jar`);
