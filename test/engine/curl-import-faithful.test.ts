@@ -29,11 +29,13 @@ describe('curlToSheet: nothing changes silently', () => {
     ['--compressed with an Accept-Encoding of its own', `curl -H 'Accept-Encoding: gzip' --compressed http://h/c`, sheet('GET http://h/c', 'Accept-Encoding: gzip'), []],
     ['an unquoted & is said', 'curl http://h/e?q=test&n=0', sheet('GET http://h/e?q=test&n=0'), [[/unquoted & .*background.*'http:\/\/h\/e\?q=test&n=0'/, true]]],
     ['a quoted & is not', `curl 'http://h/e?q=test&n=0'`, sheet('GET http://h/e?q=test&n=0'), []],
-    ['$VAR in -u is said, readable', 'curl -u "ada:$PASS" http://h/', sheet('GET http://h/', 'Authorization: Basic YWRhOiRQQVNT'), [[/\$PASS is expanded by the shell.*"ada:\$PASS"/, true]]],
-    ['$(cmd) in the URL\'s credentials is said', 'curl "http://ada:$(pass show x)@h/"', sheet('GET http://h/', 'Authorization: Basic YWRhOiQocGFzcyBzaG93IHgp'), [[/\$\(\.\.\.\) is expanded by the shell/, true]]],
+    ['$VAR in -u is said, readable', 'curl -u "ada:$PASS" http://h/', sheet('GET http://h/', 'Authorization: Basic YWRhOiRQQVNT'), [[/^\$PASS: bash would expand this/, true], [/\$PASS is expanded by the shell.*"ada:\$PASS"/, true]]],
+    ['$(cmd) in the URL\'s credentials is said', 'curl "http://ada:$(pass show x)@h/"', sheet('GET http://h/', 'Authorization: Basic YWRhOiQocGFzcyBzaG93IHgp'), [[/^\$\(pass\.\.\.\): bash would expand this/, true], [/\$\(\.\.\.\) is expanded by the shell/, true]]],
     ['-g and --globoff agree', 'curl -g http://h/a', sheet('GET http://h/a'), []],
     ['--globoff', 'curl --globoff http://h/a', sheet('GET http://h/a'), []],
     ['an IPv6 host is no glob', 'curl http://[::1]:8080/x', sheet('GET http://[::1]:8080/x'), []],
+    ['a variable in a header is said', `curl -H "Authorization: Bearer $TOKEN" http://h/`, sheet('GET http://h/', 'Authorization: Bearer $TOKEN'), [[/^\$TOKEN: bash would expand this/, true]]],
+    ['-H "Host:" is said: the engine always sends Host', `curl -H 'Host:' http://h/`, sheet('GET http://h/'), [[/curl sends no Host header/, true]]],
   ])('%s', (_, command, expected, warnings) => {
     const out = curlToSheet(command);
     expect(out.text).toBe(expected);
@@ -47,6 +49,7 @@ describe('curlToSheet: nothing changes silently', () => {
     ['a placeholder curl sends without braces', "curl 'https://h/v1/{KEY}'", /glob \{KEY\}.*without braces/],
     ['-T from standard input', 'curl -T - http://h/', /standard input/],
     ['-T with data', 'curl -T a.txt -d x http://h/', /one body/],
+    ['-T with a glob in the file name', 'curl -T "{file1,file2}" http://h/', /glob \{file1,file2\}: curl uploads one file per value/],
   ])('%s is refused (exit 2), naming it', (_, command, message) => {
     let err: { code?: string; message?: string; hint?: string } = {};
     try {
@@ -66,7 +69,8 @@ describe('curlToSheet: nothing changes silently', () => {
     expect(uploadUrl('http://h/up', 'a.txt')).toBe('http://h/up');
     expect(urlGlob('http://h/a\\[1-2\\]')).toBeUndefined();
     expect(targetDifference('http://h/a/b?c=d')).toBeUndefined();
-    expect(cutShellTail(`curl 'http://h/?a|b' -d "x>y" 2>&1 | jq .`)).toEqual({ command: `curl 'http://h/?a|b' -d "x>y" `, dropped: '2>&1 | jq .', bareAmpersands: [] });
+    expect(cutShellTail(`curl 'http://h/?a|b' -d "x>y" 2>&1 | jq .`)).toEqual({ command: `curl 'http://h/?a|b' -d "x>y" `, dropped: '2>&1 | jq .', bareAmpersands: [], expansions: [] });
+    expect(cutShellTail(`curl -H "Authorization: Bearer $TOKEN" '$NOT' \`id\` "\${A}" $1 http://h/`).expansions).toEqual(['$TOKEN', '`id`', '${A}', '$1']);
   });
 });
 

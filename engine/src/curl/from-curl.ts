@@ -97,6 +97,9 @@ export function curlToSheet(commandLine: string): CurlImport {
     throw bad(`not a curl command: it starts with ${JSON.stringify(words[0] ?? '')}`, 'Paste a command line that starts with curl, e.g. curl -H "Accept: application/json" https://host/path.');
   }
   if (tail.dropped) note(`${tail.dropped}: not part of the curl command (bash runs it on curl's output or after curl); dropped`);
+  for (const e of tail.expansions) {
+    warn(`${e}: bash would expand this (a variable or a command) before curl sees it; the sheet request holds the text as written, replace it with the value or a sheet variable`);
+  }
   for (const w of tail.bareAmpersands) {
     warn(`${w}: an unquoted & (bash would run curl in the background with this word cut at the first &); imported as the whole word, as if quoted '${w}'`);
   }
@@ -140,6 +143,7 @@ export function curlToSheet(commandLine: string): CurlImport {
   for (const l of sendable.left) warnings.push({ message: l.message, differs: l.differs });
   const headers: Header[] = [...sendable.kept];
   const has = (name: string) => hasHeader(headers, name) || opts.removeHeaders.includes(name);
+  if (opts.removeHeaders.includes('host')) warn('-H "Host:": curl sends no Host header; the engine always sends one (HTTP/1.1 requires it, RFC 9112 section 3.2)');
   const data = dataBody(opts.data, warn, note);
   const { body, json } = data;
   let file = data.file;
@@ -148,6 +152,8 @@ export function curlToSheet(commandLine: string): CurlImport {
   if (upload !== undefined) {
     if (upload === '-' || upload === '.') throw bad(`-T ${upload}: the body is read from standard input, which a sheet cannot`, 'Save the body to a file and write -T file.');
     if (hasBody || forms.length) throw bad(`-T ${upload} with data: curl sends the file and no data; a sheet request has one body`, 'Keep either -T or the data options.');
+    const glob = /\[[^\]]*\]|\{[^}]*\}/.exec(upload);
+    if (glob && !globoff) throw bad(`-T ${upload}: the file name holds the glob ${glob[0]}: curl uploads one file per value; a sheet request has one body`, 'Write one curl command per file, or add -g (--globoff) when the name is meant as written.');
     if (!/^[^<>\n\r]*[^<>\s]$/.test(upload.trimStart())) throw bad(`-T ${upload}: a sheet file body cannot name this file (it holds < > or a line break, or ends with a blank)`, 'Rename the file.');
     url = uploadUrl(url, upload);
     file = upload;

@@ -15,6 +15,18 @@ export interface ShellTail {
   dropped?: string;
   /** Words holding an unquoted `&` between two characters (`a=1&b=2`): bash would cut them there. */
   bareAmpersands: string[];
+  /**
+   * What bash would expand outside single quotes, as written: `$NAME`, `${...}`, `$(...)` (its
+   * first word), `` `...` ``. The import keeps the text; bash sends the values.
+   */
+  expansions: string[];
+}
+
+/** An expansion starting at `line[i]` (`$` or a backquote), or undefined. */
+function expansionAt(line: string, i: number): string | undefined {
+  const m = /^(\$[A-Za-z_][A-Za-z0-9_]*|\$\{[^}]*\}|\$\([^)\s]*|\$[0-9@*#?!$-]|`[^`]*`)/.exec(line.slice(i));
+  if (!m) return undefined;
+  return m[0].startsWith('$(') ? `${m[0]}...)` : m[0];
 }
 
 const BLANK = /[ \t\r\n]/;
@@ -27,6 +39,11 @@ const BLANK = /[ \t\r\n]/;
  */
 export function cutShellTail(line: string): ShellTail {
   const bare: string[] = [];
+  const expansions: string[] = [];
+  const expansion = (at: number) => {
+    const e = expansionAt(line, at);
+    if (e && !expansions.includes(e)) expansions.push(e);
+  };
   let wordStart = -1;
   let i = 0;
   const n = line.length;
@@ -57,9 +74,10 @@ export function cutShellTail(line: string): ShellTail {
     }
     if (c === "'" || c === '"' || (c === '$' && line[i + 1] === "'")) {
       if (wordStart < 0) wordStart = i;
-      i = skipQuoted(line, c === '$' ? i + 1 : i);
+      i = skipQuoted(line, c === '$' ? i + 1 : i, expansion);
       continue;
     }
+    if (c === '$' || c === '`') expansion(i);
     if (c === '&' && wordStart >= 0 && i + 1 < n && !BLANK.test(line[i + 1]!) && line[i + 1] !== '&') {
       if (!bare.includes(wordAt(i))) bare.push(wordAt(i));
       i++;
@@ -73,22 +91,23 @@ export function cutShellTail(line: string): ShellTail {
         while (s > 0 && /[0-9]/.test(line[s - 1]!)) s--;
         if (s === 0 || BLANK.test(line[s - 1]!)) cut = s;
       }
-      return { command: line.slice(0, cut), dropped: line.slice(cut).trim(), bareAmpersands: bare };
+      return { command: line.slice(0, cut), dropped: line.slice(cut).trim(), bareAmpersands: bare, expansions };
     }
     if (wordStart < 0) wordStart = i;
     i++;
   }
-  return { command: line, bareAmpersands: bare };
+  return { command: line, bareAmpersands: bare, expansions };
 }
 
 /** The index after the quoted part starting at `at` (`'`, `"` or the `'` of `$'`); past the end when unterminated. */
-function skipQuoted(line: string, at: number): number {
+function skipQuoted(line: string, at: number, expansion: (at: number) => void): number {
   const q = line[at]!;
   const ansi = q === "'" && line[at - 1] === '$';
   let i = at + 1;
   while (i < line.length) {
     const d = line[i]!;
     if (d === q) return i + 1;
+    if (q === '"' && (d === '$' || d === '`')) expansion(i);
     if (d === '\\' && (q === '"' || ansi)) i++;
     i++;
   }
