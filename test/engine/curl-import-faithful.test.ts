@@ -68,6 +68,7 @@ describe('curlToSheet: nothing changes silently', () => {
     expect(uploadUrl('http://h/up/?x=1', 'd/a(1).txt')).toBe('http://h/up/a%281%29.txt?x=1');
     expect(uploadUrl('http://h/up', 'a.txt')).toBe('http://h/up');
     expect(urlGlob('http://h/a\\[1-2\\]')).toBeUndefined();
+    expect(urlGlob('${BASE}/a')).toBeUndefined();
     expect(targetDifference('http://h/a/b?c=d')).toBeUndefined();
     expect(cutShellTail(`curl 'http://h/?a|b' -d "x>y" 2>&1 | jq .`)).toEqual({ command: `curl 'http://h/?a|b' -d "x>y" `, dropped: '2>&1 | jq .', bareAmpersands: [], expansions: [] });
     expect(cutShellTail(`curl -H "Authorization: Bearer $TOKEN" '$NOT' \`id\` "\${A}" $1 http://h/`).expansions).toEqual(['$TOKEN', '`id`', '${A}', '$1']);

@@ -65,7 +65,11 @@ export function compare(a: Captured | undefined, b: Captured | undefined): strin
 
 /** Point every http(s) URL of a command at `base` (http://127.0.0.1:PORT), keeping userinfo, path and query. */
 export function rewriteHost(command: string, base: string): string {
-  return command.replace(/\bhttps?:\/\/([^/\s'"?#@]*@)?(\[[^\]\s]*\]|[^/\s'"?#\\]+)/g, (_, user: string | undefined) => base.replace('://', `://${user ?? ''}`));
+  const hostPort = base.replace(/^http:\/\//, '');
+  return command
+    .replace(/\bhttps?:\/\/([^/\s'"?#@]*@)?(\[[^\]\s]*\]|[^/\s'"?#\\]+)/g, (_, user: string | undefined) => base.replace('://', `://${user ?? ''}`))
+    // A URL without a scheme (curl reads http://): a host with a dot, or localhost, before a /.
+    .replace(/(^|[\s'"])((?:localhost|[a-z0-9-]+(?:\.[a-z0-9-]+)+)(?::\d+)?)(?=\/)/gim, (_, pre: string) => `${pre}${hostPort}`);
 }
 
 /** A capture server for a batch of commands; `run` sends one command both ways. */
@@ -76,12 +80,14 @@ export async function wireBench(files: Record<string, string> = {}) {
   const base = `http://127.0.0.1:${capture.port}`;
   const take = () => capture.requests.splice(0) as Captured[];
 
-  async function run(original: string): Promise<WireResult> {
+  async function run(original: string, env: NodeJS.ProcessEnv = {}): Promise<WireResult> {
     const command = rewriteHost(original, base);
     take();
     // Only the curl part runs: a pasted `| jq .` is the import's to drop, not the test's to run.
-    const curlPart = cutShellTail(command.trim()).command;
-    await new Promise<void>((resolve) => execFile('bash', ['-c', `${curlPart.replace(/\s+$/, '')} -s -o /dev/null --max-time 10`], { cwd: dir }, () => resolve()));
+    // A `$ ` prompt is the docs', not bash's.
+    const curlPart = cutShellTail(command.trim()).command.replace(/^\$\s+/, '');
+    const bashEnv = { ...process.env, ...env };
+    await new Promise<void>((resolve) => execFile('bash', ['-c', `${curlPart.replace(/[\s\\]+$/, '')} -s -o /dev/null --max-time 10`], { cwd: dir, env: bashEnv }, () => resolve()));
     const curl = take()[0];
     const imported = await runSheet(['import-curl', command], { cwd: dir });
     const result: WireResult = { curl, importExit: imported.code, importErr: imported.err, sheetText: imported.out, differences: [] };

@@ -20,6 +20,8 @@ export function urlGlob(url: string): string | undefined {
       i++;
       continue;
     }
+    // `${NAME}` is the shell's (named as an expansion by the import), not a curl glob.
+    if (c === '{' && url[i - 1] === '$') continue;
     if (c === '{' || c === '[') {
       const close = url.indexOf(c === '{' ? '}' : ']', i + 1);
       if (close > i) return url.slice(i, close + 1);
