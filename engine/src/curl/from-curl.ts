@@ -36,7 +36,7 @@ export interface CurlImport {
 }
 
 /** Options that only change what curl prints, or that the engine does by default (-L). */
-const NO_EFFECT = new Set(['silent', 'show-error', 'verbose', 'include', 'location', 'progress-bar', 'no-progress-meter']);
+const NO_EFFECT = new Set(['silent', 'show-error', 'verbose', 'include', 'location', 'progress-bar', 'no-progress-meter', 'basic']);
 /** Options the engine performs in the shell but a sheet request cannot say. */
 const NO_SHEET_EQUIVALENT = new Set(['insecure', 'max-time', 'max-redirs', 'output', 'cookie-jar', 'junk-session-cookies', 'proxy', 'noproxy', 'proxy-user', 'cacert']);
 /**
@@ -51,7 +51,7 @@ const SAME_REQUEST = new Set([
   'ipv6', 'tcp-nodelay', 'tcp-fastopen', 'keepalive-time', 'no-keepalive', 'max-filesize', 'limit-rate', 'trace', 'trace-ascii',
   'trace-time', 'stderr', 'remote-time', 'styled-output', 'no-styled-output', 'disable', 'raw', 'no-sessionid', 'tlsv1',
   'tlsv1.0', 'tlsv1.1', 'tlsv1.2', 'tlsv1.3', 'tls-max', 'ciphers', 'tls13-ciphers', 'cert-status', 'pinnedpubkey', 'ssl-no-revoke',
-  'etag-save', 'speed-limit', 'speed-time', 'parallel', 'parallel-max', 'rate', 'xattr', 'libcurl', 'crlf', 'suppress-connect-headers',
+  'etag-save', 'speed-limit', 'speed-time', 'parallel', 'parallel-max', 'rate', 'xattr', 'libcurl', 'suppress-connect-headers',
 ]);
 /** Options about the authentication scheme of -u: the sheet writes only Basic. */
 const AUTH_SCHEMES = new Set(['digest', 'ntlm', 'negotiate', 'anyauth', 'ntlm-wb']);
@@ -69,9 +69,14 @@ const bad = (message: string, hint: string) => new EngineError('bad-argument', m
  * `--data-urlencode` (joined with `&` as curl does; `@file` becomes a `< file` body), `--json`
  * (with curl's Content-Type and Accept), `-u user:pass` (Authorization: Basic, RFC 7617),
  * `-b name=value` (Cookie), `-A` (User-Agent), `-e` (Referer), `--oauth2-bearer` (Authorization:
- * Bearer). Dropped without a warning: `-s -S -v -i -L --compressed -g` (output only, or what the
- * engine does anyway). Everything else is a warning naming the option (`-F`: the sheet format
- * has no multipart body, so the request gets no body).
+ * Bearer), `-r` (Range), `-T FILE` (PUT with a `< FILE` body), `--compressed` (curl's
+ * Accept-Encoding), credentials in the URL (Basic). Dropped without a word: `-s -S -v -i -L
+ * --basic` (output only, or what the engine does anyway); `-g`/`--globoff` turns the URL glob
+ * check off. A pasted shell tail (`| jq .`, `> out.json`) is dropped with a note. Everything
+ * else is a warning naming the option, `differs` when the request sent is not curl's (`-F`: the
+ * sheet format has no multipart body, so the request gets no body; a URL the sheet would
+ * percent-encode; a shell variable), a note when it is (`-k`, `-o`, `--max-time`). A URL glob
+ * (`[1-3]`, `{a,b}`) is an error (curl makes several requests).
  *
  * @param commandLine `curl ...` as typed in bash, possibly over several lines joined by `\`.
  * @returns the sheet text and the warnings.
@@ -120,7 +125,7 @@ export function curlToSheet(commandLine: string): CurlImport {
     else if (o.name === 'range') extraHeaders.push(['Range', `bytes=${o.arg!}`]);
     else if (AUTH_SCHEMES.has(o.name)) authScheme = o.written;
     else if (NO_EFFECT.has(o.name)) continue;
-    else if (o.name === 'cookie' && !o.arg!.includes('=')) warn(`${o.written} ${o.arg}: cookies from a file are not carried over; the sheet sends the cookies of its own jar`);
+    else if (o.name === 'cookie' && !o.arg!.includes('=')) warn(`${o.written} ${o.arg}: cookies from a file are not carried over; the sheet sends the cookies of its own jar (\`sheet run --cookie-jar ${o.arg}\` reads and writes that file, Netscape format as curl's)`);
     else if (o.known && !NO_SHEET_EQUIVALENT.has(o.name)) known.push(o.written, ...(o.arg !== undefined ? [o.arg] : []));
     else {
       const what = `${o.written}${o.arg !== undefined ? ` ${o.arg}` : ''}`;
