@@ -6,23 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { root } from './helpers.js';
-import { wireBench, type WireResult } from './curl-wire.js';
-
-const DIR = path.join(root, 'test/fixtures/curl-corpus');
-
-/** The corpus entries: source URL and command. */
-export function readCorpus(): { source: string; command: string }[] {
-  const text = fs.readFileSync(path.join(DIR, 'commands.txt'), 'utf8');
-  return text
-    .split(/^---$/m)
-    .map((block) => block.replace(/^#.*\n/gm, ''))
-    .map((block) => {
-      const m = /^\s*source: (.*)\n([\s\S]*)$/.exec(block);
-      if (!m) throw new Error(`corpus block without a source line: ${block}`);
-      return { source: m[1]!.trim(), command: m[2]!.trim() };
-    });
-}
+import { CORPUS_DIR as DIR, readCorpus, wireBench, type WireResult } from './curl-wire.js';
 
 /**
  * The share of the corpus sent exactly as curl sends it: 57 of 66 measured with curl 7.88.1

@@ -15,7 +15,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { startCapture } from '../fixtures/http/capture-server.mjs';
 import { cutShellTail } from '../../engine/src/curl/shell-tail.js';
-import { runSheet, tempDir } from './helpers.js';
+import { root, runSheet, tempDir } from './helpers.js';
+
+/** The corpus of real curl commands (test/fixtures/curl-corpus/commands.txt) and its files. */
+export const CORPUS_DIR = path.join(root, 'test/fixtures/curl-corpus');
+
 
 export interface Captured {
   requestLine: string;
@@ -101,5 +105,24 @@ export async function wireBench(files: Record<string, string> = {}) {
     await capture.close();
     fs.rmSync(dir, { recursive: true, force: true });
   };
-  return { run, close, dir, base };
+  /** Run `command` in bash in the bench's directory; what the capture server received. */
+  async function viaBash(command: string, env: NodeJS.ProcessEnv = {}): Promise<Captured | undefined> {
+    take();
+    await new Promise<void>((resolve) => execFile('bash', ['-c', `${command.replace(/[\s\\]+$/, '')} -s -o /dev/null --max-time 10`], { cwd: dir, env: { ...process.env, ...env } }, () => resolve()));
+    return take()[0];
+  }
+  return { run, viaBash, close, dir, base };
+}
+
+/** The corpus entries: source URL and command. */
+export function readCorpus(): { source: string; command: string }[] {
+  const text = fs.readFileSync(path.join(CORPUS_DIR, 'commands.txt'), 'utf8');
+  return text
+    .split(/^---$/m)
+    .map((block) => block.replace(/^#.*\n/gm, ''))
+    .map((block) => {
+      const m = /^\s*source: (.*)\n([\s\S]*)$/.exec(block);
+      if (!m) throw new Error(`corpus block without a source line: ${block}`);
+      return { source: m[1]!.trim(), command: m[2]!.trim() };
+    });
 }
