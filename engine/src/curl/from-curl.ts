@@ -101,7 +101,7 @@ export function curlToSheet(commandLine: string): CurlImport {
   if (words.length === 0 || !/(^|[\\/])curl(\.exe)?$/.test(words[0]!)) {
     throw bad(`not a curl command: it starts with ${JSON.stringify(words[0] ?? '')}`, 'Paste a command line that starts with curl, e.g. curl -H "Accept: application/json" https://host/path.');
   }
-  if (tail.dropped) note(`${tail.dropped}: not part of the curl command (bash runs it on curl's output or after curl); dropped`);
+  if (tail.dropped) note(`${tail.dropped}: not part of the curl command (the shell's pipe, redirection or list around it); dropped`);
   for (const e of tail.expansions) {
     warn(`${e}: bash would expand this (a variable or a command) before curl sees it; the sheet request holds the text as written, replace it with the value or a sheet variable`);
   }
