@@ -33,6 +33,22 @@
       (with-current-buffer (sheet-test-send-and-wait)
         (should (string-match-p "\"name\": \"Grace\"" (buffer-string)))))))
 
+;; Issue 27: a big `< file' body is exported as the file, not pasted into the command.
+(ert-deftest sheet-test-yank-curl-big-file-body ()
+  "C-c C-u of a 150 KiB `< file' body gives --data-binary @/absolute/file."
+  (let* ((dir (make-temp-file "sheet-export" t))
+         (file (expand-file-name "big.json" dir)))
+    (unwind-protect
+        (progn
+          (with-temp-file file (insert (make-string (* 150 1024) ?x)))
+          (sheet-test-with-sheet (format "PUT :base/echo/up\nContent-Type: application/json\n\n< %s\n" file)
+            (sheet-test-goto "^PUT")
+            (sheet-test-key "C-c C-u")
+            (let ((command (car kill-ring)))
+              (should (string-match-p (regexp-quote (concat " --data-binary @" file " ")) command))
+              (should (< (length command) 1000)))))
+      (delete-directory dir t))))
+
 (ert-deftest sheet-test-yank-curl-between-requests ()
   "Inserted in the middle of a sheet, the request gets a separator on each side."
   (sheet-test-with-sheet ""

@@ -52,8 +52,8 @@ describe('curlToSheet: what people paste', () => {
     [
       "Chrome's Copy as cURL (bash), over several lines",
       `curl 'https://api.example.org/v1/users?page=2' \\\n  -H 'accept: application/json' \\\n  -H 'content-type: application/json' \\\n  -b 'sid=abc; theme=dark' \\\n  --data-raw '{"name":"Ada"}' \\\n  --compressed`,
-      sheet('POST https://api.example.org/v1/users?page=2', 'accept: application/json', 'content-type: application/json', 'Cookie: sid=abc; theme=dark', '', '{"name":"Ada"}'),
-      [],
+      sheet('POST https://api.example.org/v1/users?page=2', 'accept: application/json', 'content-type: application/json', 'Accept-Encoding: deflate, gzip, br, zstd', 'Cookie: sid=abc; theme=dark', '', '{"name":"Ada"}'),
+      [/^--compressed: written as curl 7\.88 sends it/],
     ],
     ['-X and a bundled -sSL', `curl -sSL -X DELETE http://h/users/1`, sheet('DELETE http://h/users/1'), []],
     ['-XPUT attached, --data-binary @file as a file body', `curl -XPUT --data-binary @body.json -H 'Content-Type: application/json' http://h/p`, sheet('PUT http://h/p', 'Content-Type: application/json', '', '< body.json'), [/relative to the sheet file's directory/]],
@@ -132,12 +132,12 @@ describe('round trip: sheet -> curl -> sheet', () => {
   });
 
   it('holds for any request a sheet can write (property)', async () => {
-    const token = fc.stringMatching(/^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,12}$/);
+    const token = fc.stringMatching(/^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,12}$/).filter((t) => !t.startsWith('#'));
     const value = fc.stringMatching(/^[ -~\u00a0-\u00ff\u4e00-\u4e10]{0,20}$/).map((v) => v.trim());
     const segment = fc.stringMatching(/^[A-Za-z0-9._~-]{0,8}$/);
     const query = fc.array(fc.tuple(fc.stringMatching(/^[a-z]{1,5}$/), fc.stringMatching(/^[A-Za-z0-9%]{0,6}$/).map((v) => v.replace(/%/g, '%25'))), { maxLength: 3 });
     const bodyLine = fc.stringMatching(/^[ -~\t\u00e9\u65e5]{0,20}$/).filter((l) => !l.startsWith('#'));
-    const body = fc.array(bodyLine, { minLength: 1, maxLength: 4 }).map((ls) => ls.join('\n')).filter((b) => b !== '' && !/^<[ \t]*[^<>\n\r]*[^ \t<>\n\r]/.test(b));
+    const body = fc.array(bodyLine, { minLength: 1, maxLength: 4 }).map((ls) => ls.join('\n')).filter((b) => b !== '' && !/^<[ \t]*[^<>\n\r]*$/m.test(b.split('\n')[0]!) && !/^<[ \t]*[^<>\n\r]*[^ \t<>\n\r]/.test(b));
     const request = fc.record({
       method: fc.constantFrom(...METHODS),
       path: fc.array(segment, { maxLength: 3 }),

@@ -47,15 +47,24 @@ describe('sheet import-curl', () => {
 
   it('- reads a Copy as cURL over several lines from stdin', async () => {
     const r = await sheet(['import-curl', '-'], `curl '${api.url}/users?page=2' \\\n  -H 'accept: application/json' \\\n  --compressed\n`);
-    expect(r).toEqual({ code: 0, out: `GET ${api.url}/users?page=2\naccept: application/json\n`, err: '' });
+    expect(r).toMatchObject({ code: 0, out: `GET ${api.url}/users?page=2\naccept: application/json\nAccept-Encoding: deflate, gzip, br, zstd\n` });
+    expect(r.err).toMatch(/^sheet import-curl: note: --compressed: /);
   });
 
-  it('what a sheet cannot say is named on stderr, the request still printed, exit 1', async () => {
-    const r = await sheet(['import-curl', `curl -k --max-time 5 ${api.url}/x`]);
-    expect(r.code).toBe(1);
+  it('options that leave the request as curl sends it are notes on stderr, exit 0', async () => {
+    const r = await sheet(['import-curl', `curl -k -N -s -o out.json --max-time 5 ${api.url}/x`]);
+    expect(r.code).toBe(0);
     expect(r.out).toBe(`GET ${api.url}/x\n`);
-    expect(r.err).toMatch(/left out: -k\b/);
-    expect(r.err).toMatch(/left out: --max-time\b/);
+    for (const o of ['-k', '-N', '-o out.json', '--max-time 5']) expect(r.err).toContain(`sheet import-curl: note: ${o}: `);
+    expect(r.err).not.toMatch(/left out/);
+  });
+
+  it('what makes the request differ from curl\'s is named on stderr, the request still printed, exit 1', async () => {
+    const r = await sheet(['import-curl', `curl -k -F a=1 ${api.url}/x`]);
+    expect(r.code).toBe(1);
+    expect(r.out).toBe(`POST ${api.url}/x\n`);
+    expect(r.err).toMatch(/note: -k\b/);
+    expect(r.err).toMatch(/left out: -F a=1\b/);
   });
 
   it('an error names the option, gives a hint, prints nothing and exits 2', async () => {

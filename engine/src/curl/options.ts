@@ -313,6 +313,12 @@ const OTHER_ARG_SHORT: Record<string, string> = {
   E: 'cert', F: 'form', T: 'upload-file', r: 'range', w: 'write-out', D: 'dump-header',
   K: 'config', C: 'continue-at', Y: 'speed-limit', y: 'speed-time', z: 'time-cond', P: 'ftp-port', Q: 'quote', t: 'telnet-option',
 };
+/** Short flags (no argument) the engine does not perform, by curl's long name, so `-g` and `--globoff` read the same. */
+const OTHER_FLAG_SHORT: Record<string, string> = {
+  g: 'globoff', N: 'no-buffer', f: 'fail', O: 'remote-name', J: 'remote-header-name', '#': 'progress-bar', q: 'disable',
+  '4': 'ipv4', '6': 'ipv6', '0': 'http1.0', l: 'list-only', n: 'netrc', p: 'proxytunnel', R: 'remote-time', B: 'use-ascii',
+  a: 'append', Z: 'parallel', M: 'manual', V: 'version', h: 'help',
+};
 
 /** One option of a curl command line, with its argument when it takes one. */
 export interface CurlArg {
@@ -365,7 +371,7 @@ export function splitCurlArgs(words: string[]): { options: CurlArg[]; positional
           options.push({ name: long!, written: `-${c}`, known: SHORT[c] !== undefined, arg: rest !== '' ? rest : take(`-${c}`) });
           break;
         }
-        options.push({ name: long ?? `-${c}`, written: `-${c}`, known: SHORT[c] !== undefined });
+        options.push({ name: long ?? OTHER_FLAG_SHORT[c] ?? `-${c}`, written: `-${c}`, known: SHORT[c] !== undefined });
       }
       continue;
     }

@@ -127,5 +127,27 @@ export function appendQuery(url: string, query: string): string {
   if (query === '') return url;
   const hash = url.indexOf('#');
   const head = hash >= 0 ? url.slice(0, hash) : url;
-  return head + (head.includes('?') ? '&' : '?') + query;
+  // An empty query (`/r?`) is no query to curl: the data follows the `?` with no `&`.
+  return head + (head.endsWith('?') ? '' : head.includes('?') ? '&' : '?') + query;
+}
+
+/**
+ * The Accept-Encoding curl's --compressed sends: every encoding its build decodes, in its order
+ * (`curl -v --compressed` of curl 7.88.1 with zlib, brotli and zstd, as Debian 12 builds it).
+ */
+export const COMPRESSED_ACCEPT_ENCODING = 'deflate, gzip, br, zstd';
+
+/**
+ * The URL curl's -T FILE uploads to: when the URL has no file part (its path is empty or ends with
+ * `/`), curl appends the file's base name (curl's manual, -T/--upload-file).
+ */
+export function uploadUrl(url: string, file: string): string {
+  const m = /^([a-z][a-z0-9+.-]*:\/\/[^/?#]*)([^?#]*)(.*)$/is.exec(url);
+  if (!m) return url;
+  const path = m[2]!;
+  if (path !== '' && !path.endsWith('/')) return url;
+  const base = file.split(/[\\/]/).pop()!;
+  // curl_easy_escape: every byte but A-Z a-z 0-9 - . _ ~ as %XX.
+  const escaped = encodeURIComponent(base).replace(/[!'()*]/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase());
+  return `${m[1]}${path === '' ? '/' : path}${escaped}${m[3]}`;
 }

@@ -46,6 +46,14 @@ function utf8Text(bytes: Uint8Array): string | undefined {
   }
 }
 
+/**
+ * The largest body read from a file (a sheet's `< file`, a `.http` `< file`) that the command
+ * carries inline; a bigger one is `--data-binary @/absolute/path`, so the command stays short
+ * (a 150 KiB body inline fails with "Argument list too long") and curl reads the same bytes
+ * (curl's manual, --data-binary: "@" reads the file as it is, newlines kept).
+ */
+export const FILE_BODY_INLINE_MAX = 4096;
+
 export interface CurlOptions {
   /** Extra curl arguments placed before the URL, already split into words. */
   extraArgs?: string[];
@@ -64,7 +72,8 @@ export interface CurlOptions {
  * name); a body holding a NUL byte (which no shell word can hold) or bytes that are not UTF-8
  * is fed through `printf` into `--data-binary @-`. A URL with `[]{}` gets `-g` (curl's
  * --globoff), so curl sends it as written. A `bytes` body with a `path` and no bytes
- * (a body the shell streams from a file) is `--data-binary @path`.
+ * (a body the shell streams from a file) is `--data-binary @path`, and so is one read from a
+ * file with a `path` (the resolver's absolute path) over {@link FILE_BODY_INLINE_MAX} bytes.
  */
 export function toCurl(req: Request, opts: CurlOptions = {}): string {
   const words: string[] = ['curl'];
@@ -73,10 +82,11 @@ export function toCurl(req: Request, opts: CurlOptions = {}): string {
   words.push(...methodWords(req.method, hasBody, opts.alwaysMethod));
   for (const h of req.headers) words.push('-H', shellQuote(headerWord(h)));
   let prefix = '';
-  const file = req.body?.kind === 'bytes' && req.body.path && req.body.path !== '-' && req.body.bytes.length === 0 ? req.body.path : undefined;
+  const b = req.body;
+  const file = b?.kind === 'bytes' && b.path && b.path !== '-' && (b.bytes.length === 0 || b.bytes.length > FILE_BODY_INLINE_MAX) ? b.path : undefined;
   if (hasBody && file !== undefined) {
-    // A body streamed from a file (the shell's -T FILE, a lone --data-binary @FILE): curl
-    // reads the same file, as it is on disk.
+    // A body streamed from a file (the shell's -T FILE, a lone --data-binary @FILE), or a big
+    // one read from a file: curl reads the same file, as it is on disk.
     words.push('--data-binary', shellQuote('@' + file));
     words.push(...bodyContentTypeWords(req.headers).map(shellQuote));
   } else if (hasBody) {

@@ -5,9 +5,11 @@
  * several words (`sheet import-curl -- curl -H 'A: b' URL`, quoted back for the converter), or
  * from standard input with `-` (a "Copy as cURL" over several lines).
  *
- * Exit status: 0 the request is printed; 1 it is printed, but something of the command was left
- * out (each named on stderr, e.g. `-k`, `-F`); 2 nothing printed: a usage error or a command the
- * sheet format cannot write (the message names the option or the part, the hint what to do).
+ * Exit status: 0 the request is printed and sends what curl sends (notes on stderr name what
+ * changes nothing of the request: `-k`, `-o`, a dropped `| jq .`); 1 it is printed, but it differs
+ * from curl's request (each difference named on stderr, e.g. `-F`, a URL the sheet percent-encodes);
+ * 2 nothing printed: a usage error or a command the sheet format cannot write (the message names
+ * the option or the part, the hint what to do).
  */
 import { EngineError } from '../errors.js';
 import { curlToSheet } from '../curl/from-curl.js';
@@ -29,9 +31,12 @@ export const IMPORT_CURL_HELP = `Usage: sheet import-curl 'curl ...'
        sheet import-curl -            (the command on standard input)
 
 Print the sheet request a curl command line sends (what "Copy as cURL" gives), ready to paste
-into a .sheet file or to run with sheet run. -X, -H, -d/--data*, --json, -u, -b, -A, -e, -G
-and -I are converted; what a sheet cannot say (-k, -F, --max-time, ...) is named on stderr.
-Exit status: 0 printed, 1 printed without what stderr names, 2 nothing printed.
+into a .sheet file or to run with sheet run. -X, -H, -d/--data*, --json, -u, -b, -A, -e, -G,
+-I, -T and --compressed are converted; what a sheet cannot say is named on stderr: "note:" when
+the request stays as curl sends it (-k, -o, --max-time, a dropped | jq .), "left out:" when the
+request differs from curl's (-F, a URL the sheet would percent-encode, ...).
+Exit status: 0 printed, the same request as curl's; 1 printed, but it differs from curl's
+request as stderr says; 2 nothing printed.
 `;
 
 /** Read a stream whole as UTF-8 text, stopping with an error past `limit` bytes. */
@@ -90,8 +95,8 @@ export async function importCurlCommand(args: string[], io: ImportCurlIo): Promi
     return fail(io, e);
   }
   io.out(result.text);
-  for (const w of result.warnings) io.err(`sheet import-curl: left out: ${w.message}\n`);
-  return result.warnings.length ? 1 : 0;
+  for (const w of result.warnings) io.err(`sheet import-curl: ${w.differs ? 'left out' : 'note'}: ${w.message}\n`);
+  return result.warnings.some((w) => w.differs) ? 1 : 0;
 }
 
 function fail(io: ImportCurlIo, e: unknown): number {

@@ -1,0 +1,108 @@
+// Issue 27, item 1: what curl sends that the import used to change without a word. A table of
+// conversions (the sheet text and each warning, with whether it says the request differs), and
+// the same commands on the wire: real curl and `sheet import-curl` + `sheet run` against one raw
+// capture server (./curl-wire.ts), which must send the same request when no warning says
+// otherwise, and something else when one does.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { curlToSheet } from '../../engine/src/curl/from-curl.js';
+import { appendQuery, uploadUrl } from '../../engine/src/curl/rules.js';
+import { cutShellTail } from '../../engine/src/curl/shell-tail.js';
+import { targetDifference, urlGlob } from '../../engine/src/curl/url-check.js';
+import { parseSheet } from '../../engine/src/sheet/parse.js';
+import { wireBench } from './curl-wire.js';
+
+const sheet = (...lines: string[]) => lines.join('\n') + '\n';
+/** A warning as expected: [pattern, differs]. */
+type W = [RegExp, boolean];
+
+describe('curlToSheet: nothing changes silently', () => {
+  it.each<[string, string, string, W[]]>([
+    ['-T FILE is a PUT of the file', 'curl -T /tmp/up.txt http://h/r1', sheet('PUT http://h/r1', '', '< /tmp/up.txt'), [[/Expect: 100-continue/, false]]],
+    ['-T with -X POST, to a URL ending in / (the file name is appended)', 'curl -X POST --upload-file "/d/my file.txt" http://h/up/', sheet('POST http://h/up/my%20file.txt', '', '< /d/my file.txt'), [[/Expect/, false]]],
+    ['-T with a relative path', 'curl -T up.txt http://h', sheet('PUT http://h/up.txt', '', '< up.txt'), [[/relative to the sheet file's directory/, false], [/Expect/, false]]],
+    ['credentials in the URL are Basic auth', 'curl http://admin:p%40ss@h/r2', sheet('GET http://h/r2', 'Authorization: Basic YWRtaW46cEBzcw=='), []],
+    ['-u beats the URL\'s credentials', 'curl -u ada:x http://admin:pw@h/r2', sheet('GET http://h/r2', 'Authorization: Basic YWRhOng='), []],
+    ['-G after an empty ? adds no &', `curl -G 'http://h/r3?' --data-urlencode 'q=a b'`, sheet('GET http://h/r3?q=a+b'), []],
+    ['an empty ? the sheet cannot send is said', `curl 'http://h/r6?' -d x=1`, sheet('POST http://h/r6?', 'Content-Type: application/x-www-form-urlencoded', '', 'x=1'), [[/curl sends the request target \/r6\? as written, the sheet sends \/r6 /, true]]],
+    ['bytes a sheet URL percent-encodes are said (-g)', `curl -g 'http://h/a/{KEY}?m={a="b"}&x=<y>'`, sheet('GET http://h/a/{KEY}?m={a="b"}&x=<y>'), [[/\/a\/\{KEY\}\?m=\{a="b"\}&x=<y> as written, the sheet sends \/a\/%7BKEY%7D\?m=\{a=%22b%22\}&x=%3Cy%3E/, true]]],
+    ['--compressed sends curl\'s Accept-Encoding', 'curl --compressed http://h/c', sheet('GET http://h/c', 'Accept-Encoding: deflate, gzip, br, zstd'), [[/--compressed: written as curl 7.88 sends it/, false]]],
+    ['--compressed with an Accept-Encoding of its own', `curl -H 'Accept-Encoding: gzip' --compressed http://h/c`, sheet('GET http://h/c', 'Accept-Encoding: gzip'), []],
+    ['an unquoted & is said', 'curl http://h/e?q=test&n=0', sheet('GET http://h/e?q=test&n=0'), [[/unquoted & .*background.*'http:\/\/h\/e\?q=test&n=0'/, true]]],
+    ['a quoted & is not', `curl 'http://h/e?q=test&n=0'`, sheet('GET http://h/e?q=test&n=0'), []],
+    ['$VAR in -u is said, readable', 'curl -u "ada:$PASS" http://h/', sheet('GET http://h/', 'Authorization: Basic YWRhOiRQQVNT'), [[/^\$PASS: bash would expand this/, true], [/\$PASS is expanded by the shell.*"ada:\$PASS"/, true]]],
+    ['$(cmd) in the URL\'s credentials is said', 'curl "http://ada:$(pass show x)@h/"', sheet('GET http://h/', 'Authorization: Basic YWRhOiQocGFzcyBzaG93IHgp'), [[/^\$\(pass\.\.\.\): bash would expand this/, true], [/\$\(\.\.\.\) is expanded by the shell/, true]]],
+    ['-g and --globoff agree', 'curl -g http://h/a', sheet('GET http://h/a'), []],
+    ['--globoff', 'curl --globoff http://h/a', sheet('GET http://h/a'), []],
+    ['an IPv6 host is no glob', 'curl http://[::1]:8080/x', sheet('GET http://[::1]:8080/x'), []],
+    ['a variable in a header is said', `curl -H "Authorization: Bearer $TOKEN" http://h/`, sheet('GET http://h/', 'Authorization: Bearer $TOKEN'), [[/^\$TOKEN: bash would expand this/, true]]],
+    ['-H "Host:" is said: the engine always sends Host', `curl -H 'Host:' http://h/`, sheet('GET http://h/'), [[/curl sends no Host header/, true]]],
+  ])('%s', (_, command, expected, warnings) => {
+    const out = curlToSheet(command);
+    expect(out.text).toBe(expected);
+    expect(out.warnings).toEqual(warnings.map(([m, differs]) => ({ message: expect.stringMatching(m), differs })));
+    expect(parseSheet(out.text).diagnostics).toEqual([]);
+  });
+
+  it.each([
+    ['a range', 'curl http://h/f[1-3].txt', /glob \[1-3\]/],
+    ['a set', "curl 'http://h/{a,b}/x'", /glob \{a,b\}/],
+    ['a placeholder curl sends without braces', "curl 'https://h/v1/{KEY}'", /glob \{KEY\}.*without braces/],
+    ['-T from standard input', 'curl -T - http://h/', /standard input/],
+    ['-T with data', 'curl -T a.txt -d x http://h/', /one body/],
+    ['-T with a glob in the file name', 'curl -T "{file1,file2}" http://h/', /glob \{file1,file2\}: curl uploads one file per value/],
+  ])('%s is refused (exit 2), naming it', (_, command, message) => {
+    let err: { code?: string; message?: string; hint?: string } = {};
+    try {
+      curlToSheet(command);
+    } catch (e) {
+      err = e as typeof err;
+    }
+    expect(err.code).toBe('bad-argument');
+    expect(err.message).toMatch(message);
+    expect(err.hint).toBeTruthy();
+  });
+
+  it('the rules behind them', () => {
+    expect(appendQuery('http://h/r?', 'a=1')).toBe('http://h/r?a=1');
+    expect(appendQuery('http://h/r?x=1', 'a=1')).toBe('http://h/r?x=1&a=1');
+    expect(uploadUrl('http://h/up/?x=1', 'd/a(1).txt')).toBe('http://h/up/a%281%29.txt?x=1');
+    expect(uploadUrl('http://h/up', 'a.txt')).toBe('http://h/up');
+    expect(urlGlob('http://h/a\\[1-2\\]')).toBeUndefined();
+    expect(urlGlob('${BASE}/a')).toBeUndefined();
+    expect(targetDifference('http://h/a/b?c=d')).toBeUndefined();
+    expect(cutShellTail(`curl 'http://h/?a|b' -d "x>y" 2>&1 | jq .`)).toEqual({ command: `curl 'http://h/?a|b' -d "x>y" `, dropped: '2>&1 | jq .', bareAmpersands: [], expansions: [] });
+    expect(cutShellTail(`curl -H "Authorization: Bearer $TOKEN" '$NOT' \`id\` "\${A}" $1 http://h/`).expansions).toEqual(['$TOKEN', '`id`', '${A}', '$1']);
+  });
+});
+
+describe('on the wire: curl and the import send the same, unless a warning says otherwise', () => {
+  let bench: Awaited<ReturnType<typeof wireBench>>;
+  beforeAll(async () => {
+    bench = await wireBench({ 'up.txt': 'line 1\nline 2\n' });
+  });
+  afterAll(() => bench.close());
+
+  it.each([
+    ['-T', 'curl -T up.txt http://example.org/r1'],
+    ['-T to a directory URL with -X POST', 'curl -X POST -T up.txt http://example.org/dir/'],
+    ['credentials in the URL', 'curl http://admin:pw@example.org/r2'],
+    ['-G after an empty ?', `curl -G 'http://example.org/r3?' --data-urlencode 'q=a b'`],
+    ['--compressed', 'curl --compressed http://example.org/c'],
+    ['a pipe to jq', `curl -s 'http://example.org/e?q=1' | jq .`],
+  ])('%s: identical', async (_, command) => {
+    const r = await bench.run(command);
+    expect(r.runExit).toBe(0);
+    expect(r.differences).toEqual([]);
+    expect(r.curl).toBeDefined();
+  });
+
+  it.each([
+    ['an empty ? with data', `curl 'http://example.org/r6?' -d x=1`],
+    ['braces and quotes kept by -g', `curl -g 'http://example.org/a/{KEY}?m={a="b"}&x=<y>'`],
+  ])('%s: the request differs, and the import says so (exit 1)', async (_, command) => {
+    const r = await bench.run(command);
+    expect(r.differences).not.toEqual([]);
+    expect(r.importExit).toBe(1);
+    expect(r.importErr).toMatch(/curl sends the request target/);
+  });
+});

@@ -1,0 +1,128 @@
+// A curl command and the sheet request `sheet import-curl` makes of it, both sent to one raw
+// capture server on 127.0.0.1 (test/fixtures/http/capture-server.mjs): real curl run by real
+// bash, and `sheet import-curl` + `sheet run` (the CLI, engine/bin/sheet). What is compared,
+// and what is not (transport details that are no part of the request):
+// - the request line, byte for byte;
+// - the header multiset, names lower-cased, without User-Agent (each client names itself),
+//   Connection (keep-alive is the transport's), Expect (curl's 100-continue handshake, which
+//   undici does not do) and Content-Length / Transfer-Encoding (framing: the body bytes are
+//   compared after de-chunking); curl's default `Accept: */*` equals no Accept (RFC 9110
+//   section 12.5.1: "no Accept header field implies that the user agent will accept any media
+//   type"); a Cookie header is compared pair by pair (curl joins -b values with ";", RFC 6265 "; ");
+// - the body bytes.
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { startCapture } from '../fixtures/http/capture-server.mjs';
+import { cutShellTail } from '../../engine/src/curl/shell-tail.js';
+import { root, runSheet, tempDir } from './helpers.js';
+
+/** The corpus of real curl commands (test/fixtures/curl-corpus/commands.txt) and its files. */
+export const CORPUS_DIR = path.join(root, 'test/fixtures/curl-corpus');
+
+
+export interface Captured {
+  requestLine: string;
+  headers: [string, string][];
+  body: Buffer;
+}
+
+/** One command through both clients. */
+export interface WireResult {
+  curl?: Captured;
+  sheet?: Captured;
+  /** The exit status of `sheet import-curl`, and of `sheet run` when the import printed a request. */
+  importExit: number;
+  runExit?: number;
+  importErr: string;
+  sheetText: string;
+  /** Differences of the normalised requests, empty when both sent the same. */
+  differences: string[];
+}
+
+const IGNORED = new Set(['user-agent', 'connection', 'expect', 'content-length', 'transfer-encoding']);
+
+/** The header multiset as compared (see the file comment), sorted. */
+export function normalHeaders(headers: [string, string][]): string[] {
+  const out: string[] = [];
+  for (const [n, v] of headers) {
+    const name = n.toLowerCase();
+    if (IGNORED.has(name)) continue;
+    if (name === 'accept' && v === '*/*') continue;
+    if (name === 'cookie') for (const pair of v.split(/;\s*/)) out.push(`cookie: ${pair}`);
+    else out.push(`${name}: ${v}`);
+  }
+  return out.sort();
+}
+
+/** What differs between two captured requests, as readable lines. */
+export function compare(a: Captured | undefined, b: Captured | undefined): string[] {
+  if (!a || !b) return [`curl ${a ? 'sent' : 'did not send'} a request, the sheet ${b ? 'sent' : 'did not send'} one`];
+  const out: string[] = [];
+  if (a.requestLine !== b.requestLine) out.push(`request line: curl ${JSON.stringify(a.requestLine)}, sheet ${JSON.stringify(b.requestLine)}`);
+  const ha = normalHeaders(a.headers);
+  const hb = normalHeaders(b.headers);
+  if (JSON.stringify(ha) !== JSON.stringify(hb)) out.push(`headers: curl ${JSON.stringify(ha)}, sheet ${JSON.stringify(hb)}`);
+  if (!a.body.equals(b.body)) out.push(`body: curl ${JSON.stringify(a.body.toString('latin1').slice(0, 200))}, sheet ${JSON.stringify(b.body.toString('latin1').slice(0, 200))}`);
+  return out;
+}
+
+/** Point every http(s) URL of a command at `base` (http://127.0.0.1:PORT), keeping userinfo, path and query. */
+export function rewriteHost(command: string, base: string): string {
+  const hostPort = base.replace(/^http:\/\//, '');
+  return command
+    .replace(/\bhttps?:\/\/([^/\s'"?#@]*@)?(\[[^\]\s]*\]|[^/\s'"?#\\]+)/g, (_, user: string | undefined) => base.replace('://', `://${user ?? ''}`))
+    // A URL without a scheme (curl reads http://): a host with a dot, or localhost, before a /.
+    .replace(/(^|[\s'"])((?:localhost|[a-z0-9-]+(?:\.[a-z0-9-]+)+)(?::\d+)?)(?=\/)/gim, (_, pre: string) => `${pre}${hostPort}`);
+}
+
+/** A capture server for a batch of commands; `run` sends one command both ways. */
+export async function wireBench(files: Record<string, string> = {}) {
+  const capture = await startCapture();
+  const dir = tempDir('curl-wire-');
+  for (const [name, text] of Object.entries(files)) fs.writeFileSync(path.join(dir, name), text);
+  const base = `http://127.0.0.1:${capture.port}`;
+  const take = () => capture.requests.splice(0) as Captured[];
+
+  async function run(original: string, env: NodeJS.ProcessEnv = {}): Promise<WireResult> {
+    const command = rewriteHost(original, base);
+    take();
+    // Only the curl part runs: a pasted `| jq .` is the import's to drop, not the test's to run.
+    // A `$ ` prompt is the docs', not bash's.
+    const curlPart = cutShellTail(command.trim()).command.replace(/^\$\s+/, '');
+    const bashEnv = { ...process.env, ...env };
+    await new Promise<void>((resolve) => execFile('bash', ['-c', `${curlPart.replace(/[\s\\]+$/, '')} -s -o /dev/null --max-time 10`], { cwd: dir, env: bashEnv }, () => resolve()));
+    const curl = take()[0];
+    const imported = await runSheet(['import-curl', command], { cwd: dir });
+    const result: WireResult = { curl, importExit: imported.code, importErr: imported.err, sheetText: imported.out, differences: [] };
+    if (imported.code === 2) return { ...result, differences: ['not imported'] };
+    fs.writeFileSync(path.join(dir, 'imported.sheet'), imported.out);
+    const ran = await runSheet(['run', 'imported.sheet', '--timeout', '10'], { cwd: dir });
+    const sheet = take()[0];
+    return { ...result, sheet, runExit: ran.code, differences: compare(curl, sheet) };
+  }
+  const close = async () => {
+    await capture.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  };
+  /** Run `command` in bash in the bench's directory; what the capture server received. */
+  async function viaBash(command: string, env: NodeJS.ProcessEnv = {}): Promise<Captured | undefined> {
+    take();
+    await new Promise<void>((resolve) => execFile('bash', ['-c', `${command.replace(/[\s\\]+$/, '')} -s -o /dev/null --max-time 10`], { cwd: dir, env: { ...process.env, ...env } }, () => resolve()));
+    return take()[0];
+  }
+  return { run, viaBash, close, dir, base };
+}
+
+/** The corpus entries: source URL and command. */
+export function readCorpus(): { source: string; command: string }[] {
+  const text = fs.readFileSync(path.join(CORPUS_DIR, 'commands.txt'), 'utf8');
+  return text
+    .split(/^---$/m)
+    .map((block) => block.replace(/^#.*\n/gm, ''))
+    .map((block) => {
+      const m = /^\s*source: (.*)\n([\s\S]*)$/.exec(block);
+      if (!m) throw new Error(`corpus block without a source line: ${block}`);
+      return { source: m[1]!.trim(), command: m[2]!.trim() };
+    });
+}
