@@ -71,16 +71,15 @@
 
 (defvar-local sheet-syntax nil
   "The syntax the engine reads this buffer in, from its first line.
-`sheet' or `http', set by the marker `-*- sheet-syntax: sheet -*-'
-\(or `http') on the first line, which the engine reads in the text
-itself (docs/http-files.md, \"Which parser\"); Emacs only keeps it
-from asking whether the value is safe.  Without the marker the
-engine goes by the file name, and reads a `.http' file that is
-plainly a restclient sheet (`:name = value' before the first
-request, or no `###' line and a hook or several requests) as a
-sheet.")
+`sheet' (or its synonym `restclient') or `http', set by the marker
+`-*- sheet-syntax: restclient -*-' (or `sheet', `http') on the first
+line, which the engine reads in the text itself (docs/http-files.md,
+\"Which parser\"); Emacs only keeps it from asking whether it is
+safe.  Without the marker the engine guesses a `.http' file's syntax
+from its text, and its errors say so and name the marker.")
 ;;;###autoload
-(put 'sheet-syntax 'safe-local-variable (lambda (v) (memq v '(sheet http))))
+(put 'sheet-syntax 'safe-local-variable
+     (lambda (v) (memq v '(sheet restclient http))))
 
 (defun sheet--text ()
   "The whole text of the current buffer, ignoring narrowing."

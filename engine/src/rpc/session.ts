@@ -7,7 +7,7 @@ import { isUtf8 } from 'node:buffer';
 import path from 'node:path';
 import type { CookieJar } from 'tough-cookie';
 import { requestAt, varsBefore } from '../sheet/parse.js';
-import { parseForFile } from '../http-file/index.js';
+import { parseForFile, syntaxChoice, withSyntaxHint } from '../http-file/index.js';
 import type { Sheet } from '../sheet/ast.js';
 import { expandPath, isUnevaluated, resolveRequest, variableValues, visibleVars, type EvalLisp, type LispDecl } from '../resolve/resolve.js';
 import { DEFAULT_MAX_PASSES, Substitution, type SubstitutionWarning } from '../resolve/substitute.js';
@@ -209,9 +209,11 @@ export class Session {
   async send(p: SendParams, signal?: AbortSignal): Promise<SendResult> {
     return this.sendOnce(p, signal).catch((e: unknown) => {
       const sheet = this.parse(p.text, p.path);
-      const node = sheet.syntax === 'http' ? sheet.requests.find((r) => r.startLine <= p.line && p.line <= r.endLine) : undefined;
+      const at = sheet.requests.find((r) => r.startLine <= p.line && p.line <= r.endLine);
+      const node = sheet.syntax === 'http' ? at : undefined;
       if (node) noteHttpFailure(this.http.failed, node, e);
-      throw e;
+      // Every error names the line; in a file whose syntax was guessed it says how to pin it.
+      throw withSyntaxHint(e, syntaxChoice(p.text, p.path), at?.line);
     });
   }
 
