@@ -62,6 +62,9 @@ describe('syntaxFor', () => {
     expect(syntaxChoice(BANNER, 'a.rest')).toEqual({ syntax: 'sheet', guessed: true });
     expect(syntaxChoice('# -*- sheet-syntax: http -*-\nGET http://h/\n', 'a.http')).toEqual({ syntax: 'http', guessed: false });
     expect(syntaxChoice('GET http://h/\n', 'a.sheet')).toEqual({ syntax: 'sheet', guessed: false });
+    // A line only one syntax has backs the guess: nothing to warn about.
+    expect(syntaxChoice('@host = http://h\nGET {{host}}/a\n', 'a.http')).toEqual({ syntax: 'http', guessed: false });
+    expect(syntaxChoice(':base = http://h\nGET :base/a\n', 'a.http')).toEqual({ syntax: 'sheet', guessed: false });
   });
 
   it('withSyntaxHint: the line, and in a guessed file the syntax and how to pin it', () => {

@@ -21,10 +21,14 @@ export { loadEnvironment, type Environment } from './environment.js';
 
 const MARKER = /-\*-.*\bsheet-syntax:\s*(http|sheet|restclient)\b.*-\*-/;
 
-/** How the syntax of a text was chosen: `guessed` when it came from the text of a `.http`/`.rest` file. */
+/**
+ * How the syntax of a text was chosen: `guessed` when it came from the text of a `.http`/`.rest`
+ * file that has no line only that syntax has (no `{{x}}` in a request line, `@x = v`, `# @name`,
+ * `{% %}` for `.http`; no `:x = v` or `-> hook` for a sheet).
+ */
 export interface SyntaxChoice {
   syntax: SheetSyntax;
-  /** True when the syntax was guessed from the text (a `.http`/`.rest` file without the marker). */
+  /** True when the syntax was guessed from the text of a `.http`/`.rest` file without the marker, on weak evidence. */
   guessed: boolean;
 }
 
@@ -41,7 +45,12 @@ export function syntaxChoice(text: string, fileName?: string): SyntaxChoice {
   const firstLine = text.slice(0, Math.min(text.length, 512)).split(/\r?\n/, 1)[0] ?? '';
   const marked = MARKER.exec(firstLine)?.[1];
   if (marked) return { syntax: marked === 'http' ? 'http' : 'sheet', guessed: false };
-  if (ext === '.http' || ext === '.rest') return { syntax: looksLikeSheet(text) ? 'sheet' : 'http', guessed: true };
+  if (ext === '.http' || ext === '.rest') {
+    // A guess backed by a line only that syntax has (`{{x}}`, `@x = v`; `:x = v`, `-> hook`)
+    // is no guess to warn about.
+    const syntax: SheetSyntax = looksLikeSheet(text) ? 'sheet' : 'http';
+    return { syntax, guessed: !(syntax === 'http' ? HTTP_ONLY_LINE : SHEET_ONLY_LINE).test(text) };
+  }
   return { syntax: 'sheet', guessed: false };
 }
 
