@@ -22,7 +22,7 @@ import { HOOK_TYPES, runHooks } from '../hooks/run.js';
 import { toCurl } from '../curl/to-curl.js';
 import { loadEnvironment } from '../http-file/environment.js';
 import { promptsOf, requestMeta } from '../resolve/resolve-http.js';
-import { afterHttp, beforeHttp, httpContext, httpVariables, newHttpState, noteHttpFailure } from './session-http.js';
+import { afterHttp, beforeHttp, explainNoEnvironment, httpContext, httpVariables, newHttpState, noteHttpFailure } from './session-http.js';
 import { EngineError, isEngineError } from '../errors.js';
 import type { Request } from '../model.js';
 import type { EnvironmentsParams, EnvironmentsResult } from './protocol.js';
@@ -213,7 +213,8 @@ export class Session {
       const node = sheet.syntax === 'http' ? at : undefined;
       if (node) noteHttpFailure(this.http.failed, node, e);
       // Every error names the line; in a file whose syntax was guessed it says how to pin it.
-      throw withSyntaxHint(e, syntaxChoice(p.text, p.path), at?.line);
+      const told = sheet.syntax === 'http' ? explainNoEnvironment(e, p.path, p.env) : e;
+      throw withSyntaxHint(told, syntaxChoice(p.text, p.path), at?.line);
     });
   }
 
@@ -432,7 +433,9 @@ export class Session {
   async curl(p: CurlParams): Promise<CurlResult> {
     await this.ready;
     const s = this.merged(p.settings);
-    const resolved = await this.resolveAt(p, s);
+    const resolved = await this.resolveAt(p, s).catch((e: unknown) => {
+      throw this.parse(p.text, p.path).syntax === 'http' ? explainNoEnvironment(e, p.path, p.env) : e;
+    });
     return { command: toCurl(resolved.request, { alwaysMethod: true }) };
   }
 }
