@@ -49,7 +49,8 @@
 ;; sheet-font-lock.el (faces, syntax), sheet-outline.el,
 ;; sheet-environment.el, sheet-run.el, sheet-session.el (what
 ;; outlives an engine), sheet-engine-log.el, sheet-settings.el,
-;; sheet-prompt.el and sheet-restclient.el (restclient.el's names).
+;; sheet-prompt.el, sheet-curl-edit.el (C-c C-y's command) and
+;; sheet-restclient.el (restclient.el's names).
 
 ;;; Code:
 
@@ -68,6 +69,7 @@
 (require 'sheet-response)     ; the response buffer
 (require 'sheet-send)         ; C-c C-c and friends, C-c C-k
 (require 'sheet-restclient)   ; restclient.el's other names
+(require 'sheet-curl-edit)    ; C-c C-y's curl command line
 
 (defvar-local sheet-syntax nil
   "The syntax the engine reads this buffer in, from its first line.
@@ -184,8 +186,11 @@ Elsewhere the engine resolves them (`sheet/variables')."
 (defun sheet-yank-curl (command)
   "Insert the request of the curl command line COMMAND at point.
 Interactively, COMMAND is the latest kill when it is a curl
-command line; otherwise, or with a prefix argument, it is read in
-the minibuffer, the latest kill as the default.  The engine
+command line; otherwise it is read in the minibuffer, the latest
+kill as the default.  With a prefix argument it is read in a small
+edit buffer that keeps a command of several lines whole (C-c C-c
+there inserts the request, C-c C-k abandons it;
+`sheet-curl-edit.el').  The engine
 converts it (`sheet/fromCurl', the converter of `sheet
 import-curl'; docs/sheet-format.md, \"Importing curl command
 lines\"): the URL, -X, -H, -d and its variants, --json, -u, -b,
@@ -194,9 +199,15 @@ requests around it by the file's separator line (`#', or `###' in
 a `.http' file).  What the request does not carry (-k, -F, ...)
 is named in a warning in the echo area; a command it cannot
 write is a `user-error' naming the option.  Return the inserted
-request's text.  This is restclient.el's issue #290."
+request's text (nil when the edit buffer takes the command).  This
+is restclient.el's issue #290."
   (interactive (list (sheet--read-curl-command current-prefix-arg)))
   (barf-if-buffer-read-only)
+  (when command
+    (sheet--yank-curl command)))
+
+(defun sheet--yank-curl (command)
+  "Insert the request of the curl command line COMMAND; see `sheet-yank-curl'."
   (let* ((result (sheet-engine--request
                   'sheet/fromCurl
                   (append (list :command command :text (sheet--text))
@@ -223,22 +234,6 @@ request's text.  This is restclient.el's issue #290."
                  (sheet--warning-text warnings))
       (message "Sheet-mode: curl command inserted"))
     text))
-
-(defun sheet--curl-command-p (text)
-  "Return non-nil when TEXT is a curl command line (`curl ...', `$ curl ...')."
-  (and (stringp text)
-       (string-match-p "\\`[ \t\n]*\\(\\$[ \t]+\\)?curl\\(\\.exe\\)?[ \t\n]"
-                       text)))
-
-(defun sheet--read-curl-command (ask)
-  "The curl command line for `sheet-yank-curl': the latest kill or read.
-Read it in the minibuffer when ASK is non-nil or the latest kill
-is not a curl command line."
-  (let ((kill (ignore-errors (current-kill 0 t))))
-    (if (and (not ask) (sheet--curl-command-p kill))
-        (substring-no-properties kill)
-      (read-string "curl command line: " nil nil
-                   (and kill (substring-no-properties kill))))))
 
 ;;;###autoload
 (defun sheet-set-environment (name)
