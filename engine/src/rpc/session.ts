@@ -22,10 +22,11 @@ import { HOOK_TYPES, runHooks } from '../hooks/run.js';
 import { toCurl } from '../curl/to-curl.js';
 import { loadEnvironment } from '../http-file/environment.js';
 import { promptsOf, requestMeta } from '../resolve/resolve-http.js';
+import { completionsFor } from './completions.js';
 import { afterHttp, beforeHttp, explainNoEnvironment, httpContext, httpVariables, newHttpState, noteHttpFailure } from './session-http.js';
 import { EngineError, isEngineError } from '../errors.js';
 import type { Request } from '../model.js';
-import type { EnvironmentsParams, EnvironmentsResult } from './protocol.js';
+import type { CompletionsParams, CompletionsResult, EnvironmentsParams, EnvironmentsResult } from './protocol.js';
 import type {
   CurlParams,
   CurlResult,
@@ -186,6 +187,11 @@ export class Session {
    */
   noteLispSettings(context: RequestContext | undefined, s: Settings): void {
     if (context !== undefined) this.lispSettings.set(context, { ...this.lispSettings.get(context), ...s });
+  }
+
+  /** `sheet/completions`: the names completion offers at point (engine/src/rpc/completions.ts). */
+  completions(p: CompletionsParams): CompletionsResult {
+    return completionsFor(this.parse(p.text, p.path), p, this.overrides);
   }
 
   /**
