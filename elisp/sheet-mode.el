@@ -49,8 +49,9 @@
 ;; sheet-font-lock.el (faces, syntax), sheet-outline.el,
 ;; sheet-environment.el, sheet-run.el, sheet-session.el (what
 ;; outlives an engine), sheet-engine-log.el, sheet-settings.el,
-;; sheet-prompt.el, sheet-curl-edit.el (C-c C-y's command) and
-;; sheet-restclient.el (restclient.el's names).
+;; sheet-prompt.el, sheet-curl-edit.el (C-c C-y's command),
+;; sheet-complete.el (completion at point) and sheet-restclient.el
+;; (restclient.el's names).
 
 ;;; Code:
 
@@ -70,6 +71,7 @@
 (require 'sheet-send)         ; C-c C-c and friends, C-c C-k
 (require 'sheet-restclient)   ; restclient.el's other names
 (require 'sheet-curl-edit)    ; C-c C-y's curl command line
+(require 'sheet-complete)     ; completion at point
 
 (defvar-local sheet-syntax nil
   "The syntax the engine reads this buffer in, from its first line.
@@ -385,7 +387,8 @@ and \\[sheet-set-environment] chooses their environment.
               '((:eval (sheet-environment-mode-line))
                 (:eval (sheet--mode-line-sending))))
   (setq-local font-lock-defaults '(sheet-font-lock-keywords t))
-  (setq-local font-lock-multiline t))
+  (setq-local font-lock-multiline t)
+  (add-hook 'completion-at-point-functions #'sheet-completion-at-point nil t))
 
 ;;;###autoload
 (add-to-list 'auto-mode-alist '("\\.sheet\\'" . sheet-mode))
