@@ -55,22 +55,19 @@ export function syntaxChoice(text: string, fileName?: string): SyntaxChoice {
 }
 
 /**
- * `e` with what a user needs when the request failed in a file whose syntax was guessed: the
- * line (the request line `line` when `e` names none) and, in its hint, which syntax the file
- * was read in and how to pin the other (the first-line marker). Other errors come back as
- * they are, except that an error naming no line gets `line`.
+ * `e` with what a user needs when the request failed in a file whose syntax was guessed (a
+ * misread file fails in odd places, even on the wire): the line (the request line `line` when
+ * `e` names none) and, in its hint, which syntax the file was read in and how to pin the other
+ * (the first-line marker). Errors of other files come back as they are.
  * @param line the 1-based request line the error is about, when known.
  */
 export function withSyntaxHint(e: unknown, choice: SyntaxChoice, line?: number): unknown {
-  if (!isEngineError(e) || e.code === 'cancelled') return e;
+  if (!isEngineError(e) || e.code === 'cancelled' || !choice.guessed) return e;
   const at = e.line ?? line;
-  if (!choice.guessed && at === e.line) return e;
-  const guess = choice.guessed
-    ? choice.syntax === 'http'
-      ? 'The file was read as a VS Code / JetBrains .http file (guessed from its text); if it is a restclient sheet, put # -*- sheet-syntax: restclient -*- on its first line.'
-      : 'The file was read as a restclient sheet (guessed from its text); if it is a VS Code / JetBrains .http file, put # -*- sheet-syntax: http -*- on its first line.'
-    : undefined;
-  const hint = [e.hint, guess].filter(Boolean).join(' ') || undefined;
+  const guess = choice.syntax === 'http'
+    ? 'The file was read as a VS Code / JetBrains .http file (guessed from its text); if it is a restclient sheet, put # -*- sheet-syntax: restclient -*- on its first line.'
+    : 'The file was read as a restclient sheet (guessed from its text); if it is a VS Code / JetBrains .http file, put # -*- sheet-syntax: http -*- on its first line.';
+  const hint = [e.hint, guess].filter(Boolean).join(' ');
   const out = new EngineError(e.code, e.message.replace(/^line \d+: /, ''), { line: at, hint, details: e.details, cause: e });
   return out;
 }
