@@ -295,6 +295,8 @@ export interface VariablesParams {
   settings?: Settings;
   /** Echoed in the `lisp/eval` requests sent while serving this request. */
   context?: RequestContext;
+  /** True: a look-up for an editor's hints (Eldoc): no `:=` form is evaluated (its value is absent, with an error). */
+  lookup?: boolean;
 }
 export interface VariablesResult {
   /** Values set by hooks or `sheet-set-var`, for this engine session. */
@@ -364,10 +366,17 @@ export interface CurlParams {
   settings?: Settings;
   /** Echoed in the `lisp/eval` requests sent while serving this request. */
   context?: RequestContext;
+  /**
+   * True: a look-up for an editor's hints (Eldoc): no `:=` form is evaluated (a reference to
+   * one is a `lisp-unavailable` error) and no `.http` pre-request script runs.
+   */
+  lookup?: boolean;
 }
 export interface CurlResult {
   /** A bash command line that reproduces the request exactly. */
   command: string;
+  /** The request's URL after substitution. */
+  url: string;
 }
 /** The request at point as a curl command line (C-c C-u). */
 export const SheetCurl = new RequestType<CurlParams, CurlResult, EngineErrorData>('sheet/curl');

@@ -162,17 +162,20 @@ export class Session {
     return { ...this.settings, ...Object.fromEntries(Object.entries(s ?? {}).filter(([, v]) => v !== undefined)) };
   }
 
-  private async resolveAt(p: { text: string; line: number; path?: string; env?: string; context?: RequestContext; prompts?: Record<string, string> }, s: Required<Settings>, signal?: AbortSignal) {
+  private async resolveAt(p: { text: string; line: number; path?: string; env?: string; context?: RequestContext; prompts?: Record<string, string>; lookup?: boolean }, s: Required<Settings>, signal?: AbortSignal) {
     const sheet = this.parse(p.text, p.path);
     const node = requestAt(sheet, p.line);
     const file = p.path;
     const prompts = p.prompts && typeof p.prompts === 'object' ? p.prompts : undefined;
     // `.http`: JetBrains pre-request scripts run first; their per-request variables join the context.
-    const pre = sheet.syntax === 'http' ? await beforeHttp(sheet, node, httpContext(node, file, p.env, this.overrides, this.http, prompts), file, this.overrides, this.http) : undefined;
-    const http = pre?.ctx;
+    const lookup = p.lookup === true;
+    const ctx = sheet.syntax === 'http' ? httpContext(node, file, p.env, this.overrides, this.http, prompts) : undefined;
+    // A look-up (Eldoc) runs no pre-request script and evaluates no `:=` form.
+    const pre = ctx && !lookup ? await beforeHttp(sheet, node, ctx, file, this.overrides, this.http) : undefined;
+    const http = pre?.ctx ?? ctx;
     const resolved = await resolveRequest(sheet, node, {
       overrides: http ? undefined : this.overrides,
-      evalLisp: this.lispFor(p.context),
+      evalLisp: lookup ? undefined : this.lispFor(p.context),
       signal,
       maxPasses: s.maxPasses,
       baseDir: file ? path.dirname(path.resolve(file)) : process.cwd(),
@@ -410,7 +413,7 @@ export class Session {
       // not on a request: the declarations above the line
     }
     const latest = new Map(decls.map((d) => [d.name, d]));
-    const { values } = await variableValues(decls, { overrides: this.overrides, evalLisp: this.lispFor(p.context), maxPasses: s.maxPasses });
+    const { values } = await variableValues(decls, { overrides: this.overrides, evalLisp: p.lookup === true ? undefined : this.lispFor(p.context), maxPasses: s.maxPasses });
     const sub = new Substitution(values, s.maxPasses);
     const variables: VariablesResult['variables'] = [];
     for (const d of latest.values()) {
@@ -442,6 +445,6 @@ export class Session {
     const resolved = await this.resolveAt(p, s).catch((e: unknown) => {
       throw this.parse(p.text, p.path).syntax === 'http' ? explainNoEnvironment(e, p.path, p.env) : e;
     });
-    return { command: toCurl(resolved.request, { alwaysMethod: true }) };
+    return { command: toCurl(resolved.request, { alwaysMethod: true }), url: resolved.request.url };
   }
 }
