@@ -50,8 +50,8 @@
 ;; sheet-environment.el, sheet-run.el, sheet-session.el (what
 ;; outlives an engine), sheet-engine-log.el, sheet-settings.el,
 ;; sheet-prompt.el, sheet-curl-edit.el (C-c C-y's command),
-;; sheet-complete.el (completion at point) and sheet-restclient.el
-;; (restclient.el's names).
+;; sheet-complete.el (completion at point), sheet-eldoc.el and
+;; sheet-restclient.el (restclient.el's names).
 
 ;;; Code:
 
@@ -72,6 +72,7 @@
 (require 'sheet-restclient)   ; restclient.el's other names
 (require 'sheet-curl-edit)    ; C-c C-y's curl command line
 (require 'sheet-complete)     ; completion at point
+(require 'sheet-eldoc)        ; Eldoc: values, URLs
 
 (defvar-local sheet-syntax nil
   "The syntax the engine reads this buffer in, from its first line.
@@ -388,7 +389,8 @@ and \\[sheet-set-environment] chooses their environment.
                 (:eval (sheet--mode-line-sending))))
   (setq-local font-lock-defaults '(sheet-font-lock-keywords t))
   (setq-local font-lock-multiline t)
-  (add-hook 'completion-at-point-functions #'sheet-completion-at-point nil t))
+  (add-hook 'completion-at-point-functions #'sheet-completion-at-point nil t)
+  (add-hook 'eldoc-documentation-functions #'sheet-eldoc-function nil t))
 
 ;;;###autoload
 (add-to-list 'auto-mode-alist '("\\.sheet\\'" . sheet-mode))
