@@ -49,9 +49,8 @@
 ;; sheet-font-lock.el (faces, syntax), sheet-outline.el,
 ;; sheet-environment.el, sheet-run.el, sheet-session.el (what
 ;; outlives an engine), sheet-engine-log.el, sheet-settings.el,
-;; sheet-prompt.el, sheet-curl-edit.el (C-c C-y's command),
-;; sheet-complete.el (completion at point), sheet-eldoc.el and
-;; sheet-restclient.el (restclient.el's names).
+;; sheet-prompt.el, sheet-curl-edit.el, sheet-complete.el,
+;; sheet-eldoc.el, sheet-flymake.el and sheet-restclient.el.
 
 ;;; Code:
 
@@ -73,6 +72,7 @@
 (require 'sheet-curl-edit)    ; C-c C-y's curl command line
 (require 'sheet-complete)     ; completion at point
 (require 'sheet-eldoc)        ; Eldoc: values, URLs
+(require 'sheet-flymake)      ; Flymake: the parser's diagnostics
 
 (defvar-local sheet-syntax nil
   "The syntax the engine reads this buffer in, from its first line.
@@ -390,7 +390,8 @@ and \\[sheet-set-environment] chooses their environment.
   (setq-local font-lock-defaults '(sheet-font-lock-keywords t))
   (setq-local font-lock-multiline t)
   (add-hook 'completion-at-point-functions #'sheet-completion-at-point nil t)
-  (add-hook 'eldoc-documentation-functions #'sheet-eldoc-function nil t))
+  (add-hook 'eldoc-documentation-functions #'sheet-eldoc-function nil t)
+  (add-hook 'flymake-diagnostic-functions #'sheet-flymake nil t))
 
 ;;;###autoload
 (add-to-list 'auto-mode-alist '("\\.sheet\\'" . sheet-mode))
