@@ -163,6 +163,12 @@ message to the events buffer (`sheet-engine-events').  nil means
 no limit.  Takes effect when the engine next starts."
   :type '(choice (const :tag "No limit" nil) (natnum :tag "Characters")))
 
+(defcustom sheet-completion-timeout 0.3
+  "Seconds completion at point may wait for the engine's first answer.
+Only a buffer's first completion waits; later ones use the last
+answer while a new one is asked in the background."
+  :type 'number)
+
 (defcustom sheet-request-timeout 10
   "Seconds to wait for the engine's answer to a quick look-up.
 Used for the outline, variables and curl look-ups; sending a

@@ -26,7 +26,10 @@
 ;; `sheet/environments', docs/protocol.md).  The choice is sent as `env'
 ;; with each `sheet/send', `sheet/curl' and `sheet/variables' of the
 ;; buffer (`sheet-environment-params'), given to `sheet run' as `--env'
-;; (C-c C-t), and shown in the mode line.
+;; (C-c C-t), and shown in the mode line.  The choice is remembered per
+;; project (the directory of the nearest environment file) for the
+;; Emacs session: a buffer of the same project that has not chosen
+;; takes it at its first command (issue 22 item 6).
 
 ;;; Code:
 
@@ -43,20 +46,60 @@ variable (`-*- sheet-environment: \"dev\" -*-').")
 ;;;###autoload
 (put 'sheet-environment 'safe-local-variable #'string-or-null-p)
 
+(defvar sheet-environment--by-project (make-hash-table :test #'equal)
+  "The environment chosen in each project in this Emacs session.
+A project is the directory of the nearest environment file; the value
+is the name, or `none' when no environment was chosen there.")
+
+(defvar-local sheet-environment--project nil
+  "This buffer's project (a directory), `none' when it has none.
+nil: not known yet.  Set from the engine's `sheet/environments'.")
+
+(defun sheet-environment--note-project (result)
+  "Note this buffer's project from RESULT, a `sheet/environments' answer."
+  (let ((files (append (plist-get result :files) nil)))
+    (setq sheet-environment--project
+          (if files (file-name-directory (car files)) 'none))))
+
 (defun sheet-environment-names ()
   "The environment names defined for the current buffer's file, sorted.
 Asked of the engine (`sheet/environments'); an empty list when
 there are no environment files.  Signal a `user-error' naming the
 file and line when an environment file is not valid JSON."
-  (append (plist-get (sheet-engine--request
-                      'sheet/environments
-                      (and buffer-file-name (list :path buffer-file-name)))
-                     :names)
-          nil))
+  (let ((result (sheet-engine--request
+                 'sheet/environments
+                 (and buffer-file-name (list :path buffer-file-name)))))
+    (sheet-environment--note-project result)
+    (append (plist-get result :names) nil)))
+
+(defun sheet-environment--adopt ()
+  "Take the project's environment when this buffer has not chosen one.
+Only `.http' and `.rest' buffers, and only once some buffer chose an
+environment in this session: otherwise nothing is asked of the engine.
+A buffer has chosen when `sheet-environment' is set in it (by
+\[sheet-set-environment] or as a file-local variable)."
+  (when (and buffer-file-name
+             (not (local-variable-p 'sheet-environment))
+             (> (hash-table-count sheet-environment--by-project) 0)
+             (string-match-p "\\.\\(?:http\\|rest\\)\\'" buffer-file-name))
+    (unless sheet-environment--project
+      (ignore-errors (sheet-environment-names)))
+    (let ((name (and (stringp sheet-environment--project)
+                     (gethash sheet-environment--project
+                              sheet-environment--by-project))))
+      (when name
+        (setq sheet-environment (and (stringp name) name))
+        (force-mode-line-update)))))
+
+(defun sheet-environment-current ()
+  "This buffer's environment, a name or nil, the project's when not chosen."
+  (sheet-environment--adopt)
+  sheet-environment)
 
 (defun sheet-environment-params ()
   "The `env' parameter of this buffer's engine requests, as a plist."
-  (and sheet-environment (list :env sheet-environment)))
+  (let ((name (sheet-environment-current)))
+    (and name (list :env name))))
 
 (defun sheet-environment-mode-line ()
   "The mode line text naming this buffer's environment, or nil."
@@ -82,8 +125,14 @@ Complete over `sheet-environment-names'; an empty answer is nil."
       (and (not (string-empty-p name)) name))))
 
 (defun sheet-environment-set (name)
-  "Make NAME (a string, or nil for none) this buffer's environment."
+  "Make NAME (a string, or nil for none) this buffer's environment.
+Remembered for the buffer's project for the session."
   (setq sheet-environment (and name (not (string-empty-p name)) name))
+  (unless sheet-environment--project
+    (ignore-errors (sheet-environment-names)))
+  (when (stringp sheet-environment--project)
+    (puthash sheet-environment--project (or sheet-environment 'none)
+             sheet-environment--by-project))
   (force-mode-line-update)
   (message "Sheet-mode: %s" (if sheet-environment
                                 (format "environment %s" sheet-environment)

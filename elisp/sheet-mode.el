@@ -49,7 +49,8 @@
 ;; sheet-font-lock.el (faces, syntax), sheet-outline.el,
 ;; sheet-environment.el, sheet-run.el, sheet-session.el (what
 ;; outlives an engine), sheet-engine-log.el, sheet-settings.el,
-;; sheet-prompt.el and sheet-restclient.el (restclient.el's names).
+;; sheet-prompt.el, sheet-curl-edit.el, sheet-complete.el,
+;; sheet-eldoc.el, sheet-flymake.el and sheet-restclient.el.
 
 ;;; Code:
 
@@ -68,19 +69,22 @@
 (require 'sheet-response)     ; the response buffer
 (require 'sheet-send)         ; C-c C-c and friends, C-c C-k
 (require 'sheet-restclient)   ; restclient.el's other names
+(require 'sheet-curl-edit)    ; C-c C-y's curl command line
+(require 'sheet-complete)     ; completion at point
+(require 'sheet-eldoc)        ; Eldoc: values, URLs
+(require 'sheet-flymake)      ; Flymake: the parser's diagnostics
 
 (defvar-local sheet-syntax nil
   "The syntax the engine reads this buffer in, from its first line.
-`sheet' or `http', set by the marker `-*- sheet-syntax: sheet -*-'
-\(or `http') on the first line, which the engine reads in the text
-itself (docs/http-files.md, \"Which parser\"); Emacs only keeps it
-from asking whether the value is safe.  Without the marker the
-engine goes by the file name, and reads a `.http' file that is
-plainly a restclient sheet (`:name = value' before the first
-request, or no `###' line and a hook or several requests) as a
-sheet.")
+`sheet' (or its synonym `restclient') or `http', set by the marker
+`-*- sheet-syntax: restclient -*-' (or `sheet', `http') on the first
+line, which the engine reads in the text itself (docs/http-files.md,
+\"Which parser\"); Emacs only keeps it from asking whether it is
+safe.  Without the marker the engine guesses a `.http' file's syntax
+from its text, and its errors say so and name the marker.")
 ;;;###autoload
-(put 'sheet-syntax 'safe-local-variable (lambda (v) (memq v '(sheet http))))
+(put 'sheet-syntax 'safe-local-variable
+     (lambda (v) (memq v '(sheet restclient http))))
 
 (defun sheet--text ()
   "The whole text of the current buffer, ignoring narrowing."
@@ -185,8 +189,11 @@ Elsewhere the engine resolves them (`sheet/variables')."
 (defun sheet-yank-curl (command)
   "Insert the request of the curl command line COMMAND at point.
 Interactively, COMMAND is the latest kill when it is a curl
-command line; otherwise, or with a prefix argument, it is read in
-the minibuffer, the latest kill as the default.  The engine
+command line; otherwise it is read in the minibuffer, the latest
+kill as the default.  With a prefix argument it is read in a small
+edit buffer that keeps a command of several lines whole (C-c C-c
+there inserts the request, C-c C-k abandons it;
+`sheet-curl-edit.el').  The engine
 converts it (`sheet/fromCurl', the converter of `sheet
 import-curl'; docs/sheet-format.md, \"Importing curl command
 lines\"): the URL, -X, -H, -d and its variants, --json, -u, -b,
@@ -195,9 +202,15 @@ requests around it by the file's separator line (`#', or `###' in
 a `.http' file).  What the request does not carry (-k, -F, ...)
 is named in a warning in the echo area; a command it cannot
 write is a `user-error' naming the option.  Return the inserted
-request's text.  This is restclient.el's issue #290."
+request's text (nil when the edit buffer takes the command).  This
+is restclient.el's issue #290."
   (interactive (list (sheet--read-curl-command current-prefix-arg)))
   (barf-if-buffer-read-only)
+  (when command
+    (sheet--yank-curl command)))
+
+(defun sheet--yank-curl (command)
+  "Insert the request of the curl command line COMMAND; see `sheet-yank-curl'."
   (let* ((result (sheet-engine--request
                   'sheet/fromCurl
                   (append (list :command command :text (sheet--text))
@@ -224,22 +237,6 @@ request's text.  This is restclient.el's issue #290."
                  (sheet--warning-text warnings))
       (message "Sheet-mode: curl command inserted"))
     text))
-
-(defun sheet--curl-command-p (text)
-  "Return non-nil when TEXT is a curl command line (`curl ...', `$ curl ...')."
-  (and (stringp text)
-       (string-match-p "\\`[ \t\n]*\\(\\$[ \t]+\\)?curl\\(\\.exe\\)?[ \t\n]"
-                       text)))
-
-(defun sheet--read-curl-command (ask)
-  "The curl command line for `sheet-yank-curl': the latest kill or read.
-Read it in the minibuffer when ASK is non-nil or the latest kill
-is not a curl command line."
-  (let ((kill (ignore-errors (current-kill 0 t))))
-    (if (and (not ask) (sheet--curl-command-p kill))
-        (substring-no-properties kill)
-      (read-string "curl command line: " nil nil
-                   (and kill (substring-no-properties kill))))))
 
 ;;;###autoload
 (defun sheet-set-environment (name)
@@ -391,7 +388,10 @@ and \\[sheet-set-environment] chooses their environment.
               '((:eval (sheet-environment-mode-line))
                 (:eval (sheet--mode-line-sending))))
   (setq-local font-lock-defaults '(sheet-font-lock-keywords t))
-  (setq-local font-lock-multiline t))
+  (setq-local font-lock-multiline t)
+  (add-hook 'completion-at-point-functions #'sheet-completion-at-point nil t)
+  (add-hook 'eldoc-documentation-functions #'sheet-eldoc-function nil t)
+  (add-hook 'flymake-diagnostic-functions #'sheet-flymake nil t))
 
 ;;;###autoload
 (add-to-list 'auto-mode-alist '("\\.sheet\\'" . sheet-mode))

@@ -28,7 +28,11 @@
 (require 'seq)
 (require 'subr-x)
 (require 'sheet-custom)
+(require 'jsonrpc)
+(require 'sheet-engine)
 (require 'sheet-outline)      ; `sheet--request-at'
+
+(declare-function sheet--location-params "sheet-mode" ())
 
 (defvar sheet--prompt-history nil
   "Minibuffer history of the answers to `# @prompt' lines.")
@@ -56,9 +60,39 @@ engine's outline says which prompts a request has; it is only
 asked when the buffer mentions `@prompt' at all, so other sends
 cost no extra round trip."
   (when (sheet--mentions-prompt-p)
-    (let ((answers (sheet--ask-prompts
-                    (plist-get (sheet--request-at) :prompts))))
-      (and answers (list :prompts answers)))))
+    (let ((prompts (plist-get (sheet--request-at) :prompts)))
+      (when (> (length prompts) 0)
+        (sheet--check-before-prompts prompts))
+      (let ((answers (sheet--ask-prompts prompts)))
+        (and answers (list :prompts answers))))))
+
+(defconst sheet--errors-before-prompts '("unknown-variable" "bad-environment")
+  "Engine error codes that stop a send before its prompts are asked.
+They cannot come from the answers: a variable no source defines, an
+environment that is not there (issue 22 item 6).")
+
+(defun sheet--check-before-prompts (prompts)
+  "Signal a `user-error' when the request at point fails whatever the answers.
+PROMPTS are its `# @prompt' lines (outline plists).  The engine
+resolves the request (`sheet/curl') with each prompt answered by its
+own name; an error in `sheet--errors-before-prompts' is reported
+before any question is asked.  Other errors may come from the
+placeholder answers, and are left to the send."
+  (let ((conn (sheet-engine--ensure))
+        (placeholders
+         (seq-mapcat (lambda (p)
+                       (list (intern (concat ":" (plist-get p :name)))
+                             (plist-get p :name)))
+                     prompts)))
+    (condition-case err
+        (jsonrpc-request conn 'sheet/curl
+                         (append (sheet--location-params)
+                                 (list :prompts placeholders))
+                         :timeout sheet-request-timeout)
+      (jsonrpc-error
+       (when (member (sheet-engine--error-code err)
+                     sheet--errors-before-prompts)
+         (user-error "Sheet-mode: %s" (sheet-engine--error-text err)))))))
 
 (defvar sheet--log-secrets nil
   "While a send's answer is reported: the answers to its secret prompts.

@@ -37,6 +37,7 @@
 (require 'sheet-install)
 
 (declare-function sheet--requests "sheet-outline" ())
+(declare-function sheet-environment-current "sheet-environment" ())
 (declare-function sheet--mentions-prompt-p "sheet-prompt" ())
 (declare-function sheet--ask-prompts "sheet-prompt"
                   (prompt-list &optional answers))
@@ -250,7 +251,7 @@ options: docs/sheet-run.md."
   (let* ((command (sheet-run--command))
          (answers (sheet-run--prompt-answers))
          (file buffer-file-name)
-         (env (bound-and-true-p sheet-environment))
+         (env (sheet-environment-current))
          (sheet (current-buffer))
          (report (make-temp-file "sheet-run-" nil ".json"))
          (buf (get-buffer-create sheet-run-buffer-name)))

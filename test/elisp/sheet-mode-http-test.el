@@ -115,5 +115,67 @@ Its `:eval' form evaluated (`format-mode-line' skips `:eval' in batch)."
     (with-current-buffer "*Sheet Info*"
       (should (string-match-p "path" (buffer-string))))))
 
+(ert-deftest sheet-test-http-environment-remembered-per-project ()
+  "Issue 22 item 6: a new buffer of the same project takes the chosen environment.
+The project is the directory of the environment file; nothing is asked."
+  (let ((sheet-environment--by-project (make-hash-table :test #'equal)))
+    (sheet-test-with-http-file
+      (sheet-set-environment "dev")
+      (let ((other (expand-file-name "other.http" dir))
+            (asked nil))
+        (with-temp-file other
+          (insert "GET {{host}}/hf/other?who={{who}}\n"))
+        (let ((buf (find-file-noselect other)))
+          (unwind-protect
+              (with-current-buffer buf
+                (sheet-mode)
+                (should-not (local-variable-p 'sheet-environment))
+                (cl-letf (((symbol-function 'completing-read)
+                           (lambda (&rest _) (setq asked t) "prod")))
+                  (sheet-test-key "C-c C-u"))
+                (should-not asked)
+                (should (equal sheet-environment "dev"))
+                (should (string-match-p "who=ada'" (car kill-ring)))
+                (should (string-match-p "env:dev" (sheet-test-http-mode-line))))
+            (kill-buffer buf))))
+      ;; "None" is remembered too.
+      (sheet-set-environment nil)
+      (let ((buf (find-file-noselect (expand-file-name "third.http" dir))))
+        (unwind-protect
+            (with-current-buffer buf
+              (insert "GET {{host}}/hf/third\n")
+              (sheet-mode)
+              (should-not (sheet-environment-current))
+              (should (local-variable-p 'sheet-environment)))
+          (with-current-buffer buf (set-buffer-modified-p nil))
+          (kill-buffer buf))))))
+
+(ert-deftest sheet-test-http-undefined-without-environment ()
+  "Issue 22 item 6: `{{who}} is not defined' with no environment says so, offers C-c C-e.
+The request's `# @prompt' questions are not asked when it fails anyway."
+  (let ((sheet-environment--by-project (make-hash-table :test #'equal)))
+    (sheet-test-visiting "ask.http"
+        (progn
+          (with-temp-file (expand-file-name "http-client.env.json" dir)
+            (insert "{\"dev\": {\"who\": \"ada\"}, \"prod\": {\"who\": \"bob\"}}"))
+          (with-temp-file file
+            (insert (format "# @prompt code\n# @prompt password\nGET %s/echo/{{who}}?c={{code}}\n"
+                            (sheet-test-api-url)))))
+      (let ((asked nil))
+        (cl-letf (((symbol-function 'read-string) (lambda (&rest _) (push 'string asked) "1"))
+                  ((symbol-function 'read-passwd) (lambda (&rest _) (push 'passwd asked) "p")))
+          (sheet-test-goto "^GET")
+          (let ((err (should-error (sheet-test-key "C-c C-c") :type 'user-error)))
+            (should (string-match-p "line 3: {{who}} is not defined, and no environment is chosen (dev, prod)"
+                                    (cadr err)))
+            (should (string-match-p "C-c C-e" (cadr err))))
+          (should-not asked)
+          (should-not sheet-engine--in-flight)
+          ;; With an environment the questions come, and the request goes.
+          (sheet-set-environment "dev")
+          (with-current-buffer (sheet-test-key-and-wait "C-c C-c")
+            (should (string-match-p "\"path\": \"/echo/ada\"" (buffer-string))))
+          (should (equal (reverse asked) '(string passwd))))))))
+
 (provide 'sheet-mode-http-test)
 ;;; sheet-mode-http-test.el ends here

@@ -63,5 +63,48 @@
        (should (string-match-p "--data-binary '-> jq-set-var :who .name'"
                                (car kill-ring)))))))
 
+(ert-deftest sheet-test-syntax-banner-and-body-after-headers ()
+  "Issue 22 item 5: a `#####' banner is a restclient comment, not a separator.
+A restclient sheet saved as `.http' with a banner and a JSON body right
+after its headers is read as a sheet: two requests, the body sent as one."
+  (sheet-test-syntax--visit
+   "banner.http"
+   (format (concat "#####################\n# The users API\n#####################\n"
+                   "GET %s/users\n#\nPOST %s/users\nContent-Type: application/json\n"
+                   "{\"name\": \"Banner\"}\n")
+           (sheet-test-api-url) (sheet-test-api-url))
+   (lambda ()
+     (should (equal (mapcar (lambda (r) (plist-get r :method)) (sheet--requests))
+                    '("GET" "POST")))
+     (sheet-test-goto "^POST")
+     (with-current-buffer (sheet-test-key-and-wait "C-c C-c")
+       (should (string-match-p "\"name\": \"Banner\"" (buffer-string)))
+       (should (string-match-p "HTTP/1.1 201" (buffer-string)))))))
+
+(ert-deftest sheet-test-syntax-guess-named-in-errors ()
+  "An error in a `.http' file whose syntax was guessed names the line and the marker.
+The `restclient' value of the marker pins the sheet syntax."
+  (should (safe-local-variable-p 'sheet-syntax 'restclient))
+  (sheet-test-syntax--visit
+   "guessed.http" "# one\nGET http://127.0.0.1:1/nothing\n"
+   (lambda ()
+     (let ((mark (sheet-test-messages-mark)))
+       (sheet-test-goto "^GET")
+       (sheet-test-key "C-c C-c")
+       (let ((text (sheet-test-wait-message "Sheet-mode: line 2: " mark)))
+         (should (string-match-p "read as a VS Code / JetBrains \\.http file \
+(guessed from its text)" text))
+         (should (string-match-p "sheet-syntax: restclient" text))))))
+  (sheet-test-syntax--visit
+   "pinned.http" (format "# -*- sheet-syntax: restclient -*-\nGET %s/users\n###\nGET %s/small\n"
+                         (sheet-test-api-url) (sheet-test-api-url))
+   (lambda ()
+     (should (eq sheet-syntax 'restclient))
+     ;; As a sheet, `###' is a comment line between two requests.
+     (should (= (length (sheet--requests)) 2))
+     (sheet-test-goto "^GET .*/small")
+     (with-current-buffer (sheet-test-key-and-wait "C-c C-c")
+       (should (string-match-p "\"small\"" (buffer-string)))))))
+
 (provide 'sheet-mode-syntax-test)
 ;;; sheet-mode-syntax-test.el ends here

@@ -82,12 +82,49 @@
                  (lambda (&rest args) (setq asked args) "curl http://127.0.0.1:9/asked")))
         (sheet-test-key "C-c C-y")
         (should-not asked)
-        (should (string-match-p "^GET http://127.0.0.1:9/killed$" (buffer-string)))
-        (goto-char (point-max))
+        (should (string-match-p "^GET http://127.0.0.1:9/killed$" (buffer-string)))))))
+
+(ert-deftest sheet-test-yank-curl-multi-line-edit-buffer ()
+  "Issue 22 item 7: C-u C-c C-y reads a multi-line command in an edit buffer.
+C-c C-c there inserts its request where point was; C-c C-k inserts nothing."
+  (sheet-test-with-sheet "GET :base/users\n"
+    (let ((sheet (current-buffer))
+          (asked nil))
+      (switch-to-buffer sheet)
+      (kill-new "curl http://127.0.0.1:9/killed")
+      (goto-char (point-max))
+      (cl-letf (((symbol-function 'read-string) (lambda (&rest _) (setq asked t) "")))
         (let ((current-prefix-arg '(4)))
-          (call-interactively #'sheet-yank-curl))
-        (should (equal (nth 3 asked) "curl http://127.0.0.1:9/killed"))
-        (should (string-match-p "^GET http://127.0.0.1:9/asked$" (buffer-string)))))))
+          (sheet-test-key "C-c C-y")))
+      (should-not asked)
+      (let ((edit (get-buffer "*sheet curl*")))
+        (should edit)
+        (should (eq (window-buffer (selected-window)) edit))
+        (with-current-buffer edit
+          (should (equal (buffer-string) "curl http://127.0.0.1:9/killed"))
+          ;; A command pasted over several lines, as from a terminal.
+          (erase-buffer)
+          (insert "curl -X POST \\\n  -H 'Content-Type: application/json' \\\n"
+                  "  -d '{\"a\": 1}' \\\n  http://127.0.0.1:9/multi\n")
+          (sheet-test-key "C-c C-c"))
+        (should-not (buffer-live-p edit)))
+      ;; The sheet is back in the window (the command loop makes it current).
+      (should (eq (window-buffer (selected-window)) sheet))
+      (set-buffer sheet)
+      (should (string-match-p
+               "^POST http://127.0.0.1:9/multi\nContent-Type: application/json\n\n{\"a\": 1}\n"
+               (buffer-string)))
+      ;; C-c C-k: nothing inserted.
+      (let ((before (buffer-string)))
+        (let ((current-prefix-arg '(4)))
+          (sheet-test-key "C-c C-y"))
+        (with-current-buffer "*sheet curl*"
+          (erase-buffer)
+          (insert "curl http://127.0.0.1:9/never")
+          (sheet-test-key "C-c C-k"))
+        (should-not (get-buffer "*sheet curl*"))
+        (with-current-buffer sheet
+          (should (equal (buffer-string) before)))))))
 
 (ert-deftest sheet-test-yank-curl-warnings-and-errors ()
   "What the request leaves out is a warning naming the option; what it cannot write, an error."

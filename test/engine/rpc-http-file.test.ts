@@ -92,6 +92,19 @@ describe('.http over the protocol', () => {
     expect(r2.request.url).toBe(`${api.url}/hf/rpc/next?tok=abc123&code=99&id=7`);
   });
 
+  it('{{X}} is not defined with no environment chosen says so, lists the environments and how to choose one', async () => {
+    for (const method of ['sheet/send', 'sheet/curl']) {
+      const e = await rpcError(engine.conn.sendRequest(method, { text: TEXT, line: 3, path: file }));
+      expect(e.data?.code).toBe('unknown-variable');
+      expect(e.data?.line).toBe(3);
+      expect(e.message).toBe('line 3: {{who}} is not defined, and no environment is chosen (a, b)');
+      expect(e.data?.hint).toMatch(/^Choose an environment \(C-c C-e in Emacs, --env NAME for sheet run\), or: Declare it/);
+    }
+    // With an environment chosen the message is as before.
+    const e = await rpcError(engine.conn.sendRequest('sheet/send', { text: TEXT.replace('{{who}}', '{{nobody}}'), line: 3, path: file, env: 'a' }));
+    expect(e.message).toBe('line 3: {{nobody}} is not defined');
+  });
+
   it('an unknown env is bad-environment listing the names; a bad env file is located', async () => {
     const e = await rpcError(engine.conn.sendRequest('sheet/send', { text: TEXT, line: 3, path: file, env: 'zz' }));
     expect(e.data?.code).toBe('bad-environment');

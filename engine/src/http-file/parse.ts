@@ -21,6 +21,8 @@ const COMMENT = /^[ \t]*(#|\/\/)/;
 const DIRECTIVE = /^[ \t]*(?:#|\/\/)[ \t]*@([A-Za-z][\w-]*)(?:[ \t]*=?[ \t]*(.*?))?[ \t]*$/;
 const FILE_VAR = /^[ \t]*@([A-Za-z_][\w.-]*)[ \t]*=[ \t]*(.*?)[ \t]*$/;
 const HEADER = /^[ \t]*([^\s:]+)[ \t]*:[ \t]*(.*?)[ \t]*$/;
+/** An RFC 9110 token (section 5.6.2), what a header name is made of, or a `{{name}}` reference. */
+const TOKEN = /^(?:[!#$%&'*+.^_`|~0-9A-Za-z-]|\{\{[^{}]*\}\})+$/;
 const URL_PART = /^[ \t]*(?:[?&]|\/(?!\/))/;
 
 /**
@@ -215,7 +217,9 @@ export function parseHttpFile(text: string): Sheet {
       }
       if (COMMENT.test(l)) continue;
       const h = HEADER.exec(l);
-      if (!h || l.startsWith('<') || l.startsWith('>')) break; // the body starts without a blank line
+      // The body starts without a blank line at a line that is no header: a header name is an
+      // RFC 9110 token, so `{"a": 1}` starts a JSON body (as httpyac reads it).
+      if (!h || !TOKEN.test(h[1]!) || l.startsWith('<') || l.startsWith('>')) break;
       headers.push({ kind: 'header', name: h[1]!, value: h[2]!, line: i });
     }
     // Body and response handlers.

@@ -295,6 +295,8 @@ export interface VariablesParams {
   settings?: Settings;
   /** Echoed in the `lisp/eval` requests sent while serving this request. */
   context?: RequestContext;
+  /** True: a look-up for an editor's hints (Eldoc): no `:=` form is evaluated (its value is absent, with an error). */
+  lookup?: boolean;
 }
 export interface VariablesResult {
   /** Values set by hooks or `sheet-set-var`, for this engine session. */
@@ -316,6 +318,43 @@ export interface VariablesResult {
 /** Variables at point with resolved values, and the overrides (C-c C-i). */
 export const SheetVariables = new RequestType<VariablesParams, VariablesResult, EngineErrorData>('sheet/variables');
 
+export interface CompletionsParams {
+  text: string;
+  /** The line of point: a sheet's declarations below it are not offered. */
+  line: number;
+  /** The file's name: its extension picks the syntax (`.http`/`.rest`), as in `sheet/send`. */
+  path?: string;
+  /** `.http` files: the environment whose names are offered, as in `sheet/send`. */
+  env?: string;
+}
+/** A variable completion offers. */
+export interface CompletionVariable {
+  /** As written in a reference: `:name` in a sheet, `name` or `$system` in `{{...}}` of `.http` files. */
+  name: string;
+  /** Where it comes from: a declaration (`line`), the session's overrides, the environment, a system variable. */
+  source: 'declared' | 'override' | 'environment' | 'system';
+  line?: number;
+  /** System variables: the arguments they take (`min max`). */
+  args?: string;
+}
+export interface CompletionsResult {
+  syntax: 'sheet' | 'http';
+  /** Each name once, in the order: declarations (nearest above point first), overrides, environment, system. */
+  variables: CompletionVariable[];
+  methods: string[];
+  /** Request header names (the IANA HTTP Field Name Registry and a few de facto ones). */
+  headers: string[];
+  /** Common values by lower-case header name (`content-type`: `application/json`, ...). */
+  headerValues: Record<string, string[]>;
+  /** Hook types of the sheet syntax (`jq-set-var`, `expect-status`, ...); none in `.http` files. */
+  hooks: { name: string; args: string }[];
+}
+/**
+ * The names completion offers at point (issue 25 item 2; engine/src/rpc/completions.ts). A pure
+ * look-up: no Lisp evaluated, nothing sent.
+ */
+export const SheetCompletions = new RequestType<CompletionsParams, CompletionsResult, EngineErrorData>('sheet/completions');
+
 export interface CurlParams {
   text: string;
   line: number;
@@ -327,10 +366,17 @@ export interface CurlParams {
   settings?: Settings;
   /** Echoed in the `lisp/eval` requests sent while serving this request. */
   context?: RequestContext;
+  /**
+   * True: a look-up for an editor's hints (Eldoc): no `:=` form is evaluated (a reference to
+   * one is a `lisp-unavailable` error) and no `.http` pre-request script runs.
+   */
+  lookup?: boolean;
 }
 export interface CurlResult {
   /** A bash command line that reproduces the request exactly. */
   command: string;
+  /** The request's URL after substitution. */
+  url: string;
 }
 /** The request at point as a curl command line (C-c C-u). */
 export const SheetCurl = new RequestType<CurlParams, CurlResult, EngineErrorData>('sheet/curl');

@@ -160,6 +160,7 @@ export function serve(conn: MessageConnection, onExit: () => void = () => proces
     return session.outline(q.text, typeof q.path === 'string' ? q.path : undefined);
   }));
   conn.onRequest(P.SheetVariables, guard((p: P.VariablesParams) => session.variables(checkSheetParams(p, true))));
+  conn.onRequest(P.SheetCompletions, guard((p: P.CompletionsParams) => session.completions(checkSheetParams(p, true))));
   conn.onRequest(P.SheetCurl, guard((p: P.CurlParams) => session.curl(checkSheetParams(p, true))));
   conn.onRequest(P.SheetFromCurl, guard((p: P.FromCurlParams) => {
     if (typeof p?.command !== 'string') {

@@ -188,3 +188,27 @@ export function httpVariables(sheet: Sheet, ctx: HttpVarContext, maxDepth: numbe
     return entry;
   });
 }
+
+/**
+ * `e` told that no environment is chosen, when that may be why: an `unknown-variable` error
+ * (`{{X}} is not defined`, not one of a failed request) of a `.http` request sent without an
+ * environment while the environment files above `file` define some (issue 22 item 6). The
+ * message lists them; the hint says how to choose one (C-c C-e in Emacs, `sheet run --env`).
+ * Any other error comes back as it is.
+ */
+export function explainNoEnvironment(e: unknown, file: string | undefined, envName: string | undefined): unknown {
+  if (envName || !isEngineError(e) || e.code !== 'unknown-variable' || e.details?.failedLine !== undefined) return e;
+  let available: string[];
+  try {
+    available = loadEnvironment(file ?? path.join(process.cwd(), 'untitled.http')).available;
+  } catch {
+    return e;
+  }
+  if (!available.length) return e;
+  return new EngineError(e.code, `${e.message.replace(/^line \d+: /, '')}, and no environment is chosen (${available.join(', ')})`, {
+    line: e.line,
+    hint: `Choose an environment (C-c C-e in Emacs, --env NAME for sheet run)${e.hint ? `, or: ${e.hint}` : '.'}`,
+    details: { ...e.details, environments: available },
+    cause: e,
+  });
+}

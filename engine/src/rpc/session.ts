@@ -7,7 +7,7 @@ import { isUtf8 } from 'node:buffer';
 import path from 'node:path';
 import type { CookieJar } from 'tough-cookie';
 import { requestAt, varsBefore } from '../sheet/parse.js';
-import { parseForFile } from '../http-file/index.js';
+import { parseForFile, syntaxChoice, withSyntaxHint } from '../http-file/index.js';
 import type { Sheet } from '../sheet/ast.js';
 import { expandPath, isUnevaluated, resolveRequest, variableValues, visibleVars, type EvalLisp, type LispDecl } from '../resolve/resolve.js';
 import { DEFAULT_MAX_PASSES, Substitution, type SubstitutionWarning } from '../resolve/substitute.js';
@@ -25,10 +25,11 @@ import { HOOK_TYPES, runHooks } from '../hooks/run.js';
 import { toCurl } from '../curl/to-curl.js';
 import { loadEnvironment } from '../http-file/environment.js';
 import { promptsOf, requestMeta } from '../resolve/resolve-http.js';
-import { afterHttp, beforeHttp, httpContext, httpVariables, newHttpState, noteHttpFailure } from './session-http.js';
+import { completionsFor } from './completions.js';
+import { afterHttp, beforeHttp, explainNoEnvironment, httpContext, httpVariables, newHttpState, noteHttpFailure } from './session-http.js';
 import { EngineError, isEngineError } from '../errors.js';
 import type { Request } from '../model.js';
-import type { EnvironmentsParams, EnvironmentsResult } from './protocol.js';
+import type { CompletionsParams, CompletionsResult, EnvironmentsParams, EnvironmentsResult } from './protocol.js';
 import type {
   CurlParams,
   CurlResult,
@@ -170,17 +171,20 @@ export class Session {
     return { ...this.settings, ...Object.fromEntries(Object.entries(s ?? {}).filter(([, v]) => v !== undefined)) };
   }
 
-  private async resolveAt(p: { text: string; line: number; path?: string; env?: string; context?: RequestContext; prompts?: Record<string, string> }, s: Required<Settings>, signal?: AbortSignal) {
+  private async resolveAt(p: { text: string; line: number; path?: string; env?: string; context?: RequestContext; prompts?: Record<string, string>; lookup?: boolean }, s: Required<Settings>, signal?: AbortSignal) {
     const sheet = this.parse(p.text, p.path);
     const node = requestAt(sheet, p.line);
     const file = p.path;
     const prompts = p.prompts && typeof p.prompts === 'object' ? p.prompts : undefined;
     // `.http`: JetBrains pre-request scripts run first; their per-request variables join the context.
-    const pre = sheet.syntax === 'http' ? await beforeHttp(sheet, node, httpContext(node, file, p.env, this.overrides, this.http, prompts), file, this.overrides, this.http) : undefined;
-    const http = pre?.ctx;
+    const lookup = p.lookup === true;
+    const ctx = sheet.syntax === 'http' ? httpContext(node, file, p.env, this.overrides, this.http, prompts) : undefined;
+    // A look-up (Eldoc) runs no pre-request script and evaluates no `:=` form.
+    const pre = ctx && !lookup ? await beforeHttp(sheet, node, ctx, file, this.overrides, this.http) : undefined;
+    const http = pre?.ctx ?? ctx;
     const resolved = await resolveRequest(sheet, node, {
       overrides: http ? undefined : this.overrides,
-      evalLisp: this.lispFor(p.context),
+      evalLisp: lookup ? undefined : this.lispFor(p.context),
       signal,
       maxPasses: s.maxPasses,
       baseDir: file ? path.dirname(path.resolve(file)) : process.cwd(),
@@ -195,6 +199,11 @@ export class Session {
    */
   noteLispSettings(context: RequestContext | undefined, s: Settings): void {
     if (context !== undefined) this.lispSettings.set(context, { ...this.lispSettings.get(context), ...s });
+  }
+
+  /** `sheet/completions`: the names completion offers at point (engine/src/rpc/completions.ts). */
+  completions(p: CompletionsParams): CompletionsResult {
+    return completionsFor(this.parse(p.text, p.path), p, this.overrides);
   }
 
   /**
@@ -218,9 +227,12 @@ export class Session {
   async send(p: SendParams, signal?: AbortSignal): Promise<SendResult> {
     return this.sendOnce(p, signal).catch((e: unknown) => {
       const sheet = this.parse(p.text, p.path);
-      const node = sheet.syntax === 'http' ? sheet.requests.find((r) => r.startLine <= p.line && p.line <= r.endLine) : undefined;
+      const at = sheet.requests.find((r) => r.startLine <= p.line && p.line <= r.endLine);
+      const node = sheet.syntax === 'http' ? at : undefined;
       if (node) noteHttpFailure(this.http.failed, node, e);
-      throw e;
+      // Every error names the line; in a file whose syntax was guessed it says how to pin it.
+      const told = sheet.syntax === 'http' ? explainNoEnvironment(e, p.path, p.env) : e;
+      throw withSyntaxHint(told, syntaxChoice(p.text, p.path), at?.line);
     });
   }
 
@@ -415,7 +427,7 @@ export class Session {
       // not on a request: the declarations above the line
     }
     const latest = new Map(decls.map((d) => [d.name, d]));
-    const { values } = await variableValues(decls, { overrides: this.overrides, evalLisp: this.lispFor(p.context), maxPasses: s.maxPasses });
+    const { values } = await variableValues(decls, { overrides: this.overrides, evalLisp: p.lookup === true ? undefined : this.lispFor(p.context), maxPasses: s.maxPasses });
     const sub = new Substitution(values, s.maxPasses);
     const variables: VariablesResult['variables'] = [];
     for (const d of latest.values()) {
@@ -444,7 +456,9 @@ export class Session {
   async curl(p: CurlParams): Promise<CurlResult> {
     await this.ready;
     const s = this.merged(p.settings);
-    const resolved = await this.resolveAt(p, s);
-    return { command: toCurl(resolved.request, { alwaysMethod: true }) };
+    const resolved = await this.resolveAt(p, s).catch((e: unknown) => {
+      throw this.parse(p.text, p.path).syntax === 'http' ? explainNoEnvironment(e, p.path, p.env) : e;
+    });
+    return { command: toCurl(resolved.request, { alwaysMethod: true }), url: resolved.request.url };
   }
 }

@@ -1,0 +1,202 @@
+;;; sheet-complete.el --- Completion at point  -*- lexical-binding: t; -*-
+
+;; Copyright (C) 2026 The sheet-rest authors
+
+;; Author: The sheet-rest authors
+;; Maintainer: The sheet-rest authors
+;; Version: 0.1.0
+;; URL: https://github.com/sheet-rest/sheet-rest
+;; Keywords: comm, tools
+
+;; This file is not part of GNU Emacs.
+
+;; Permission is hereby granted, free of charge, to any person
+;; obtaining a copy of this software and associated documentation
+;; files, to deal in the software without restriction, subject to the
+;; MIT license terms shipped with sheet-rest (LICENSE).
+
+;;; Commentary:
+
+;; `sheet-completion-at-point', on `completion-at-point-functions' in
+;; sheet-mode buffers, so \\[completion-at-point], company and corfu
+;; offer (issue 25 item 2): variable names after `:' (sheets) and in
+;; `{{' (`.http' files: file variables, the chosen environment's
+;; names, system variables such as `$timestamp'), methods and header
+;; names at the start of a line, common header values after `Name:',
+;; hook names after `->'.  The names come from the engine
+;; (`sheet/completions', docs/protocol.md); Emacs only looks at the
+;; text around point to know which kind is wanted.
+;;
+;; Typing never waits on the engine: the engine's answer is kept per
+;; buffer; when the buffer has changed since, the kept answer is used
+;; and a new one asked asynchronously.  Only the very first look-up
+;; of a buffer waits, at most `sheet-completion-timeout' seconds, and
+;; only when the engine is running (otherwise it is started when
+;; Emacs is next idle).  Loaded by sheet-mode.el.
+
+;;; Code:
+
+(require 'jsonrpc)
+(require 'seq)
+(require 'subr-x)
+(require 'sheet-custom)
+(require 'sheet-engine)
+(require 'sheet-environment)
+
+(declare-function sheet--text "sheet-mode" ())
+(declare-function sheet--line "sheet-mode" ())
+
+(defvar-local sheet--completions nil
+  "The engine's last `sheet/completions' answer for this buffer.
+A plist (:tick TICK :line LINE :result RESULT), TICK the buffer's
+`buffer-chars-modified-tick' when it was asked.")
+
+(defvar-local sheet--completions-pending nil
+  "Non-nil while an asynchronous `sheet/completions' is in flight.")
+
+(defun sheet--completion-params ()
+  "The params of `sheet/completions' at point."
+  (append (list :text (sheet--text) :line (sheet--line))
+          (and buffer-file-name (list :path buffer-file-name))
+          (sheet-environment-params)))
+
+(defun sheet--completions-refresh (conn)
+  "Ask CONN for this buffer's completions without waiting."
+  (unless sheet--completions-pending
+    (let ((buf (current-buffer))
+          (tick (buffer-chars-modified-tick))
+          (line (sheet--line)))
+      (setq sheet--completions-pending t)
+      (jsonrpc-async-request
+       conn 'sheet/completions (sheet--completion-params)
+       :success-fn
+       (lambda (result)
+         (when (buffer-live-p buf)
+           (with-current-buffer buf
+             (setq sheet--completions-pending nil
+                   sheet--completions
+                   (list :tick tick :line line :result result)))))
+       :error-fn
+       (lambda (_err)
+         (when (buffer-live-p buf)
+           (with-current-buffer buf
+             (setq sheet--completions-pending nil))))
+       :timeout-fn
+       (lambda ()
+         (when (buffer-live-p buf)
+           (with-current-buffer buf
+             (setq sheet--completions-pending nil))))
+       :timeout sheet-request-timeout))))
+
+(defun sheet--completion-names ()
+  "The engine's `sheet/completions' answer for this buffer, or nil.
+Never waits more than `sheet-completion-timeout' seconds, and only
+for a buffer's first look-up; see the Commentary."
+  (let ((conn (and (sheet-engine-process) sheet-engine--connection))
+        (kept sheet--completions))
+    (cond
+     ((null conn)
+      (run-with-idle-timer 0 nil (lambda () (ignore-errors
+                                              (sheet-engine--ensure))))
+      (plist-get kept :result))
+     ((and kept (= (plist-get kept :tick) (buffer-chars-modified-tick))
+           (= (plist-get kept :line) (sheet--line)))
+      (plist-get kept :result))
+     (kept
+      (sheet--completions-refresh conn)
+      (plist-get kept :result))
+     (t
+      (condition-case nil
+          (let ((result (jsonrpc-request conn 'sheet/completions
+                                         (sheet--completion-params)
+                                         :timeout sheet-completion-timeout)))
+            (setq sheet--completions
+                  (list :tick (buffer-chars-modified-tick)
+                        :line (sheet--line) :result result))
+            result)
+        ((jsonrpc-error error) nil))))))
+
+(defun sheet--completion-variables (result)
+  "The variable names of RESULT, each with its annotation as a property."
+  (mapcar (lambda (v)
+            (propertize
+             (plist-get v :name) 'sheet-annotation
+             (pcase (plist-get v :source)
+               ("declared" (format " line %s" (plist-get v :line)))
+               ("system" (let ((args (plist-get v :args)))
+                           (if args (format " system %s" args) " system")))
+               (source (concat " " source)))))
+          (plist-get result :variables)))
+
+(defun sheet--completion-annotate (candidate)
+  "The annotation of CANDIDATE, from its text property."
+  (or (get-text-property 0 'sheet-annotation candidate) ""))
+
+(defun sheet--completion-context ()
+  "What to complete at point: (KIND START), or nil.
+KIND is `http-variable', `variable', `hook', `header-value' (then
+the list is (header-value START HEADER-NAME)) or `line-start'."
+  (let ((pos (point))
+        (bol (line-beginning-position)))
+    (save-excursion
+      (cond
+       ((save-excursion
+          (and (skip-chars-backward "$A-Za-z0-9_.-" bol)
+               (>= (- (point) bol) 2)
+               (equal (buffer-substring-no-properties (- (point) 2) (point))
+                      "{{")))
+        (list 'http-variable (progn (skip-chars-backward "$A-Za-z0-9_.-" bol)
+                                    (point))))
+       ((progn (skip-chars-backward "^ \t\n:=/?&#{}\"'" bol)
+               (and (eq (char-before) ?:)
+                    ;; Not the colon of `host:port' or `Name:'.
+                    (or (= (1- (point)) bol)
+                        (not (string-match-p
+                              "[[:alnum:]_.-]"
+                              (string (char-before (1- (point)))))))))
+        (list 'variable (1- (point))))
+       ((progn (goto-char bol)
+               (looking-at "->[ \t]+\\([a-z-]*\\)"))
+        (and (<= pos (match-end 1)) (>= pos (match-beginning 1))
+             (list 'hook (match-beginning 1))))
+       ((looking-at "\\([A-Za-z0-9-]+\\):[ \t]*")
+        (and (>= pos (match-end 0))
+             (list 'header-value (match-end 0) (match-string 1))))
+       ((looking-at "[A-Za-z-]*")
+        (and (<= pos (match-end 0))
+             (list 'line-start bol)))))))
+
+(defun sheet-completion-at-point ()
+  "Complete the variable, method, header, header value or hook at point.
+For `completion-at-point-functions'; the names come from the
+engine (`sheet/completions'), without waiting on it while typing."
+  (let ((context (sheet--completion-context)))
+    (when context
+      (let* ((result (sheet--completion-names))
+             (http (equal (plist-get result :syntax) "http"))
+             (candidates
+              (pcase (car context)
+                ('http-variable (sheet--completion-variables result))
+                ('variable (and (not http)
+                                (sheet--completion-variables result)))
+                ('hook (mapcar (lambda (h) (plist-get h :name))
+                               (plist-get result :hooks)))
+                ('header-value
+                 (append (plist-get (plist-get result :headerValues)
+                                    (intern (concat ":" (downcase
+                                                         (nth 2 context)))))
+                         nil))
+                ('line-start
+                 (append (mapcar (lambda (m) (propertize m 'sheet-annotation
+                                                         " method"))
+                                 (plist-get result :methods))
+                         (mapcar (lambda (h) (propertize h 'sheet-annotation
+                                                         " header"))
+                                 (plist-get result :headers)))))))
+        (when candidates
+          (list (nth 1 context) (point) (append candidates nil)
+                :exclusive 'no
+                :annotation-function #'sheet--completion-annotate))))))
+
+(provide 'sheet-complete)
+;;; sheet-complete.el ends here
