@@ -60,7 +60,7 @@ export class ClientHttpError extends ClientError implements HttpResponse {
     const config = response.config || ({} as HttpConfig);
     const method = String(config.method || 'GET').toUpperCase();
     const url = String(config.url || '');
-    const status = typeof response.status === 'number' ? response.status : 0;
+    const status = statusOf(response.status);
     const code = options.code || codeOf(status, response.xhrStatus, config);
     const what =
       options.detail !== undefined
@@ -85,6 +85,16 @@ export class ClientHttpError extends ClientError implements HttpResponse {
   headers(name?: string): any {
     return typeof this.response.headers === 'function' ? this.response.headers(name as string) : name ? null : {};
   }
+}
+
+/**
+ * The status as a number: a mock backend (angular-mocks, as Restangular's own spec) may answer
+ * with the string `'404'`, which `$http` passes on unchanged.
+ */
+function statusOf(status: unknown): number {
+  if (typeof status === 'number') return status;
+  const n = typeof status === 'string' && /^\s*-?\d+\s*$/.test(status) ? Number(status) : NaN;
+  return Number.isFinite(n) ? n : 0;
 }
 
 /**
