@@ -24,3 +24,7 @@ await build({ ...nodeCommon, outfile: path.join(dist, 'node.cjs'), format: 'cjs'
 const tsc = path.resolve(here, '../node_modules/typescript/bin/tsc');
 const r = spawnSync(process.execPath, [tsc, '-p', path.join(here, 'tsconfig.json'), '--emitDeclarationOnly'], { stdio: 'inherit' });
 if (r.status !== 0) process.exit(r.status ?? 1);
+// The same declarations for require(): a package.json of "type": "commonjs" makes TypeScript
+// read them as CommonJS (the package itself is "type": "module", which makes dist/types ESM).
+fs.cpSync(path.join(dist, 'types'), path.join(dist, 'types-cjs'), { recursive: true });
+fs.writeFileSync(path.join(dist, 'types-cjs/package.json'), '{ "type": "commonjs" }\n');

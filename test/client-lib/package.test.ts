@@ -21,7 +21,7 @@ describe('package angular-client-rest', () => {
   });
 
   it('require() resolves through "exports" to a CommonJS build with the whole surface', () => {
-    expect(pkg.exports['.'].require).toBe('./dist/index.cjs');
+    expect(pkg.exports['.'].require.default).toBe('./dist/index.cjs');
     const r = node(['-e', "const m = require('angular-client-rest'); const c = m.createClient({ baseUrl: 'http://127.0.0.1:1' }); process.stdout.write([typeof m.registerClientModule, typeof c.all('x').getList, m.ClientHttpError.name].join(' '))"]);
     expect(r.stderr).toBe('');
     expect(r.stdout).toBe('function function ClientHttpError');
