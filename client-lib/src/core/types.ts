@@ -15,8 +15,23 @@ export interface HttpConfig {
   params?: QueryParams;
   headers?: Headers;
   data?: any;
-  /** Milliseconds, or a promise whose resolution aborts the request. */
+  /**
+   * Milliseconds (the request fails with code `TIMEOUT`), or a promise whose resolution aborts
+   * the request (code `ABORTED`). @default undefined (no limit)
+   * @example Client.one('users', 1).withHttpConfig({ timeout: 5000 }).get()
+   */
   timeout?: number | PromiseLike<any>;
+  /**
+   * An `AbortSignal` (`AbortController`, `AbortSignal.timeout(ms)`): when it aborts, the request
+   * fails with code `ABORTED` (`TIMEOUT` when its reason is a `TimeoutError`), in every
+   * transport: `$http`, fetch, the Node engine. An already aborted signal sends nothing.
+   * @default undefined
+   * @example
+   * const ctrl = new AbortController();
+   * Client.all('users').withHttpConfig({ signal: ctrl.signal }).getList();
+   * ctrl.abort();
+   */
+  signal?: AbortSignal;
   cache?: any;
   withCredentials?: boolean;
   responseType?: string;
