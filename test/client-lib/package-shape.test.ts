@@ -1,0 +1,67 @@
+// @vitest-environment node
+// The package's weight and shape (issue 23 item 4), from `npm pack --dry-run` of the built
+// client-lib/ (make build-client-lib first): undici bundled once (node.mjs wraps node.cjs, one
+// instance of the library whichever way Node loads it), LICENSE and the registry fields, the
+// source maps' sources inside the package.
+import { describe, it, expect } from 'vitest';
+import fs from 'node:fs';
+import path from 'node:path';
+import { spawnSync } from 'node:child_process';
+
+const root = path.resolve(__dirname, '../..');
+const pkgDir = path.join(root, 'client-lib');
+const pkg = JSON.parse(fs.readFileSync(path.join(pkgDir, 'package.json'), 'utf8'));
+const pack = () => {
+  const r = spawnSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: pkgDir, encoding: 'utf8' });
+  expect(r.status).toBe(0);
+  return JSON.parse(r.stdout)[0] as { unpackedSize: number; files: { path: string; size: number }[] };
+};
+
+describe('package weight and shape', () => {
+  it('bundles undici once: dist/node.mjs is a thin ES module over dist/node.cjs', () => {
+    const { files, unpackedSize } = pack();
+    const big = files.filter((f) => f.size > 500_000).map((f) => f.path);
+    expect(big).toEqual(['dist/node.cjs']);
+    expect(files.find((f) => f.path === 'dist/node.mjs')!.size).toBeLessThan(2000);
+    expect(unpackedSize).toBeLessThan(2_500_000);
+  }, 60000);
+
+  it('import and require of the Node entry give the same classes (one copy loaded)', () => {
+    const code = [
+      "import { createRequire } from 'node:module';",
+      'const require = createRequire(import.meta.url);',
+      "const esm = await import('angular-client-rest'); const cjs = require('angular-client-rest');",
+      "const node = await import('angular-client-rest/node');",
+      "process.stdout.write(String(esm.ClientHttpError === cjs.ClientHttpError && node.createClient === cjs.createClient && typeof esm.engineFetch === 'function'));",
+    ].join('\n');
+    const r = spawnSync(process.execPath, ['--input-type=module', '-e', code], { cwd: root, encoding: 'utf8' });
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toBe('true');
+  });
+
+  it('ships LICENSE, and names its repository, homepage and bugs', () => {
+    const paths = pack().files.map((f) => f.path);
+    expect(paths).toContain('LICENSE');
+    expect(fs.readFileSync(path.join(pkgDir, 'LICENSE'), 'utf8')).toBe(fs.readFileSync(path.join(root, 'LICENSE'), 'utf8'));
+    expect(pkg.license).toBe('MIT');
+    expect(pkg.repository).toEqual(expect.objectContaining({ type: 'git', directory: 'client-lib' }));
+    expect(pkg.homepage).toMatch(/^https:\/\//);
+    expect(pkg.bugs.url).toMatch(/^https:\/\//);
+  }, 60000);
+
+  it('every source map of the package has its sources inside the package, as files it ships', () => {
+    const paths = new Set(pack().files.map((f) => f.path));
+    const maps = [...paths].filter((p) => p.endsWith('.map')).sort();
+    expect(maps).toEqual(['dist/client.js.map', 'dist/client.min.js.map', 'dist/index.cjs.map', 'dist/index.mjs.map']);
+    for (const m of maps) {
+      const map = JSON.parse(fs.readFileSync(path.join(pkgDir, m), 'utf8'));
+      expect(map.sources.length).toBeGreaterThan(10);
+      for (const s of map.sources) {
+        const inPackage = path.posix.normalize(path.posix.join(path.posix.dirname(m), s));
+        expect(paths.has(inPackage), `${m}: ${s}`).toBe(true);
+      }
+      const js = fs.readFileSync(path.join(pkgDir, m.replace(/\.map$/, '')), 'utf8');
+      expect(js.trimEnd().endsWith(`//# sourceMappingURL=${path.basename(m)}`)).toBe(true);
+    }
+  }, 60000);
+});
