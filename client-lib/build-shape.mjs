@@ -67,3 +67,11 @@ export function pruneDeclarations(typesDir, entries) {
   };
   walk(typesDir);
 }
+
+/** dist/angular.mjs and dist/angular.cjs: the main entry, plus module `client` registered on import (src/angular-entry.ts). */
+export function writeAngularEntries(dist) {
+  const register = "const g = typeof globalThis !== 'undefined' ? globalThis : undefined;\nif (g && g.angular && typeof g.angular.module === 'function') m.registerClientModule(g.angular);\n";
+  const head = '// angular-client-rest/angular: the main entry, and module `client` registered when a global angular exists.\n';
+  fs.writeFileSync(path.join(dist, 'angular.mjs'), head + "import * as m from './index.mjs';\nexport * from './index.mjs';\n" + register);
+  fs.writeFileSync(path.join(dist, 'angular.cjs'), head + "'use strict';\nconst m = require('./index.cjs');\nmodule.exports = m;\n" + register);
+}

@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { pruneDeclarations, relocateSources, writeEsmWrapper } from './build-shape.mjs';
+import { pruneDeclarations, relocateSources, writeAngularEntries, writeEsmWrapper } from './build-shape.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const dist = path.join(here, 'dist');
@@ -20,6 +20,7 @@ await build({ ...mapped, entryPoints: [path.join(here, 'src/index.ts')], outfile
 // require('angular-client-rest') on every Node of "engines" (and bundlers that pick "require").
 await build({ ...mapped, entryPoints: [path.join(here, 'src/index.ts')], outfile: path.join(dist, 'index.cjs'), format: 'cjs', platform: 'neutral' });
 relocateSources(dist, path.resolve(here, '..'), ['client.js.map', 'client.min.js.map', 'index.mjs.map', 'index.cjs.map']);
+writeAngularEntries(dist);
 // The Node entry (package export condition `node`): the engine's HTTP layer (undici, the cookie
 // jar) bundled in, so the package needs no dependencies; the browser builds above never import it.
 // One bundle (CommonJS, unminified, no map: undici's sources would triple it); node.mjs wraps it.
@@ -28,7 +29,7 @@ writeEsmWrapper(dist, 'node.cjs', 'node.mjs');
 const tsc = path.resolve(here, '../node_modules/typescript/bin/tsc');
 const r = spawnSync(process.execPath, [tsc, '-p', path.join(here, 'tsconfig.json'), '--emitDeclarationOnly'], { stdio: 'inherit' });
 if (r.status !== 0) process.exit(r.status ?? 1);
-pruneDeclarations(path.join(dist, 'types'), ['client-lib/src/index.d.ts', 'client-lib/src/node.d.ts']);
+pruneDeclarations(path.join(dist, 'types'), ['client-lib/src/index.d.ts', 'client-lib/src/node.d.ts', 'client-lib/src/angular-entry.d.ts']);
 // The same declarations for require(): a package.json of "type": "commonjs" makes TypeScript
 // read them as CommonJS (the package itself is "type": "module", which makes dist/types ESM).
 fs.cpSync(path.join(dist, 'types'), path.join(dist, 'types-cjs'), { recursive: true });

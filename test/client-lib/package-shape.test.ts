@@ -2,7 +2,8 @@
 // The package's weight and shape (issue 23 item 4), from `npm pack --dry-run` of the built
 // client-lib/ (make build-client-lib first): undici bundled once (node.mjs wraps node.cjs, one
 // instance of the library whichever way Node loads it), LICENSE and the registry fields, the
-// source maps' sources inside the package.
+// source maps' sources inside the package, side effects only where the AngularJS module is
+// registered (dist/client*.js, angular-client-rest/angular), a <script> tag without AngularJS.
 import { describe, it, expect } from 'vitest';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -64,4 +65,33 @@ describe('package weight and shape', () => {
       expect(js.trimEnd().endsWith(`//# sourceMappingURL=${path.basename(m)}`)).toBe(true);
     }
   }, 60000);
+
+  it('sideEffects: only the <script> files and angular-client-rest/angular register anything', () => {
+    expect(pkg.sideEffects).toEqual(['./dist/client.js', './dist/client.min.js', './dist/angular.mjs', './dist/angular.cjs']);
+    // A fake global angular records registrations: the main entry registers nothing on import.
+    const code = (entry: string) =>
+      [
+        'const seen = []; const chain = new Proxy({}, { get: () => () => chain });',
+        "globalThis.angular = { module: (name, deps) => (deps && seen.push(name), chain) };",
+        `const m = await import('${entry}');`,
+        "process.stdout.write(seen.join(',') + ' ' + typeof m.createClient);",
+      ].join('\n');
+    const run = (entry: string) => spawnSync(process.execPath, ['--input-type=module', '-e', code(entry)], { cwd: root, encoding: 'utf8' });
+    const indexMjs = new URL('file://' + path.join(pkgDir, 'dist/index.mjs')).href;
+    for (const entry of [indexMjs, 'angular-client-rest', 'angular-client-rest/node']) expect(run(entry).stdout).toBe(' function');
+    const ng = run('angular-client-rest/angular');
+    expect(ng.stderr).toBe('');
+    expect(ng.stdout).toBe('client function');
+  });
+
+  it('dist/client.js in a page without AngularJS sets ClientLib, a working createClient', async () => {
+    const { JSDOM } = await import('jsdom');
+    const dom = new JSDOM('<!doctype html>', { runScripts: 'outside-only', url: 'http://localhost/app/' });
+    const w: any = dom.window;
+    w.eval(fs.readFileSync(path.join(pkgDir, 'dist/client.js'), 'utf8'));
+    expect(Object.keys(w.ClientLib).sort()).toEqual(['ClientError', 'ClientHttpError', 'createClient', 'fetchTransport', 'registerClientModule']);
+    const client = w.ClientLib.createClient({ baseUrl: '/api' });
+    expect(client.one('users', 1).getClientUrl()).toBe('/api/users/1');
+    dom.window.close();
+  });
 });

@@ -32,7 +32,7 @@ describe('types for Node users', () => {
     const out = JSON.parse(r.stdout);
     const a = out.analysis;
     expect(a.problems).toEqual([]);
-    expect(Object.keys(a.entrypoints).sort()).toEqual(['.', './node', './package.json']);
+    expect(Object.keys(a.entrypoints).sort()).toEqual(['.', './angular', './node', './package.json']);
     const files = (sub: string) =>
       Object.fromEntries(Object.entries(a.entrypoints[sub].resolutions).map(([k, v]: [string, any]) => [k, v.resolution?.fileName?.replace(/^.*\/dist\//, '')]));
     expect(files('.')).toEqual({
