@@ -35,6 +35,7 @@ export type {
   HttpConfig,
   HttpResponse,
   OnElemClientized,
+  PostBody,
   Operation,
   QueryParams,
   RequestInterceptor,

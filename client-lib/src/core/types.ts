@@ -437,11 +437,19 @@ type IsAny<T> = 0 extends 1 & T ? true : false;
  */
 export type ClientElement<T = any> = ClientElementMethods<T> & (IsAny<T> extends true ? LooseFields : T);
 
+/**
+ * What `post` of a typed collection accepts: the fields of `T`, each optional (the server may
+ * fill in `id` and the rest), so a misspelt field or a wrong type is a compile error; untyped
+ * (`any`) accepts anything, as in Restangular code.
+ * @example Client.all<User>('users').post({ name: 'Ada' }); // post({ nmae: 'Ada' }) does not compile
+ */
+export type PostBody<T> = IsAny<T> extends true ? any : Partial<T>;
+
 /** An enhanced collection of elements of `T`: a real array whose prototype carries the collection methods. */
 export interface ClientCollection<T = any> extends Array<ClientElement<T>>, ClientCommon {
   getList(params?: QueryParams, headers?: Headers): ClientPromise<ClientCollection<T>>;
   get(id: any, params?: QueryParams, headers?: Headers): ClientPromise<ClientElement<T>>;
-  post(elementToPost: Partial<T> | Record<string, any>, params?: QueryParams, headers?: Headers): ClientPromise<ClientElement<T>>;
+  post(elementToPost: PostBody<T>, params?: QueryParams, headers?: Headers): ClientPromise<ClientElement<T>>;
   putElement(idx: number, params?: QueryParams, headers?: Headers): ClientPromise<ClientCollection<T>>;
   plain(): T[];
   [field: string]: any;
@@ -452,7 +460,7 @@ export interface ClientRouteService<T = any> {
   one(id: any): ClientElement<T>;
   get(id: any, params?: QueryParams, headers?: Headers): ClientPromise<ClientElement<T>>;
   getList(params?: QueryParams, headers?: Headers): ClientPromise<ClientCollection<T>>;
-  post(elementToPost: Partial<T> | Record<string, any>, params?: QueryParams, headers?: Headers): ClientPromise<ClientElement<T>>;
+  post(elementToPost: PostBody<T>, params?: QueryParams, headers?: Headers): ClientPromise<ClientElement<T>>;
   withHttpConfig(config: HttpConfig): ClientCollection<T>;
   [customMethod: string]: any;
 }
