@@ -94,4 +94,13 @@ describe('package weight and shape', () => {
     expect(client.one('users', 1).getClientUrl()).toBe('/api/users/1');
     dom.window.close();
   });
+
+  it("the README's links resolve on the registry page: absolute, or an anchor of the README itself", () => {
+    const readme = fs.readFileSync(path.join(pkgDir, 'README.md'), 'utf8');
+    const links = [...readme.matchAll(/\]\(([^)\s]+)\)/g)].map((m) => m[1]);
+    expect(links.length).toBeGreaterThan(1);
+    for (const l of links) expect(/^https:\/\//.test(l) || /^#[a-z-]+$/.test(l), l).toBe(true);
+    // Paths of the repository named as code would be dead text there: link them instead.
+    expect(readme).not.toMatch(/`docs\/[\w.-]+\.md`/);
+  });
 });
