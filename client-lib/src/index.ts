@@ -1,12 +1,11 @@
 /**
- * angular-client-rest: Restangular 1.6's surface under neutral names.
+ * angular-client-rest: Restangular 1.6's surface under neutral names. This entry has no side
+ * effects (bundlers may drop what is not imported).
  *
- * - AngularJS: `registerClientModule(angular)` (done on import when a global `angular`
- *   exists), then depend on module `client` and inject `Client` / `ClientProvider`.
- * - Without AngularJS: `createClient({ fetch })`.
+ * - AngularJS: `registerClientModule(angular)`, or import `angular-client-rest/angular`, which
+ *   does it on import; then depend on module `client` and inject `Client` / `ClientProvider`.
+ * - Without AngularJS: `createClient({ baseUrl })`.
  */
-import { registerClientModule } from './adapters/angular.js';
-
 export { registerClientModule, MODULE_NAME } from './adapters/angular.js';
 export type { AngularStatic, ClientProvider } from './adapters/angular.js';
 export { createClient, fetchTransport, nativeDefer } from './adapters/fetch.js';
@@ -36,12 +35,10 @@ export type {
   HttpConfig,
   HttpResponse,
   OnElemClientized,
+  PostBody,
   Operation,
   QueryParams,
   RequestInterceptor,
   ResponseInterceptor,
   Runtime,
 } from './core/types.js';
-
-const g: any = typeof globalThis !== 'undefined' ? globalThis : undefined;
-if (g && g.angular && typeof g.angular.module === 'function') registerClientModule(g.angular);

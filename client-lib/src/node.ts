@@ -39,7 +39,8 @@ export interface EngineFetchOptions {
 
 /**
  * A `fetch`-shaped function on the engine's `send`: what the fetch transport calls in Node.
- * Request bodies: strings and bytes. The answer has `status`, `statusText`, `headers`
+ * Request bodies: strings and bytes; `init.signal` cancels, `init.timeoutMs` limits this
+ * exchange (with `timeoutMs` of the options, the shorter wins). The answer has `status`, `statusText`, `headers`
  * (a `Headers`), `url` (after redirects), `redirected` and `text()`.
  * @throws the engine's EngineError (code `connection-refused`, `unknown-host`, `invalid-url`,
  *   `timeout`, `cancelled`, `too-many-redirects`, `tls-error`, `network-error`).
@@ -47,7 +48,7 @@ export interface EngineFetchOptions {
 export function engineFetch(options: EngineFetchOptions = {}): (url: string, init?: any) => Promise<any> {
   let jar: Promise<CookieJar> | undefined;
   const warn = options.onWarning || ((m: string) => console.warn(m));
-  return async function fetchOnEngine(url: string, init: any = {}) {
+  const fetchOnEngine = async function fetchOnEngine(url: string, init: any = {}) {
     const headers: [string, string][] = Object.entries(init.headers || {}).map(([k, v]) => [k, String(v)]);
     const request: Request = { method: String(init.method || 'GET').toUpperCase(), url: String(url), headers };
     const b = init.body;
@@ -64,7 +65,7 @@ export function engineFetch(options: EngineFetchOptions = {}): (url: string, ini
     const exchange = await send(request, {
       jar: j,
       signal: init.signal,
-      timeoutMs: options.timeoutMs,
+      timeoutMs: shorter(options.timeoutMs, init.timeoutMs),
       followRedirects: options.followRedirects,
       maxRedirects: options.maxRedirects,
       insecure: options.insecure,
@@ -87,6 +88,15 @@ export function engineFetch(options: EngineFetchOptions = {}): (url: string, ini
       text: async () => new TextDecoder().decode(body),
     };
   };
+  // The fetch transport hands the HTTP config's `timeout` in ms over as `init.timeoutMs` instead
+  // of aborting: the engine's error then says `timeout` (not `cancelled`) and after how long.
+  return Object.assign(fetchOnEngine, { handlesTimeout: true });
+}
+
+/** The smaller of two limits in ms, where 0 or undefined is none. */
+function shorter(a: number | undefined, b: number | undefined): number | undefined {
+  if (!a || a <= 0) return b && b > 0 ? b : a;
+  return b && b > 0 && b < a ? b : a;
 }
 
 export type NodeClientOptions = CreateClientOptions & EngineFetchOptions;

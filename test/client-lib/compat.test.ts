@@ -196,7 +196,7 @@ describe('every rejected request is a ClientHttpError', () => {
     expect(out.error.name).toBe('ClientHttpError');
     expect(out.error.code).toBe('REQUEST_FAILED');
     expect(out.error.cause).toBe(boom);
-    expect(out.error.message).toBe('GET /users/1 failed with status 0 (no request made or no answer handled: token store unavailable)');
+    expect(out.error.message).toBe('GET /users/1 failed: no request made or no answer handled: token store unavailable');
   });
 
   it('a 2xx JSON answer that does not parse (ngMock): BAD_RESPONSE with status and first bytes', () => {

@@ -3,6 +3,7 @@
  * Requests go through `$http` (so the app's `$http` interceptors, defaults, `$httpBackend`
  * mocks and JSONP apply) and promises are `$q` promises.
  */
+import { sendWithSignal } from './angular-signal.js';
 import { attachConfigurer, createConfiguration } from '../core/config.js';
 import { createService } from '../core/client.js';
 import { BadResponse } from '../core/errors.js';
@@ -32,7 +33,7 @@ function ClientProviderCtor(this: any) {
       const runtime: Runtime = {
         http: (cfg) => {
           if (!cfg.transformResponse) cfg.transformResponse = transformResponse;
-          return $http(cfg);
+          return cfg.signal ? sendWithSignal($http, $q, cfg, cfg.signal) : $http(cfg);
         },
         defer: () => $q.defer(),
       };

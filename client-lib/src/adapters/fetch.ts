@@ -4,6 +4,7 @@
  */
 import { createConfiguration } from '../core/config.js';
 import { createService } from '../core/client.js';
+import { onAbort, signalStatus, timeoutReason } from '../core/abort.js';
 import { ClientError, ClientHttpError, firstBytes } from '../core/errors.js';
 import { isBinaryish } from '../core/request-model.js';
 import { buildUrl } from '../core/url.js';
@@ -63,35 +64,48 @@ export function fetchTransport(fetchImpl?: FetchLike): (config: HttpConfig) => P
     if (body === undefined || body === null) {
       for (const k of Object.keys(headers)) if (k.toLowerCase() === 'content-type') delete headers[k];
     }
+    const fail = (status: number, xhrStatus: string, cause: unknown): ClientHttpError => {
+      const response: HttpResponse = { data: null, status, statusText: '', headers: () => null, config: Object.assign({}, config, { url }), xhrStatus };
+      const detail = xhrStatus === 'error' ? networkFailure(cause) : xhrStatus === 'timeout' ? timedOut(cause, config.timeout) : undefined;
+      return new ClientHttpError(response, detail !== undefined ? { detail, cause } : { cause });
+    };
+    const signal: AbortSignal | undefined = config.signal;
+    if (signal && signal.aborted) throw fail(-1, signalStatus(signal), (signal as any).reason);
     const controller = typeof AbortController !== 'undefined' ? new AbortController() : undefined;
     let reason: 'abort' | 'timeout' | undefined;
     let timer: any;
-    if (typeof config.timeout === 'number' && config.timeout > 0) {
+    const ms = typeof config.timeout === 'number' && config.timeout > 0 ? config.timeout : 0;
+    // The engine's fetch (node.ts) keeps the time itself, so its error says `timeout`.
+    const engineTimes = ms > 0 && !!(f as any).handlesTimeout;
+    if (ms && !engineTimes) {
       timer = setTimeout(() => {
         reason = 'timeout';
-        controller?.abort();
-      }, config.timeout);
+        controller?.abort(timeoutReason(ms));
+      }, ms);
     } else if (config.timeout && typeof (config.timeout as any).then === 'function') {
       (config.timeout as PromiseLike<any>).then(() => {
-        reason = 'abort';
+        reason = reason || 'abort';
         controller?.abort();
       });
     }
-    const fail = (status: number, xhrStatus: string, cause: unknown): ClientHttpError => {
-      const response: HttpResponse = { data: null, status, statusText: '', headers: () => null, config: Object.assign({}, config, { url }), xhrStatus };
-      return new ClientHttpError(response, xhrStatus === 'error' ? { detail: networkFailure(cause), cause } : { cause });
+    const stopListening = onAbort(signal, () => {
+      reason = reason || signalStatus(signal!);
+      controller?.abort((signal as any).reason);
+    });
+    const init: any = {
+      method,
+      headers,
+      body: body === undefined || body === null ? undefined : body,
+      signal: controller?.signal,
+      credentials: config.withCredentials ? 'include' : undefined,
     };
+    if (engineTimes) init.timeoutMs = ms;
     let res: any;
     try {
-      res = await f(url, {
-        method,
-        headers,
-        body: body === undefined || body === null ? undefined : body,
-        signal: controller?.signal,
-        credentials: config.withCredentials ? 'include' : undefined,
-      });
+      res = await f(url, init);
     } catch (e: any) {
       clearTimeout(timer);
+      stopListening();
       // The engine's transport (node.ts) reports its own timeout and cancel by code.
       const engineReason = e && e.code === 'timeout' ? 'timeout' : e && e.code === 'cancelled' ? 'abort' : undefined;
       throw fail(-1, reason || engineReason || 'error', e);
@@ -101,9 +115,11 @@ export function fetchTransport(fetchImpl?: FetchLike): (config: HttpConfig) => P
       text = method === 'HEAD' ? '' : await res.text();
     } catch (e) {
       clearTimeout(timer);
+      stopListening();
       throw fail(-1, reason || 'error', e);
     }
     clearTimeout(timer);
+    stopListening();
     const resHeaders = (name?: string) => {
       if (name) return res.headers.get(name);
       const all: Record<string, string> = {};
@@ -164,19 +180,52 @@ export function networkFailure(error: any): string {
     'too-many-redirects': 'too many redirects',
     'network-error': 'network error',
   };
-  if (error && error.name === 'EngineError' && names[error.code]) return `${names[error.code]}: ${error.message}`;
-  if (names[code]) return names[code] + (inner && inner.message ? ': ' + inner.message : '');
+  if (error && error.name === 'EngineError' && names[error.code]) return withDetail(names[error.code], error.message);
+  if (names[code]) return withDetail(names[code], inner && inner.message);
   if (/invalid url|failed to parse url/i.test(String((error && error.message) || '') + ' ' + String((inner && inner.message) || ''))) return 'invalid URL';
   if (inBrowser()) return 'no response: network error, or cross-origin headers missing';
   const msg = (inner && inner.message) || (error && error.message) || 'unknown error';
   return 'no response: ' + msg;
 }
 
+/** The engine names the URL first (`http://h/x: connection refused`); ours names it already. */
+const withoutUrl = (message: string): string => message.replace(/^[a-z][a-z\d+.-]*:\/\/\S*: /i, '');
+
+/** `name`, then what the lower layer said when it says more than the name. */
+function withDetail(name: string, message: unknown): string {
+  const rest = withoutUrl(String(message || '')).trim();
+  return !rest || rest.toLowerCase() === name.toLowerCase() ? name : `${name} (${rest})`;
+}
+
+/** A timeout in words: the engine's own message, or the `timeout` in ms of the HTTP config. */
+function timedOut(cause: any, timeout: unknown): string {
+  if (cause && cause.name === 'EngineError' && cause.code === 'timeout') return withDetail('timed out', cause.message);
+  return typeof timeout === 'number' && timeout > 0 ? `timed out after ${timeout} ms` : 'timed out';
+}
+
 export interface CreateClientOptions {
   /** The fetch to use. @default globalThis.fetch (Node 18+ and browsers have one) */
   fetch?: FetchLike;
-  /** Shortcut for `setBaseUrl`; must be absolute outside a browser. @default '' */
+  /**
+   * Shortcut for `setBaseUrl`. Outside a browser it is required and must be absolute
+   * (`http://...`), else `createClient` throws `INVALID_BASE_URL` at once; in a page a relative
+   * one is resolved against the page. @default '' (the page's origin)
+   * @example createClient({ baseUrl: 'http://127.0.0.1:8080/api' })
+   */
   baseUrl?: string;
+}
+
+/**
+ * Outside a page a base URL must be absolute (`scheme://host...`): there is nothing to resolve
+ * `/api` or `localhost:8080` (which `new URL` would take for the scheme `localhost:`) against.
+ * @throws ClientError `INVALID_BASE_URL`
+ */
+function checkBaseUrl(baseUrl: string | undefined): void {
+  if (baseUrl && /^[a-z][a-z\d+.-]*:\/\//i.test(baseUrl)) return;
+  const given = baseUrl ? `baseUrl '${baseUrl}' has no scheme` : 'no baseUrl was given';
+  const rest = baseUrl ? baseUrl.replace(/^\/+/, '') : '';
+  const example = /^[^/]*:\d/.test(rest) || /^[\w.-]+\.[a-z]{2,}(\/|$)/i.test(rest) || /^localhost\b/.test(rest) ? `http://${rest}` : `http://127.0.0.1:8080/${rest}`;
+  throw new ClientError('INVALID_BASE_URL', `createClient(): ${given} and there is no page origin to resolve it against; give an absolute URL such as '${example}'`);
 }
 
 /**
@@ -189,9 +238,7 @@ export interface CreateClientOptions {
  */
 export function createClient(options: CreateClientOptions = {}): ClientService & { http: (config: HttpConfig) => Promise<HttpResponse> } {
   const origin = (globalThis as any).location && (globalThis as any).location.origin;
-  if (options.baseUrl && !/^[a-z][a-z\d+.-]*:/i.test(options.baseUrl) && !(origin && origin !== 'null')) {
-    throw new ClientError('INVALID_BASE_URL', `createClient(): baseUrl '${options.baseUrl}' is relative and there is no page origin to resolve it against; give an absolute URL such as 'http://127.0.0.1:8080${options.baseUrl.startsWith('/') ? '' : '/'}${options.baseUrl}'`);
-  }
+  if (!(origin && origin !== 'null')) checkBaseUrl(options.baseUrl);
   const http = fetchTransport(options.fetch);
   const runtime: Runtime = { http, defer: nativeDefer };
   const service: any = createService(createConfiguration(), runtime);

@@ -63,7 +63,7 @@ export function createService(config: ClientConfiguration, runtime: Runtime): Cl
   }
 
   attachConfigurer(service, config);
-  service.copy = (el: any) => c.copyElement(el);
+  service.copy = (el: any) => c.copyGiven(el);
   service.service = toService;
   service.withConfig = withConfig;
   service.one = (route: any, id?: any, singleOne?: any) => c.one(null, route, id, singleOne);
@@ -73,9 +73,9 @@ export function createService(config: ClientConfiguration, runtime: Runtime): Cl
   service.allUrl = (route: any, url: any) => c.allUrl(null, route, url);
   service.stripClient = c.strip;
   service.clientizeElement = (parent: any, element: any, route: any, fromServer?: any, collection?: any, reqParams?: any) =>
-    c.clientizeElem(parent, element, route, fromServer, collection, reqParams);
+    c.ownMembers(c.clientizeElem(parent, element, route, fromServer, collection, reqParams, true));
   service.clientizeCollection = (parent: any, element: any, route: any, fromServer?: any, reqParams?: any) =>
-    c.clientizeList(parent, element, route, !!fromServer, reqParams);
+    c.ownMembers(c.clientizeList(parent, element, route, !!fromServer, reqParams, true));
   service.isClientized = c.isClientized;
   service.record = () => startRecording(runtime);
   service.stop = () => stopRecording(runtime);

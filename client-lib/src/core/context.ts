@@ -31,8 +31,13 @@ export interface Core {
 
   // enhance.ts
   runTransformers(elem: Enhanced, isCollection: boolean, route: string): Enhanced;
-  clientizeElem(parent: Enhanced, element: Enhanced, route: string, fromServer?: unknown, collection?: unknown, reqParams?: unknown): Enhanced;
-  clientizeList(parent: Enhanced, data: any[], route: string, fromServer: boolean, reqParams: unknown): Enhanced;
+  /** `given`: the caller's data (`clientizeElement`): transformers run as on a server element. */
+  clientizeElem(parent: Enhanced, element: Enhanced, route: string, fromServer?: unknown, collection?: unknown, reqParams?: unknown, given?: boolean): Enhanced;
+  clientizeList(parent: Enhanced, data: any[], route: string, fromServer: boolean, reqParams: unknown, given?: boolean): Enhanced;
+  /** Methods and fields as own non-enumerable properties (objects handed to the caller). */
+  ownMembers(x: Enhanced): Enhanced;
+  /** `Client.copy`: copyElement, or plain data copied and enhanced; members own. */
+  copyGiven(x: Enhanced): Enhanced;
   one(parent: Enhanced, route: unknown, id?: unknown, singleOne?: unknown): Enhanced;
   all(parent: Enhanced, route: unknown): Enhanced;
   several(parent: Enhanced, route: unknown, ids: unknown[]): Enhanced;

@@ -79,10 +79,11 @@ export function installEnhance(c: Core): void {
     return elem;
   }
 
-  function clientizeElem(parent: any, element: any, route: any, fromServer?: any, collection?: any, reqParams?: any): any {
+  /** `given`: the caller's own data (`clientizeElement`), transformed as a server element is. */
+  function clientizeElem(parent: any, element: any, route: any, fromServer?: any, collection?: any, reqParams?: any, given?: boolean): any {
     const elem = clientizeElemRaw(parentRef(parent, route), element, route, fromServer, collection, reqParams);
     if (!isEnhanceable(elem)) return elem;
-    return transformElem(elem, false, route, !!fromServer);
+    return transformElem(elem, false, route, !!fromServer || !!given);
   }
 
   function clientizeCollectionRaw(ref: any, element: any, route: any, fromServer: any, reqParams: any): any {
@@ -98,14 +99,44 @@ export function installEnhance(c: Core): void {
     return transformElem(elem, true, route, !!fromServer);
   }
 
-  /** Collection first, then each element (hooks in that order); elements share one parent snapshot. */
-  function clientizeList(parent: any, data: any[], route: any, fromServer: boolean, reqParams: any): any {
+  /**
+   * Collection first, then each element (hooks in that order); elements share one parent snapshot.
+   * `given`: the caller's own data (`clientizeCollection`), transformed as server data is.
+   */
+  function clientizeList(parent: any, data: any[], route: any, fromServer: boolean, reqParams: any, given?: boolean): any {
     const ref = parentRef(parent, route);
+    const transform = fromServer || !!given;
     for (let i = 0; i < data.length; i++) if (data[i]) data[i] = clientizeElemRaw(ref, data[i], route, fromServer, data, undefined);
     let coll = clientizeCollectionRaw(ref, data, route, fromServer, reqParams);
-    coll = transformElem(coll, true, route, fromServer);
-    for (let i = 0; i < coll.length; i++) if (isObject(coll[i]) && metaOf(coll[i])) coll[i] = transformElem(coll[i], false, route, fromServer);
+    coll = transformElem(coll, true, route, transform);
+    for (let i = 0; i < coll.length; i++) if (isObject(coll[i]) && metaOf(coll[i])) coll[i] = transformElem(coll[i], false, route, transform);
     return coll;
+  }
+
+  /**
+   * Give an enhanced object, and a collection's elements, the prototype's methods and fields as
+   * own non-enumerable properties: what lodash's `_.has(x, 'get')` and other hasOwnProperty
+   * checks look for (Restangular's elements own them). Only for objects handed to the caller by
+   * `clientizeElement`, `clientizeCollection` and `copy`; the elements the library makes keep
+   * the shared prototype alone (no copies per element on the request path).
+   */
+  function ownMembers(x: any): any {
+    const m = metaOf(x);
+    if (!m || typeof x === 'function') return x; // a function owns them already (adoptPrototype)
+    adoptPrototype(x, c.protoFor(m.clientCollection));
+    if (m.clientCollection) for (let i = 0; i < x.length; i++) if (isObject(x[i]) && metaOf(x[i])) ownMembers(x[i]);
+    return x;
+  }
+
+  /** `Client.copy`: an element's copy (copyElement), or, as in Restangular, plain data copied and enhanced with the fields it holds. */
+  function copyGiven(x: any): any {
+    if (!isEnhanceable(x) || metaOf(x)) return ownMembers(copyElement(x));
+    const data = deepCopy(x, copyElement);
+    const parent = c.mget(x, 'parentResource');
+    const route = c.mget(x, 'route');
+    const fromServer = !!c.mget(x, 'fromServer');
+    const out = Array.isArray(data) ? clientizeList(parent, data, route, fromServer, c.mget(x, 'reqParams')) : clientizeElem(parent, data, route, fromServer, undefined, c.mget(x, 'reqParams'));
+    return ownMembers(out);
   }
 
   function one(parent: any, route: any, id?: any, singleOne?: any): any {
@@ -183,6 +214,8 @@ export function installEnhance(c: Core): void {
   c.clientizeElem = clientizeElem;
   c.clientizeList = clientizeList;
   c.copyElement = copyElement;
+  c.copyGiven = copyGiven;
+  c.ownMembers = ownMembers;
   c.one = one;
   c.oneUrl = oneUrl;
   c.runTransformers = runTransformers;

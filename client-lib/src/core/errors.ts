@@ -60,19 +60,16 @@ export class ClientHttpError extends ClientError implements HttpResponse {
     const config = response.config || ({} as HttpConfig);
     const method = String(config.method || 'GET').toUpperCase();
     const url = String(config.url || '');
-    const status = typeof response.status === 'number' ? response.status : 0;
+    const status = statusOf(response.status);
     const code = options.code || codeOf(status, response.xhrStatus, config);
+    // No answer (status -1 or 0): say what happened, in one sentence, without the status.
     const what =
-      options.detail !== undefined
-        ? `status ${status} (${options.detail})`
-        : code === 'HTTP_ERROR'
-          ? `status ${status}${response.statusText ? ' ' + response.statusText : ''}`
-          : code === 'ABORTED'
-            ? `status ${status} (aborted)`
-            : code === 'TIMEOUT'
-              ? `status ${status} (timed out)`
-              : `status ${status} (no response: network error, or cross-origin headers missing)`;
-    super(code, `${method} ${url} failed with ${what}`, { method, url, cause: options.cause });
+      status <= 0
+        ? `: ${options.detail !== undefined ? options.detail : code === 'ABORTED' ? 'aborted' : code === 'TIMEOUT' ? 'timed out' : 'no response: network error, or cross-origin headers missing'}`
+        : options.detail !== undefined
+          ? ` with status ${status} (${options.detail})`
+          : ` with status ${status}${code === 'HTTP_ERROR' && response.statusText ? ' ' + response.statusText : ''}`;
+    super(code, `${method} ${url} failed${what}`, { method, url, cause: options.cause });
     this.name = 'ClientHttpError';
     this.status = status;
     this.statusText = response.statusText || '';
@@ -85,6 +82,16 @@ export class ClientHttpError extends ClientError implements HttpResponse {
   headers(name?: string): any {
     return typeof this.response.headers === 'function' ? this.response.headers(name as string) : name ? null : {};
   }
+}
+
+/**
+ * The status as a number: a mock backend (angular-mocks, as Restangular's own spec) may answer
+ * with the string `'404'`, which `$http` passes on unchanged.
+ */
+function statusOf(status: unknown): number {
+  if (typeof status === 'number') return status;
+  const n = typeof status === 'string' && /^\s*-?\d+\s*$/.test(status) ? Number(status) : NaN;
+  return Number.isFinite(n) ? n : 0;
 }
 
 /**

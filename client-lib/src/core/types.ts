@@ -1,54 +1,13 @@
 /**
  * Public types of the client library. The names follow Restangular 1.6 with `restangular`
- * replaced by `client` (see README's migration table).
+ * replaced by `client` (see README's migration table). The transport contract is in
+ * http-types.ts, the configuration setters in configurer-types.ts; both are re-exported here.
  */
+import type { ClientConfigurer } from './configurer-types.js';
+import type { Deferred, Headers, HttpConfig, HttpResponse, QueryParams } from './http-types.js';
 
-/** Query parameters: name to value (arrays repeat the name, objects are sent as JSON). */
-export type QueryParams = Record<string, any>;
-/** Request headers: name to value; `undefined` removes a default header. */
-export type Headers = Record<string, any>;
-
-/** Options of the HTTP facility (`$http` config, or the same shape for the fetch transport). */
-export interface HttpConfig {
-  method?: string;
-  url?: string;
-  params?: QueryParams;
-  headers?: Headers;
-  data?: any;
-  /** Milliseconds, or a promise whose resolution aborts the request. */
-  timeout?: number | PromiseLike<any>;
-  cache?: any;
-  withCredentials?: boolean;
-  responseType?: string;
-  transformRequest?: ((data: any, headersGetter?: any) => any) | Array<(data: any, headersGetter?: any) => any>;
-  transformResponse?: ((data: any, headersGetter?: any, status?: number) => any) | Array<(data: any, headersGetter?: any, status?: number) => any>;
-  [option: string]: any;
-}
-
-/** A response as `$http` gives it (the fetch transport gives the same shape). */
-export interface HttpResponse<T = any> {
-  data: T;
-  status: number;
-  statusText: string;
-  headers: (name?: string) => any;
-  config: HttpConfig;
-  xhrStatus?: string;
-}
-
-/** `$q.defer()`-like deferred. */
-export interface Deferred<T = any> {
-  promise: PromiseLike<T>;
-  resolve(value?: T | PromiseLike<T>): void;
-  reject(reason?: any): void;
-  notify?(value?: any): void;
-}
-
-/** The framework the core talks to: how to send a request and how to make promises. */
-export interface Runtime {
-  /** Send a request; resolve with the response on 2xx, reject with the response otherwise. */
-  http(config: HttpConfig): PromiseLike<HttpResponse>;
-  defer<T = any>(): Deferred<T>;
-}
+export type { ClientConfigurer } from './configurer-types.js';
+export type { Deferred, Headers, HttpConfig, HttpResponse, QueryParams, Runtime } from './http-types.js';
 
 /** Operation names as the interceptors see them. */
 export type Operation = 'get' | 'getList' | 'put' | 'post' | 'remove' | 'head' | 'trace' | 'options' | 'patch' | 'jsonp';
@@ -150,184 +109,6 @@ export interface ClientConfiguration {
   [option: string]: any;
 }
 
-/** Setters shared by `ClientProvider` (config phase), `Client` (run phase) and `withConfig`'s configurer. Each returns the object it was called on. */
-export interface ClientConfigurer {
-  readonly configuration: ClientConfiguration;
-  /** Alias of `configuration.defaultRequestParams`. */
-  readonly requestParams: Record<string, QueryParams>;
-  /** Alias of `configuration.defaultHeaders`. */
-  readonly defaultHeaders: Headers;
-  /**
-   * Base URL of every request; a trailing slash is dropped.
-   * @default ''
-   * @example ClientProvider.setBaseUrl('/api/v1');
-   */
-  setBaseUrl(url: string): this;
-  /**
-   * Fields of a parent copied into the `parentResource` of its children.
-   * @default []
-   * @example ClientProvider.setExtraFields(['name']);
-   */
-  setExtraFields(fields: string[]): this;
-  /**
-   * `true`: no element keeps its parent in URLs; array: only these routes.
-   * @default false
-   * @example ClientProvider.setParentless(['buildings']);
-   */
-  setParentless(values: boolean | string[]): this;
-  /**
-   * Options of the HTTP facility used on every call.
-   * @default {}
-   * @example ClientProvider.setDefaultHttpFields({cache: true});
-   */
-  setDefaultHttpFields(values: HttpConfig): this;
-  /**
-   * Run element transformers only for elements that came from the server.
-   * @default true
-   * @example Client.setTransformOnlyServerElements(false);
-   */
-  setTransformOnlyServerElements(active: boolean): this;
-  /**
-   * Use JSONP for get and getList.
-   * @default false
-   * @example ClientProvider.setJsonp(true); ClientProvider.setDefaultRequestParams('jsonp', {callback: 'JSON_CALLBACK'});
-   */
-  setJsonp(active: boolean): this;
-  /**
-   * Default query params for all (`common`) or some operations; call params win.
-   * @default {}
-   * @example ClientProvider.setDefaultRequestParams(['get', 'remove'], {apiKey: 'k'});
-   */
-  setDefaultRequestParams(methods: string | string[], params: QueryParams): this;
-  setDefaultRequestParams(params: QueryParams): this;
-  /**
-   * Resolve with `{data, status, headers, config}` instead of the data.
-   * @default false
-   * @example ClientProvider.setFullResponse(true);
-   */
-  setFullResponse(full: boolean): this;
-  /**
-   * Headers sent on every request.
-   * @default {}
-   * @example ClientProvider.setDefaultHeaders({Authorization: 'Bearer t'});
-   */
-  setDefaultHeaders(headers: Headers): this;
-  /**
-   * Appended to request URLs (not to self links).
-   * @default null
-   * @example ClientProvider.setRequestSuffix('.json');
-   */
-  setRequestSuffix(suffix: string | null): this;
-  /**
-   * Use the id received from the server in URLs even after the element's id was changed.
-   * @default false
-   * @example ClientProvider.setUseCannonicalId(true);
-   */
-  setUseCannonicalId(value: boolean): this;
-  /**
-   * Resolve with plain data, without library methods.
-   * @default false
-   * @example ClientProvider.setPlainByDefault(true);
-   */
-  setPlainByDefault(value: boolean): this;
-  /**
-   * URL-encode ids.
-   * @default true
-   * @example ClientProvider.setEncodeIds(false);
-   */
-  setEncodeIds(encode: boolean): this;
-  /**
-   * Operations sent as POST with `X-HTTP-Method-Override`. `delete` covers `remove`.
-   * @default []
-   * @example ClientProvider.setMethodOverriders(['put', 'delete']);
-   */
-  setMethodOverriders(methods: string[]): this;
-  /**
-   * Rename fields and methods of enhanced objects.
-   * @default see ClientFields
-   * @example ClientProvider.setClientFields({id: '_id', selfLink: '_links.self.href'});
-   */
-  setClientFields(fields: Partial<ClientFields>): this;
-  /**
-   * How self links are treated; see `ClientConfiguration.absoluteUrl`.
-   * @default true
-   * @example ClientProvider.setSelfLinkAbsoluteUrl(false);
-   */
-  setSelfLinkAbsoluteUrl(value: boolean | null): this;
-  /** Only `'path'` exists. @default 'path' */
-  setUrlCreator(name: string): this;
-  /**
-   * Transform elements (and/or collections) of a route after they were enhanced; the result
-   * replaces the element. `isCollection` true/false limits it to collections/elements.
-   * @default none
-   * @example ClientProvider.addElementTransformer('users', false, (u) => { u.fullName = u.first + ' ' + u.last; return u; });
-   */
-  addElementTransformer(route: string | RegExp, transformer: ElementTransformer): this;
-  addElementTransformer(route: string | RegExp, isCollection: boolean, transformer: ElementTransformer): this;
-  /**
-   * `addElementTransformer(route, true, fn)`.
-   * @example ClientProvider.extendCollection('users', (c) => { c.active = () => c.filter((u) => u.active); return c; });
-   */
-  extendCollection(route: string | RegExp, fn: ElementTransformer): this;
-  /**
-   * `addElementTransformer(route, false, fn)`.
-   * @example ClientProvider.extendModel('users', (u) => { u.addClientMethod('ban', 'put', 'ban'); return u; });
-   */
-  extendModel(route: string | RegExp, fn: ElementTransformer): this;
-  /**
-   * Called for every enhanced object: a collection first, then each of its elements.
-   * @default none
-   * @example ClientProvider.setOnElemClientized((elem, isCollection, what, Client) => { elem.loadedAt = Date.now(); });
-   */
-  setOnElemClientized(fn: OnElemClientized): this;
-  /**
-   * Called with the raw object before it is enhanced; returns the object to enhance.
-   * @default identity
-   * @example ClientProvider.setOnBeforeElemClientized((elem) => elem);
-   */
-  setOnBeforeElemClientized(fn: (elem: any, isCollection: boolean, what: string) => any): this;
-  /**
-   * Called with every enhanced promise (to add members to promises).
-   * @default none
-   * @example ClientProvider.setClientizePromiseInterceptor((promise) => { promise.$loading = true; });
-   */
-  setClientizePromiseInterceptor(fn: (promise: ClientPromise<any>) => void): this;
-  /**
-   * After each response, in the order added: returns the data to enhance.
-   * @default none
-   * @example ClientProvider.addResponseInterceptor((data, operation) => operation === 'getList' ? Object.assign(data.items, {meta: data.meta}) : data.item);
-   */
-  addResponseInterceptor(fn: ResponseInterceptor): this;
-  /**
-   * Before sending: returns the element to send; `null` sends no body.
-   * @default none
-   * @example ClientProvider.addRequestInterceptor((elem, operation) => operation === 'remove' ? null : elem);
-   */
-  addRequestInterceptor(fn: RequestInterceptor): this;
-  /**
-   * Before sending: returns any of `{element, headers, params, httpConfig}`; omitted ones keep their value.
-   * @default none
-   * @example ClientProvider.addFullRequestInterceptor((elem, op, what, url, headers) => ({headers: {...headers, 'X-Trace': '1'}}));
-   */
-  addFullRequestInterceptor(fn: FullRequestInterceptor): this;
-  /**
-   * On every error, in the order added; returning `false` stops the request's promise from completing.
-   * @default none
-   * @example ClientProvider.addErrorInterceptor((response, deferred, responseHandler) => { if (response.status === 401) { refresh().then(() => $http(response.config).then(responseHandler, deferred.reject)); return false; } return true; });
-   */
-  addErrorInterceptor(fn: ErrorInterceptor): this;
-  /** Same as addErrorInterceptor. @example ClientProvider.setErrorInterceptor((response) => response.status !== 404); */
-  setErrorInterceptor(fn: ErrorInterceptor): this;
-  /** @deprecated single slot (a second call replaces); use addResponseInterceptor */
-  setResponseInterceptor(fn: ResponseInterceptor): this;
-  /** @deprecated alias of setResponseInterceptor; use addResponseInterceptor */
-  setResponseExtractor(fn: ResponseInterceptor): this;
-  /** @deprecated single slot (a second call replaces); use addRequestInterceptor */
-  setRequestInterceptor(fn: RequestInterceptor): this;
-  /** @deprecated single slot (a second call replaces); use addFullRequestInterceptor */
-  setFullRequestInterceptor(fn: FullRequestInterceptor): this;
-}
-
 /** A promise of the library: `$q` promise (AngularJS) or native Promise, enhanced. */
 export interface ClientPromise<T> extends PromiseLike<T> {
   /** New promise of the previous value, resolved after `value[method](...args)` was called. */
@@ -422,11 +203,19 @@ type IsAny<T> = 0 extends 1 & T ? true : false;
  */
 export type ClientElement<T = any> = ClientElementMethods<T> & (IsAny<T> extends true ? LooseFields : T);
 
+/**
+ * What `post` of a typed collection accepts: the fields of `T`, each optional (the server may
+ * fill in `id` and the rest), so a misspelt field or a wrong type is a compile error; untyped
+ * (`any`) accepts anything, as in Restangular code.
+ * @example Client.all<User>('users').post({ name: 'Ada' }); // post({ nmae: 'Ada' }) does not compile
+ */
+export type PostBody<T> = IsAny<T> extends true ? any : Partial<T>;
+
 /** An enhanced collection of elements of `T`: a real array whose prototype carries the collection methods. */
 export interface ClientCollection<T = any> extends Array<ClientElement<T>>, ClientCommon {
   getList(params?: QueryParams, headers?: Headers): ClientPromise<ClientCollection<T>>;
   get(id: any, params?: QueryParams, headers?: Headers): ClientPromise<ClientElement<T>>;
-  post(elementToPost: Partial<T> | Record<string, any>, params?: QueryParams, headers?: Headers): ClientPromise<ClientElement<T>>;
+  post(elementToPost: PostBody<T>, params?: QueryParams, headers?: Headers): ClientPromise<ClientElement<T>>;
   putElement(idx: number, params?: QueryParams, headers?: Headers): ClientPromise<ClientCollection<T>>;
   plain(): T[];
   [field: string]: any;
@@ -437,7 +226,7 @@ export interface ClientRouteService<T = any> {
   one(id: any): ClientElement<T>;
   get(id: any, params?: QueryParams, headers?: Headers): ClientPromise<ClientElement<T>>;
   getList(params?: QueryParams, headers?: Headers): ClientPromise<ClientCollection<T>>;
-  post(elementToPost: Partial<T> | Record<string, any>, params?: QueryParams, headers?: Headers): ClientPromise<ClientElement<T>>;
+  post(elementToPost: PostBody<T>, params?: QueryParams, headers?: Headers): ClientPromise<ClientElement<T>>;
   withHttpConfig(config: HttpConfig): ClientCollection<T>;
   [customMethod: string]: any;
 }

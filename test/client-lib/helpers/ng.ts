@@ -1,6 +1,6 @@
 // Test helpers: a fresh injector with ng, ngMock and `client`, and a flush-and-collect helper.
 import { afterEach } from 'vitest';
-import '../../../client-lib/src/index';
+import '../../../client-lib/src/angular-entry';
 
 export const angular: any = (window as any).angular;
 export const ngVersion: string = angular.version.full;

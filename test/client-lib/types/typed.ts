@@ -32,6 +32,16 @@ async function typed(Client: ClientService): Promise<void> {
   const svc = Client.service<User>('users');
   const one = await svc.one(3).get();
   void one.email;
+  // post() of a typed collection or service takes the fields of T (issue 23 item 3).
+  const created = await Client.all<User>('users').post({ name: 'Barbara' });
+  yes<Equals<typeof created, ClientElement<User>>>();
+  // @ts-expect-error a body of the wrong shape: name is a string
+  void Client.all<User>('users').post({ name: 42 });
+  // @ts-expect-error a misspelt field in the body
+  void users.post({ nmae: 'Barbara' });
+  // @ts-expect-error the service's post checks the body too
+  void svc.post({ id: 'seven' });
+  void Client.all('accounts').post({ anything: 1 });
   const local = Client.clientizeElement<User>(null, { id: 4, name: 'n' }, 'users');
   void local.getClientUrl();
   // Untyped stays loose, as for Restangular code.

@@ -1,0 +1,77 @@
+// The shape of dist/ after esbuild and tsc (used by build.mjs): the ESM Node entry as a thin
+// wrapper over the CommonJS one (undici and the engine bundled once, one instance of the
+// library in a process), source maps whose sources are files of the package, and only the
+// declarations the public entries reach.
+import fs from 'node:fs';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+
+/** dist/node.mjs: re-exports every name of dist/node.cjs (the same objects, so `instanceof` agrees). */
+export function writeEsmWrapper(dist, cjsName, mjsName) {
+  const names = Object.keys(createRequire(import.meta.url)(path.join(dist, cjsName))).filter((n) => n !== '__esModule' && n !== 'default').sort();
+  const text = [
+    `// The Node entry as an ES module: the CommonJS build ${cjsName}, loaded once (undici bundled once).`,
+    "import { createRequire } from 'node:module';",
+    `const cjs = createRequire(import.meta.url)('./${cjsName}');`,
+    `export const { ${names.join(', ')} } = cjs;`,
+    'export default cjs;',
+    '',
+  ].join('\n');
+  fs.writeFileSync(path.join(dist, mjsName), text);
+  return names;
+}
+
+/**
+ * Point the sources of each map at copies inside the package (`dist/sources/<path in the
+ * repository>`), so they resolve where the package is installed (the TypeScript, not inlined).
+ */
+export function relocateSources(dist, repoRoot, mapNames) {
+  for (const name of mapNames) {
+    const file = path.join(dist, name);
+    const map = JSON.parse(fs.readFileSync(file, 'utf8'));
+    map.sources = map.sources.map((s) => {
+      const abs = path.resolve(dist, map.sourceRoot || '', s);
+      const rel = path.relative(repoRoot, abs);
+      if (rel.startsWith('..')) throw new Error(`${name}: source outside the repository: ${s}`);
+      const copy = path.join(dist, 'sources', rel);
+      fs.mkdirSync(path.dirname(copy), { recursive: true });
+      fs.copyFileSync(abs, copy);
+      return path.relative(dist, copy).split(path.sep).join('/');
+    });
+    delete map.sourceRoot;
+    delete map.sourcesContent;
+    fs.writeFileSync(file, JSON.stringify(map));
+  }
+}
+
+/** Delete the declarations no entry reaches (tsc emits one per file of the program). */
+export function pruneDeclarations(typesDir, entries) {
+  const seen = new Set();
+  const visit = (file) => {
+    if (seen.has(file) || !fs.existsSync(file)) return;
+    seen.add(file);
+    const text = fs.readFileSync(file, 'utf8');
+    for (const m of text.matchAll(/(?:from\s+|import\s*\(\s*)['"](\.{1,2}\/[^'"]+)['"]/g)) {
+      visit(path.resolve(path.dirname(file), m[1].replace(/\.js$/, '.d.ts')));
+    }
+  };
+  for (const e of entries) visit(path.join(typesDir, e));
+  const walk = (dir) => {
+    for (const d of fs.readdirSync(dir, { withFileTypes: true })) {
+      const p = path.join(dir, d.name);
+      if (d.isDirectory()) {
+        walk(p);
+        if (!fs.readdirSync(p).length) fs.rmdirSync(p);
+      } else if (!seen.has(p)) fs.rmSync(p);
+    }
+  };
+  walk(typesDir);
+}
+
+/** dist/angular.mjs and dist/angular.cjs: the main entry, plus module `client` registered on import (src/angular-entry.ts). */
+export function writeAngularEntries(dist) {
+  const register = "const g = typeof globalThis !== 'undefined' ? globalThis : undefined;\nif (g && g.angular && typeof g.angular.module === 'function') m.registerClientModule(g.angular);\n";
+  const head = '// angular-client-rest/angular: the main entry, and module `client` registered when a global angular exists.\n';
+  fs.writeFileSync(path.join(dist, 'angular.mjs'), head + "import * as m from './index.mjs';\nexport * from './index.mjs';\n" + register);
+  fs.writeFileSync(path.join(dist, 'angular.cjs'), head + "'use strict';\nconst m = require('./index.cjs');\nmodule.exports = m;\n" + register);
+}
