@@ -22,6 +22,7 @@ import { importCurlCommand } from './import-curl-cli.js';
 import { engineCommand } from './engine-cli.js';
 import { shellPathCommand } from './shell-path.js';
 import { readAnswers, type Ask } from './prompts.js';
+import { annotationsOn, fileAnnotation, requestAnnotations } from './annotations.js';
 
 export const HELP = `Usage: sheet run FILE... [options]
        sheet convert FILE [-o OUT] [--to sheet|http]
@@ -256,6 +257,8 @@ export async function main(argv: string[], io: Io): Promise<number> {
   // `--bail`: httpyac's and Newman's name for it.
   const failFast = !!(v['fail-fast'] || v.bail);
   const started = Date.now();
+  // GitHub reads workflow commands from the step's output (annotations.ts).
+  const annotate = annotationsOn(io.env);
   const onResult = (r: RequestResult) => {
     done++;
     const mark = r.outcome === 'passed' ? paint('32', '✓') : paint('31', '✗');
@@ -265,6 +268,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
     say(`${mark} ${status} ${name}${ms}  [${done}/${total}]\n`);
     for (const m of failures(r)) say(`    ${paint('31', m)}\n`);
     for (const w of r.warnings) say(`    warning: ${w.message}\n`);
+    if (annotate) for (const a of requestAnnotations(r, io.env)) say(a);
     if (failFast && r.outcome !== 'passed') stopped = true;
   };
   const opts: RunOptions = {
@@ -293,6 +297,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
       const r = await runFile(file, opts);
       if (r.error) {
         say(`${paint('31', '✗')} ${r.error.message}\n${r.error.hint ? `    hint: ${r.error.hint}\n` : ''}`);
+        if (annotate) say(fileAnnotation(file, r.error, io.env));
         if (failFast) stopped = true;
       }
       results[i] = r;
