@@ -14,6 +14,7 @@ import { closeConnections } from '../http/send.js';
 import { BatchEmacs, elispDir, findEmacs } from './lisp-batch.js';
 import { runFile, type FileResult, type RequestResult, type RunOptions } from './runner.js';
 import { failures, json, junitXml, requestName, tap, writeReport } from './report.js';
+import { htmlReport, type RunSummary } from './report-html.js';
 import { parseForFile } from '../http-file/index.js';
 import { runSteps } from './runner.js';
 import fs from 'node:fs';
@@ -49,7 +50,8 @@ Options:
                         rest-client.environmentVariables, found above each file)
   --line N              run only the request whose block holds line N
   --grep REGEX          run only the requests whose request line or comments above match
-  --report FORMAT       tap (to stdout), tap:PATH, junit:PATH or json:PATH; repeatable
+  --report FORMAT       tap (to stdout), tap:PATH, junit:PATH, json:PATH or html:PATH
+                        (one self-contained page); repeatable
   --jobs N              run N files in parallel (default 1; requests of a file are sequential)
   --fail-fast, --bail   stop at the first request that fails or errs (without it, a .http
                         file goes on after a failed request; a sheet stops at an error)
@@ -109,13 +111,13 @@ function usage(io: Io, msg: string): number {
 }
 
 interface Report {
-  format: 'tap' | 'junit' | 'json';
+  format: 'tap' | 'junit' | 'json' | 'html';
   path?: string;
 }
 
 function parseReport(s: string): Report | string {
-  const m = /^(tap|junit|json)(?::(.+))?$/.exec(s);
-  if (!m) return `--report ${s}: use tap, tap:PATH, junit:PATH or json:PATH`;
+  const m = /^(tap|junit|json|html)(?::(.+))?$/.exec(s);
+  if (!m) return `--report ${s}: use tap, tap:PATH, junit:PATH, json:PATH or html:PATH`;
   if (m[1] !== 'tap' && !m[2]) return `--report ${m[1]} needs a file: --report ${m[1]}:PATH`;
   return { format: m[1] as Report['format'], path: m[2] };
 }
@@ -312,7 +314,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
   const ran = results.filter(Boolean);
   const all = ran.flatMap((f) => f.results);
   const assertions = all.flatMap((r) => r.assertions);
-  const summary = {
+  const summary: RunSummary = {
     files: files.length,
     requests: all.length,
     selected: total,
@@ -329,7 +331,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
   say(`${parts.join(', ')} (${(summary.durationMs / 1000).toFixed(2)} s)\n`);
 
   for (const r of reports) {
-    const text = r.format === 'tap' ? tap(ran) : r.format === 'junit' ? junitXml(ran) : json(ran, summary);
+    const text = r.format === 'tap' ? tap(ran) : r.format === 'junit' ? junitXml(ran) : r.format === 'html' ? htmlReport(ran, summary) : json(ran, summary);
     if (!r.path) io.out(text);
     else {
       try {

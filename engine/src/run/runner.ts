@@ -28,6 +28,9 @@ export const TRANSPORT_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
   'cancelled',
 ]);
 
+/** How much of a text response body a result keeps, in characters (the reports' copy; 64K). */
+export const BODY_KEEP_CHARS = 65536;
+
 /** An error as a run reports it. */
 export interface RunError {
   code: string;
@@ -52,6 +55,10 @@ export interface RequestResult {
   durationMs?: number;
   /** Response body size in bytes. */
   bytes?: number;
+  /** When the exchange started (epoch ms): the HTML report's waterfall. */
+  startedAt?: number;
+  /** The response's headers and, for a text body, its text as presented (pretty-printed), cut at {@link BODY_KEEP_CHARS}. */
+  response?: { headers: [string, string][]; body?: string; bodyCut?: boolean };
   assertions: Assertion[];
   warnings: HookResults['warnings'];
   error?: RunError;
@@ -210,6 +217,7 @@ export async function runFile(file: string, o: RunOptions): Promise<FileResult> 
       // Asked before the exchange: its duration does not include the user's typing.
       const prompts = sheet.syntax === 'http' ? await answersFor(node, file, o) : undefined;
       // An error a library throws outside our awaits fails this request alone (src/call-scope.ts).
+      r.startedAt = Date.now();
       const s = await withCallScope((signal) => session.send({ text, line: node.line, path: file, ...(o.env ? { env: o.env } : {}), ...(prompts ? { prompts } : {}) }, signal));
       Object.assign(r, {
         request: s.request,
@@ -218,6 +226,10 @@ export async function runFile(file: string, o: RunOptions): Promise<FileResult> 
         statusText: s.response.statusText,
         durationMs: s.durationMs,
         bytes: s.response.bytes,
+        response: {
+          headers: s.response.headers,
+          ...(s.presentation.text !== undefined ? { body: s.presentation.text.slice(0, BODY_KEEP_CHARS), ...(s.presentation.text.length > BODY_KEEP_CHARS ? { bodyCut: true } : {}) } : {}),
+        },
         assertions: s.hooks.assertions,
         warnings: s.hooks.warnings,
       });
