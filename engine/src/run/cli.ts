@@ -13,8 +13,10 @@ import { VERSION } from '../version.js';
 import { closeConnections } from '../http/send.js';
 import { BatchEmacs, elispDir, findEmacs } from './lisp-batch.js';
 import { runFile, type FileResult, type RequestResult, type RunOptions } from './runner.js';
-import { failures, json, junitXml, requestName, tap, writeReport } from './report.js';
-import { htmlReport, type RunSummary } from './report-html.js';
+import { failures, requestName } from './report.js';
+import { parseShard, shardFiles } from './shard.js';
+import { reportCommand } from './merge.js';
+import { exitStatus, parseReport, summarize, writeReports, type Report } from './report-write.js';
 import { parseForFile } from '../http-file/index.js';
 import { runSteps } from './runner.js';
 import fs from 'node:fs';
@@ -26,6 +28,7 @@ import { readAnswers, type Ask } from './prompts.js';
 import { annotationsOn, fileAnnotation, requestAnnotations } from './annotations.js';
 
 export const HELP = `Usage: sheet run FILE... [options]
+       sheet report merge A.json B.json... --report FORMAT:PATH...
        sheet convert FILE [-o OUT] [--to sheet|http]
        sheet import-curl 'curl ...' | -
        sheet engine --stdio
@@ -53,6 +56,9 @@ Options:
   --report FORMAT       tap (to stdout), tap:PATH, junit:PATH, json:PATH or html:PATH
                         (one self-contained page); repeatable
   --jobs N              run N files in parallel (default 1; requests of a file are sequential)
+  --shard I/N           run only the I-th of N slices of the files (by sorted relative path,
+                        round-robin), for a CI matrix; merge the JSON reports with
+                        sheet report merge A.json B.json --report html:PATH
   --fail-fast, --bail   stop at the first request that fails or errs (without it, a .http
                         file goes on after a failed request; a sheet stops at an error)
   --timeout S           per-request timeout in seconds (default none)
@@ -110,18 +116,6 @@ function usage(io: Io, msg: string): number {
   return USAGE;
 }
 
-interface Report {
-  format: 'tap' | 'junit' | 'json' | 'html';
-  path?: string;
-}
-
-function parseReport(s: string): Report | string {
-  const m = /^(tap|junit|json|html)(?::(.+))?$/.exec(s);
-  if (!m) return `--report ${s}: use tap, tap:PATH, junit:PATH, json:PATH or html:PATH`;
-  if (m[1] !== 'tap' && !m[2]) return `--report ${m[1]} needs a file: --report ${m[1]}:PATH`;
-  return { format: m[1] as Report['format'], path: m[2] };
-}
-
 /**
  * Run the command line `argv` (without node and the script).
  * @returns the exit status (see the file comment).
@@ -132,6 +126,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
   if (argv[0] === 'import-curl') return importCurlCommand(rest, { ...io, stdin: io.stdin ?? (async () => '') });
   if (argv[0] === 'engine') return engineCommand(rest, io);
   if (argv[0] === 'shell-path') return shellPathCommand(rest, io);
+  if (argv[0] === 'report') return reportCommand(rest, io);
   let parsed;
   try {
     parsed = parseArgs({
@@ -148,6 +143,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
         grep: { type: 'string' },
         report: { type: 'string', multiple: true },
         jobs: { type: 'string' },
+        shard: { type: 'string' },
         'fail-fast': { type: 'boolean' },
         bail: { type: 'boolean' },
         timeout: { type: 'string' },
@@ -174,7 +170,8 @@ export async function main(argv: string[], io: Io): Promise<number> {
     io.out(`sheet ${VERSION}\n`);
     return 0;
   }
-  const [command, ...files] = positionals;
+  const [command, ...given] = positionals;
+  let files = given;
   if (!command) return usage(io, 'a command is needed: sheet run FILE..., convert, import-curl, engine or shell-path');
   if (command === 'convert') return convertCommand(files, { output: v.output, to: v.to }, io);
   if (command !== 'run') return usage(io, `unknown command ${command}`);
@@ -215,6 +212,12 @@ export async function main(argv: string[], io: Io): Promise<number> {
     } catch {
       return usage(io, `cannot read ${f}`);
     }
+  }
+  if (v.shard !== undefined) {
+    const shard = parseShard(v.shard);
+    if (typeof shard === 'string') return usage(io, shard);
+    files = shardFiles(files, shard, process.cwd());
+    if (!files.length) io.err(`sheet: shard ${v.shard} holds none of the ${given.length} files given; nothing to run\n`);
   }
   let answers: Map<string, string> | undefined;
   if (v['prompts-from'] !== undefined) {
@@ -312,37 +315,13 @@ export async function main(argv: string[], io: Io): Promise<number> {
     await closeConnections();
   }
   const ran = results.filter(Boolean);
-  const all = ran.flatMap((f) => f.results);
-  const assertions = all.flatMap((r) => r.assertions);
-  const summary: RunSummary = {
-    files: files.length,
-    requests: all.length,
-    selected: total,
-    passed: all.filter((r) => r.outcome === 'passed').length,
-    failed: all.filter((r) => r.outcome === 'failed').length,
-    errors: all.filter((r) => r.outcome === 'error').length + ran.filter((f) => f.error).length,
-    transportErrors: all.filter((r) => r.outcome === 'transport').length,
-    assertions: { passed: assertions.filter((a) => a.passed).length, failed: assertions.filter((a) => !a.passed).length },
-    durationMs: Date.now() - started,
-  };
+  const summary = summarize(ran, { files: files.length, selected: total, durationMs: Date.now() - started });
   const parts = [`${summary.requests} of ${total} requests`, `${summary.assertions.passed + summary.assertions.failed} assertions`, `${summary.assertions.failed} failed`];
   if (summary.errors) parts.push(`${summary.errors} sheet errors`);
   if (summary.transportErrors) parts.push(`${summary.transportErrors} transport errors`);
   say(`${parts.join(', ')} (${(summary.durationMs / 1000).toFixed(2)} s)\n`);
 
-  for (const r of reports) {
-    const text = r.format === 'tap' ? tap(ran) : r.format === 'junit' ? junitXml(ran) : r.format === 'html' ? htmlReport(ran, summary) : json(ran, summary);
-    if (!r.path) io.out(text);
-    else {
-      try {
-        await writeReport(path.resolve(r.path), text);
-      } catch (e) {
-        return usage(io, `cannot write the report ${r.path}: ${(e as Error).message}`);
-      }
-    }
-  }
-  if (summary.errors) return USAGE;
-  if (summary.transportErrors) return 3;
-  if (summary.failed) return 1;
-  return 0;
+  const problem = await writeReports(reports, ran, summary, io.out);
+  if (problem) return usage(io, problem);
+  return exitStatus(summary);
 }
