@@ -107,6 +107,8 @@ export interface Io {
   stdin?: () => Promise<string>;
   /** Asks a `# @prompt` on the terminal (entry.ts: when stdin and stderr are terminals); absent: no terminal. */
   ask?: Ask;
+  /** Calls `fn` on Ctrl-C (SIGINT), then ends the process with status 130 (entry.ts); absent: not caught. */
+  onInterrupt?: (fn: () => Promise<void>) => void;
 }
 
 const USAGE = 2;
@@ -294,12 +296,23 @@ export async function main(argv: string[], io: Io): Promise<number> {
     ask,
   };
   const results: FileResult[] = new Array(files.length);
+  // What ran so far, for reports written on Ctrl-C: each started file's results as they came.
+  const live: FileResult[] = new Array(files.length);
+  io.onInterrupt?.(async () => {
+    stopped = true;
+    const sofar = files.map((_, i) => results[i] ?? live[i]).filter((f): f is FileResult => !!f);
+    const summary = summarize(sofar, { files: files.length, selected: total, durationMs: Date.now() - started });
+    say(`interrupted: ${summary.requests} of ${total} requests ran; writing the reports\n`);
+    const problem = await writeReports(reports.filter((r) => r.path), sofar, summary, io.out);
+    if (problem) io.err(`sheet: ${problem}\n`);
+  });
   let next = 0;
   const worker = async () => {
     while (next < files.length && !stopped) {
       const i = next++;
       const file = files[i]!;
-      const r = await runFile(file, opts);
+      live[i] = { file, results: [] };
+      const r = await runFile(file, { ...opts, onResult: (x) => (live[i]!.results.push(x), onResult(x)) });
       if (r.error) {
         say(`${paint('31', '✗')} ${r.error.message}\n${r.error.hint ? `    hint: ${r.error.hint}\n` : ''}`);
         if (annotate) say(fileAnnotation(file, r.error, io.env));
