@@ -62,6 +62,10 @@ Options:
   --fail-fast, --bail   stop at the first request that fails or errs (without it, a .http
                         file goes on after a failed request; a sheet stops at an error)
   --timeout S           per-request timeout in seconds (default none)
+  --retry N             send a request that failed by transport again, up to N times;
+                        one that passes on a retry is reported flaky (hurl's --retry)
+  --retry-delay MS      wait between tries (default 1000)
+  --repeat N            run the files N times over (a soak)
   --insecure, -k        accept any TLS certificate
   --proxy URL, -x URL   send through this proxy (curl's -x: over http_proxy, https_proxy,
                         ALL_PROXY; NO_PROXY still applies); see docs/networks.md
@@ -146,6 +150,9 @@ export async function main(argv: string[], io: Io): Promise<number> {
         report: { type: 'string', multiple: true },
         jobs: { type: 'string' },
         shard: { type: 'string' },
+        retry: { type: 'string' },
+        'retry-delay': { type: 'string' },
+        repeat: { type: 'string' },
         'fail-fast': { type: 'boolean' },
         bail: { type: 'boolean' },
         timeout: { type: 'string' },
@@ -199,6 +206,12 @@ export async function main(argv: string[], io: Io): Promise<number> {
   }
   const jobs = v.jobs === undefined ? 1 : Number(v.jobs);
   if (!(Number.isInteger(jobs) && jobs >= 1)) return usage(io, `--jobs ${v.jobs}: a number of files, 1 or more`);
+  const retry = v.retry === undefined ? 0 : Number(v.retry);
+  if (!(Number.isInteger(retry) && retry >= 0)) return usage(io, `--retry ${v.retry}: a number of retries, 0 or more`);
+  const retryDelay = v['retry-delay'] === undefined ? 1000 : Number(v['retry-delay']);
+  if (!(Number.isInteger(retryDelay) && retryDelay >= 0)) return usage(io, `--retry-delay ${v['retry-delay']}: milliseconds, 0 or more`);
+  const repeat = v.repeat === undefined ? 1 : Number(v.repeat);
+  if (!(Number.isInteger(repeat) && repeat >= 1)) return usage(io, `--repeat ${v.repeat}: a number of runs, 1 or more`);
   const timeout = v.timeout === undefined ? 0 : Number(v.timeout);
   if (!(Number.isFinite(timeout) && timeout >= 0)) return usage(io, `--timeout ${v.timeout}: seconds, e.g. 5 or 0.5`);
   const reports: Report[] = [];
@@ -221,6 +234,8 @@ export async function main(argv: string[], io: Io): Promise<number> {
     files = shardFiles(files, shard, process.cwd());
     if (!files.length) io.err(`sheet: shard ${v.shard} holds none of the ${given.length} files given; nothing to run\n`);
   }
+  // --repeat N: the whole list N times over, in order (a soak).
+  files = Array.from({ length: repeat }, () => files).flat();
   let answers: Map<string, string> | undefined;
   if (v['prompts-from'] !== undefined) {
     const a = await readAnswers(v['prompts-from'], io.stdin ?? (async () => ''));
@@ -272,7 +287,8 @@ export async function main(argv: string[], io: Io): Promise<number> {
     const status = r.status !== undefined ? String(r.status) : r.outcome === 'transport' ? '---' : 'ERR';
     const name = requestName(r);
     const ms = r.durationMs !== undefined ? ` ${Math.round(r.durationMs)} ms` : '';
-    say(`${mark} ${status} ${name}${ms}  [${done}/${total}]\n`);
+    const flaky = r.attempts ? ` (${r.flaky ? 'flaky: passed' : 'failed'} on attempt ${r.attempts})` : '';
+    say(`${mark} ${status} ${name}${ms}${flaky}  [${done}/${total}]\n`);
     for (const m of failures(r)) say(`    ${paint('31', m)}\n`);
     for (const w of r.warnings) say(`    warning: ${w.message}\n`);
     if (annotate) for (const a of requestAnnotations(r, io.env)) say(a);
@@ -288,6 +304,8 @@ export async function main(argv: string[], io: Io): Promise<number> {
     ...(v.proxy !== undefined || v.noproxy !== undefined ? { proxy: { ...(v.proxy !== undefined ? { all: v.proxy } : {}), ...(v.noproxy !== undefined ? { noProxy: v.noproxy } : {}) } } : {}),
     ...(v.cacert !== undefined ? { caFile: path.resolve(v.cacert) } : {}),
     cookieJar: v['cookie-jar'],
+    retry,
+    retryDelayMs: retryDelay,
     untrusted: !!v.untrusted,
     lisp,
     onResult,
@@ -332,6 +350,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
   const parts = [`${summary.requests} of ${total} requests`, `${summary.assertions.passed + summary.assertions.failed} assertions`, `${summary.assertions.failed} failed`];
   if (summary.errors) parts.push(`${summary.errors} sheet errors`);
   if (summary.transportErrors) parts.push(`${summary.transportErrors} transport errors`);
+  if (summary.flaky) parts.push(`${summary.flaky} flaky`);
   say(`${parts.join(', ')} (${(summary.durationMs / 1000).toFixed(2)} s)\n`);
 
   const problem = await writeReports(reports, ran, summary, io.out);

@@ -27,6 +27,8 @@ export interface RunSummary {
   errors: number;
   transportErrors: number;
   assertions: { passed: number; failed: number };
+  /** Requests that passed their transport only on a `--retry`. */
+  flaky: number;
   durationMs: number;
 }
 
@@ -121,7 +123,7 @@ function requestSection(r: RequestResult, i: number, t0: number): string {
   const problems = r.outcome === 'passed' ? '' : `<pre class="bad">${esc(failures(r).join('\n'))}</pre>`;
   const url = esc(maskUrl(r.request?.url ?? r.url));
   return `<details class="req ${r.outcome}" id="r${i}" data-outcome="${r.outcome}"${r.outcome === 'passed' ? '' : ' open'}>
-<summary>${mark} <b>${esc(status)}</b> ${esc(requestName(r))} <span class="muted">${ms}</span></summary>
+<summary>${mark} <b>${esc(status)}</b> ${esc(requestName(r))} <span class="muted">${ms}</span>${r.attempts ? ` <span class="err" data-flaky="${r.flaky ? 'yes' : 'no'}">${r.flaky ? 'flaky: passed' : 'failed'} on attempt ${r.attempts}</span>` : ''}</summary>
 ${problems}<p><code>${esc(r.file)}:${r.line}</code> · ${at}${ms ? `, took ${ms}` : ''}${r.bytes !== undefined ? `, ${r.bytes} bytes` : ''}</p>
 <h3>Assertions</h3>${asserts}
 <h3>Request</h3><pre>${esc(r.request?.method ?? r.method)} ${url}</pre>${headers(r.request?.headers)}${requestBody(r)}
@@ -181,7 +183,7 @@ export function htmlReport(files: FileResult[], summary: RunSummary): string {
 <style>${CSS}</style></head>
 <body>
 <h1>sheet run <span class="${failed ? 'bad' : 'ok'}">${failed ? `${failed} failed` : 'passed'}</span> <span class="muted">sheet ${esc(VERSION)}</span></h1>
-<div class="summary" id="summary">${n('files', summary.files)}${n('requests', summary.requests)}${n('passed', summary.passed, 'ok')}${n('failed', summary.failed, summary.failed ? 'bad' : '')}${n('sheet-errors', summary.errors, summary.errors ? 'err' : '')}${n('transport-errors', summary.transportErrors, summary.transportErrors ? 'err' : '')}${n('assertions', summary.assertions.passed + summary.assertions.failed)}${n('assertions-failed', summary.assertions.failed, summary.assertions.failed ? 'bad' : '')}<span><span class="n">${(summary.durationMs / 1000).toFixed(2)} s</span> total</span></div>
+<div class="summary" id="summary">${n('files', summary.files)}${n('requests', summary.requests)}${n('passed', summary.passed, 'ok')}${n('failed', summary.failed, summary.failed ? 'bad' : '')}${n('sheet-errors', summary.errors, summary.errors ? 'err' : '')}${n('transport-errors', summary.transportErrors, summary.transportErrors ? 'err' : '')}${n('flaky', summary.flaky ?? 0, summary.flaky ? 'err' : '')}${n('assertions', summary.assertions.passed + summary.assertions.failed)}${n('assertions-failed', summary.assertions.failed, summary.assertions.failed ? 'bad' : '')}<span><span class="n">${(summary.durationMs / 1000).toFixed(2)} s</span> total</span></div>
 ${failList.length ? `<h2 class="bad">Failures</h2><ul class="fail-list" id="failures">${failList.join('\n')}</ul>` : ''}
 <h2>Waterfall</h2>${waterfall(files, idOf, t0, span)}
 <h2>Requests</h2><p><button id="only-failures" type="button">Failures only</button><button id="expand-all" type="button">Expand / fold all</button></p>

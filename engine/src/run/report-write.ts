@@ -34,6 +34,7 @@ export function summarize(ran: FileResult[], o: { files: number; selected: numbe
     errors: all.filter((r) => r.outcome === 'error').length + ran.filter((f) => f.error).length,
     transportErrors: all.filter((r) => r.outcome === 'transport').length,
     assertions: { passed: assertions.filter((a) => a.passed).length, failed: assertions.filter((a) => !a.passed).length },
+    flaky: all.filter((r) => r.flaky).length,
     durationMs: o.durationMs,
   };
 }

@@ -80,6 +80,8 @@ export function junitXml(files: FileResult[]): string {
     for (const r of f.results) {
       const tc = lineOf(suite.testCase().className(f.file).name(requestName(r)).file(f.file), r.line);
       if (r.durationMs !== undefined) tc.time(r.durationMs / 1000);
+      if (r.attempts) tc.property('attempts', String(r.attempts));
+      if (r.flaky) tc.property('flaky', 'true');
       const msgs = failures(r);
       if (r.outcome === 'failed') tc.failure(msgs.join('\n'), 'assertion');
       else if (r.error) tc.error(r.error.message, r.error.code);

@@ -16,6 +16,7 @@ import { parseForFile } from '../http-file/index.js';
 import { noEmacsError, type BatchEmacs } from './lisp-batch.js';
 import { answersFor, type Ask } from './prompts.js';
 import { checkExpect } from '../hooks/expect.js';
+import { withRetry } from './retry.js';
 
 /** Error codes that are transport failures (exit status 3); any other error is a sheet error (2). */
 export const TRANSPORT_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
@@ -55,6 +56,10 @@ export interface RequestResult {
   durationMs?: number;
   /** Response body size in bytes. */
   bytes?: number;
+  /** How many times it was sent, when `--retry` sent it more than once. */
+  attempts?: number;
+  /** It passed its transport only on a retry (`--retry`): flaky. */
+  flaky?: boolean;
   /** When the exchange started (epoch ms): the HTML report's waterfall. */
   startedAt?: number;
   /** The response's headers and, for a text body, its text as presented (pretty-printed), cut at {@link BODY_KEEP_CHARS}. */
@@ -87,6 +92,10 @@ export interface RunOptions {
   proxy?: ProxySetting;
   /** `--cacert FILE`, absolute (docs/networks.md); absent: CURL_CA_BUNDLE, SSL_CERT_FILE. */
   caFile?: string;
+  /** `--retry N`: send again, up to N more times, a request that failed by transport (retry.ts). */
+  retry?: number;
+  /** `--retry-delay MS`: the wait before each retry (default 1000, hurl's). */
+  retryDelayMs?: number;
   /** `--cookie-jar PATH`: load and save cookies there (Netscape format, as curl). */
   cookieJar?: string;
   /** The run's batch Emacs; undefined when Emacs is not installed. */
@@ -218,7 +227,10 @@ export async function runFile(file: string, o: RunOptions): Promise<FileResult> 
       const prompts = sheet.syntax === 'http' ? await answersFor(node, file, o) : undefined;
       // An error a library throws outside our awaits fails this request alone (src/call-scope.ts).
       r.startedAt = Date.now();
-      const s = await withCallScope((signal) => session.send({ text, line: node.line, path: file, ...(o.env ? { env: o.env } : {}), ...(prompts ? { prompts } : {}) }, signal));
+      const send = () => withCallScope((signal) => session.send({ text, line: node.line, path: file, ...(o.env ? { env: o.env } : {}), ...(prompts ? { prompts } : {}) }, signal));
+      const s = await withRetry(send, o, (n) => {
+        if (n > 1) r.attempts = n;
+      });
       Object.assign(r, {
         request: s.request,
         url: s.request.url,
@@ -248,6 +260,7 @@ export async function runFile(file: string, o: RunOptions): Promise<FileResult> 
         }
       }
       if (r.assertions.some((a) => !a.passed)) r.outcome = 'failed';
+      if (r.attempts && r.attempts > 1) r.flaky = true;
     } catch (e) {
       r.error = errorOf(e, file);
       r.outcome = isEngineError(e) && TRANSPORT_CODES.has(e.code) ? 'transport' : 'error';
