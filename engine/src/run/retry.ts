@@ -8,12 +8,14 @@
  * retry is reported as flaky. Note that a retried POST may have reached the server before its
  * connection failed, as with hurl and curl's `--retry-all-errors`.
  */
-import { isEngineError } from '../errors.js';
-import { TRANSPORT_CODES } from './runner.js';
+import { isEngineError, type ErrorCode } from '../errors.js';
 
-/** Whether an error is worth another try: a transport failure other than a cancel. */
-export function retryable(e: unknown): boolean {
-  return isEngineError(e) && TRANSPORT_CODES.has(e.code) && e.code !== 'cancelled';
+/**
+ * Whether an error is worth another try: a transport failure (`transport`, runner.ts's
+ * TRANSPORT_CODES) other than a cancel.
+ */
+export function retryable(e: unknown, transport: ReadonlySet<ErrorCode>): boolean {
+  return isEngineError(e) && transport.has(e.code) && e.code !== 'cancelled';
 }
 
 /**
@@ -21,14 +23,18 @@ export function retryable(e: unknown): boolean {
  * @param attempts told the number of the try about to be made (1, 2, ...).
  * @returns what `send` returned; @throws its last error.
  */
-export async function withRetry<T>(send: () => Promise<T>, o: { retry?: number; retryDelayMs?: number; stop?: () => boolean }, attempts: (n: number) => void): Promise<T> {
+export async function withRetry<T>(
+  send: () => Promise<T>,
+  o: { retry?: number; retryDelayMs?: number; stop?: () => boolean; transport: ReadonlySet<ErrorCode> },
+  attempts: (n: number) => void,
+): Promise<T> {
   const max = 1 + Math.max(0, o.retry ?? 0);
   for (let n = 1; ; n++) {
     attempts(n);
     try {
       return await send();
     } catch (e) {
-      if (n >= max || !retryable(e) || o.stop?.()) throw e;
+      if (n >= max || !retryable(e, o.transport) || o.stop?.()) throw e;
     }
     await new Promise((resolve) => setTimeout(resolve, o.retryDelayMs ?? 1000));
   }

@@ -228,7 +228,7 @@ export async function runFile(file: string, o: RunOptions): Promise<FileResult> 
       // An error a library throws outside our awaits fails this request alone (src/call-scope.ts).
       r.startedAt = Date.now();
       const send = () => withCallScope((signal) => session.send({ text, line: node.line, path: file, ...(o.env ? { env: o.env } : {}), ...(prompts ? { prompts } : {}) }, signal));
-      const s = await withRetry(send, o, (n) => {
+      const s = await withRetry(send, { ...o, transport: TRANSPORT_CODES }, (n) => {
         if (n > 1) r.attempts = n;
       });
       Object.assign(r, {
