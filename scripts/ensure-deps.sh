@@ -28,6 +28,8 @@ need gunicorn gunicorn
 # A real HTTP proxy for the proxy tests (test/fixtures/proxy.mjs), and openssl for the test
 # certificate authorities (test/fixtures/private-ca.mjs, faults.mjs).
 need tinyproxy tinyproxy
+# A real browser for the HTML report's test (test/engine/sheet-run-html.test.ts, puppeteer-core).
+need chromium chromium
 need openssl openssl
 # Debian's own Python (gunicorn's), not whatever python3 comes first on PATH (pyenv, venvs).
 debian_py() { [ -x /usr/bin/python3 ] && /usr/bin/python3 -c "import $1" >/dev/null 2>&1; }

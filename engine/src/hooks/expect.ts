@@ -134,3 +134,41 @@ export async function evaluateExpect(h: HookNode, ctx: ExpectContext, jq: (filte
 function bad(h: HookNode, at: string, wanted: string): Assertion {
   return { line: h.line, name: h.name, args: h.args, passed: false, message: `${at}: failed: the argument must be ${wanted}` };
 }
+
+/**
+ * What is wrong with an assertion hook's form, before anything is sent (issue 26 item 5):
+ * an unknown `expect-*` name, a missing or malformed argument, a regular expression that does
+ * not compile; the argument rules of {@link evaluateExpect}. jq syntax is left to jq.
+ * @returns `expect-status ok: the argument must be ...`, or undefined when the hook is well formed.
+ */
+export function checkExpect(h: HookNode): string | undefined {
+  const at = `${h.name} ${h.args}`.trimEnd();
+  const must = (wanted: string) => `${at}: the argument must be ${wanted}`;
+  const compiles = (src: string) => {
+    try {
+      regexp(src);
+      return undefined;
+    } catch (e) {
+      return `${at}: ${(e as Error).message}`;
+    }
+  };
+  switch (h.name) {
+    case 'expect-status': {
+      const wanted = h.args.split(/[\s,|]+/).filter(Boolean);
+      return wanted.length && wanted.every((w) => /^[1-5]([0-9]{2}|xx)$/i.test(w)) ? undefined : must('a status code (200) or class (2xx)');
+    }
+    case 'expect-header': {
+      const m = /^(\S+)(?:\s+([\s\S]+))?$/.exec(h.args.trim());
+      if (!m) return must('a header name and an optional regular expression: -> expect-header Content-Type json');
+      return m[2] === undefined ? undefined : compiles(m[2]);
+    }
+    case 'expect-jq':
+      return h.args.trim() ? undefined : must("a jq expression: -> expect-jq '.items | length > 0'");
+    case 'expect-body':
+      return h.args.trim() ? compiles(h.args) : must('a regular expression: -> expect-body "name": "Ada"');
+    case 'expect-time':
+      return /^(<=|>=|<|>|==?)?\s*(\d+(?:\.\d+)?)\s*(ms)?$/.test(h.args.trim()) ? undefined : must('a comparison in ms: -> expect-time < 500');
+    default:
+      return `unknown assertion ${h.name} (known: ${EXPECT_TYPES.map((t) => t.name).join(', ')})`;
+  }
+}

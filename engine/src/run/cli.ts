@@ -13,7 +13,10 @@ import { VERSION } from '../version.js';
 import { closeConnections } from '../http/send.js';
 import { BatchEmacs, elispDir, findEmacs } from './lisp-batch.js';
 import { runFile, type FileResult, type RequestResult, type RunOptions } from './runner.js';
-import { failures, json, junitXml, requestName, tap, writeReport } from './report.js';
+import { failures, requestName } from './report.js';
+import { parseShard, shardFiles } from './shard.js';
+import { reportCommand } from './merge.js';
+import { exitStatus, parseReport, summarize, writeReports, type Report } from './report-write.js';
 import { parseForFile } from '../http-file/index.js';
 import { runSteps } from './runner.js';
 import fs from 'node:fs';
@@ -22,8 +25,10 @@ import { importCurlCommand } from './import-curl-cli.js';
 import { engineCommand } from './engine-cli.js';
 import { shellPathCommand } from './shell-path.js';
 import { readAnswers, type Ask } from './prompts.js';
+import { annotationsOn, fileAnnotation, requestAnnotations } from './annotations.js';
 
 export const HELP = `Usage: sheet run FILE... [options]
+       sheet report merge A.json B.json... --report FORMAT:PATH...
        sheet convert FILE [-o OUT] [--to sheet|http]
        sheet import-curl 'curl ...' | -
        sheet engine --stdio
@@ -48,11 +53,19 @@ Options:
                         rest-client.environmentVariables, found above each file)
   --line N              run only the request whose block holds line N
   --grep REGEX          run only the requests whose request line or comments above match
-  --report FORMAT       tap (to stdout), tap:PATH, junit:PATH or json:PATH; repeatable
+  --report FORMAT       tap (to stdout), tap:PATH, junit:PATH, json:PATH or html:PATH
+                        (one self-contained page); repeatable
   --jobs N              run N files in parallel (default 1; requests of a file are sequential)
+  --shard I/N           run only the I-th of N slices of the files (by sorted relative path,
+                        round-robin), for a CI matrix; merge the JSON reports with
+                        sheet report merge A.json B.json --report html:PATH
   --fail-fast, --bail   stop at the first request that fails or errs (without it, a .http
                         file goes on after a failed request; a sheet stops at an error)
   --timeout S           per-request timeout in seconds (default none)
+  --retry N             send a request that failed by transport again, up to N times;
+                        one that passes on a retry is reported flaky (hurl's --retry)
+  --retry-delay MS      wait between tries (default 1000)
+  --repeat N            run the files N times over (a soak)
   --insecure, -k        accept any TLS certificate
   --proxy URL, -x URL   send through this proxy (curl's -x: over http_proxy, https_proxy,
                         ALL_PROXY; NO_PROXY still applies); see docs/networks.md
@@ -98,6 +111,8 @@ export interface Io {
   stdin?: () => Promise<string>;
   /** Asks a `# @prompt` on the terminal (entry.ts: when stdin and stderr are terminals); absent: no terminal. */
   ask?: Ask;
+  /** Calls `fn` on Ctrl-C (SIGINT), then ends the process with status 130 (entry.ts); absent: not caught. */
+  onInterrupt?: (fn: () => Promise<void>) => void;
 }
 
 const USAGE = 2;
@@ -105,18 +120,6 @@ const USAGE = 2;
 function usage(io: Io, msg: string): number {
   io.err(`sheet: ${msg}\nTry 'sheet --help'.\n`);
   return USAGE;
-}
-
-interface Report {
-  format: 'tap' | 'junit' | 'json';
-  path?: string;
-}
-
-function parseReport(s: string): Report | string {
-  const m = /^(tap|junit|json)(?::(.+))?$/.exec(s);
-  if (!m) return `--report ${s}: use tap, tap:PATH, junit:PATH or json:PATH`;
-  if (m[1] !== 'tap' && !m[2]) return `--report ${m[1]} needs a file: --report ${m[1]}:PATH`;
-  return { format: m[1] as Report['format'], path: m[2] };
 }
 
 /**
@@ -129,6 +132,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
   if (argv[0] === 'import-curl') return importCurlCommand(rest, { ...io, stdin: io.stdin ?? (async () => '') });
   if (argv[0] === 'engine') return engineCommand(rest, io);
   if (argv[0] === 'shell-path') return shellPathCommand(rest, io);
+  if (argv[0] === 'report') return reportCommand(rest, io);
   let parsed;
   try {
     parsed = parseArgs({
@@ -145,6 +149,10 @@ export async function main(argv: string[], io: Io): Promise<number> {
         grep: { type: 'string' },
         report: { type: 'string', multiple: true },
         jobs: { type: 'string' },
+        shard: { type: 'string' },
+        retry: { type: 'string' },
+        'retry-delay': { type: 'string' },
+        repeat: { type: 'string' },
         'fail-fast': { type: 'boolean' },
         bail: { type: 'boolean' },
         timeout: { type: 'string' },
@@ -171,7 +179,8 @@ export async function main(argv: string[], io: Io): Promise<number> {
     io.out(`sheet ${VERSION}\n`);
     return 0;
   }
-  const [command, ...files] = positionals;
+  const [command, ...given] = positionals;
+  let files = given;
   if (!command) return usage(io, 'a command is needed: sheet run FILE..., convert, import-curl, engine or shell-path');
   if (command === 'convert') return convertCommand(files, { output: v.output, to: v.to }, io);
   if (command !== 'run') return usage(io, `unknown command ${command}`);
@@ -197,6 +206,12 @@ export async function main(argv: string[], io: Io): Promise<number> {
   }
   const jobs = v.jobs === undefined ? 1 : Number(v.jobs);
   if (!(Number.isInteger(jobs) && jobs >= 1)) return usage(io, `--jobs ${v.jobs}: a number of files, 1 or more`);
+  const retry = v.retry === undefined ? 0 : Number(v.retry);
+  if (!(Number.isInteger(retry) && retry >= 0)) return usage(io, `--retry ${v.retry}: a number of retries, 0 or more`);
+  const retryDelay = v['retry-delay'] === undefined ? 1000 : Number(v['retry-delay']);
+  if (!(Number.isInteger(retryDelay) && retryDelay >= 0)) return usage(io, `--retry-delay ${v['retry-delay']}: milliseconds, 0 or more`);
+  const repeat = v.repeat === undefined ? 1 : Number(v.repeat);
+  if (!(Number.isInteger(repeat) && repeat >= 1)) return usage(io, `--repeat ${v.repeat}: a number of runs, 1 or more`);
   const timeout = v.timeout === undefined ? 0 : Number(v.timeout);
   if (!(Number.isFinite(timeout) && timeout >= 0)) return usage(io, `--timeout ${v.timeout}: seconds, e.g. 5 or 0.5`);
   const reports: Report[] = [];
@@ -213,6 +228,14 @@ export async function main(argv: string[], io: Io): Promise<number> {
       return usage(io, `cannot read ${f}`);
     }
   }
+  if (v.shard !== undefined) {
+    const shard = parseShard(v.shard);
+    if (typeof shard === 'string') return usage(io, shard);
+    files = shardFiles(files, shard, process.cwd());
+    if (!files.length) io.err(`sheet: shard ${v.shard} holds none of the ${given.length} files given; nothing to run\n`);
+  }
+  // --repeat N: the whole list N times over, in order (a soak).
+  files = Array.from({ length: repeat }, () => files).flat();
   let answers: Map<string, string> | undefined;
   if (v['prompts-from'] !== undefined) {
     const a = await readAnswers(v['prompts-from'], io.stdin ?? (async () => ''));
@@ -256,15 +279,19 @@ export async function main(argv: string[], io: Io): Promise<number> {
   // `--bail`: httpyac's and Newman's name for it.
   const failFast = !!(v['fail-fast'] || v.bail);
   const started = Date.now();
+  // GitHub reads workflow commands from the step's output (annotations.ts).
+  const annotate = annotationsOn(io.env);
   const onResult = (r: RequestResult) => {
     done++;
     const mark = r.outcome === 'passed' ? paint('32', '✓') : paint('31', '✗');
     const status = r.status !== undefined ? String(r.status) : r.outcome === 'transport' ? '---' : 'ERR';
     const name = requestName(r);
     const ms = r.durationMs !== undefined ? ` ${Math.round(r.durationMs)} ms` : '';
-    say(`${mark} ${status} ${name}${ms}  [${done}/${total}]\n`);
+    const flaky = r.attempts ? ` (${r.flaky ? 'flaky: passed' : 'failed'} on attempt ${r.attempts})` : '';
+    say(`${mark} ${status} ${name}${ms}${flaky}  [${done}/${total}]\n`);
     for (const m of failures(r)) say(`    ${paint('31', m)}\n`);
     for (const w of r.warnings) say(`    warning: ${w.message}\n`);
+    if (annotate) for (const a of requestAnnotations(r, io.env)) say(a);
     if (failFast && r.outcome !== 'passed') stopped = true;
   };
   const opts: RunOptions = {
@@ -277,6 +304,8 @@ export async function main(argv: string[], io: Io): Promise<number> {
     ...(v.proxy !== undefined || v.noproxy !== undefined ? { proxy: { ...(v.proxy !== undefined ? { all: v.proxy } : {}), ...(v.noproxy !== undefined ? { noProxy: v.noproxy } : {}) } } : {}),
     ...(v.cacert !== undefined ? { caFile: path.resolve(v.cacert) } : {}),
     cookieJar: v['cookie-jar'],
+    retry,
+    retryDelayMs: retryDelay,
     untrusted: !!v.untrusted,
     lisp,
     onResult,
@@ -285,14 +314,26 @@ export async function main(argv: string[], io: Io): Promise<number> {
     ask,
   };
   const results: FileResult[] = new Array(files.length);
+  // What ran so far, for reports written on Ctrl-C: each started file's results as they came.
+  const live: FileResult[] = new Array(files.length);
+  io.onInterrupt?.(async () => {
+    stopped = true;
+    const sofar = files.map((_, i) => results[i] ?? live[i]).filter((f): f is FileResult => !!f);
+    const summary = summarize(sofar, { files: files.length, selected: total, durationMs: Date.now() - started });
+    say(`interrupted: ${summary.requests} of ${total} requests ran; writing the reports\n`);
+    const problem = await writeReports(reports.filter((r) => r.path), sofar, summary, io.out);
+    if (problem) io.err(`sheet: ${problem}\n`);
+  });
   let next = 0;
   const worker = async () => {
     while (next < files.length && !stopped) {
       const i = next++;
       const file = files[i]!;
-      const r = await runFile(file, opts);
+      live[i] = { file, results: [] };
+      const r = await runFile(file, { ...opts, onResult: (x) => (live[i]!.results.push(x), onResult(x)) });
       if (r.error) {
         say(`${paint('31', '✗')} ${r.error.message}\n${r.error.hint ? `    hint: ${r.error.hint}\n` : ''}`);
+        if (annotate) say(fileAnnotation(file, r.error, io.env));
         if (failFast) stopped = true;
       }
       results[i] = r;
@@ -305,37 +346,14 @@ export async function main(argv: string[], io: Io): Promise<number> {
     await closeConnections();
   }
   const ran = results.filter(Boolean);
-  const all = ran.flatMap((f) => f.results);
-  const assertions = all.flatMap((r) => r.assertions);
-  const summary = {
-    files: files.length,
-    requests: all.length,
-    selected: total,
-    passed: all.filter((r) => r.outcome === 'passed').length,
-    failed: all.filter((r) => r.outcome === 'failed').length,
-    errors: all.filter((r) => r.outcome === 'error').length + ran.filter((f) => f.error).length,
-    transportErrors: all.filter((r) => r.outcome === 'transport').length,
-    assertions: { passed: assertions.filter((a) => a.passed).length, failed: assertions.filter((a) => !a.passed).length },
-    durationMs: Date.now() - started,
-  };
+  const summary = summarize(ran, { files: files.length, selected: total, durationMs: Date.now() - started });
   const parts = [`${summary.requests} of ${total} requests`, `${summary.assertions.passed + summary.assertions.failed} assertions`, `${summary.assertions.failed} failed`];
   if (summary.errors) parts.push(`${summary.errors} sheet errors`);
   if (summary.transportErrors) parts.push(`${summary.transportErrors} transport errors`);
+  if (summary.flaky) parts.push(`${summary.flaky} flaky`);
   say(`${parts.join(', ')} (${(summary.durationMs / 1000).toFixed(2)} s)\n`);
 
-  for (const r of reports) {
-    const text = r.format === 'tap' ? tap(ran) : r.format === 'junit' ? junitXml(ran) : json(ran, summary);
-    if (!r.path) io.out(text);
-    else {
-      try {
-        await writeReport(path.resolve(r.path), text);
-      } catch (e) {
-        return usage(io, `cannot write the report ${r.path}: ${(e as Error).message}`);
-      }
-    }
-  }
-  if (summary.errors) return USAGE;
-  if (summary.transportErrors) return 3;
-  if (summary.failed) return 1;
-  return 0;
+  const problem = await writeReports(reports, ran, summary, io.out);
+  if (problem) return usage(io, problem);
+  return exitStatus(summary);
 }

@@ -17,6 +17,16 @@ main(process.argv.slice(2), {
   // Ctrl-C at a question ends the run with status 130, as SIGINT does in a shell (a signal
   // raised on ourselves is not enough: the bundled signal-exit, proper-lockfile's, keeps a
   // SIGINT listener that may not re-raise it); `exit` handlers still release locks.
+  // Ctrl-C during a run: the reports of what ran are written whole, then status 130; a
+  // second Ctrl-C while they are written ends at once.
+  onInterrupt: (fn) => {
+    let writing = false;
+    process.on('SIGINT', () => {
+      if (writing) process.exit(130);
+      writing = true;
+      fn().finally(() => process.exit(130));
+    });
+  },
   ask: process.stdin.isTTY && process.stderr.isTTY ? terminalAsker(process.stdin, process.stderr, () => process.exit(130)) : undefined,
 }).then(
   (code) => {

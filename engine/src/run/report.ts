@@ -61,15 +61,27 @@ export function tap(files: FileResult[]): string {
   return `TAP version 14\n1..${n}\n${points.join('\n')}${points.length ? '\n' : ''}`;
 }
 
+/**
+ * A test case's `line` attribute, beside `file` (the attributes pytest writes and GitLab's test
+ * report reads; the Jenkins/Ant schema allows extra attributes). junit-report-builder has
+ * `file()` but no `line()`, so it is set on the attributes its `build()` writes.
+ */
+function lineOf<T extends object>(tc: T, line: number | undefined): T {
+  if (line !== undefined) (tc as unknown as { _attributes: Record<string, unknown> })._attributes.line = line;
+  return tc;
+}
+
 /** The run as JUnit XML: a test suite per file, a test case per request. */
 export function junitXml(files: FileResult[]): string {
   const builder = junit.newBuilder();
   for (const f of files) {
     const suite = builder.testSuite().name(f.file);
-    if (f.error) suite.testCase().className(f.file).name(f.file).error(f.error.message, f.error.code);
+    if (f.error) lineOf(suite.testCase().className(f.file).name(f.file).file(f.file), f.error.line).error(f.error.message, f.error.code);
     for (const r of f.results) {
-      const tc = suite.testCase().className(f.file).name(requestName(r)).file(f.file);
+      const tc = lineOf(suite.testCase().className(f.file).name(requestName(r)).file(f.file), r.line);
       if (r.durationMs !== undefined) tc.time(r.durationMs / 1000);
+      if (r.attempts) tc.property('attempts', String(r.attempts));
+      if (r.flaky) tc.property('flaky', 'true');
       const msgs = failures(r);
       if (r.outcome === 'failed') tc.failure(msgs.join('\n'), 'assertion');
       else if (r.error) tc.error(r.error.message, r.error.code);

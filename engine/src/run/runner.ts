@@ -16,6 +16,8 @@ import { requestAt } from '../sheet/parse.js';
 import { parseForFile } from '../http-file/index.js';
 import { noEmacsError, type BatchEmacs } from './lisp-batch.js';
 import { answersFor, type Ask } from './prompts.js';
+import { checkExpect } from '../hooks/expect.js';
+import { withRetry } from './retry.js';
 
 /** Error codes that are transport failures (exit status 3); any other error is a sheet error (2). */
 export const TRANSPORT_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
@@ -27,6 +29,9 @@ export const TRANSPORT_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
   'too-many-redirects',
   'cancelled',
 ]);
+
+/** How much of a text response body a result keeps, in characters (the reports' copy; 64K). */
+export const BODY_KEEP_CHARS = 65536;
 
 /** An error as a run reports it. */
 export interface RunError {
@@ -52,6 +57,14 @@ export interface RequestResult {
   durationMs?: number;
   /** Response body size in bytes. */
   bytes?: number;
+  /** How many times it was sent, when `--retry` sent it more than once. */
+  attempts?: number;
+  /** It passed its transport only on a retry (`--retry`): flaky. */
+  flaky?: boolean;
+  /** When the exchange started (epoch ms): the HTML report's waterfall. */
+  startedAt?: number;
+  /** The response's headers and, for a text body, its text as presented (pretty-printed), cut at {@link BODY_KEEP_CHARS}. */
+  response?: { headers: [string, string][]; body?: string; bodyCut?: boolean };
   assertions: Assertion[];
   warnings: HookResults['warnings'];
   error?: RunError;
@@ -80,6 +93,10 @@ export interface RunOptions {
   proxy?: ProxySetting;
   /** `--cacert FILE`, absolute (docs/networks.md); absent: CURL_CA_BUNDLE, SSL_CERT_FILE. */
   caFile?: string;
+  /** `--retry N`: send again, up to N more times, a request that failed by transport (retry.ts). */
+  retry?: number;
+  /** `--retry-delay MS`: the wait before each retry (default 1000, hurl's). */
+  retryDelayMs?: number;
   /** `--cookie-jar PATH`: load and save cookies there (Netscape format, as curl). */
   cookieJar?: string;
   /** The run's batch Emacs; undefined when Emacs is not installed. */
@@ -126,6 +143,11 @@ export function preflight(file: string, sheet: Sheet, requests: RequestNode[], o
   const own = new Set(sheet.syntax === 'http' ? sheet.blocks.map((b) => b.error) : []);
   const e = sheet.diagnostics.find((d) => d.severity === 'error' && !own.has(d));
   if (e) return { code: e.code, message: `${file}:${e.line}: ${e.message}`, line: e.line, hint: e.hint };
+  // A malformed assertion is the sheet's error, before anything is sent (issue 26).
+  for (const h of requests.flatMap((r) => r.hooks).filter((h) => h.name.startsWith('expect-'))) {
+    const problem = checkExpect(h);
+    if (problem) return { code: 'bad-argument', message: `${file}:${h.line}: ${problem}`, line: h.line, hint: 'Fix the assertion (docs/sheet-format.md, "Assertions").' };
+  }
   const code = o.untrusted ? firstCode(sheet, requests) : undefined;
   if (code) {
     return {
@@ -208,7 +230,11 @@ export async function runFile(file: string, o: RunOptions): Promise<FileResult> 
       // Asked before the exchange: its duration does not include the user's typing.
       const prompts = sheet.syntax === 'http' ? await answersFor(node, file, o) : undefined;
       // An error a library throws outside our awaits fails this request alone (src/call-scope.ts).
-      const s = await withCallScope((signal) => session.send({ text, line: node.line, path: file, ...(o.env ? { env: o.env } : {}), ...(prompts ? { prompts } : {}) }, signal));
+      r.startedAt = Date.now();
+      const send = () => withCallScope((signal) => session.send({ text, line: node.line, path: file, ...(o.env ? { env: o.env } : {}), ...(prompts ? { prompts } : {}) }, signal));
+      const s = await withRetry(send, { ...o, transport: TRANSPORT_CODES }, (n) => {
+        if (n > 1) r.attempts = n;
+      });
       Object.assign(r, {
         request: s.request,
         url: s.request.url,
@@ -216,6 +242,10 @@ export async function runFile(file: string, o: RunOptions): Promise<FileResult> 
         statusText: s.response.statusText,
         durationMs: s.durationMs,
         bytes: s.response.bytes,
+        response: {
+          headers: s.response.headers,
+          ...(s.presentation.text !== undefined ? { body: s.presentation.text.slice(0, BODY_KEEP_CHARS), ...(s.presentation.text.length > BODY_KEEP_CHARS ? { bodyCut: true } : {}) } : {}),
+        },
         assertions: s.hooks.assertions,
         warnings: s.hooks.warnings,
       });
@@ -235,6 +265,7 @@ export async function runFile(file: string, o: RunOptions): Promise<FileResult> 
       }
       if (s.presentation.file) await removeBodyFile(s.presentation.file);
       if (r.assertions.some((a) => !a.passed)) r.outcome = 'failed';
+      if (r.attempts && r.attempts > 1) r.flaky = true;
     } catch (e) {
       r.error = errorOf(e, file);
       r.outcome = isEngineError(e) && TRANSPORT_CODES.has(e.code) ? 'transport' : 'error';

@@ -1,0 +1,67 @@
+/**
+ * The `--report` option of `sheet run` and `sheet report merge`: its parsing, the run's
+ * summary and exit status, and writing each report (whole: report.ts `writeReport`).
+ */
+import path from 'node:path';
+import type { FileResult } from './runner.js';
+import { json, junitXml, tap, writeReport } from './report.js';
+import { htmlReport, type RunSummary } from './report-html.js';
+
+/** One `--report FORMAT[:PATH]`; without a path (TAP only), standard output. */
+export interface Report {
+  format: 'tap' | 'junit' | 'json' | 'html';
+  path?: string;
+}
+
+/** `--report` argument -> a report, or the usage message. */
+export function parseReport(s: string): Report | string {
+  const m = /^(tap|junit|json|html)(?::(.+))?$/.exec(s);
+  if (!m) return `--report ${s}: use tap, tap:PATH, junit:PATH, json:PATH or html:PATH`;
+  if (m[1] !== 'tap' && !m[2]) return `--report ${m[1]} needs a file: --report ${m[1]}:PATH`;
+  return { format: m[1] as Report['format'], path: m[2] };
+}
+
+/** The counts of a run (or of merged runs) from its file results. */
+export function summarize(ran: FileResult[], o: { files: number; selected: number; durationMs: number }): RunSummary {
+  const all = ran.flatMap((f) => f.results);
+  const assertions = all.flatMap((r) => r.assertions);
+  return {
+    files: o.files,
+    requests: all.length,
+    selected: o.selected,
+    passed: all.filter((r) => r.outcome === 'passed').length,
+    failed: all.filter((r) => r.outcome === 'failed').length,
+    errors: all.filter((r) => r.outcome === 'error').length + ran.filter((f) => f.error).length,
+    transportErrors: all.filter((r) => r.outcome === 'transport').length,
+    assertions: { passed: assertions.filter((a) => a.passed).length, failed: assertions.filter((a) => !a.passed).length },
+    flaky: all.filter((r) => r.flaky).length,
+    durationMs: o.durationMs,
+  };
+}
+
+/** The exit status of a summary: 2 sheet errors, else 3 transport failures, else 1 failed assertions, else 0. */
+export function exitStatus(s: RunSummary): number {
+  if (s.errors) return 2;
+  if (s.transportErrors) return 3;
+  if (s.failed) return 1;
+  return 0;
+}
+
+/**
+ * Write every report (stdout for TAP without a path).
+ * @returns undefined, or the message of the first report that could not be written.
+ */
+export async function writeReports(reports: Report[], ran: FileResult[], summary: RunSummary, out: (s: string) => void): Promise<string | undefined> {
+  for (const r of reports) {
+    const text = r.format === 'tap' ? tap(ran) : r.format === 'junit' ? junitXml(ran) : r.format === 'html' ? htmlReport(ran, summary) : json(ran, summary);
+    if (!r.path) out(text);
+    else {
+      try {
+        await writeReport(path.resolve(r.path), text);
+      } catch (e) {
+        return `cannot write the report ${r.path}: ${(e as Error).message}`;
+      }
+    }
+  }
+  return undefined;
+}
