@@ -4,6 +4,7 @@
  * past a few thousand: docs/sheet-mode.md, "The response buffer"). Line feeds are found with
  * `Buffer.indexOf` (memchr); characters are counted only where a line could be the longest.
  */
+import { charLength } from './present.js';
 
 /** Code points in UTF-8 `b[from..to)`: the bytes that are not continuation bytes (10xxxxxx). */
 function utf8Chars(b: Uint8Array, from: number, to: number): number {
@@ -51,21 +52,8 @@ export function longestLineOf(text: string): number {
   for (;;) {
     const lf = text.indexOf('\n', from);
     const end = lf < 0 ? text.length : lf;
-    // UTF-16 units are at least as many as code points.
-    if (end - from > max) {
-      let n = end - from;
-      for (let i = from; i < end; i++) {
-        const c = text.charCodeAt(i);
-        if (c >= 0xd800 && c <= 0xdbff) {
-          const d = text.charCodeAt(i + 1);
-          if (d >= 0xdc00 && d <= 0xdfff) {
-            n--;
-            i++;
-          }
-        }
-      }
-      if (n > max) max = n;
-    }
+    // UTF-16 units are at least as many as code points: counted only when the line could win.
+    if (end - from > max) max = Math.max(max, charLength(text.slice(from, end)));
     if (lf < 0) return max;
     from = lf + 1;
   }
