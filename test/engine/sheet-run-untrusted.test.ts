@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runSheet, tempDir } from './helpers.js';
 // @ts-expect-error plain ESM fixture without types
-import { startFaults } from '../fixtures/faults.mjs';
+import { hitCount, startFaults } from '../fixtures/faults.mjs';
 
 let faults: { url: string; close(): Promise<void> };
 let dir: string;
@@ -23,10 +23,8 @@ afterAll(async () => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-async function hits(p: string): Promise<number> {
-  const r = (await (await fetch(`${faults.url}/hits`)).json()) as Record<string, number>;
-  return r[p] ?? 0;
-}
+/** Requests `p` of the fault server got so far. */
+const hits = (p: string): Promise<number> => hitCount(faults.url, p);
 
 describe('sheet run --untrusted', () => {
   const cases: [name: string, file: string, text: (u: string) => string, line: number, what: string][] = [
