@@ -3,7 +3,6 @@
  * overrides, the cookie jar and the settings live here; every operation is
  * parse -> resolve -> (send -> present -> hooks) as in DESIGN.md's data flow.
  */
-import { isUtf8 } from 'node:buffer';
 import path from 'node:path';
 import type { CookieJar } from 'tough-cookie';
 import { requestAt, varsBefore } from '../sheet/parse.js';
@@ -18,9 +17,9 @@ import { SPILL_MIN_BYTES, SpillSink, spillBytes } from './spill.js';
 const BODY_HOOKS = new Set(['jq-set-var', 'expect-jq', 'expect-body', 'run-hook']);
 import { proxyOptions } from './proxy-setting.js';
 import { hasOwnChanges, newJar, refreshJar, tryLoadJar, trySaveJar } from '../http/cookies.js';
-import { charLength, decodeExact, present, DEFAULT_THRESHOLD, type Presentation } from '../present/present.js';
+import { present, DEFAULT_THRESHOLD } from '../present/present.js';
 import { longestLineOf } from '../present/longest-line.js';
-import { writeBodyFile } from './body-file.js';
+import { bodyOut, receivedOut, requestInfo } from './session-wire.js';
 import { HOOK_TYPES, runHooks } from '../hooks/run.js';
 import { toCurl } from '../curl/to-curl.js';
 import { loadEnvironment } from '../http-file/environment.js';
@@ -35,15 +34,12 @@ import type {
   CurlResult,
   HookResults,
   OutlineResult,
-  PresentationInfo,
   RequestContext,
-  RequestInfo,
   SendParams,
   SendResult,
   Settings,
   VariablesParams,
   VariablesResult,
-  WireBody,
 } from './protocol.js';
 
 /** Settings with every default filled in. */
@@ -59,22 +55,6 @@ export const DEFAULT_SETTINGS: Required<Settings> = {
   proxy: null,
   caFile: null,
 };
-
-/**
- * A body for the wire: UTF-8 text as a string when it is valid UTF-8 without NUL, else base64
- * (Emacs 28's JSON parser rejects "\u0000" in a string, and would lose the whole answer).
- */
-export function wireBody(bytes: Uint8Array | undefined): WireBody | undefined {
-  if (!bytes) return undefined;
-  const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  if (isUtf8(buf) && !buf.includes(0)) return { encoding: 'utf-8', data: buf.toString('utf8') };
-  return { encoding: 'base64', data: buf.toString('base64') };
-}
-
-function requestInfo(r: Request): RequestInfo {
-  const body = r.body ? (r.body.kind === 'text' ? Buffer.from(r.body.text, 'utf8') : r.body.bytes) : undefined;
-  return { method: r.method, url: r.url, headers: r.headers.map(([n, v]) => [n, v]), body: wireBody(body), line: r.line };
-}
 
 /**
  * How the session has `:=` forms evaluated: an {@link EvalLisp} that also gets the `context`
@@ -316,8 +296,8 @@ export class Session {
         ? spilled!.presentation()
         : {
             kind: pres.kind,
-            ...(await this.bodyOut(pres, response.body, p.bodyFileMin)),
-            ...(p.received && pres.formatted ? await this.receivedOut(pres, response.body, p.bodyFileMin) : {}),
+            ...(await bodyOut(pres, response.body, p.bodyFileMin)),
+            ...(p.received && pres.formatted ? await receivedOut(pres, response.body, p.bodyFileMin) : {}),
             contentType: pres.contentType,
             charset: pres.charset,
             mode: pres.mode,
@@ -350,42 +330,6 @@ export class Session {
     }
     for (const w of left) out.push({ line: w.line ?? node.line, code: w.code, message: w.message });
     return out;
-  }
-
-  /**
-   * The body part of a presentation: `text`/`base64` in the answer, or, from `min` characters
-   * on, a file (docs/protocol.md, `bodyFileMin`); text holding NUL always in the file (or as
-   * kind `binary` when the client takes no files). Written last, once nothing else can fail.
-   */
-  private async bodyOut(pres: Presentation, bytes: Uint8Array, min: number | undefined): Promise<Partial<PresentationInfo>> {
-    // Text holding NUL cannot be a JSON string Emacs 28 reads ("\u0000 is not allowed"): it
-    // goes in the file whatever its size, or, for a client that takes no files, as the bytes.
-    const nul = pres.kind === 'text' && (pres.text ?? '').includes('\u0000');
-    if (nul && min === undefined) return { kind: 'binary', base64: Buffer.from(bytes).toString('base64') };
-    if (min !== undefined) {
-      if (pres.kind === 'text') {
-        const text = pres.text ?? '';
-        if (nul || (text.length >= min && (min <= text.length / 2 || charLength(text) >= min))) {
-          return { file: await writeBodyFile(text), fileEncoding: 'utf-8' };
-        }
-      } else if ((pres.base64 ?? '').length >= min) {
-        return { file: await writeBodyFile(bytes), fileEncoding: 'binary' };
-      }
-    }
-    return pres.kind === 'text' ? { text: pres.text } : { base64: pres.base64 };
-  }
-
-  /** The body as received (`received` in SendParams), inline or in a file like the body. */
-  private async receivedOut(pres: Presentation, bytes: Uint8Array, min: number | undefined): Promise<Partial<PresentationInfo>> {
-    // Only a body that is text in its charset has an "as received" text; binary bodies and
-    // bodies not valid in their charset are left out (the client falls back to the body).
-    const decoded = pres.kind === 'text' ? decodeExact(bytes, pres.charset) : undefined;
-    if (!decoded) return {};
-    const text = decoded.text;
-    // NUL cannot travel in a JSON string Emacs 28 parses: such text goes in a file or not at all.
-    const nul = text.includes('\0');
-    if (min !== undefined && (nul || text.length >= min)) return { receivedFile: await writeBodyFile(text) };
-    return nul ? {} : { received: text };
   }
 
   /** `sheet/outline`: requests and variable declarations with their lines. */
