@@ -17,6 +17,7 @@ import { cutShellTail } from './shell-tail.js';
 import { dropUnsendable } from './unsendable.js';
 import { targetDifference, urlGlob } from './url-check.js';
 import { splitShellWords } from './words.js';
+import { AS_WRITTEN_TAG, unsendableTarget } from '../url/as-written.js';
 
 /** A warning of the import: something of the command the sheet request does not carry. */
 export interface CurlImportWarning {
@@ -204,11 +205,11 @@ export function curlToSheet(commandLine: string): CurlImport {
   if (json && !has('accept')) headers.push(['Accept', 'application/json']);
   if (opts.cookieStrings.length && !has('cookie')) headers.push(cookieHeader(opts.cookieStrings));
 
+  // curl sends the target as written; a sheet request says so with its tag (url/as-written.ts).
   const target = targetDifference(url);
-  if (target) {
-    warn(`the URL: curl sends the request target ${target.curl} as written, the sheet sends ${target.sheet} (a sheet URL is percent-encoded as WHATWG URLs are, and an empty ? is not sent)`);
-  }
-  const lines = [`${method} ${url}`];
+  const unsendable = target && unsendableTarget(target.curl);
+  if (unsendable) warn(`${unsendable}: curl sends ${target.curl}, the sheet sends ${target.sheet} (percent-encoded as WHATWG URLs are)`);
+  const lines = [...(target && !unsendable ? [`# @${AS_WRITTEN_TAG}`] : []), `${method} ${url}`];
   for (const [n, v] of headers) {
     if (!SHEET_HEADER_NAME.test(n)) throw bad(`header name ${JSON.stringify(n)}: a sheet header name cannot hold blanks or ( ) , / : ; @ [ \\ ] { } =`, 'Rename the header or send this request with curl.');
     if (/[\r\n]/.test(v)) throw bad(`header ${n}: its value holds a line break, which a sheet header cannot`, 'Remove the line break from the value.');

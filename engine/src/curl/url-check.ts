@@ -7,8 +7,10 @@
  *   `/a/{K}?m="b"&x=<y>` unchanged, checked with a raw capture server), while a sheet URL goes
  *   through WHATWG URL parsing (engine/src/resolve/resolve.ts `normalizeUrl`, http/dispatch.ts),
  *   which percent-encodes `"` `<` `>` `` ` `` `{` `}` and a space in the path, `"` `<` `>` `'` and
- *   a space in the query, and drops an empty `?`.
+ *   a space in the query, and drops an empty `?`. A request tagged `# @no-auto-encoding` sends
+ *   the target as written, by the one rule of ../url/as-written.ts.
  */
+import { targetAsWritten } from '../url/as-written.js';
 
 /** A curl URL glob found in `url`, as written (`[1-3]`, `{a,b}`), or undefined. */
 export function urlGlob(url: string): string | undefined {
@@ -35,10 +37,8 @@ export function urlGlob(url: string): string | undefined {
  * they differ; undefined when they are the same bytes.
  */
 export function targetDifference(url: string): { curl: string; sheet: string } | undefined {
-  const m = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*([^#]*)/i.exec(url);
-  if (!m) return undefined;
-  let curl = m[1]!;
-  if (!curl.startsWith('/')) curl = '/' + curl;
+  const curl = targetAsWritten(url);
+  if (curl === undefined) return undefined;
   let sheet: string;
   try {
     const u = new URL(url);
@@ -46,7 +46,5 @@ export function targetDifference(url: string): { curl: string; sheet: string } |
   } catch {
     return undefined; // the resolver reports an invalid URL itself
   }
-  // curl removes dot segments as WHATWG does; compare what is left.
-  if (curl.split('?')[0]!.split('/').some((s) => s === '.' || s === '..')) return undefined;
   return curl === sheet ? undefined : { curl, sheet };
 }

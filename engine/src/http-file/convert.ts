@@ -5,6 +5,7 @@
  * in the output). Callers show every problem. The table of what converts: docs/http-files.md
  * "Converting".
  */
+import { AS_WRITTEN_TAG } from '../url/as-written.js';
 import type { RequestNode, Sheet } from '../sheet/ast.js';
 import { parseSheet, splitLines } from '../sheet/parse.js';
 import { parseHttpFile } from './parse.js';
@@ -119,6 +120,10 @@ export function httpToSheet(text: string): ConvertResult {
     if (r.name) out.push(`# @name ${r.name}`);
     for (const d of r.directives ?? []) {
       if (d.name === 'name' || d.name === 'note') continue;
+      if (d.name === AS_WRITTEN_TAG) {
+        out.push(`# @${AS_WRITTEN_TAG}`); // the one tag a sheet reads too (url/as-written.ts)
+        continue;
+      }
       problems.push({ line: d.line, construct: `# @${d.name} ${d.value}`.trim(), message: `the directive @${d.name} has no sheet equivalent` });
       out.push(`# not converted (line ${d.line}): @${d.name} ${d.value}`.trimEnd());
     }

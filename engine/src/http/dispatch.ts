@@ -176,7 +176,9 @@ export function dispatchOnce(dispatcher: Dispatcher, req: Request, signal: Abort
     dispatcher.dispatch(
       {
         origin: url.origin,
-        path: url.pathname + url.search,
+        // A target sent as written goes as the Latin-1 string of its UTF-8 bytes, as headers do.
+        // eslint-disable-next-line no-control-regex
+        path: req.target === undefined ? url.pathname + url.search : /[^\x00-\x7f]/.test(req.target) ? Buffer.from(req.target, 'utf8').toString('latin1') : req.target,
         method: req.method,
         headers,
         body: dispatchBody(req, stream),

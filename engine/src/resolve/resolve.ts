@@ -7,16 +7,17 @@
  * Substitution applies to the URL, header values and the text body (sheet format doc,
  * "Variables"); a `< path` body is read from disk, binary-safe.
  */
-import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { HookNode, RequestNode, Sheet, VarDecl } from '../sheet/ast.js';
 import { varsBefore } from '../sheet/parse.js';
 import { EngineError, isEngineError } from '../errors.js';
-import type { Body, Header, Request } from '../model.js';
+import { headerValue, type Body, type Header, type Request } from '../model.js';
+import { isMultipart, multipartText, partsBody, readBodyFile } from './body-parts.js';
 import { DEFAULT_MAX_PASSES, Substitution, type SubstitutionWarning } from './substitute.js';
 import type { HttpVarContext } from './http-vars.js';
 import { resolveHttpRequest } from './resolve-http.js';
+import { AS_WRITTEN_TAG, targetAsWritten, unsendableTarget } from '../url/as-written.js';
 
 /** Evaluate one `:=` form in the client; resolves to the value as a string. */
 /**
@@ -186,6 +187,21 @@ export function normalizeUrl(url: string, line?: number): string {
   return u.href;
 }
 
+/**
+ * The request target to send as written when `req` carries `# @no-auto-encoding`
+ * (docs/sheet-format.md, "Request line"; ../url/as-written.ts), else undefined.
+ * @param url the URL after substitution, absolute.
+ * @throws EngineError `invalid-url` naming the line when the target holds a blank or a control character.
+ */
+export function asWrittenTarget(req: RequestNode, url: string, line: number): string | undefined {
+  if (!req.directives?.some((d) => d.name === AS_WRITTEN_TAG)) return undefined;
+  const target = targetAsWritten(url);
+  if (target === undefined) return undefined;
+  const why = unsendableTarget(target);
+  if (why) throw new EngineError('invalid-url', `${why} (# @${AS_WRITTEN_TAG})`, { line, hint: 'Percent-encode it (a space as %20), or remove the # @no-auto-encoding line.', details: { url } });
+  return target;
+}
+
 /** Parse `Name: value` lines (a variable used as a header block). */
 function headerLines(text: string, line: number): Header[] {
   const out: Header[] = [];
@@ -239,7 +255,9 @@ export async function resolveRequest(sheet: Sheet, req: RequestNode, opts: Resol
     return out;
   };
 
-  const url = checkedUrl(apply(req.url, req.line).trim(), req.line, warnings);
+  const written = apply(req.url, req.line).trim();
+  const url = checkedUrl(written, req.line, warnings);
+  const target = asWrittenTarget(req, written, req.line);
   const headers: Header[] = [];
   for (const h of req.headers) {
     if (h.kind === 'header') headers.push([h.name, apply(h.value, h.line)]);
@@ -255,21 +273,18 @@ export async function resolveRequest(sheet: Sheet, req: RequestNode, opts: Resol
     }
   }
   let body: Body | undefined;
+  const baseDir = opts.baseDir ?? process.cwd();
+  // A multipart body's lines end in CRLF and may hold `< path` parts, as in .http files.
+  const multipart = isMultipart(headerValue(headers, 'content-type'));
   if (req.body?.kind === 'text') {
-    body = { kind: 'text', text: apply(req.body.text, req.body.line) };
+    const text = apply(req.body.text, req.body.line);
+    body = { kind: 'text', text: multipart ? multipartText(text) : text };
   } else if (req.body?.kind === 'file') {
-    const file = expandPath(apply(req.body.path, req.body.line), opts.baseDir ?? process.cwd());
-    try {
-      body = { kind: 'bytes', bytes: await fs.readFile(file), path: file };
-    } catch (e) {
-      const code = (e as NodeJS.ErrnoException).code;
-      throw new EngineError('file-unreadable', `cannot read body file ${file}${code ? ` (${code})` : ''}`, {
-        line: req.body.line,
-        hint: code === 'ENOENT' ? 'Check the path; it is relative to the sheet file\'s directory.' : 'Check the file\'s permissions.',
-        details: { path: file },
-      });
-    }
+    const file = expandPath(apply(req.body.path, req.body.line), baseDir);
+    body = { kind: 'bytes', bytes: await readBodyFile(file, req.body.line), path: file };
+  } else if (req.body?.kind === 'parts') {
+    body = { kind: 'bytes', bytes: await partsBody(req.body.parts, multipart, apply, baseDir) };
   }
   const variables = new Map([...values].filter(([, v]) => !isUnevaluated(v)));
-  return { request: { method: req.method, url, headers, body, line: req.line }, hooks: req.hooks, variables, warnings };
+  return { request: { method: req.method, url, ...(target !== undefined ? { target } : {}), headers, body, line: req.line }, hooks: req.hooks, variables, warnings };
 }
