@@ -9,7 +9,9 @@
 //   compared after de-chunking); curl's default `Accept: */*` equals no Accept (RFC 9110
 //   section 12.5.1: "no Accept header field implies that the user agent will accept any media
 //   type"); a Cookie header is compared pair by pair (curl joins -b values with ";", RFC 6265 "; ");
-// - the body bytes.
+// - the body bytes;
+// - a multipart boundary (curl picks a random one per run, so two curl runs differ there too)
+//   is read as the word BOUNDARY, in the Content-Type and the body alike.
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -55,9 +57,20 @@ export function normalHeaders(headers: [string, string][]): string[] {
   return out.sort();
 }
 
+/** `c` with its multipart boundary (Content-Type `boundary=`) replaced by BOUNDARY everywhere. */
+export function withoutBoundary(c: Captured): Captured {
+  const type = c.headers.find(([n]) => n.toLowerCase() === 'content-type')?.[1] ?? '';
+  const b = /^multipart\/.*;\s*boundary=("?)([^";]+)\1/i.exec(type)?.[2];
+  if (!b) return c;
+  const body = Buffer.from(c.body.toString('latin1').split(b).join('BOUNDARY'), 'latin1');
+  return { ...c, headers: c.headers.map(([n, v]) => [n, v.split(b).join('BOUNDARY')]), body };
+}
+
 /** What differs between two captured requests, as readable lines. */
-export function compare(a: Captured | undefined, b: Captured | undefined): string[] {
-  if (!a || !b) return [`curl ${a ? 'sent' : 'did not send'} a request, the sheet ${b ? 'sent' : 'did not send'} one`];
+export function compare(curl: Captured | undefined, sheet: Captured | undefined): string[] {
+  if (!curl || !sheet) return [`curl ${curl ? 'sent' : 'did not send'} a request, the sheet ${sheet ? 'sent' : 'did not send'} one`];
+  const a = withoutBoundary(curl);
+  const b = withoutBoundary(sheet);
   const out: string[] = [];
   if (a.requestLine !== b.requestLine) out.push(`request line: curl ${JSON.stringify(a.requestLine)}, sheet ${JSON.stringify(b.requestLine)}`);
   const ha = normalHeaders(a.headers);

@@ -17,6 +17,8 @@ import { cutShellTail } from './shell-tail.js';
 import { dropUnsendable } from './unsendable.js';
 import { targetDifference, urlGlob } from './url-check.js';
 import { splitShellWords } from './words.js';
+import { formBoundary, formLines, parseFormArg } from './form.js';
+import { isMultipart } from '../sheet/body-parts.js';
 import { AS_WRITTEN_TAG, unsendableTarget } from '../url/as-written.js';
 
 /** A warning of the import: something of the command the sheet request does not carry. */
@@ -167,8 +169,25 @@ export function curlToSheet(commandLine: string): CurlImport {
     if (!/^([/~]|[A-Za-z]:[\\/])/.test(upload)) note(`-T ${upload}: the sheet reads ${upload} relative to the sheet file's directory (curl: the current directory)`);
     note(`-T ${upload}: curl also sends "Expect: 100-continue" and waits for the server's 100 before the body; the sheet sends the same body at once`);
   }
+  let formBody: string[] | undefined;
   if (forms.length) {
-    warn(`${forms.map((f) => `${f.written} ${f.arg}`).join(', ')}: multipart/form-data cannot be written in a sheet (no multipart body); the request has no body`);
+    if (hasBody) throw bad(`${forms[0]!.written} with data: curl refuses to send both (-F is a multipart POST, -d a form POST)`, 'Keep either -F or the data options.');
+    if (opts.get) throw bad(`${forms[0]!.written} with -G: curl refuses to send both`, 'Keep either -F or -G.');
+    const parts = forms.map((f) => parseFormArg(f.written, f.arg!, f.name === 'form-string'));
+    for (const p of parts) {
+      for (const k of p.skipped) note(`${p.written}: ;${k} is skipped, as curl skips an unknown form parameter`);
+      if (p.kind !== 'text' && !/^([/~]|[A-Za-z]:[\\/])/.test(p.value)) note(`${p.written}: the sheet reads ${p.value} relative to the sheet file's directory (curl: the current directory)`);
+    }
+    // curl's Content-Type: multipart/form-data, or the -H one (another multipart type makes its
+    // parts "attachment"s), with the boundary appended.
+    const given = headers.findIndex(([n]) => n.toLowerCase() === 'content-type');
+    const type = given >= 0 ? headers[given]![1] : 'multipart/form-data';
+    if (!isMultipart(type) || opts.removeHeaders.includes('content-type')) throw bad(`${forms[0]!.written} with the Content-Type ${given >= 0 ? type : '(removed)'}: curl sends its multipart body under it, which a sheet multipart body cannot`, 'Remove the -H Content-Type option, or give a multipart type.');
+    const boundary = formBoundary();
+    const contentType: Header = ['Content-Type', `${type}; boundary=${boundary}`];
+    if (given >= 0) headers[given] = contentType;
+    else headers.push(contentType);
+    formBody = formLines(parts, boundary, /^\s*multipart\/form-data\b/i.test(type) ? 'form-data' : 'attachment');
   }
   if (opts.get && hasBody) {
     if (file !== undefined) throw bad(`-G with @${file}: the data of a file cannot go into the query string of a sheet request`, 'Write the query into the URL.');
@@ -215,7 +234,8 @@ export function curlToSheet(commandLine: string): CurlImport {
     if (/[\r\n]/.test(v)) throw bad(`header ${n}: its value holds a line break, which a sheet header cannot`, 'Remove the line break from the value.');
     lines.push(v === '' ? `${n}:` : `${n}: ${v.replace(/^[ \t]+/, '')}`);
   }
-  if (hasBody && file !== undefined) lines.push('', `< ${file}`);
+  if (formBody) lines.push('', ...formBody);
+  else if (hasBody && file !== undefined) lines.push('', `< ${file}`);
   else if (hasBody && body !== '') lines.push('', ...sheetBody(body!));
   return { text: lines.join('\n') + '\n', warnings };
 }
