@@ -12,13 +12,14 @@ import { EngineError } from '../errors.js';
 import type { Header } from '../model.js';
 import { METHODS } from '../sheet/parse.js';
 import { emptyOptions, parseCurlOptions, splitCurlArgs, type CurlArg, type DataPart } from './options.js';
-import { appendQuery, basicAuthHeader, COMPRESSED_ACCEPT_ENCODING, cookieHeader, dataContentType, hasHeader, impliedMethod, uploadUrl, urlCredentials, urlencodeData } from './rules.js';
+import { appendQuery, basicAuthHeader, COMPRESSED_ACCEPT_ENCODING, cookieHeader, dataContentType, dataFile, fileDataBytes, hasHeader, impliedMethod, uploadUrl, urlCredentials, urlencodeData } from './rules.js';
 import { cutShellTail } from './shell-tail.js';
 import { dropUnsendable } from './unsendable.js';
 import { targetDifference, urlGlob } from './url-check.js';
 import { splitShellWords } from './words.js';
 import { formBoundary, formLines, parseFormArg } from './form.js';
 import { isMultipart } from '../sheet/body-parts.js';
+import { fileCookieString } from '../http/cookies.js';
 import { AS_WRITTEN_TAG, unsendableTarget } from '../url/as-written.js';
 
 /** A warning of the import: something of the command the sheet request does not carry. */
@@ -36,6 +37,18 @@ export interface CurlImport {
   /** `METHOD URL`, `Name: value` lines, an empty line and the body (or `< file`); ends with a newline. */
   text: string;
   warnings: CurlImportWarning[];
+}
+
+/**
+ * Reads a file a command names (`-d @file`, `-b FILE`), relative to where curl would run; the
+ * file's bytes (none for a file curl cannot read either), or undefined when it is too big to
+ * read here.
+ */
+export type CurlFileReader = (name: string) => Uint8Array | undefined;
+
+/** What the import may read: the caller's files (the import itself does no I/O). */
+export interface CurlImportIo {
+  readFile?: CurlFileReader;
 }
 
 /** Options that only change what curl prints, or that the engine does by default (-L). */
@@ -88,7 +101,7 @@ const bad = (message: string, hint: string) => new EngineError('bad-argument', m
  *   with `#`, a carriage return, a header name the sheet does not read, two URLs);
  *   `bad-option` for a method the sheet does not know or an option missing its argument.
  */
-export function curlToSheet(commandLine: string): CurlImport {
+export function curlToSheet(commandLine: string, io: CurlImportIo = {}): CurlImport {
   const warnings: CurlImportWarning[] = [];
   const warn = (message: string) => warnings.push({ message, differs: true });
   const note = (message: string) => warnings.push({ message, differs: false });
@@ -119,6 +132,8 @@ export function curlToSheet(commandLine: string): CurlImport {
   const extraHeaders: Header[] = [];
   let authScheme: string | undefined;
   let globoff = false;
+  const cookieFiles: CurlArg[] = [];
+  let junkSession = false;
   for (const o of options) {
     if (o.name === 'url') urls.push(o.arg!);
     else if (o.name === 'globoff') globoff = true;
@@ -128,7 +143,11 @@ export function curlToSheet(commandLine: string): CurlImport {
     else if (o.name === 'range') extraHeaders.push(['Range', `bytes=${o.arg!}`]);
     else if (AUTH_SCHEMES.has(o.name)) authScheme = o.written;
     else if (NO_EFFECT.has(o.name)) continue;
-    else if (o.name === 'cookie' && !o.arg!.includes('=')) warn(`${o.written} ${o.arg}: cookies from a file are not carried over; the sheet sends the cookies of its own jar (\`sheet run --cookie-jar ${o.arg}\` reads and writes that file, Netscape format as curl's)`);
+    else if (o.name === 'cookie' && !o.arg!.includes('=')) cookieFiles.push(o);
+    else if (o.name === 'junk-session-cookies') {
+      junkSession = true;
+      note(`${o.written}: carried: the session cookies of a -b FILE are not written`);
+    }
     else if (o.known && !NO_SHEET_EQUIVALENT.has(o.name)) known.push(o.written, ...(o.arg !== undefined ? [o.arg] : []));
     else {
       const what = `${o.written}${o.arg !== undefined ? ` ${o.arg}` : ''}`;
@@ -152,7 +171,7 @@ export function curlToSheet(commandLine: string): CurlImport {
   const headers: Header[] = [...sendable.kept];
   const has = (name: string) => hasHeader(headers, name) || opts.removeHeaders.includes(name);
   if (opts.removeHeaders.includes('host')) warn('-H "Host:": curl sends no Host header; the engine always sends one (HTTP/1.1 requires it, RFC 9112 section 3.2)');
-  const data = dataBody(opts.data, warn, note);
+  const data = dataBody(opts.data, warn, note, io.readFile);
   const { body, json } = data;
   let file = data.file;
   let hasBody = body !== undefined || file !== undefined;
@@ -222,7 +241,8 @@ export function curlToSheet(commandLine: string): CurlImport {
   for (const h of extraHeaders) if (!has(h[0].toLowerCase())) headers.push(h);
   if (hasBody && upload === undefined && !has('content-type')) headers.push(['Content-Type', dataContentType(json)]);
   if (json && !has('accept')) headers.push(['Accept', 'application/json']);
-  if (opts.cookieStrings.length && !has('cookie')) headers.push(cookieHeader(opts.cookieStrings));
+  const fileCookies = cookieFiles.flatMap((o) => cookiesOfFile(o, url, junkSession, io.readFile, warn, note));
+  if ((opts.cookieStrings.length || fileCookies.length) && !has('cookie')) headers.push(cookieHeader([...opts.cookieStrings, ...fileCookies]));
 
   // curl sends the target as written; a sheet request says so with its tag (url/as-written.ts).
   const target = targetDifference(url);
@@ -240,6 +260,29 @@ export function curlToSheet(commandLine: string): CurlImport {
   return { text: lines.join('\n') + '\n', warnings };
 }
 
+/**
+ * curl's `-b FILE` (curl's manual, -b: a word without `=` is a Netscape cookie file; `-j` drops
+ * its session cookies): the cookies curl sends from it to `url`, read through `readFile`, for
+ * the request's Cookie header. A file that cannot be read here is a warning (curl reads it
+ * where it runs), and so is every -b file without a reader.
+ */
+function cookiesOfFile(o: CurlArg, url: string, junkSession: boolean, readFile: CurlFileReader | undefined, warn: (m: string) => void, note: (m: string) => void): string[] {
+  const what = `${o.written} ${o.arg}`;
+  const bytes = readFile?.(o.arg!);
+  if (bytes === undefined) {
+    warn(`${what}: the cookie file ${readFile ? 'cannot be read here (over 1 MiB)' : 'is not read here'}, so no Cookie header from it was written; \`sheet run --cookie-jar ${o.arg}\` sends the cookies of that file (Netscape format, as curl's)`);
+    return [];
+  }
+  let cookies: string;
+  try {
+    cookies = fileCookieString(new TextDecoder().decode(bytes), url, junkSession);
+  } catch {
+    cookies = ''; // a URL tough-cookie cannot match: the resolver names it
+  }
+  note(`${what}: ${cookies ? `the cookies it holds for this URL are written as a Cookie header` : 'it holds no cookie for this URL (or cannot be read, and curl reads none from it)'}${junkSession ? ' (session cookies left out, -j)' : ''}; \`sheet run --cookie-jar ${o.arg}\` would use the file as the jar instead`);
+  return cookies ? [cookies] : [];
+}
+
 /** curl's URL: without a scheme curl uses http://; the sheet needs an absolute http(s) URL. */
 function sheetUrl(raw: string): string {
   if (/[\r\n]/.test(raw)) throw bad('the URL holds a line break', 'Remove the line break from the URL.');
@@ -249,27 +292,45 @@ function sheetUrl(raw: string): string {
   return raw;
 }
 
-/** The data options as curl joins them: text, or one file read as the whole body. */
-function dataBody(parts: DataPart[], warn: (m: string) => void, note: (m: string) => void): { body?: string; file?: string; json: boolean } {
+/** The largest file the import writes into a body (bigger ones stay `< file` bodies). */
+const INLINE_FILE_MAX = 64 * 1024;
+
+/**
+ * The data options as curl joins them: text, or one file read as the whole body. A file whose
+ * bytes curl changes (`-d @file` drops line breaks; `--data-urlencode @file` encodes) is read
+ * through `readFile` and its data written into the body, joined with the other data as curl
+ * joins it; without `readFile` (or when the file cannot be read) the body is `< file` and a
+ * warning says what differs.
+ */
+function dataBody(parts: DataPart[], warn: (m: string) => void, note: (m: string) => void, readFile?: CurlFileReader): { body?: string; file?: string; json: boolean } {
   const json = parts.some((p) => p.kind === 'json');
   if (parts.length === 0) return { json };
   const texts: string[] = [];
   const files: string[] = [];
   for (const p of parts) {
-    const v = p.value;
-    const fromFile = p.kind !== 'raw' && p.kind !== 'urlencode' && v.startsWith('@');
-    if (fromFile) {
-      if (v === '@-') throw bad(`${optionOf(p)} @-: the body is read from standard input, which a sheet cannot`, 'Save the body to a file and write @file.');
-      files.push(v.slice(1));
-      if (p.kind === 'data' || p.kind === 'ascii') warn(`${optionOf(p)} ${v}: curl drops the file's line breaks, the sheet's "< file" body sends the file as it is`);
-      if (!/^([/~]|[A-Za-z]:[\\/])/.test(v.slice(1))) note(`${optionOf(p)} ${v}: the sheet reads ${v.slice(1)} relative to the sheet file's directory (curl: the current directory)`);
+    const name = dataFile(p);
+    if (name === undefined) {
+      texts.push(p.kind === 'urlencode' ? urlencodeData(p.value)! : p.value);
       continue;
     }
-    if (p.kind === 'urlencode') {
-      const enc = urlencodeData(v);
-      if (enc === undefined) throw bad(`--data-urlencode ${v}: the content of a file cannot be url-encoded in a sheet`, 'Encode the file into the text of the option, or the body of the sheet request.');
-      texts.push(enc);
-    } else texts.push(v);
+    const what = `${optionOf(p)} ${p.value}`;
+    if (name === '-') throw bad(`${what}: the body is read from standard input, which a sheet cannot`, 'Save the body to a file and write @file.');
+    const bytes = readFile?.(name);
+    const changed = p.kind === 'data' || p.kind === 'ascii' || p.kind === 'urlencode';
+    // A file curl sends as it is stays a `< file` body when it is the whole body.
+    // An empty (or missing) file is no data to curl: nothing to read again.
+    const whole = parts.length === 1 && bytes?.length !== 0 && (!changed || (bytes !== undefined && !bytes.includes(0x0d) && !bytes.includes(0x0a) && p.kind !== 'urlencode'));
+    const text = bytes !== undefined && !whole ? inlineText(fileDataBytes(p, bytes)) : undefined;
+    if (text !== undefined) {
+      texts.push(text);
+      if (bytes!.length === 0) note(`${what}: ${name} is empty, missing or unreadable here: curl sends no data from it (and warns when it cannot read it)`);
+      else note(`${what}: the file's data${p.kind === 'urlencode' ? ', URL-encoded,' : p.kind === 'data' || p.kind === 'ascii' ? ' without its line breaks (as curl drops them)' : ''} is written into the body (the sheet does not read ${name} again)`);
+      continue;
+    }
+    files.push(name);
+    if (p.kind === 'urlencode') throw bad(`${what}: the content of ${name} cannot be url-encoded in a sheet (${readFile ? 'unreadable, binary or bigger than 64 KiB' : 'the file is not read here'})`, 'Encode the file into the text of the option, or the body of the sheet request.');
+    if (changed && !whole) warn(`${what}: curl drops the file's line breaks, the sheet's "< file" body sends the file as it is`);
+    if (!/^([/~]|[A-Za-z]:[\\/])/.test(name)) note(`${what}: the sheet reads ${name} relative to the sheet file's directory (curl: the current directory)`);
   }
   if (files.length) {
     if (files.length > 1 || texts.length) throw bad(`the data joins ${files.map((f) => `@${f}`).join(', ')} with other data; a sheet file body is one whole file`, 'Put the whole body into one file and write --data-binary @file.');
@@ -278,6 +339,19 @@ function dataBody(parts: DataPart[], warn: (m: string) => void, note: (m: string
   }
   // curl joins data options with '&', except --json ones.
   return { body: texts.join(json ? '' : '&'), json };
+}
+
+/** Bytes as body text a sheet can hold: UTF-8, at most {@link INLINE_FILE_MAX}, one line or lines a sheet body keeps. */
+function inlineText(bytes: Uint8Array): string | undefined {
+  if (bytes.length > INLINE_FILE_MAX) return undefined;
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    return undefined;
+  }
+  if (text.includes('\r') || text.split('\n').some((l) => l.startsWith('#')) || /^<[ \t]*([^<>\n\r]+?)[ \t]*$/.test(text.split('\n')[0]!)) return undefined;
+  return text;
 }
 
 function optionOf(p: DataPart): string {

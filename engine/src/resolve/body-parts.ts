@@ -7,6 +7,7 @@
  * (UTF-8 or the encoding after `<@`) with variables substituted.
  */
 import fs from 'node:fs/promises';
+import fsSync from 'node:fs';
 import type { BodyPart } from '../sheet/ast.js';
 export { isMultipart } from '../sheet/body-parts.js';
 import { EngineError } from '../errors.js';
@@ -62,4 +63,23 @@ export async function partsBody(parts: BodyPart[], multipart: boolean, sub: (tex
     }
   }
   return Buffer.concat(chunks);
+}
+
+/**
+ * A synchronous reader of the files a curl command names (`-d @file`, `-b FILE`) for
+ * `curlToSheet` (../curl/from-curl.ts): paths relative to `dir` (where curl would run), `~`
+ * as the home directory. A file that cannot be read (missing, a directory, no permission)
+ * reads as empty, as curl reads it (it sends no data, no cookies from it); undefined for a
+ * file over `maxBytes`, which is never read whole into memory.
+ */
+export function curlFileReader(dir: string, maxBytes = 1024 * 1024): (name: string) => Uint8Array | undefined {
+  return (name) => {
+    try {
+      const file = expandPath(name, dir);
+      if (fsSync.statSync(file).size > maxBytes) return undefined;
+      return fsSync.readFileSync(file);
+    } catch {
+      return new Uint8Array(0);
+    }
+  };
 }

@@ -3,12 +3,14 @@
  * protocol goes to stdout; logs go to stderr. Engine errors travel as ResponseErrors with code
  * ENGINE_ERROR and `data` = { code, line, hint, details }. `$/cancelRequest` aborts a send.
  */
+import { dirname } from 'node:path';
 import { CancellationTokenSource, ResponseError, type CancellationToken, type MessageConnection } from 'vscode-jsonrpc';
 import { createMessageConnection, StreamMessageReader } from 'vscode-jsonrpc/node.js';
 import { EngineError, isEngineError, toEngineError } from '../errors.js';
 import { closeConnections } from '../http/send.js';
 import { containStrayErrors, withCallScope } from '../call-scope.js';
 import { curlToSheet } from '../curl/from-curl.js';
+import { curlFileReader } from '../resolve/body-parts.js';
 import { syntaxFor } from '../http-file/index.js';
 import * as P from './protocol.js';
 import { VERSION } from '../version.js';
@@ -166,8 +168,9 @@ export function serve(conn: MessageConnection, onExit: () => void = () => proces
     if (typeof p?.command !== 'string') {
       throw new EngineError('bad-argument', `params.command must be a curl command line (a string), not ${JSON.stringify(p?.command)}`, { hint: 'See docs/protocol.md.' });
     }
-    const { text, warnings } = curlToSheet(p.command);
     const path = typeof p.path === 'string' ? p.path : undefined;
+    // Files the command names (-d @file, -b FILE) are read beside the sheet, where it reads `< file`.
+    const { text, warnings } = curlToSheet(p.command, { readFile: curlFileReader(path ? dirname(path) : process.cwd()) });
     const separator = syntaxFor(typeof p.text === 'string' ? p.text : '', path) === 'http' ? '###' : '#';
     return { text, warnings, separator };
   }));
