@@ -80,6 +80,14 @@ export function compare(curl: Captured | undefined, sheet: Captured | undefined)
   return out;
 }
 
+/** What differs between the requests curl sent and the sheet's, in order (URL globs make several). */
+export function compareAll(curl: Captured[], sheet: Captured[]): string[] {
+  if (curl.length === 0 && sheet.length === 0) return ['neither curl nor the sheet sent a request'];
+  const out = curl.length === sheet.length ? [] : [`curl sent ${curl.length} requests, the sheet ${sheet.length}`];
+  for (let i = 0; i < Math.max(curl.length, sheet.length); i++) out.push(...compare(curl[i], sheet[i]).map((d) => (curl.length > 1 ? `request ${i + 1}: ${d}` : d)));
+  return out;
+}
+
 /** Point every http(s) URL of a command at `base` (http://127.0.0.1:PORT), keeping userinfo, path and query. */
 export function rewriteHost(command: string, base: string): string {
   const hostPort = base.replace(/^http:\/\//, '');
@@ -105,14 +113,16 @@ export async function wireBench(files: Record<string, string> = {}) {
     const curlPart = cutShellTail(command.trim()).command.replace(/^\$\s+/, '');
     const bashEnv = { ...process.env, ...env };
     await new Promise<void>((resolve) => execFile('bash', ['-c', `${curlPart.replace(/[\s\\]+$/, '')} -s -o /dev/null --max-time 10`], { cwd: dir, env: bashEnv }, () => resolve()));
-    const curl = take()[0];
-    const imported = await runSheet(['import-curl', command], { cwd: dir });
+    const curlAll = take();
+    const curl = curlAll[0];
+    const imported = await runSheet(['import-curl', command], { cwd: dir, env });
     const result: WireResult = { curl, importExit: imported.code, importErr: imported.err, sheetText: imported.out, differences: [] };
-    if (imported.code === 2) return { ...result, differences: ['not imported'] };
+    // A command curl refuses (exit 3, a bad URL glob) and the import refuses sends nothing both ways.
+    if (imported.code === 2) return { ...result, differences: curlAll.length === 0 ? [] : ['not imported'] };
     fs.writeFileSync(path.join(dir, 'imported.sheet'), imported.out);
-    const ran = await runSheet(['run', 'imported.sheet', '--timeout', '10'], { cwd: dir });
-    const sheet = take()[0];
-    return { ...result, sheet, runExit: ran.code, differences: compare(curl, sheet) };
+    const ran = await runSheet(['run', 'imported.sheet', '--timeout', '10'], { cwd: dir, env });
+    const sheetAll = take();
+    return { ...result, sheet: sheetAll[0], runExit: ran.code, differences: compareAll(curlAll, sheetAll) };
   }
   const close = async () => {
     await capture.close();

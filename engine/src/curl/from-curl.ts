@@ -11,16 +11,19 @@
 import { EngineError } from '../errors.js';
 import type { Header } from '../model.js';
 import { METHODS } from '../sheet/parse.js';
-import { emptyOptions, parseCurlOptions, splitCurlArgs, type CurlArg, type DataPart } from './options.js';
-import { appendQuery, basicAuthHeader, COMPRESSED_ACCEPT_ENCODING, cookieHeader, dataContentType, dataFile, fileDataBytes, hasHeader, impliedMethod, uploadUrl, urlCredentials, urlencodeData } from './rules.js';
+import { emptyOptions, parseCurlOptions, splitCurlArgs, type CurlArg, type CurlOptions } from './options.js';
+import { appendQuery, basicAuthHeader, COMPRESSED_ACCEPT_ENCODING, cookieHeader, dataContentType, hasHeader, impliedMethod, uploadUrl, urlCredentials } from './rules.js';
 import { cutShellTail } from './shell-tail.js';
 import { dropUnsendable } from './unsendable.js';
-import { targetDifference, urlGlob } from './url-check.js';
+import { expandGlob, MAX_GLOB_REQUESTS, targetDifference } from './url-check.js';
 import { splitShellWords } from './words.js';
 import { formBoundary, formLines, parseFormArg } from './form.js';
 import { isMultipart } from '../sheet/body-parts.js';
-import { fileCookieString } from '../http/cookies.js';
+import { cookiesOfFile, dataBody, type CurlImportIo } from './import-files.js';
+import { basicAuthDeclaration, envDeclaration, plainVariables, withSheetVariables } from './shell-vars.js';
 import { AS_WRITTEN_TAG, unsendableTarget } from '../url/as-written.js';
+
+export type { CurlFileReader, CurlImportIo } from './import-files.js';
 
 /** A warning of the import: something of the command the sheet request does not carry. */
 export interface CurlImportWarning {
@@ -34,21 +37,14 @@ export interface CurlImportWarning {
 
 /** The sheet text of the request and what was left out. */
 export interface CurlImport {
-  /** `METHOD URL`, `Name: value` lines, an empty line and the body (or `< file`); ends with a newline. */
+  /**
+   * `METHOD URL`, `Name: value` lines, an empty line and the body (or `< file`); ends with a
+   * newline. Several requests (URL globs, several URLs) are separated by `#` lines.
+   */
   text: string;
+  /** Each request's text, for a caller that separates them otherwise (a `.http` file's `###`). */
+  requests: string[];
   warnings: CurlImportWarning[];
-}
-
-/**
- * Reads a file a command names (`-d @file`, `-b FILE`), relative to where curl would run; the
- * file's bytes (none for a file curl cannot read either), or undefined when it is too big to
- * read here.
- */
-export type CurlFileReader = (name: string) => Uint8Array | undefined;
-
-/** What the import may read: the caller's files (the import itself does no I/O). */
-export interface CurlImportIo {
-  readFile?: CurlFileReader;
 }
 
 /** Options that only change what curl prints, or that the engine does by default (-L). */
@@ -103,8 +99,12 @@ const bad = (message: string, hint: string) => new EngineError('bad-argument', m
  */
 export function curlToSheet(commandLine: string, io: CurlImportIo = {}): CurlImport {
   const warnings: CurlImportWarning[] = [];
-  const warn = (message: string) => warnings.push({ message, differs: true });
-  const note = (message: string) => warnings.push({ message, differs: false });
+  // Each said once, however many requests the command makes.
+  const say = (message: string, differs: boolean) => {
+    if (!warnings.some((w) => w.message === message)) warnings.push({ message, differs });
+  };
+  const warn = (message: string) => say(message, true);
+  const note = (message: string) => say(message, false);
   const tail = cutShellTail(commandLine.trim());
   let words: string[];
   try {
@@ -117,14 +117,21 @@ export function curlToSheet(commandLine: string, io: CurlImportIo = {}): CurlImp
   if (words.length === 0 || !/(^|[\\/])curl(\.exe)?$/.test(words[0]!)) {
     throw bad(`not a curl command: it starts with ${JSON.stringify(words[0] ?? '')}`, 'Paste a command line that starts with curl, e.g. curl -H "Accept: application/json" https://host/path.');
   }
-  if (tail.dropped) note(`${tail.dropped}: not part of the curl command (the shell's pipe, redirection or list around it); dropped`);
+  const amp = tail.bareAmpersands[0];
+  if (amp !== undefined) {
+    const quoted = amp.replace(/^(['"]?)(.*)\1$/, '$2');
+    note(`${amp}: an unquoted & ends the command in bash (curl runs in the background, without "${tail.dropped}"): imported as bash runs it; quote the whole word ('${quoted}') to send all of it`);
+  } else if (tail.dropped) note(`${tail.dropped}: not part of the curl command (the shell's pipe, redirection or list around it); dropped`);
+  // Plain $NAME / ${NAME} become sheet variables read from the environment (shell-vars.ts).
+  const vars = plainVariables(tail.expansions);
   for (const e of tail.expansions) {
-    warn(`${e}: bash would expand this (a variable or a command) before curl sees it; the sheet request holds the text as written, replace it with the value or a sheet variable`);
+    if (vars.has(e)) note(`${e}: read from the environment when the request is sent, as bash expands it (a := variable of (getenv "${vars.get(e)}"), evaluated by Emacs)`);
+    else warn(`${e}: bash would expand this (a command, or a variable with an operation) before curl sees it; the sheet request holds the text as written, replace it with the value or a sheet variable`);
   }
-  for (const w of tail.bareAmpersands) {
-    warn(`${w}: an unquoted & (bash would run curl in the background with this word cut at the first &); imported as the whole word, as if quoted '${w}'`);
-  }
-  const { options, positional } = splitCurlArgs(words.slice(1));
+  const split = splitCurlArgs(words.slice(1));
+  const positional = split.positional.map((w) => withSheetVariables(w, vars));
+  // -u keeps the text: its Basic credentials are built from the variables (basicAuthDeclaration).
+  const options = split.options.map((o) => (o.arg === undefined || o.name === 'user' ? o : { ...o, arg: withSheetVariables(o.arg, vars) }));
 
   const urls = [...positional];
   const known: string[] = [];
@@ -156,18 +163,51 @@ export function curlToSheet(commandLine: string, io: CurlImportIo = {}): CurlImp
     }
   }
   if (urls.length === 0) throw bad('the curl command has no URL', 'Add the URL, e.g. curl https://host/path.');
-  if (urls.length > 1) throw bad(`the curl command has ${urls.length} URLs (${urls.join(', ')}); a sheet request has one`, 'Import one URL at a time.');
 
   const opts = parseCurlOptions(known, emptyOptions());
+  const upload = opts.uploadFile;
+  if (upload !== undefined && urls.length > 1) throw bad(`-T ${upload} with ${urls.length} URLs: curl uploads to the first URL only`, 'Import one URL at a time.');
+  // curl's globbing: one request per value, uploads (-T) outer, URLs inner (curl's manual, -g).
+  const globbed = (text: string, what: string): string[] => {
+    if (globoff) return [text];
+    const g = expandGlob(text);
+    if (!Array.isArray(g)) throw bad(`${what} ${text}: curl refuses it (exit 3: ${g.error}) and sends no request`, 'Add -g (--globoff) to send brackets and braces as written, as the docs most likely meant, or escape them as \\[ \\].');
+    return g;
+  };
+  const targets = (upload === undefined ? [undefined] : globbed(upload, '-T')).flatMap((file) => urls.flatMap((u) => globbed(u, 'the URL')).map((url) => ({ url, file })));
+  if (targets.length > MAX_GLOB_REQUESTS) throw bad(`the command makes ${targets.length} requests; the import writes at most ${MAX_GLOB_REQUESTS}`, 'Import a smaller range.');
+  const declarations = [...new Set(vars.values())].filter((n) => options.some((o) => o.arg?.includes(`:${n}`)) || positional.some((w) => w.includes(`:${n}`))).map(envDeclaration);
+  const ctx: RequestContext = { opts, forms, extraHeaders, authScheme, cookieFiles, junkSession, io, warn, note, vars, declarations };
+  const requests = targets.map((t) => requestText(t.url, t.file, ctx));
+  // The variables are declared once, above the first request (the later ones see them too).
+  if (ctx.declarations.length) requests[0] = requests[0]!.replace(/^((?:# .*\n)*)/, (tags) => `${tags}${ctx.declarations.join('\n')}\n`);
+  if (requests.length > 1) note(`curl sends ${requests.length} requests (${globoff ? 'one per URL' : 'its URL globs expanded'}): written as ${requests.length} sheet requests, run in order by sheet run`);
+  return { text: requests.join('#\n'), requests, warnings };
+}
 
-  const glob = globoff ? undefined : urlGlob(urls[0]!);
-  if (glob) {
-    throw bad(`the URL holds the glob ${glob}: curl sends one request per value (and {KEY} as KEY, without braces); a sheet request is one request`, 'Write one curl command per URL, or add -g (--globoff) when the brackets or braces are meant as written.');
-  }
-  const credentials = urlCredentials(sheetUrl(urls[0]!));
+/** The options of a command, for each of its requests. */
+interface RequestContext {
+  opts: CurlOptions;
+  forms: CurlArg[];
+  extraHeaders: Header[];
+  authScheme?: string;
+  cookieFiles: CurlArg[];
+  junkSession: boolean;
+  io: CurlImportIo;
+  warn: (m: string) => void;
+  note: (m: string) => void;
+  /** Plain shell variables of the command (shell-vars.ts), and the sheet declarations written for them. */
+  vars: Map<string, string>;
+  declarations: string[];
+}
+
+/** One request of the command: to `rawUrl`, uploading `upload` (-T) when given. */
+function requestText(rawUrl: string, upload: string | undefined, ctx: RequestContext): string {
+  const { opts, forms, extraHeaders, authScheme, cookieFiles, junkSession, io, warn, note } = ctx;
+  const credentials = urlCredentials(sheetUrl(rawUrl));
   let url = credentials.url;
   const sendable = dropUnsendable(opts.headers);
-  for (const l of sendable.left) warnings.push({ message: l.message, differs: l.differs });
+  for (const l of sendable.left) (l.differs ? warn : note)(l.message);
   const headers: Header[] = [...sendable.kept];
   const has = (name: string) => hasHeader(headers, name) || opts.removeHeaders.includes(name);
   if (opts.removeHeaders.includes('host')) warn('-H "Host:": curl sends no Host header; the engine always sends one (HTTP/1.1 requires it, RFC 9112 section 3.2)');
@@ -175,12 +215,9 @@ export function curlToSheet(commandLine: string, io: CurlImportIo = {}): CurlImp
   const { body, json } = data;
   let file = data.file;
   let hasBody = body !== undefined || file !== undefined;
-  const upload = opts.uploadFile;
   if (upload !== undefined) {
     if (upload === '-' || upload === '.') throw bad(`-T ${upload}: the body is read from standard input, which a sheet cannot`, 'Save the body to a file and write -T file.');
     if (hasBody || forms.length) throw bad(`-T ${upload} with data: curl sends the file and no data; a sheet request has one body`, 'Keep either -T or the data options.');
-    const glob = /\[[^\]]*\]|\{[^}]*\}/.exec(upload);
-    if (glob && !globoff) throw bad(`-T ${upload}: the file name holds the glob ${glob[0]}: curl uploads one file per value; a sheet request has one body`, 'Write one curl command per file, or add -g (--globoff) when the name is meant as written.');
     if (!/^[^<>\n\r]*[^<>\s]$/.test(upload.trimStart())) throw bad(`-T ${upload}: a sheet file body cannot name this file (it holds < > or a line break, or ends with a blank)`, 'Rename the file.');
     url = uploadUrl(url, upload);
     file = upload;
@@ -229,9 +266,13 @@ export function curlToSheet(commandLine: string, io: CurlImportIo = {}): CurlImp
     if (authScheme) warn(`${authScheme} ${userSource}: only Basic authentication can be written as a header; no Authorization header was written`);
     else {
       if (opts.user !== undefined && !opts.user.includes(':')) warn(`-u ${opts.user}: no password given (curl would ask for it); written with an empty password`);
-      const variable = /\$(\{?[A-Za-z_][A-Za-z0-9_]*\}?|\()/.exec(user);
+      const fromEnv = basicAuthDeclaration('basic-auth', user, ctx.vars);
+      const variable = /\$(\{?[A-Za-z_][A-Za-z0-9_]*\}?|\()/.exec(user.replace(/\$(?:[A-Za-z_][A-Za-z0-9_]*|\{[A-Za-z_][A-Za-z0-9_]*\})/g, (v) => (ctx.vars.has(v) ? '' : v)));
       if (variable) warn(`${userSource}: ${variable[0]}${variable[0].endsWith('(') ? '...)' : ''} is expanded by the shell, not by the import: the Authorization header below encodes the text "${user}" as written; put the value in its place`);
-      headers.push(basicAuthHeader(user));
+      if (fromEnv && !variable) {
+        if (!ctx.declarations.includes(fromEnv)) ctx.declarations.push(fromEnv);
+        headers.push(['Authorization', 'Basic :basic-auth']);
+      } else headers.push(basicAuthHeader(user));
     }
   }
   if (opts.compressed && !has('accept-encoding')) {
@@ -257,105 +298,17 @@ export function curlToSheet(commandLine: string, io: CurlImportIo = {}): CurlImp
   if (formBody) lines.push('', ...formBody);
   else if (hasBody && file !== undefined) lines.push('', `< ${file}`);
   else if (hasBody && body !== '') lines.push('', ...sheetBody(body!));
-  return { text: lines.join('\n') + '\n', warnings };
-}
-
-/**
- * curl's `-b FILE` (curl's manual, -b: a word without `=` is a Netscape cookie file; `-j` drops
- * its session cookies): the cookies curl sends from it to `url`, read through `readFile`, for
- * the request's Cookie header. A file that cannot be read here is a warning (curl reads it
- * where it runs), and so is every -b file without a reader.
- */
-function cookiesOfFile(o: CurlArg, url: string, junkSession: boolean, readFile: CurlFileReader | undefined, warn: (m: string) => void, note: (m: string) => void): string[] {
-  const what = `${o.written} ${o.arg}`;
-  const bytes = readFile?.(o.arg!);
-  if (bytes === undefined) {
-    warn(`${what}: the cookie file ${readFile ? 'cannot be read here (over 1 MiB)' : 'is not read here'}, so no Cookie header from it was written; \`sheet run --cookie-jar ${o.arg}\` sends the cookies of that file (Netscape format, as curl's)`);
-    return [];
-  }
-  let cookies: string;
-  try {
-    cookies = fileCookieString(new TextDecoder().decode(bytes), url, junkSession);
-  } catch {
-    cookies = ''; // a URL tough-cookie cannot match: the resolver names it
-  }
-  note(`${what}: ${cookies ? `the cookies it holds for this URL are written as a Cookie header` : 'it holds no cookie for this URL (or cannot be read, and curl reads none from it)'}${junkSession ? ' (session cookies left out, -j)' : ''}; \`sheet run --cookie-jar ${o.arg}\` would use the file as the jar instead`);
-  return cookies ? [cookies] : [];
+  return lines.join('\n') + '\n';
 }
 
 /** curl's URL: without a scheme curl uses http://; the sheet needs an absolute http(s) URL. */
 function sheetUrl(raw: string): string {
   if (/[\r\n]/.test(raw)) throw bad('the URL holds a line break', 'Remove the line break from the URL.');
   const scheme = /^([A-Za-z][A-Za-z0-9+.-]*):\/\//.exec(raw);
-  if (!scheme) return `http://${raw}`;
+  // A URL from a shell variable (`:LOKI_URL/push`) has its scheme in the variable's value.
+  if (!scheme) return raw.startsWith(':') ? raw : `http://${raw}`;
   if (!/^https?$/i.test(scheme[1]!)) throw bad(`the URL ${raw} is not http or https; a sheet request sends HTTP`, 'Use an http:// or https:// URL.');
   return raw;
-}
-
-/** The largest file the import writes into a body (bigger ones stay `< file` bodies). */
-const INLINE_FILE_MAX = 64 * 1024;
-
-/**
- * The data options as curl joins them: text, or one file read as the whole body. A file whose
- * bytes curl changes (`-d @file` drops line breaks; `--data-urlencode @file` encodes) is read
- * through `readFile` and its data written into the body, joined with the other data as curl
- * joins it; without `readFile` (or when the file cannot be read) the body is `< file` and a
- * warning says what differs.
- */
-function dataBody(parts: DataPart[], warn: (m: string) => void, note: (m: string) => void, readFile?: CurlFileReader): { body?: string; file?: string; json: boolean } {
-  const json = parts.some((p) => p.kind === 'json');
-  if (parts.length === 0) return { json };
-  const texts: string[] = [];
-  const files: string[] = [];
-  for (const p of parts) {
-    const name = dataFile(p);
-    if (name === undefined) {
-      texts.push(p.kind === 'urlencode' ? urlencodeData(p.value)! : p.value);
-      continue;
-    }
-    const what = `${optionOf(p)} ${p.value}`;
-    if (name === '-') throw bad(`${what}: the body is read from standard input, which a sheet cannot`, 'Save the body to a file and write @file.');
-    const bytes = readFile?.(name);
-    const changed = p.kind === 'data' || p.kind === 'ascii' || p.kind === 'urlencode';
-    // A file curl sends as it is stays a `< file` body when it is the whole body.
-    // An empty (or missing) file is no data to curl: nothing to read again.
-    const whole = parts.length === 1 && bytes?.length !== 0 && (!changed || (bytes !== undefined && !bytes.includes(0x0d) && !bytes.includes(0x0a) && p.kind !== 'urlencode'));
-    const text = bytes !== undefined && !whole ? inlineText(fileDataBytes(p, bytes)) : undefined;
-    if (text !== undefined) {
-      texts.push(text);
-      if (bytes!.length === 0) note(`${what}: ${name} is empty, missing or unreadable here: curl sends no data from it (and warns when it cannot read it)`);
-      else note(`${what}: the file's data${p.kind === 'urlencode' ? ', URL-encoded,' : p.kind === 'data' || p.kind === 'ascii' ? ' without its line breaks (as curl drops them)' : ''} is written into the body (the sheet does not read ${name} again)`);
-      continue;
-    }
-    files.push(name);
-    if (p.kind === 'urlencode') throw bad(`${what}: the content of ${name} cannot be url-encoded in a sheet (${readFile ? 'unreadable, binary or bigger than 64 KiB' : 'the file is not read here'})`, 'Encode the file into the text of the option, or the body of the sheet request.');
-    if (changed && !whole) warn(`${what}: curl drops the file's line breaks, the sheet's "< file" body sends the file as it is`);
-    if (!/^([/~]|[A-Za-z]:[\\/])/.test(name)) note(`${what}: the sheet reads ${name} relative to the sheet file's directory (curl: the current directory)`);
-  }
-  if (files.length) {
-    if (files.length > 1 || texts.length) throw bad(`the data joins ${files.map((f) => `@${f}`).join(', ')} with other data; a sheet file body is one whole file`, 'Put the whole body into one file and write --data-binary @file.');
-    if (!/^[^<>\n\r]*[^<>\s]$/.test(files[0]!.trimStart())) throw bad(`@${files[0]}: a sheet file body cannot name this file (it holds < > or a line break, or ends with a blank)`, 'Rename the file.');
-    return { file: files[0]!, json };
-  }
-  // curl joins data options with '&', except --json ones.
-  return { body: texts.join(json ? '' : '&'), json };
-}
-
-/** Bytes as body text a sheet can hold: UTF-8, at most {@link INLINE_FILE_MAX}, one line or lines a sheet body keeps. */
-function inlineText(bytes: Uint8Array): string | undefined {
-  if (bytes.length > INLINE_FILE_MAX) return undefined;
-  let text: string;
-  try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-  } catch {
-    return undefined;
-  }
-  if (text.includes('\r') || text.split('\n').some((l) => l.startsWith('#')) || /^<[ \t]*([^<>\n\r]+?)[ \t]*$/.test(text.split('\n')[0]!)) return undefined;
-  return text;
-}
-
-function optionOf(p: DataPart): string {
-  return p.kind === 'data' ? '-d' : p.kind === 'json' ? '--json' : `--data-${p.kind}`;
 }
 
 /** The body's sheet lines; the parser drops the last newline, so one more line keeps it. */

@@ -170,9 +170,10 @@ export function serve(conn: MessageConnection, onExit: () => void = () => proces
     }
     const path = typeof p.path === 'string' ? p.path : undefined;
     // Files the command names (-d @file, -b FILE) are read beside the sheet, where it reads `< file`.
-    const { text, warnings } = curlToSheet(p.command, { readFile: curlFileReader(path ? dirname(path) : process.cwd()) });
+    const { requests, warnings } = curlToSheet(p.command, { readFile: curlFileReader(path ? dirname(path) : process.cwd()) });
     const separator = syntaxFor(typeof p.text === 'string' ? p.text : '', path) === 'http' ? '###' : '#';
-    return { text, warnings, separator };
+    // A command that makes several requests (URL globs) gives one request each, separated.
+    return { text: requests.join(`${separator}\n`), warnings, separator };
   }));
   conn.onRequest(P.SheetEnvironments, guard((p: P.EnvironmentsParams) => {
     if (p?.path !== undefined && p.path !== null && typeof p.path !== 'string') {
