@@ -25,7 +25,9 @@ describe('the curl corpus', () => {
     bench = await wireBench(files);
     // Variables the docs expect set: the host parts point at the capture server.
     const hostPort = bench.base.replace('http://', '');
-    for (const c of corpus) results.push({ ...c, ...(await bench.run(c.command, { HOST: hostPort, LOKI_URL: bench.base, ES_URL: bench.base })) });
+    // Both curl's bash and the sheet's `sheet run` see the same environment.
+    const env = { HOST: hostPort, LOKI_URL: bench.base, ES_URL: bench.base, OPENAI_API_KEY: 'sk-test', PORTKEY_API_KEY: 'pk-test', PORTKEY_PROVIDER_VIRTUAL_KEY: 'vk-test', SUPABASE_KEY: 'anon-key' };
+    for (const c of corpus) results.push({ ...c, ...(await bench.run(c.command, env)) });
   }, 600_000);
   afterAll(() => bench.close());
 

@@ -4,8 +4,8 @@
  * (words.ts: quotes, `$'...'`, line continuations), the options read by the curl option table
  * (options.ts), and curl's defaults (implied method, the data Content-Type, -u, -b) come from
  * rules.ts, the same rules toCurl writes with, so sheet -> curl -> sheet gives the request back.
- * What a sheet cannot say (multipart -F, -k, --max-time, a proxy, ...) is named in a warning,
- * never dropped silently; what would change the request is an error. See docs/sheet-format.md,
+ * What a sheet cannot say (-k, --max-time, a proxy, ...) is named in a note or a warning, never
+ * dropped silently; what the sheet format cannot write is an error. See docs/sheet-format.md,
  * "Importing curl command lines".
  */
 import { EngineError } from '../errors.js';
@@ -73,28 +73,32 @@ const SHEET_HEADER_NAME = /^[^\](),/:;@[\\{}= \t]+$/;
 const bad = (message: string, hint: string) => new EngineError('bad-argument', message, { hint });
 
 /**
- * Convert one curl command line into a sheet request.
+ * Convert one curl command line into sheet requests (one, or one per request curl sends).
  *
- * Converted: the URL (positional or `--url`; no scheme means `http://`, as curl), `-X`, `-I`
+ * Converted: the URL (positional or `--url`; no scheme means `http://`, as curl; a URL curl
+ * sends as written but a sheet would percent-encode gets `# @no-auto-encoding`), `-X`, `-I`
  * (HEAD), `-G` (data into the query string), `-H` (`Name;` = empty value, `Name:` = a header
  * curl would add is not sent), `-d`/`--data`/`--data-ascii`/`--data-raw`/`--data-binary`/
- * `--data-urlencode` (joined with `&` as curl does; `@file` becomes a `< file` body), `--json`
- * (with curl's Content-Type and Accept), `-u user:pass` (Authorization: Basic, RFC 7617),
- * `-b name=value` (Cookie), `-A` (User-Agent), `-e` (Referer), `--oauth2-bearer` (Authorization:
- * Bearer), `-r` (Range), `-T FILE` (PUT with a `< FILE` body), `--compressed` (curl's
- * Accept-Encoding), credentials in the URL (Basic). Dropped without a word: `-s -S -v -i -L
- * --basic` (output only, or what the engine does anyway); `-g`/`--globoff` turns the URL glob
- * check off. A pasted shell tail (`| jq .`, `> out.json`) is dropped with a note. Everything
- * else is a warning naming the option, `differs` when the request sent is not curl's (`-F`: the
- * sheet format has no multipart body, so the request gets no body; a URL the sheet would
- * percent-encode; a shell variable), a note when it is (`-k`, `-o`, `--max-time`). A URL glob
- * (`[1-3]`, `{a,b}`) is an error (curl makes several requests).
+ * `--data-urlencode` (joined with `&` as curl does; `@file` read through `io.readFile` as curl
+ * reads it, or a `< file` body), `--json` (with curl's Content-Type and Accept), `-F` /
+ * `--form-string` (a multipart body, form.ts), `-u user:pass` (Authorization: Basic, RFC 7617),
+ * `-b name=value` and `-b FILE` (Cookie; `-j`), `-A` (User-Agent), `-e` (Referer),
+ * `--oauth2-bearer` (Authorization: Bearer), `-r` (Range), `-T FILE` (PUT with a `< FILE`
+ * body), `--compressed` (curl's Accept-Encoding), credentials in the URL (Basic), plain shell
+ * variables (`:=` variables read from the environment, shell-vars.ts). URL globs and several
+ * URLs make several requests. Dropped without a word: `-s -S -v -i -L --basic` (output only,
+ * or what the engine does anyway). A pasted shell tail (`| jq .`, `> out.json`) and what an
+ * unquoted `&` cuts off are dropped with a note. Everything else is a warning naming the
+ * option, `differs` when the request sent is not curl's (a proxy, `$(cmd)`), a note when it is
+ * (`-k`, `-o`, `--max-time`).
  *
  * @param commandLine `curl ...` as typed in bash, possibly over several lines joined by `\`.
- * @returns the sheet text and the warnings.
+ * @param io the caller's file reader (the import does no I/O itself).
+ * @returns the sheet text, each request's text and the warnings (each said once).
  * @throws EngineError `bad-argument` when the text is not a curl command, has no URL or an
- *   unbalanced quote, or holds a request the sheet format cannot write (a body line starting
- *   with `#`, a carriage return, a header name the sheet does not read, two URLs);
+ *   unbalanced quote, holds a URL glob curl refuses or more than 100 requests, or a request
+ *   the sheet format cannot write (a body line starting with `#`, a carriage return, a header
+ *   name the sheet does not read);
  *   `bad-option` for a method the sheet does not know or an option missing its argument.
  */
 export function curlToSheet(commandLine: string, io: CurlImportIo = {}): CurlImport {
