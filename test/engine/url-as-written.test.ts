@@ -2,6 +2,7 @@
 // a sheet or .http request sends its path and query byte for byte, as curl sends a URL from its
 // command line; checked on the wire with a raw capture server on 127.0.0.1, against real curl.
 import { execFile } from 'node:child_process';
+import net from 'node:net';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCapture } from '../fixtures/http/capture-server.mjs';
@@ -89,6 +90,29 @@ describe('a request tagged # @no-auto-encoding, on the wire', () => {
     expect(isEngineError(err) && err.code).toBe('invalid-url');
     expect(isEngineError(err) && err.line).toBe(2);
     expect(String((err as Error).message)).toMatch(/a space/);
+  });
+
+  it('a redirect\'s Location is a new URL, encoded as usual', async () => {
+    // A raw server: 302 to a Location holding braces, then 200.
+    const lines: string[] = [];
+    const server = net.createServer((sock) => {
+      sock.once('data', (d) => {
+        const line = d.toString('latin1').split('\r\n')[0]!;
+        lines.push(line);
+        sock.end(lines.length === 1 ? 'HTTP/1.1 302 Found\r\nLocation: /next/{b}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n' : 'HTTP/1.1 200 OK\r\nContent-Length: 0\r\nConnection: close\r\n\r\n');
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+    try {
+      const port = (server.address() as net.AddressInfo).port;
+      const sheet = parseSheet(`# @no-auto-encoding\nGET http://127.0.0.1:${port}/first/{a}\n`);
+      const { request } = await resolveRequest(sheet, sheet.requests[0]!);
+      const ex = await send(request);
+      expect(lines).toEqual(['GET /first/{a} HTTP/1.1', 'GET /next/%7Bb%7D HTTP/1.1']);
+      expect(ex.request.target).toBeUndefined();
+    } finally {
+      await new Promise((r) => server.close(r));
+    }
   });
 
   it('.http -> sheet keeps the tag', () => {
