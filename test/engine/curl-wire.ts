@@ -83,7 +83,7 @@ export function compare(curl: Captured | undefined, sheet: Captured | undefined)
 /** What differs between the requests curl sent and the sheet's, in order (URL globs make several). */
 export function compareAll(curl: Captured[], sheet: Captured[]): string[] {
   if (curl.length === 0 && sheet.length === 0) return ['neither curl nor the sheet sent a request'];
-  const out = curl.length === sheet.length ? [] : [`curl sent ${curl.length} requests, the sheet ${sheet.length}`];
+  const out = curl.length === sheet.length || !curl.length || !sheet.length ? [] : [`curl sent ${curl.length} requests, the sheet ${sheet.length}`];
   for (let i = 0; i < Math.max(curl.length, sheet.length); i++) out.push(...compare(curl[i], sheet[i]).map((d) => (curl.length > 1 ? `request ${i + 1}: ${d}` : d)));
   return out;
 }
