@@ -49,8 +49,9 @@ export function dataBody(parts: DataPart[], warn: (m: string) => void, note: (m:
     const bytes = readFile?.(name);
     const changed = p.kind === 'data' || p.kind === 'ascii' || p.kind === 'urlencode';
     // A file curl sends as it is stays a `< file` body when it is the whole body.
-    // An empty (or missing) file is no data to curl: nothing to read again.
-    const whole = parts.length === 1 && bytes?.length !== 0 && (!changed || (bytes !== undefined && !bytes.includes(0x0d) && !bytes.includes(0x0a) && p.kind !== 'urlencode'));
+    // A file curl sends as it is stays `< file`, read when the request is sent; one curl changes
+    // is written in (an empty or missing one is no data to curl: nothing to read again).
+    const whole = parts.length === 1 && (!changed || (bytes !== undefined && bytes.length > 0 && !bytes.includes(0x0d) && !bytes.includes(0x0a) && p.kind !== 'urlencode'));
     const text = bytes !== undefined && !whole ? inlineText(fileDataBytes(p, bytes)) : undefined;
     if (text !== undefined) {
       texts.push(text);
