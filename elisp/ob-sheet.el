@@ -226,12 +226,35 @@ meanwhile, PARAMS its header arguments and INFO its Babel info."
                    (if file (cons "raw" rp) rp))
                  info)))))))))
 
+(defun sheet-babel--clear-raw-result (params)
+  "Delete the block's last `raw' result when Org cannot replace it.
+A result inserted raw that is a paragraph (`:results value', a
+placeholder) is not an element Org knows the end of, so each run
+would add one above the last; PARAMS' `append' and `prepend' keep
+it."
+  (let ((rp (cdr (assq :result-params params))))
+    (when (and (member "raw" rp)
+               (not (seq-intersection rp '("append" "prepend" "silent"
+                                           "none"))))
+      (save-excursion
+        (let ((where (org-babel-where-is-src-block-result)))
+          (when where
+            (goto-char where)
+            (forward-line)
+            (let ((e (org-element-at-point)))
+              (when (and (eq (org-element-type e) 'paragraph)
+                         (= (org-element-property :post-affiliated e)
+                            (point)))
+                (delete-region (point)
+                               (org-element-property :contents-end e))))))))))
+
 ;;;###autoload
 (defun org-babel-execute:sheet (body params)
   "Send the request of the `sheet' block BODY with the header args PARAMS.
 Called by `org-babel-execute-src-block'.  Returns the result, or,
 when the block answers later (`sheet-babel--async-p'), a
 placeholder that the result replaces."
+  (sheet-babel--clear-raw-result params)
   (if (not (sheet-babel--async-p params))
       (sheet-babel--wait body params)
     (let* ((id (format "sheet: sending... (%s)"

@@ -80,7 +80,11 @@ GET %s/users/1
         (should (string-match-p "^// GET http://127.0.0.1:[0-9]+/users/1$"
                                 text))
         (should (string-match-p "^// Content-Type: application/json" text))
-        (should (string-match-p "#\\+end_src\n\\'" text))))))
+        (should (string-match-p "#\\+end_src\n\\'" text)))
+      ;; Run again: the result is replaced, not added to.
+      (ob-sheet-test-run "one")
+      (should (= (how-many "^#\\+begin_src js$" (point-min) (point-max)) 1))
+      (should-not (string-match-p "sending" (buffer-string))))))
 
 (ert-deftest sheet-test-babel-var-and-property ()
   "`:var' becomes `:name'; `#+PROPERTY: header-args:sheet :var' too."
@@ -134,7 +138,11 @@ GET :base/users
                               text))
       (should (string-match-p "^// HTTP/1.1 200 OK$" text))
       (should-not (string-match-p "\"email\"" text)))
-    (should (equal (ob-sheet-test-run "pick") "grace@example.org\n"))))
+    (should (equal (ob-sheet-test-run "pick") "grace@example.org\n"))
+    ;; A raw value result (a paragraph Org cannot find the end of) is
+    ;; replaced on the next run too.
+    (ob-sheet-test-run "pick")
+    (should (= (how-many "^grace@example.org$" (point-min) (point-max)) 1))))
 
 (ert-deftest sheet-test-babel-results-table ()
   "ob-restclient's `:results table' reads comma-separated lines."
