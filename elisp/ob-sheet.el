@@ -36,6 +36,7 @@
 
 (require 'ob)
 (require 'org-src)
+(require 'org-element)
 (require 'sheet-mode)
 (require 'sheet-babel)
 
