@@ -246,5 +246,15 @@ GET :base/users/2
       (goto-char (org-babel-find-named-block "use"))
       (should (equal (org-babel-execute-src-block) "got alan@example.org")))))
 
+(ert-deftest sheet-test-babel-lisp-variable ()
+  "A `:=' form in a block is evaluated in Emacs, in the Org buffer."
+  (ob-sheet-test-with-org "#+name: lisp
+#+begin_src sheet :var base=\"%s\" :jq .name :jq-args -r :results value
+:id := (if (derived-mode-p 'org-mode) \"3\" \"1\")
+GET :base/users/:id
+#+end_src
+"
+    (should (equal (ob-sheet-test-run "lisp") "Grace Hopper\n"))))
+
 (provide 'ob-sheet-test)
 ;;; ob-sheet-test.el ends here
