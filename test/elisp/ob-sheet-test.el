@@ -40,6 +40,10 @@ The buffer visits a file in a new directory, `dir', deleted after."
 Waits for an asynchronous result to replace the placeholder."
   (goto-char (org-babel-find-named-block name))
   (org-babel-execute-src-block)
+  (ob-sheet-test-run-wait name))
+
+(defun ob-sheet-test-run-wait (name)
+  "Wait until the block NAME has a result that is not a placeholder; return it."
   (sheet-test-wait-until
    (lambda ()
      (goto-char (org-babel-find-named-block name))
@@ -255,6 +259,28 @@ GET :base/users/:id
 #+end_src
 "
     (should (equal (ob-sheet-test-run "lisp") "Grace Hopper\n"))))
+
+(ert-deftest sheet-test-babel-async-blocks-run-in-order ()
+  "`org-babel-execute-buffer', async: each block after the one before it."
+  (let ((sheet-babel-async t))
+    (ob-sheet-test-with-org "#+name: login2
+#+begin_src sheet :var base=\"%s\" :results value
+POST :base/login
+Content-Type: application/json
+-> jq-set-var :ordertoken .token
+
+{\"user\": \"hedy\", \"password\": \"secret\"}
+#+end_src
+
+#+name: me2
+#+begin_src sheet :var base=\"%s\" :jq .user :jq-args -r :results value
+GET :base/me
+Authorization: Bearer :ordertoken
+#+end_src
+"
+      (org-babel-execute-buffer)
+      (should (string-match-p "sheet: sending" (buffer-string)))
+      (should (equal (ob-sheet-test-run-wait "me2") "hedy\n")))))
 
 (provide 'ob-sheet-test)
 ;;; ob-sheet-test.el ends here
