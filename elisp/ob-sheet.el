@@ -113,11 +113,14 @@ response's) becomes the result (`sheet-babel-error')."
          (dir default-directory)
          (context nil)
          (timer nil)
+         (id nil)
          (finished nil)
          (finish (lambda (value file)
                    (unless finished
                      (setq finished t)
                      (when timer (cancel-timer timer))
+                     (setq sheet-engine--in-flight
+                           (delq id sheet-engine--in-flight))
                      (when context (sheet-engine--end-context context))
                      (setq sheet-babel--busy nil)
                      (unwind-protect (funcall done value file)
@@ -150,6 +153,9 @@ response's) becomes the result (`sheet-babel-error')."
                        :error-fn
                        (lambda (err)
                          (funcall fail (sheet-engine--error-text err))))
+                      ;; \[sheet-cancel] cancels it as any send.
+                      (setq id (sheet-engine--last-id conn))
+                      (push id sheet-engine--in-flight)
                       (setq timer
                             (run-at-time deadline nil fail
                                          (format "no answer from the engine \

@@ -282,5 +282,21 @@ Authorization: Bearer :ordertoken
       (should (string-match-p "sheet: sending" (buffer-string)))
       (should (equal (ob-sheet-test-run-wait "me2") "hedy\n")))))
 
+(ert-deftest sheet-test-babel-cancel ()
+  "`sheet-cancel' ends a block's request; the results say so."
+  (let ((sheet-babel-async t))
+    (ob-sheet-test-with-org "#+name: slow
+#+begin_src sheet :var base=\"%s\"
+GET :base/slow?ms=5000
+#+end_src
+"
+      (goto-char (org-babel-find-named-block "slow"))
+      (org-babel-execute-src-block)
+      (sheet-test-wait-until (lambda () sheet-engine--in-flight) 5 "in flight")
+      (sheet-cancel)
+      (should (string-match-p "\\`#\\+begin_example\nError: .*cancelled"
+                              (ob-sheet-test-run-wait "slow")))
+      (should-not sheet-engine--in-flight))))
+
 (provide 'ob-sheet-test)
 ;;; ob-sheet-test.el ends here
