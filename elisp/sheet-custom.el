@@ -204,7 +204,7 @@ secrets are masked here too."
 compares the last two.  0 keeps none."
   :type 'natnum)
 
-(defcustom sheet-response-history-max-body 1048576
+(defcustom sheet-response-history-max-body 262144
   "The longest body, in characters, the response history keeps.
 A longer one is noted (status, time, size) without its body."
   :type 'natnum)
