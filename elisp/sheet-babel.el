@@ -223,11 +223,11 @@ jq error is the result's first comment line."
 
 (defun sheet-babel-raw-p (params)
   "Non-nil when PARAMS ask for the body untouched.
-`:raw', or `:pretty no'; `:file' saves the body as received too."
-  (and (or (sheet-babel--flag params :raw)
-           (let ((pretty (assq :pretty params)))
-             (and pretty (not (sheet-babel--flag params :pretty)))))
-       t))
+`:raw', or `:pretty no'; `:pretty' wins over a `:raw' (from a
+property, say).  `:file' saves the body as received in any case."
+  (if (assq :pretty params)
+      (not (sheet-babel--flag params :pretty))
+    (and (sheet-babel--flag params :raw) t)))
 
 (defun sheet-babel-error (text params)
   "Return the result for the error TEXT, given PARAMS.

@@ -298,5 +298,21 @@ GET :base/slow?ms=5000
                               (ob-sheet-test-run-wait "slow")))
       (should-not sheet-engine--in-flight))))
 
+(ert-deftest sheet-test-babel-pretty-over-raw-property ()
+  "`:pretty' in a block wins over `:raw' from `#+PROPERTY'; `:pretty no' is raw."
+  (ob-sheet-test-with-org "#+PROPERTY: header-args:sheet :raw
+#+name: pretty
+#+begin_src sheet :pretty :results value
+GET %s/users/1
+#+end_src
+
+#+name: notpretty
+#+begin_src sheet :pretty no :results value
+GET %s/users/1
+#+end_src
+"
+    (should (string-prefix-p "{\n  \"id\": 1," (ob-sheet-test-run "pretty")))
+    (should (string-prefix-p "HTTP/1.1 200 OK\n" (ob-sheet-test-run "notpretty")))))
+
 (provide 'ob-sheet-test)
 ;;; ob-sheet-test.el ends here

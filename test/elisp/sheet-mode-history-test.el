@@ -133,5 +133,28 @@ POST :base/reset
       (sheet-test-send-and-wait)
       (should-error (sheet-history--at-point) :type 'user-error))))
 
+(ert-deftest sheet-test-history-http-file ()
+  "A `.http' file keeps its history by file and request line too."
+  (clrhash sheet-history--table)
+  (sheet-test-visiting "api.http"
+      (with-temp-file file
+        (insert "@base = " (sheet-test-api-url) "\n\n"
+                "### one\nGET {{base}}/users/1\n\n### two\nGET {{base}}/users/2\n"))
+    (sheet-test-goto "^GET {{base}}/users/1")
+    (sheet-test-send-and-wait)
+    (sheet-test-send-and-wait)
+    (sheet-test-goto "^GET {{base}}/users/2")
+    (sheet-test-send-and-wait)
+    (should (equal (mapcar (lambda (k) (cdr k))
+                           (sort (hash-table-keys sheet-history--table)
+                                 (lambda (a b) (string< (cdr a) (cdr b)))))
+                   '("GET {{base}}/users/1" "GET {{base}}/users/2")))
+    (should (equal (car (car (hash-table-keys sheet-history--table))) file))
+    (sheet-test-goto "^GET {{base}}/users/1")
+    (should (= (length (cdr (sheet-history--at-point))) 2))
+    (let ((buf (sheet-response-diff)))
+      (with-current-buffer buf
+        (should (string-match-p "no differences" (buffer-string)))))))
+
 (provide 'sheet-mode-history-test)
 ;;; sheet-mode-history-test.el ends here
