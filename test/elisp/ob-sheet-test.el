@@ -314,5 +314,27 @@ GET %s/users/1
     (should (string-prefix-p "{\n  \"id\": 1," (ob-sheet-test-run "pretty")))
     (should (string-prefix-p "HTTP/1.1 200 OK\n" (ob-sheet-test-run "notpretty")))))
 
+(ert-deftest sheet-test-babel-results-file ()
+  "ob-restclient's `:results file :file NAME': the body as received, a link."
+  (dolist (async '(nil t))
+    (let ((sheet-babel-async async))
+      (ob-sheet-test-with-org "#+name: f
+#+begin_src sheet :results file :file user.json
+GET %s/users/1
+#+end_src
+"
+        (goto-char (org-babel-find-named-block "f"))
+        (org-babel-execute-src-block)
+        (let ((file (expand-file-name "user.json" dir)))
+          (sheet-test-wait-until
+           (lambda ()
+             (and (file-exists-p file)
+                  (string-prefix-p "{\"id\":1," (with-temp-buffer
+                                                  (insert-file-contents file)
+                                                  (buffer-string)))))
+           10 "the body in the file")
+          (goto-char (org-babel-find-named-block "f"))
+          (should (equal (ob-sheet-test-result) "[[file:user.json]]\n")))))))
+
 (provide 'ob-sheet-test)
 ;;; ob-sheet-test.el ends here
