@@ -50,8 +50,7 @@
 ;; sheet-environment.el, sheet-run.el, sheet-session.el (what
 ;; outlives an engine), sheet-engine-log.el, sheet-settings.el,
 ;; sheet-prompt.el, sheet-curl-edit.el, sheet-complete.el,
-;; sheet-eldoc.el, sheet-flymake.el, sheet-history.el (C-c C-h) and
-;; sheet-restclient.el; ob-sheet.el is Org Babel's (not loaded here).
+;; sheet-eldoc.el, sheet-flymake.el, sheet-history.el, sheet-restclient.el.
 
 ;;; Code:
 
