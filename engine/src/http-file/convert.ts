@@ -6,6 +6,7 @@
  * "Converting".
  */
 import { AS_WRITTEN_TAG } from '../url/as-written.js';
+import { isMultipart } from '../sheet/body-parts.js';
 import type { RequestNode, Sheet } from '../sheet/ast.js';
 import { parseSheet, splitLines } from '../sheet/parse.js';
 import { parseHttpFile } from './parse.js';
@@ -99,8 +100,9 @@ function requestToHttp(r: RequestNode, refs: (t: string) => string, problems: Co
  * `:name`, `# @name` kept as a comment.
  * Not convertible (named in `problems`): system variables (`{{$guid}}`...), request variables
  * (`{{login.response...}}`), names defined by no file variable (environment variables),
- * `# @no-redirect` / `# @no-cookie-jar` / `# @prompt`, response handlers, pre-request scripts, `<@` and multipart
- * `< path` parts, body lines starting with `#` (a comment in a sheet).
+ * `# @no-redirect` / `# @no-cookie-jar` / `# @prompt`, response handlers, pre-request scripts, `<@` bodies,
+ * `< path` parts outside a multipart body, body lines starting with `#` (a comment in a sheet).
+ * A multipart body with `< path` parts is converted: sheets read the same form.
  */
 export function httpToSheet(text: string): ConvertResult {
   const sheet = parseHttpFile(text);
@@ -140,7 +142,25 @@ export function httpToSheet(text: string): ConvertResult {
       if (b.substitute) problems.push({ line: b.line, construct: `<@ ${b.path}`, message: 'sheets have no file body with variables substituted; it is converted to < path, sent as is' });
       out.push('', `< ${b.path}`);
     } else if (b?.kind === 'parts') {
-      problems.push({ line: b.line, construct: 'multipart body with < path parts', message: 'sheets cannot mix text and files in a body; the body is not converted: build it as one file and use < path' });
+      // A sheet reads the same form under a written multipart Content-Type (sheet/body-parts.ts).
+      const multipart = r.headers.some((h) => h.kind === 'header' && /^content-type$/i.test(h.name) && isMultipart(h.value));
+      if (!multipart) problems.push({ line: b.line, construct: 'body with < path parts', message: 'a sheet mixes text and files only in a multipart body; the body is not converted: build it as one file and use < path' });
+      else {
+        const lines: string[] = [];
+        for (const p of b.parts) {
+          if (p.kind === 'file') {
+            if (p.substitute) problems.push({ line: p.line, construct: `<@ ${p.path}`, message: 'converted as <@ path: a sheet multipart body substitutes :name variables in it' });
+            lines.push(`<${p.substitute ? `@${p.encoding ?? ''}` : ''} ${p.path}`);
+          } else {
+            p.text.split('\n').forEach((l, k) => {
+              if (l.startsWith('#')) problems.push({ line: p.line + k, construct: l, message: 'a body line starting with # would end the request in a sheet' });
+            });
+            lines.push(refs(p.text, p.line));
+          }
+        }
+        // .http drops the body's trailing blank lines; the sheet's last empty line is curl's closing CRLF.
+        out.push('', ...lines, '');
+      }
     }
     for (const h of r.handlers ?? []) {
       problems.push({ line: h.line, construct: h.kind === 'inline' ? '> {% ... %}' : `> ${h.path}`, message: 'response handlers have no sheet equivalent; use -> jq-set-var or -> run-hook' });
