@@ -19,6 +19,7 @@ import { EngineError } from '../errors.js';
 import type { Header, Request } from '../model.js';
 import type { BodyStream } from '../http/send.js';
 import { argBytes } from './bytes.js';
+import { targetAsWritten, unsendableTarget } from '../url/as-written.js';
 import { basicAuthHeader, cookieHeader, dataContentType, dataFile, fileDataBytes, hasHeader, urlCredentials, urlencodeData } from '../curl/rules.js';
 import { emptyOptions, parseCurlOptions, type CurlOptions } from '../curl/options.js';
 import { splitShellWords } from '../curl/words.js';
@@ -189,9 +190,13 @@ export async function buildRequest(input: BuildInput): Promise<Built> {
   const cookies = opts.cookieStrings.length ? cookieHeader(opts.cookieStrings) : undefined;
   if (cookies) headers.push(cookies);
 
+  // -Q: the path as written goes out byte for byte (url/as-written.ts), unless a blank or a
+  // control character makes that impossible (then it is percent-encoded as before).
+  const target = flags.raw ? targetAsWritten(url) : undefined;
   const request: Request = {
     method: m,
     url,
+    ...(target !== undefined && !unsendableTarget(target) ? { target } : {}),
     headers,
     body: bodyStream ? { kind: 'bytes', bytes: Buffer.alloc(0), path: streamPath } : body === undefined ? undefined : { kind: 'bytes', bytes: body },
   };

@@ -11,6 +11,7 @@
 import { EngineError } from '../errors.js';
 import type { Header } from '../model.js';
 import { METHODS } from '../sheet/parse.js';
+import { sheetBodyLines } from '../sheet/write.js';
 import { emptyOptions, parseCurlOptions, splitCurlArgs, type CurlArg, type CurlOptions } from './options.js';
 import { appendQuery, basicAuthHeader, COMPRESSED_ACCEPT_ENCODING, cookieHeader, dataContentType, hasHeader, impliedMethod, uploadUrl, urlCredentials } from './rules.js';
 import { cutShellTail } from './shell-tail.js';
@@ -301,7 +302,7 @@ function requestText(rawUrl: string, upload: string | undefined, ctx: RequestCon
   }
   if (formBody) lines.push('', ...formBody);
   else if (hasBody && file !== undefined) lines.push('', `< ${file}`);
-  else if (hasBody && body !== '') lines.push('', ...sheetBody(body!));
+  else if (hasBody && body !== '') lines.push('', ...sheetBodyLines(body!, 'Save the body to a file and write --data-binary @file.'));
   return lines.join('\n') + '\n';
 }
 
@@ -313,16 +314,4 @@ function sheetUrl(raw: string): string {
   if (!scheme) return raw.startsWith(':') ? raw : `http://${raw}`;
   if (!/^https?$/i.test(scheme[1]!)) throw bad(`the URL ${raw} is not http or https; a sheet request sends HTTP`, 'Use an http:// or https:// URL.');
   return raw;
-}
-
-/** The body's sheet lines; the parser drops the last newline, so one more line keeps it. */
-function sheetBody(body: string): string[] {
-  if (body.includes('\r')) throw bad('the body holds a carriage return, which a sheet body cannot (it reads \\r as a line end)', 'Save the body to a file and write --data-binary @file.');
-  const lines = body.split('\n');
-  const hash = lines.findIndex((l) => l.startsWith('#'));
-  if (hash >= 0) throw bad(`the body's line ${hash + 1} starts with #, which ends a sheet request`, 'Save the body to a file and write --data-binary @file.');
-  if (/^<[ \t]*([^<>\n\r]+?)[ \t]*$/.test(lines[0]!)) {
-    throw bad('the body starts with "<", which a sheet reads as a file name', 'Save the body to a file and write --data-binary @file.');
-  }
-  return lines;
 }
