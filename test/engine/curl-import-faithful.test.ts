@@ -53,7 +53,13 @@ describe('curlToSheet: nothing changes silently', () => {
     ['--globoff', 'curl --globoff http://h/a', sheet('GET http://h/a'), []],
     ['an IPv6 host is no glob', 'curl http://[::1]:8080/x', sheet('GET http://[::1]:8080/x'), []],
     ['a variable in a header is read from the environment', `curl -H "Authorization: Bearer $TOKEN" "\${BASE}/x"`, sheet(':TOKEN := (or (getenv "TOKEN") "")', ':BASE := (or (getenv "BASE") "")', 'GET :BASE/x', 'Authorization: Bearer :TOKEN'), [[/^\$TOKEN: read from the environment/, false], [/^\$\{BASE\}: read from the environment/, false]]],
-    ['a variable with an operation is said', `curl "http://h/\${P%/}"`, sheet('# @no-auto-encoding', 'GET http://h/${P%/}'), [[/^\$\{P%\/\}: bash would expand this/, true]]],
+    ['${NAME%word}, ${NAME:-word}, $(printenv NAME) are read from the environment', `curl "\${U%/}/x" -H "A: \${P:-d}" -H "B: $(printenv K)"`, sheet(
+      ':U-without-suffix := (let ((v (or (getenv "U") ""))) (if (string-suffix-p "/" v) (substring v 0 (- (length v) 1)) v))',
+      ':P-or-default := (let ((v (or (getenv "P") ""))) (if (equal v "") "d" v))',
+      ':K := (replace-regexp-in-string "\\n+\\\\\'" "" (or (getenv "K") ""))',
+      'GET :U-without-suffix/x', 'A: :P-or-default', 'B: :K'), [[/^\$\{U%\/\}: read from the environment/, false], [/^\$\{P:-d\}: read/, false], [/^\$\(printenv\.\.\.\): read/, false]]],
+    ['a command or a pattern is said, kept as written', `curl "http://h/\${P%*/}" -H "A: $(date)"`, sheet('# @no-auto-encoding', 'GET http://h/${P%*/}', 'A: $(date)'), [[/^\$\{P%\*\/\}: bash would expand this/, true], [/^\$\(date\.\.\.\): bash would expand this/, true]]],
+    ['a variable in single quotes is sent as written', `curl -H 'A: $P' http://h/`, sheet('GET http://h/', 'A: $P'), []],
     ['-H "Host:" is said: the engine always sends Host', `curl -H 'Host:' http://h/`, sheet('GET http://h/'), [[/curl sends no Host header/, true]]],
   ])('%s', (_, command, expected, warnings) => {
     const out = curlToSheet(command);
@@ -112,8 +118,9 @@ describe('on the wire: curl and the import send the same, unless a warning says 
     ['an empty ? with data', `curl 'http://example.org/r6?' -d x=1`],
     ['braces and quotes kept by -g', `curl -g 'http://example.org/a/{KEY}?m={a="b"}&x=<y>'`],
     ['non-ASCII and a lone % in the query', `curl 'http://example.org/q?n=like.%张三%'`],
+    ['shell variables, read from the same environment', `curl -s "\${ES_URL%/}/_cluster/health" -u "$U:" -H "Authorization: ApiKey $(printenv ES_API_KEY)" -H "X-D: \${UNSET:-dflt}" | jq .`],
   ])('%s: identical', async (_, command) => {
-    const r = await bench.run(command);
+    const r = await bench.run(command, { ES_URL: `${bench.base}/`, ES_API_KEY: 'k3y', U: 'ada' });
     expect(r.runExit).toBe(0);
     expect(r.differences).toEqual([]);
     expect(r.curl).toBeDefined();

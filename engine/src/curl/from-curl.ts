@@ -21,7 +21,7 @@ import { splitShellWords } from './words.js';
 import { formBoundary, formLines, parseFormArg } from './form.js';
 import { isMultipart } from '../sheet/body-parts.js';
 import { cookiesOfFile, dataBody, type CurlImportIo } from './import-files.js';
-import { basicAuthDeclaration, envDeclaration, plainVariables, withSheetVariables } from './shell-vars.js';
+import { basicAuthDeclaration, envDeclaration, isCarried, sheetVariables, withSheetVariables, type SheetVariable } from './shell-vars.js';
 import { AS_WRITTEN_TAG, unsendableTarget } from '../url/as-written.js';
 
 export type { CurlFileReader, CurlImportIo } from './import-files.js';
@@ -127,11 +127,13 @@ export function curlToSheet(commandLine: string, io: CurlImportIo = {}): CurlImp
     const quoted = amp.replace(/^(['"]?)(.*)\1$/, '$2');
     note(`${amp}: an unquoted & ends the command in bash (curl runs in the background, without "${tail.dropped}"): imported as bash runs it; quote the whole word ('${quoted}') to send all of it`);
   } else if (tail.dropped) note(`${tail.dropped}: not part of the curl command (the shell's pipe, redirection or list around it); dropped`);
-  // Plain $NAME / ${NAME} become sheet variables read from the environment (shell-vars.ts).
-  const vars = plainVariables(tail.expansions);
+  // $NAME, ${NAME}, ${NAME%/}, ... become sheet variables read from the environment (shell-vars.ts).
+  const vars = sheetVariables(words.slice(1));
+  // Only what bash expands: the same text in single quotes is sent as written.
+  for (const k of [...vars.keys()]) if (!tail.expansions.some((e) => e === k || (e.startsWith('$(') && k.startsWith(e.slice(0, -4))))) vars.delete(k);
   for (const e of tail.expansions) {
-    if (vars.has(e)) note(`${e}: read from the environment when the request is sent, as bash expands it (a := variable of (getenv "${vars.get(e)}"), evaluated by Emacs)`);
-    else warn(`${e}: bash would expand this (a command, or a variable with an operation) before curl sees it; the sheet request holds the text as written, replace it with the value or a sheet variable`);
+    if (isCarried(e, vars)) note(`${e}: read from the environment when the request is sent, as bash expands it (a := variable evaluated by Emacs)`);
+    else warn(`${e}: bash would expand this (a command, or an expansion the import does not read) before curl sees it; the sheet request holds the text as written, replace it with the value or a sheet variable`);
   }
   const split = splitCurlArgs(words.slice(1));
   const positional = split.positional.map((w) => withSheetVariables(w, vars));
@@ -181,7 +183,8 @@ export function curlToSheet(commandLine: string, io: CurlImportIo = {}): CurlImp
   };
   const targets = (upload === undefined ? [undefined] : globbed(upload, '-T')).flatMap((file) => urls.flatMap((u) => globbed(u, 'the URL')).map((url) => ({ url, file })));
   if (targets.length > MAX_GLOB_REQUESTS) throw bad(`the command makes ${targets.length} requests; the import writes at most ${MAX_GLOB_REQUESTS}`, 'Import a smaller range.');
-  const declarations = [...new Set(vars.values())].filter((n) => options.some((o) => o.arg?.includes(`:${n}`)) || positional.some((w) => w.includes(`:${n}`))).map(envDeclaration);
+  const used = (n: string) => options.some((o) => o.arg?.includes(`:${n}`)) || positional.some((w) => w.includes(`:${n}`));
+  const declarations = [...vars.values()].filter((v) => used(v.name)).map(envDeclaration);
   const ctx: RequestContext = { opts, forms, extraHeaders, authScheme, cookieFiles, junkSession, io, warn, note, vars, declarations };
   const requests = targets.map((t) => requestText(t.url, t.file, ctx));
   // The variables are declared once, above the first request (the later ones see them too).
@@ -202,7 +205,7 @@ interface RequestContext {
   warn: (m: string) => void;
   note: (m: string) => void;
   /** Plain shell variables of the command (shell-vars.ts), and the sheet declarations written for them. */
-  vars: Map<string, string>;
+  vars: Map<string, SheetVariable>;
   declarations: string[];
 }
 
@@ -272,7 +275,7 @@ function requestText(rawUrl: string, upload: string | undefined, ctx: RequestCon
     else {
       if (opts.user !== undefined && !opts.user.includes(':')) warn(`-u ${opts.user}: no password given (curl would ask for it); written with an empty password`);
       const fromEnv = basicAuthDeclaration('basic-auth', user, ctx.vars);
-      const variable = /\$(\{?[A-Za-z_][A-Za-z0-9_]*\}?|\()/.exec(user.replace(/\$(?:[A-Za-z_][A-Za-z0-9_]*|\{[A-Za-z_][A-Za-z0-9_]*\})/g, (v) => (ctx.vars.has(v) ? '' : v)));
+      const variable = /\$(\{?[A-Za-z_][A-Za-z0-9_]*\}?|\()/.exec([...ctx.vars.keys()].reduce((u, k) => u.split(k).join(''), user));
       if (variable) warn(`${userSource}: ${variable[0]}${variable[0].endsWith('(') ? '...)' : ''} is expanded by the shell, not by the import: the Authorization header below encodes the text "${user}" as written; put the value in its place`);
       if (fromEnv && !variable) {
         if (!ctx.declarations.includes(fromEnv)) ctx.declarations.push(fromEnv);
