@@ -85,8 +85,8 @@ const bad = (message: string, hint: string) => new EngineError('bad-argument', m
  * `--form-string` (a multipart body, form.ts), `-u user:pass` (Authorization: Basic, RFC 7617),
  * `-b name=value` and `-b FILE` (Cookie; `-j`), `-A` (User-Agent), `-e` (Referer),
  * `--oauth2-bearer` (Authorization: Bearer), `-r` (Range), `-T FILE` (PUT with a `< FILE`
- * body), `--compressed` (curl's Accept-Encoding), credentials in the URL (Basic), plain shell
- * variables (`:=` variables read from the environment, shell-vars.ts). URL globs and several
+ * body), `--compressed` (curl's Accept-Encoding), credentials in the URL (Basic), shell
+ * variables (`$NAME`, `${NAME%word}`, ...: `:=` variables read from the environment, shell-vars.ts). URL globs and several
  * URLs make several requests. Dropped without a word: `-s -S -v -i -L --basic` (output only,
  * or what the engine does anyway). A pasted shell tail (`| jq .`, `> out.json`) and what an
  * unquoted `&` cuts off are dropped with a note. Everything else is a warning naming the
