@@ -381,6 +381,25 @@ export interface CurlResult {
 /** The request at point as a curl command line (C-c C-u). */
 export const SheetCurl = new RequestType<CurlParams, CurlResult, EngineErrorData>('sheet/curl');
 
+export interface CodeParams extends CurlParams {
+  /** A name of `sheet/codeTargets` (`python`, `javascript`, `go`, `httpie`, `powershell`, ...). */
+  target: string;
+}
+export interface CodeResult {
+  /** The request as code for the target, ending with a newline. */
+  code: string;
+  /** The request's URL after substitution. */
+  url: string;
+}
+/**
+ * The request at point as code in another language or tool (C-c C-S-u; engine/src/snippet/),
+ * from the same resolved request as `sheet/curl`. Errors: `bad-argument` for an unknown target
+ * or a binary body, and those of `sheet/curl`.
+ */
+export const SheetCode = new RequestType<CodeParams, CodeResult, EngineErrorData>('sheet/code');
+/** The targets `sheet/code` knows: `{name, title}`, short names first. */
+export const SheetCodeTargets = new RequestType<Record<string, never> | undefined, { targets: { name: string; title: string }[] }, EngineErrorData>('sheet/codeTargets');
+
 export interface FromCurlParams {
   /** A curl command line as typed in bash (`curl -H 'A: b' https://h/x`, `\` continuations allowed). */
   command: string;

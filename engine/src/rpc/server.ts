@@ -9,6 +9,7 @@ import { EngineError, isEngineError, toEngineError } from '../errors.js';
 import { closeConnections } from '../http/send.js';
 import { containStrayErrors, withCallScope } from '../call-scope.js';
 import { curlToSheet } from '../curl/from-curl.js';
+import { codeTargets } from '../snippet/to-code.js';
 import { syntaxFor } from '../http-file/index.js';
 import * as P from './protocol.js';
 import { VERSION } from '../version.js';
@@ -162,6 +163,11 @@ export function serve(conn: MessageConnection, onExit: () => void = () => proces
   conn.onRequest(P.SheetVariables, guard((p: P.VariablesParams) => session.variables(checkSheetParams(p, true))));
   conn.onRequest(P.SheetCompletions, guard((p: P.CompletionsParams) => session.completions(checkSheetParams(p, true))));
   conn.onRequest(P.SheetCurl, guard((p: P.CurlParams) => session.curl(checkSheetParams(p, true))));
+  conn.onRequest(P.SheetCode, guard((p: P.CodeParams) => {
+    if (typeof p?.target !== 'string') throw new EngineError('bad-argument', `params.target must be a code target's name (a string), not ${JSON.stringify(p?.target)}`, { hint: 'sheet/codeTargets lists them; see docs/protocol.md.' });
+    return session.code(checkSheetParams(p, true));
+  }));
+  conn.onRequest(P.SheetCodeTargets, guard(() => ({ targets: codeTargets() })));
   conn.onRequest(P.SheetFromCurl, guard((p: P.FromCurlParams) => {
     if (typeof p?.command !== 'string') {
       throw new EngineError('bad-argument', `params.command must be a curl command line (a string), not ${JSON.stringify(p?.command)}`, { hint: 'See docs/protocol.md.' });

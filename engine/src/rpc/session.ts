@@ -22,13 +22,14 @@ import { longestLineOf } from '../present/longest-line.js';
 import { bodyOut, receivedOut, requestInfo } from './session-wire.js';
 import { HOOK_TYPES, runHooks } from '../hooks/run.js';
 import { toCurl } from '../curl/to-curl.js';
+import { toCode } from '../snippet/to-code.js';
 import { loadEnvironment } from '../http-file/environment.js';
 import { promptsOf, requestMeta } from '../resolve/resolve-http.js';
 import { completionsFor } from './completions.js';
 import { afterHttp, beforeHttp, explainNoEnvironment, httpContext, httpVariables, newHttpState, noteHttpFailure } from './session-http.js';
 import { EngineError, isEngineError } from '../errors.js';
 import type { Request } from '../model.js';
-import type { CompletionsParams, CompletionsResult, EnvironmentsParams, EnvironmentsResult } from './protocol.js';
+import type { CodeParams, CodeResult, CompletionsParams, CompletionsResult, EnvironmentsParams, EnvironmentsResult } from './protocol.js';
 import type {
   CurlParams,
   CurlResult,
@@ -398,11 +399,23 @@ export class Session {
 
   /** `sheet/curl`: the request at point as a curl command line. */
   async curl(p: CurlParams): Promise<CurlResult> {
+    const request = await this.exported(p);
+    return { command: toCurl(request, { alwaysMethod: true }), url: request.url };
+  }
+
+  /** `sheet/code`: the request at point as code for `p.target` (../snippet/to-code.ts). */
+  async code(p: CodeParams): Promise<CodeResult> {
+    const request = await this.exported(p);
+    return { code: toCode(request, p.target), url: request.url };
+  }
+
+  /** The resolved request at point that the exports (curl, code) write. */
+  private async exported(p: CurlParams): Promise<Request> {
     await this.ready;
     const s = this.merged(p.settings);
     const resolved = await this.resolveAt(p, s).catch((e: unknown) => {
       throw this.parse(p.text, p.path).syntax === 'http' ? explainNoEnvironment(e, p.path, p.env) : e;
     });
-    return { command: toCurl(resolved.request, { alwaysMethod: true }), url: resolved.request.url };
+    return resolved.request;
   }
 }
