@@ -381,6 +381,30 @@ export interface CurlResult {
 /** The request at point as a curl command line (C-c C-u). */
 export const SheetCurl = new RequestType<CurlParams, CurlResult, EngineErrorData>('sheet/curl');
 
+export interface DiagnosticsParams {
+  text: string;
+  path?: string;
+  /** `.http` files: the chosen environment, whose names count as defined. */
+  env?: string;
+}
+/** One diagnostic: 1-based lines, columns in code points (Emacs characters); `endColumn` exclusive. */
+export interface DiagnosticOut {
+  line: number;
+  column: number;
+  endLine: number;
+  endColumn: number;
+  code: string;
+  severity: 'error' | 'warning';
+  message: string;
+  hint?: string;
+}
+/**
+ * The diagnostics of a sheet while it is edited (Flymake; issue 25 item 4; engine/src/lint/):
+ * the parser's, undefined variables, malformed assertions, unknown hooks, JSON bodies that do
+ * not parse, duplicate `.http` request names. Pure: nothing is evaluated or sent.
+ */
+export const SheetDiagnostics = new RequestType<DiagnosticsParams, { diagnostics: DiagnosticOut[] }, EngineErrorData>('sheet/diagnostics');
+
 export interface CodeParams extends CurlParams {
   /** A name of `sheet/codeTargets` (`python`, `javascript`, `go`, `httpie`, `powershell`, ...). */
   target: string;

@@ -163,6 +163,7 @@ export function serve(conn: MessageConnection, onExit: () => void = () => proces
   conn.onRequest(P.SheetVariables, guard((p: P.VariablesParams) => session.variables(checkSheetParams(p, true))));
   conn.onRequest(P.SheetCompletions, guard((p: P.CompletionsParams) => session.completions(checkSheetParams(p, true))));
   conn.onRequest(P.SheetCurl, guard((p: P.CurlParams) => session.curl(checkSheetParams(p, true))));
+  conn.onRequest(P.SheetDiagnostics, guard((p: P.DiagnosticsParams) => session.diagnostics(checkSheetParams(p, false))));
   conn.onRequest(P.SheetCode, guard((p: P.CodeParams) => {
     if (typeof p?.target !== 'string') throw new EngineError('bad-argument', `params.target must be a code target's name (a string), not ${JSON.stringify(p?.target)}`, { hint: 'sheet/codeTargets lists them; see docs/protocol.md.' });
     return session.code(checkSheetParams(p, true));

@@ -29,6 +29,8 @@ import { completionsFor } from './completions.js';
 import { afterHttp, beforeHttp, explainNoEnvironment, httpContext, httpVariables, newHttpState, noteHttpFailure } from './session-http.js';
 import { EngineError, isEngineError } from '../errors.js';
 import type { Request } from '../model.js';
+import { diagnosticsOf } from './diagnostics.js';
+import type { DiagnosticOut, DiagnosticsParams } from './protocol.js';
 import type { CodeParams, CodeResult, CompletionsParams, CompletionsResult, EnvironmentsParams, EnvironmentsResult } from './protocol.js';
 import type {
   CurlParams,
@@ -331,6 +333,11 @@ export class Session {
     }
     for (const w of left) out.push({ line: w.line ?? node.line, code: w.code, message: w.message });
     return out;
+  }
+
+  /** `sheet/diagnostics`: what an editor marks while the user types (../lint/diagnostics.ts). */
+  diagnostics(p: DiagnosticsParams): { diagnostics: DiagnosticOut[] } {
+    return { diagnostics: diagnosticsOf(p.text, this.parse(p.text, p.path), p, this.overrides) };
   }
 
   /** `sheet/outline`: requests and variable declarations with their lines. */
