@@ -36,6 +36,7 @@
 (require 'jsonrpc)
 (require 'sheet-engine)
 (require 'sheet-environment)
+(require 'sheet-sync)
 
 (declare-function sheet--text "sheet-mode" ())
 
@@ -74,17 +75,19 @@ column; an empty span covers one character."
                        (format " (%s)" hint)
                      ""))))))))
 
-(defun sheet-flymake (report-fn &rest _)
+(defun sheet-flymake (report-fn &rest args)
   "Report the engine's diagnostics of this buffer to REPORT-FN.
 A Flymake backend; the engine answers `sheet/diagnostics'
-asynchronously, and an answer for an older text is dropped."
+asynchronously, and an answer for an older text is dropped.  The
+text goes as its changes since the last look-up (sheet-sync.el);
+ARGS holds `:retried' t when the engine's copy was out of step."
   (let ((conn (sheet-engine--ensure))
         (buf (current-buffer))
         (tick (buffer-chars-modified-tick)))
     (setq sheet--flymake-tick tick)
     (jsonrpc-async-request
      conn 'sheet/diagnostics
-     (append (list :text (sheet--text))
+     (append (sheet--doc-params conn)
              (and buffer-file-name (list :path buffer-file-name))
              (sheet-environment-params))
      :success-fn
@@ -96,8 +99,12 @@ asynchronously, and an answer for an older text is dropped."
                           (plist-get result :diagnostics)))))
      :error-fn
      (lambda (err)
-       (funcall report-fn :panic
-                :explanation (sheet-engine--error-text err)))
+       (if (and (buffer-live-p buf)
+                (not (plist-get args :retried))
+                (with-current-buffer buf (sheet--doc-stale-p err)))
+           (with-current-buffer buf (sheet-flymake report-fn :retried t))
+         (funcall report-fn :panic
+                  :explanation (sheet-engine--error-text err))))
      :timeout-fn
      (lambda ()
        (funcall report-fn :panic :explanation "the engine did not answer"))

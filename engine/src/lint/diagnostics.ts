@@ -55,13 +55,19 @@ const SHEET_REF = /:[A-Za-z_][^\s:=/?&#,;"'(){}[\]<>\\]*/g;
 /** What may stand before a sheet reference: not a letter or digit (`host:8080`, `a:b`), not a quote (JSON `"a":true`). */
 const NOT_BEFORE = /[\p{L}\p{N}_.\-:"'\\$]/u;
 
+/** A cheap first look: a colon that may start a reference (most lines have none: `Name: value`). */
+const MAY_REF = /(?:^|[^A-Za-z0-9_.\-:"'\\$]):[A-Za-z_]/;
+
 /** The `:name` references of a line of sheet text: where each starts, and the text matched. */
-function* sheetRefs(text: string): Generator<{ index: number; ref: string }> {
-  if (!text.includes(':')) return;
-  for (const m of text.matchAll(SHEET_REF)) {
-    if (m.index! > 0 && NOT_BEFORE.test(text[m.index! - 1]!)) continue;
-    yield { index: m.index!, ref: m[0] };
+function sheetRefs(text: string): { index: number; ref: string }[] {
+  if (!MAY_REF.test(text)) return [];
+  const out: { index: number; ref: string }[] = [];
+  SHEET_REF.lastIndex = 0;
+  for (let m = SHEET_REF.exec(text); m; m = SHEET_REF.exec(text)) {
+    if (m.index > 0 && NOT_BEFORE.test(text[m.index - 1]!)) continue;
+    out.push({ index: m.index, ref: m[0] });
   }
+  return out;
 }
 const HTTP_REF = /\{\{\s*(.*?)\s*\}\}/g;
 const JSON_TYPE = /^[ \t]*application\/(?:[\w.+-]+\+)?json[ \t]*(?:;|$)/i;
@@ -79,54 +85,94 @@ function wholeLine(lines: string[], d: Sheet['diagnostics'][number]): LintDiagno
   return at(lines, d.line, start, Math.max(text.length, start + 1), { code: d.code, severity: d.severity, message: d.message, ...(d.hint ? { hint: d.hint } : {}) });
 }
 
+/** What a request's own lines give, whatever stands around them (cached by their text). */
+interface Local {
+  /** Diagnostics with lines relative to the request's first line. */
+  diags: LintDiagnostic[];
+  /** Sheet references: line relative to the first, start, the reference, the text up to a blank. */
+  refs: { rel: number; index: number; ref: string; word: string }[];
+}
+
 /**
- * Every diagnostic of `sheet` (parsed from `text`), in line and column order.
+ * Every diagnostic of `sheet` (parsed from `text`), in line and column order: as
+ * {@link Linter.lint} with no cache.
  * @param names the names defined outside the text (see {@link LintNames}).
  */
 export function lintSheet(text: string, sheet: Sheet, names: LintNames = {}): LintDiagnostic[] {
-  const lines = splitLines(text);
-  const out: LintDiagnostic[] = sheet.diagnostics.map((d) => wholeLine(lines, d));
-  const http = sheet.syntax === 'http';
-  const defined = http ? httpDefined(sheet, names) : undefined;
-  // Sheets: the names defined above the request at hand, grown request by request.
-  const above = new Set<string>(names.overrides ?? []);
-  let nextVar = 0;
-  const seenNames = new Map<string, number>();
-  for (const req of sheet.requests) {
-    for (; nextVar < sheet.vars.length && sheet.vars[nextVar]!.line < req.line; nextVar++) above.add(sheet.vars[nextVar]!.name);
-    if (http) undefinedHttp(lines, req, defined!, out);
-    else undefinedSheet(lines, req, above, out);
-    for (const h of req.hooks) hookProblems(lines, h, out);
-    jsonBody(lines, req, http, out);
-    if (http && req.name) {
-      const first = seenNames.get(req.name);
-      if (first !== undefined) {
-        const d = req.directives?.find((x) => x.name === 'name');
-        const line = d?.line ?? req.line;
-        const col = Math.max(0, (lines[line - 1] ?? '').indexOf(req.name));
-        out.push(at(lines, line, col, col + req.name.length, { code: 'bad-argument', severity: 'warning', message: `duplicate request name ${req.name} (also line ${first})`, hint: `{{${req.name}.response...}} reads the last one sent; give each request its own name.` }));
-      } else seenNames.set(req.name, req.line);
+  return new Linter().lint(text, sheet, names);
+}
+
+/**
+ * {@link lintSheet} for an editor: what each request's own lines give is kept by their text, so
+ * after an edit only the edited request is checked again (the rest is a look-up and a shift).
+ * Memory: the entries of the last text linted.
+ */
+export class Linter {
+  private cache = new Map<string, Local>();
+
+  /** The diagnostics of `sheet` (parsed from `text`), in line and column order. */
+  lint(text: string, sheet: Sheet, names: LintNames = {}): LintDiagnostic[] {
+    const lines = splitLines(text);
+    const out: LintDiagnostic[] = sheet.diagnostics.map((d) => wholeLine(lines, d));
+    const http = sheet.syntax === 'http';
+    const defined = http ? httpDefined(sheet, names) : undefined;
+    // Sheets: the names defined above the request at hand, grown request by request.
+    const above = new Set<string>(names.overrides ?? []);
+    let nextVar = 0;
+    const seenNames = new Map<string, number>();
+    const cache = new Map<string, Local>();
+    for (const req of sheet.requests) {
+      for (; nextVar < sheet.vars.length && sheet.vars[nextVar]!.line < req.line; nextVar++) above.add(sheet.vars[nextVar]!.name);
+      const first = req.startLine;
+      const key = (http ? 'h\n' : 's\n') + lines.slice(first - 1, req.endLine).join('\n');
+      const local = this.cache.get(key) ?? cache.get(key) ?? localOf(lines, req, http);
+      cache.set(key, local);
+      for (const d of local.diags) out.push({ ...d, line: d.line + first, endLine: d.endLine + first });
+      if (http) undefinedHttp(lines, req, defined!, out);
+      else undefinedSheet(lines, first, local.refs, above, out);
+      if (http && req.name) {
+        const seen = seenNames.get(req.name);
+        if (seen !== undefined) {
+          const d = req.directives?.find((x) => x.name === 'name');
+          const line = d?.line ?? req.line;
+          const col = Math.max(0, (lines[line - 1] ?? '').indexOf(req.name));
+          out.push(at(lines, line, col, col + req.name.length, { code: 'bad-argument', severity: 'warning', message: `duplicate request name ${req.name} (also line ${seen})`, hint: `{{${req.name}.response...}} reads the last one sent; give each request its own name.` }));
+        } else seenNames.set(req.name, req.line);
+      }
+      for (const h of req.hooks) {
+        if (h.name === 'jq-set-var') above.add(h.args.split(/\s+/)[0] ?? '');
+        if (h.name === 'run-hook') for (const m of h.args.matchAll(/:[^\s:="')]+/g)) above.add(m[0]);
+      }
     }
-    for (const h of req.hooks) {
-      if (h.name === 'jq-set-var') above.add(h.args.split(/\s+/)[0] ?? '');
-      if (h.name === 'run-hook') for (const m of h.args.matchAll(/:[^\s:="')]+/g)) above.add(m[0]);
+    this.cache = cache;
+    return out.sort((a, b) => a.line - b.line || a.column - b.column);
+  }
+}
+
+/** The checks of a request's own lines: hooks, the JSON body, and its sheet references. */
+function localOf(lines: string[], req: RequestNode, http: boolean): Local {
+  const diags: LintDiagnostic[] = [];
+  for (const h of req.hooks) hookProblems(lines, h, diags);
+  jsonBody(lines, req, http, diags);
+  const first = req.startLine;
+  const refs: Local['refs'] = [];
+  if (!http) {
+    for (const n of templateLines(req)) {
+      const text = lines[n - 1] ?? '';
+      for (const { index, ref } of sheetRefs(text)) refs.push({ rel: n - first, index, ref, word: /^\S*/.exec(text.slice(index, index + 512))![0] });
     }
   }
-  return out.sort((a, b) => a.line - b.line || a.column - b.column);
+  return { diags: diags.map((d) => ({ ...d, line: d.line - first, endLine: d.endLine - first })), refs };
 }
 
 /** Sheets: `:name` references no defined name matches at their position (restclient.el's plain-text match). */
-function undefinedSheet(lines: string[], req: RequestNode, names: ReadonlySet<string>, out: LintDiagnostic[]): void {
-  for (const n of templateLines(req)) {
-    const text = lines[n - 1] ?? '';
-    for (const { index: i, ref } of sheetRefs(text)) {
-      // Any defined name that starts here (`:base` of `:base-url` too): the text up to a blank.
-      const word = /^\S*/.exec(text.slice(i, i + 512))![0];
-      let known = false;
-      for (let k = word.length; k >= 2 && !known; k--) known = names.has(word.slice(0, k));
-      if (known) continue;
-      out.push(at(lines, n, i, i + ref.length, { code: 'unknown-variable', severity: 'warning', message: `${ref} is not a declared variable; it is sent as written`, hint: `Declare it above the request (${ref} = value), or set it with a hook (-> jq-set-var ${ref} .field) in a request above.` }));
-    }
+function undefinedSheet(lines: string[], first: number, refs: Local['refs'], names: ReadonlySet<string>, out: LintDiagnostic[]): void {
+  for (const { rel, index: i, ref, word } of refs) {
+    // Any defined name that starts here (`:base` of `:base-url` too): the text up to a blank.
+    let known = false;
+    for (let k = word.length; k >= 2 && !known; k--) known = names.has(word.slice(0, k));
+    if (known) continue;
+    out.push(at(lines, first + rel, i, i + ref.length, { code: 'unknown-variable', severity: 'warning', message: `${ref} is not a declared variable; it is sent as written`, hint: `Declare it above the request (${ref} = value), or set it with a hook (-> jq-set-var ${ref} .field) in a request above.` }));
   }
 }
 
@@ -187,14 +233,22 @@ function jsonBody(lines: string[], req: RequestNode, http: boolean, out: LintDia
   const blank = (s: string) => '0' + ' '.repeat(Math.max(0, s.length - 1));
   const text = http
     ? body.text.replace(HTTP_REF, blank)
-    : body.text
-        .split('\n')
-        .map((l) => {
-          let o = l;
-          for (const { index, ref } of sheetRefs(l)) o = o.slice(0, index) + blank(ref) + o.slice(index + ref.length);
-          return o;
-        })
-        .join('\n');
+    : !MAY_REF.test(body.text)
+      ? body.text
+      : body.text
+          .split('\n')
+          .map((l) => {
+            let o = l;
+            for (const { index, ref } of sheetRefs(l)) o = o.slice(0, index) + blank(ref) + o.slice(index + ref.length);
+            return o;
+          })
+          .join('\n');
+  try {
+    JSON.parse(text); // the native parser first: almost every body parses
+    return;
+  } catch {
+    // find where with jsonc-parser, which reports the position
+  }
   const errors: ParseError[] = [];
   parseJsonc(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
   const e = errors[0];

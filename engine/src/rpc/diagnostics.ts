@@ -6,9 +6,12 @@
  */
 import path from 'node:path';
 import { loadEnvironment } from '../http-file/environment.js';
-import { lintSheet } from '../lint/diagnostics.js';
+import { Linter } from '../lint/diagnostics.js';
 import type { Sheet } from '../sheet/ast.js';
 import type { DiagnosticOut, DiagnosticsParams } from './protocol.js';
+
+/** One engine serves one editor: its requests' checks are kept between calls (lint/diagnostics.ts). */
+const linter = new Linter();
 
 /** The diagnostics of `sheet` (parsed from `text`), for the editor. */
 export function diagnosticsOf(text: string, sheet: Sheet, p: DiagnosticsParams, overrides: ReadonlyMap<string, string>): DiagnosticOut[] {
@@ -20,5 +23,5 @@ export function diagnosticsOf(text: string, sheet: Sheet, p: DiagnosticsParams, 
       // An unknown or bad environment: sheet/send says so; here its names are simply missing.
     }
   }
-  return lintSheet(text, sheet, { overrides: overrides.keys(), environment });
+  return linter.lint(text, sheet, { overrides: overrides.keys(), environment });
 }

@@ -8,6 +8,7 @@
  * {@link EngineErrorData} (stable `code`, `line`, `hint`).
  */
 import { NotificationType0, RequestType, RequestType0 } from 'vscode-jsonrpc';
+import type { DocumentRef } from './documents.js';
 import type { EngineErrorData } from '../errors.js';
 import type { Mode } from '../present/present.js';
 
@@ -319,7 +320,10 @@ export interface VariablesResult {
 export const SheetVariables = new RequestType<VariablesParams, VariablesResult, EngineErrorData>('sheet/variables');
 
 export interface CompletionsParams {
+  /** The text, or empty when `doc` gives it (rpc/documents.ts). */
   text: string;
+  /** The text kept in step by its changes instead (docs/protocol.md, "Texts kept in step"). */
+  doc?: DocumentRef;
   /** The line of point: a sheet's declarations below it are not offered. */
   line: number;
   /** The file's name: its extension picks the syntax (`.http`/`.rest`), as in `sheet/send`. */
@@ -382,7 +386,10 @@ export interface CurlResult {
 export const SheetCurl = new RequestType<CurlParams, CurlResult, EngineErrorData>('sheet/curl');
 
 export interface DiagnosticsParams {
+  /** The text, or empty when `doc` gives it (rpc/documents.ts). */
   text: string;
+  /** The text kept in step by its changes instead (docs/protocol.md, "Texts kept in step"). */
+  doc?: DocumentRef;
   path?: string;
   /** `.http` files: the chosen environment, whose names count as defined. */
   env?: string;

@@ -8,6 +8,7 @@ import type { CookieJar } from 'tough-cookie';
 import { requestAt, varsBefore } from '../sheet/parse.js';
 import { parseForFile, syntaxChoice, withSyntaxHint } from '../http-file/index.js';
 import type { Sheet } from '../sheet/ast.js';
+import { IncrementalSheetParser } from '../sheet/incremental.js';
 import { expandPath, isUnevaluated, resolveRequest, variableValues, visibleVars, type EvalLisp, type LispDecl } from '../resolve/resolve.js';
 import { DEFAULT_MAX_PASSES, Substitution, type SubstitutionWarning } from '../resolve/substitute.js';
 import { MAX_BUFFERED_BODY, MAX_REDIRECTS, send, SinkError, type ResponseHead } from '../http/send.js';
@@ -96,6 +97,8 @@ export class Session {
   private lispSettings = new Map<RequestContext, Settings>();
   /** Last parse, reused while the text is the same (navigation asks often). */
   private cache: { text: string; fileName?: string; sheet: Sheet } | undefined;
+  /** Sheets re-parsed after an edit chunk by chunk (an editor types in one place at a time). */
+  private sheetParser = new IncrementalSheetParser();
 
   /**
    * @param evalLisp how `:=` forms are evaluated (asks the client); undefined on clients without
@@ -145,7 +148,7 @@ export class Session {
    */
   parse(text: string, fileName?: string): Sheet {
     if (this.cache?.text === text && this.cache.fileName === fileName) return this.cache.sheet;
-    const sheet = parseForFile(text, fileName);
+    const sheet = parseForFile(text, fileName, (t) => this.sheetParser.parse(t));
     this.cache = { text, fileName, sheet };
     return sheet;
   }
