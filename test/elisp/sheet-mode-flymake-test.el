@@ -30,11 +30,17 @@
                                  "no diagnostic"))
       (flymake-mode -1))))
 
+(defun sheet-test--flymake-report-or-nil ()
+  "Start Flymake, wait until it has reported once; return its diagnostics."
+  (flymake-start)
+  (sheet-test-wait-until (lambda () (memq #'sheet-flymake (flymake-reporting-backends)))
+                         10 "a report")
+  (flymake-diagnostics))
+
 (defun sheet-test--flymake-report ()
   "Start Flymake and wait for its first report; return (LINE COL TYPE TEXT) per diagnostic.
 COL is the 0-based column of the diagnostic's start, the span's text is TEXT's tail."
-  (flymake-start)
-  (sheet-test-wait-until #'flymake-diagnostics 10 "diagnostics")
+  (sheet-test--flymake-report-or-nil)
   (sort (mapcar (lambda (d)
                   (save-excursion
                     (goto-char (flymake-diagnostic-beg d))
@@ -108,6 +114,52 @@ COL is the 0-based column of the diagnostic's start, the span's text is TEXT's t
             (sheet-test-wait-until (lambda () (= (length (flymake-diagnostics)) 1)) 10
                                    "only the duplicate name"))
         (flymake-mode -1)))))
+
+(ert-deftest sheet-test-flymake-sends-changes-in-step ()
+  "After the first check only changes go to the engine; edits, an emoji, narrowing and undo keep it in step."
+  (sheet-test-with-sheet "GET :base/a\n"
+    (sheet-test-send-and-wait-ready)
+    (buffer-enable-undo)
+    (flymake-mode 1)
+    (unwind-protect
+        (let ((sent nil))
+          (should (null (sheet-test--flymake-report-or-nil)))
+          (advice-add 'jsonrpc-async-request :before
+                      (lambda (_conn method params &rest _)
+                        (when (eq method 'sheet/diagnostics) (push (plist-get params :doc) sent)))
+                      '((name . sheet-test-sent)))
+          (unwind-protect
+              (progn
+                ;; An emoji (one character, two UTF-16 units), then an undefined variable after it.
+                (goto-char (point-max))
+                (insert "#\n# 😀😀\nGET :base/x/:nope\n")
+                (undo-boundary)
+                (save-restriction
+                  (narrow-to-region (point-min) (line-beginning-position -1))
+                  (goto-char (point-min))
+                  (insert ":v = 1\n"))
+                (let ((report (sheet-test--flymake-report)))
+                  (should (equal (mapcar (lambda (d) (seq-take d 4)) report)
+                                 '((6 12 :warning ":nope")))))
+                (should (plist-get (car sent) :changes))
+                (should-not (plist-get (car sent) :text))
+                ;; Undo the declaration (outside the narrowing as it was): still in step.
+                (primitive-undo 1 buffer-undo-list)
+                (should (equal (mapcar (lambda (d) (seq-take d 4)) (sheet-test--flymake-report))
+                               '((5 12 :warning ":nope"))))
+                ;; An engine copy gone out of step (a change Emacs did not record):
+                ;; the engine says stale and the whole text goes, once.
+                (let ((inhibit-modification-hooks t))
+                  (goto-char (point-max))
+                  (insert "GET :base/y/:gone\n"))
+                (insert "#\n")
+                (setq sent nil)
+                (should (equal (mapcar (lambda (d) (seq-take d 4)) (sheet-test--flymake-report))
+                               '((5 12 :warning ":nope") (6 12 :warning ":gone"))))
+                (should (= (length sent) 2))
+                (should (plist-get (car sent) :text)))
+            (advice-remove 'jsonrpc-async-request 'sheet-test-sent)))
+      (flymake-mode -1))))
 
 (provide 'sheet-mode-flymake-test)
 ;;; sheet-mode-flymake-test.el ends here
