@@ -29,8 +29,17 @@ describe('the incremental parse is the whole parse', () => {
           expect(parser.parse(t)).toEqual(parseSheet(t));
         }
       }),
-      { numRuns: 400 },
+      { numRuns: 1000 },
     );
+  });
+
+  it('a chunk below the edit whose start moves (a request line turned into a comment) is parsed again', () => {
+    const parser = new IncrementalSheetParser();
+    const before = 'GET http://h/x\n#\nGET http://h/y\n#\nGET http://h/z\n';
+    parser.parse(before);
+    for (const t of ['#\n#\nGET http://h/y\n#\nGET http://h/z\n', 'GET http://h/x\n#\nGET http://h/y\n#\nGET http://h/z\n', 'GET http://h/x\n\n#\n#\nGET http://h/z\n']) {
+      expect(parser.parse(t)).toEqual(parseSheet(t));
+    }
   });
 
   it('keeps the identity a block shares with its request and its error', () => {

@@ -25,7 +25,7 @@ import { parse as parseJsonc, type ParseError } from 'jsonc-parser/lib/esm/main.
 import { checkExpect } from '../hooks/expect.js';
 import { HOOK_TYPES } from '../hooks/run.js';
 import type { ErrorCode } from '../errors.js';
-import { splitLines } from '../sheet/parse.js';
+import { linesOf } from '../sheet/incremental.js';
 import type { RequestNode, Sheet } from '../sheet/ast.js';
 import { jsonErrorText, lineColumn, templateLines } from './positions.js';
 
@@ -105,14 +105,17 @@ export function lintSheet(text: string, sheet: Sheet, names: LintNames = {}): Li
 /**
  * {@link lintSheet} for an editor: what each request's own lines give is kept by their text, so
  * after an edit only the edited request is checked again (the rest is a look-up and a shift).
- * Memory: the entries of the last text linted.
+ * Memory: entries for a few times the requests of the text linted.
  */
 export class Linter {
+  /** By request node: an editor's re-parse keeps the nodes of the requests it did not touch. */
+  private byNode = new WeakMap<RequestNode, Local>();
+  /** By text, for requests that only moved. */
   private cache = new Map<string, Local>();
 
   /** The diagnostics of `sheet` (parsed from `text`), in line and column order. */
   lint(text: string, sheet: Sheet, names: LintNames = {}): LintDiagnostic[] {
-    const lines = splitLines(text);
+    const lines = linesOf(text);
     const out: LintDiagnostic[] = sheet.diagnostics.map((d) => wholeLine(lines, d));
     const http = sheet.syntax === 'http';
     const defined = http ? httpDefined(sheet, names) : undefined;
@@ -120,13 +123,18 @@ export class Linter {
     const above = new Set<string>(names.overrides ?? []);
     let nextVar = 0;
     const seenNames = new Map<string, number>();
-    const cache = new Map<string, Local>();
+    // Bounded: a few times the requests of the text (edits leave old texts behind).
+    if (this.cache.size > 4 * sheet.requests.length + 1000) this.cache.clear();
     for (const req of sheet.requests) {
       for (; nextVar < sheet.vars.length && sheet.vars[nextVar]!.line < req.line; nextVar++) above.add(sheet.vars[nextVar]!.name);
       const first = req.startLine;
-      const key = (http ? 'h\n' : 's\n') + lines.slice(first - 1, req.endLine).join('\n');
-      const local = this.cache.get(key) ?? cache.get(key) ?? localOf(lines, req, http);
-      cache.set(key, local);
+      let local = this.byNode.get(req);
+      if (!local) {
+        const key = (http ? 'h\n' : 's\n') + lines.slice(first - 1, req.endLine).join('\n');
+        local = this.cache.get(key) ?? localOf(lines, req, http);
+        this.cache.set(key, local);
+        this.byNode.set(req, local);
+      }
       for (const d of local.diags) out.push({ ...d, line: d.line + first, endLine: d.endLine + first });
       if (http) undefinedHttp(lines, req, defined!, out);
       else undefinedSheet(lines, first, local.refs, above, out);
@@ -144,7 +152,6 @@ export class Linter {
         if (h.name === 'run-hook') for (const m of h.args.matchAll(/:[^\s:="')]+/g)) above.add(m[0]);
       }
     }
-    this.cache = cache;
     return out.sort((a, b) => a.line - b.line || a.column - b.column);
   }
 }

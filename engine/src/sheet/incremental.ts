@@ -38,7 +38,7 @@ function shiftRequest(r: RequestNode, delta: number): RequestNode {
 }
 
 /** A chunk's parse with its lines moved by `delta`; a block's request and error stay the very nodes of the lists. */
-function shift(s: Sheet, delta: number): Pick<Sheet, 'vars' | 'requests' | 'blocks' | 'diagnostics'> {
+function shift(s: Pick<Sheet, 'vars' | 'requests' | 'blocks' | 'diagnostics'>, delta: number): Pick<Sheet, 'vars' | 'requests' | 'blocks' | 'diagnostics'> {
   if (delta === 0) return s;
   const reqs = new Map<RequestNode, RequestNode>(s.requests.map((r) => [r, shiftRequest(r, delta)]));
   const diags = new Map<Diagnostic, Diagnostic>(s.diagnostics.map((d) => [d, { ...d, line: d.line + delta }]));
@@ -71,42 +71,75 @@ function chunkStarts(lines: string[]): number[] {
   return starts;
 }
 
+/** The lines of the last text split: the parser and the checks of one edit share them. */
+let memo: { text: string; lines: string[] } | undefined;
+
+/** {@link splitLines} of `text`, remembered for the next call with the same text. */
+export function linesOf(text: string): string[] {
+  if (memo?.text !== text) memo = { text, lines: splitLines(text) };
+  return memo.lines;
+}
+
+type Part = Pick<Sheet, 'vars' | 'requests' | 'blocks' | 'diagnostics'>;
+
+/** One chunk of the last parse: its lines `[from, to)` and its nodes. */
+interface Chunk {
+  from: number;
+  to: number;
+  part: Part;
+}
+
 /**
- * A sheet parser that remembers its last parse's chunks: {@link parse} gives what
- * {@link parseSheet} gives for the same text. Memory: the chunks of the last text parsed.
+ * A sheet parser that remembers its last parse: {@link parse} gives what {@link parseSheet}
+ * gives for the same text. The lines the edit left alone are found by comparing the new lines
+ * with the last ones from both ends; the chunks wholly before the edit are kept as they are,
+ * those wholly after it kept and shifted by the lines the edit added or removed, and only the
+ * chunks in between are parsed. Memory: the last text's lines and chunks.
  */
 export class IncrementalSheetParser {
-  /** Chunk parses by their first line and text: `${line}\n${text}`. */
-  private chunks = new Map<string, Pick<Sheet, 'vars' | 'requests' | 'blocks' | 'diagnostics'>>();
-  /** The same chunks at line 0, by text: reused, then shifted, when a chunk only moved. */
-  private atZero = new Map<string, Sheet>();
+  private lines: string[] = [];
+  private chunks: Chunk[] = [];
 
   /** Parse `text` (sheet syntax), as {@link parseSheet}. Never throws. */
   parse(text: string): Sheet {
-    const lines = splitLines(text);
-    const starts = chunkStarts(lines);
-    const chunks = new Map<string, Pick<Sheet, 'vars' | 'requests' | 'blocks' | 'diagnostics'>>();
-    const atZero = new Map<string, Sheet>();
-    const out: Sheet = { vars: [], requests: [], blocks: [], diagnostics: [], lineCount: lines.length };
-    for (let k = 0; k < starts.length; k++) {
-      const from = starts[k]!;
-      const chunkText = lines.slice(from, starts[k + 1] ?? lines.length).join('\n');
-      const key = `${from}\n${chunkText}`;
-      let part = this.chunks.get(key) ?? chunks.get(key);
-      if (!part) {
-        // The final newline keeps a last empty line a line (splitLines drops one at the end).
-        const zero = this.atZero.get(chunkText) ?? atZero.get(chunkText) ?? parseSheet(chunkText + '\n');
-        atZero.set(chunkText, zero);
-        part = shift(zero, from);
-      } else atZero.set(chunkText, this.atZero.get(chunkText) ?? atZero.get(chunkText) ?? parseSheet(chunkText + '\n'));
-      chunks.set(key, part);
-      out.vars.push(...part.vars);
-      out.requests.push(...part.requests);
-      out.blocks.push(...part.blocks);
-      out.diagnostics.push(...part.diagnostics);
+    const lines = linesOf(text);
+    const old = this.lines;
+    // The unchanged lines at the start and at the end (not overlapping).
+    let head = 0;
+    const most = Math.min(lines.length, old.length);
+    while (head < most && lines[head] === old[head]) head++;
+    let tail = 0;
+    while (tail < most - head && lines[lines.length - 1 - tail] === old[old.length - 1 - tail]) tail++;
+    const delta = lines.length - old.length;
+    const chunks: Chunk[] = [];
+    // Chunks wholly in the unchanged head; a chunk must also end where it ended (the line after
+    // it unchanged too), which holds when it ends before the edit.
+    let k = 0;
+    for (; k < this.chunks.length && this.chunks[k]!.to < head; k++) chunks.push(this.chunks[k]!);
+    const from = chunks.length ? chunks[chunks.length - 1]!.to : 0;
+    // Chunks wholly in the unchanged tail. A chunk starts after a `#` line that follows a line
+    // that is not one, so the two lines before it must be unchanged too.
+    let j = this.chunks.length;
+    while (j > k && this.chunks[j - 1]!.from - 2 >= old.length - tail) j--;
+    const kept = this.chunks.slice(j);
+    const to = kept.length ? kept[0]!.from + delta : lines.length;
+    // Parse what lies between, chunk by chunk.
+    const starts = chunkStarts(lines.slice(from, to)).map((s) => s + from);
+    for (let i = 0; i < starts.length && starts[i]! < to; i++) {
+      const a = starts[i]!;
+      const b = Math.min(starts[i + 1] ?? to, to);
+      chunks.push({ from: a, to: b, part: shift(parseSheet(lines.slice(a, b).join('\n') + '\n'), a) });
     }
+    for (const c of kept) chunks.push(delta === 0 ? c : { from: c.from + delta, to: c.to + delta, part: shift(c.part, delta) });
+    this.lines = lines;
     this.chunks = chunks;
-    this.atZero = atZero;
+    const out: Sheet = { vars: [], requests: [], blocks: [], diagnostics: [], lineCount: lines.length };
+    for (const { part } of chunks) {
+      for (const v of part.vars) out.vars.push(v);
+      for (const r of part.requests) out.requests.push(r);
+      for (const b of part.blocks) out.blocks.push(b);
+      for (const d of part.diagnostics) out.diagnostics.push(d);
+    }
     return out;
   }
 }
