@@ -176,7 +176,7 @@ function localOf(lines: string[], req: RequestNode, http: boolean): Local {
 function undefinedSheet(lines: string[], first: number, refs: Local['refs'], names: ReadonlySet<string>, out: LintDiagnostic[]): void {
   for (const { rel, index: i, ref, word } of refs) {
     // Any defined name that starts here (`:base` of `:base-url` too): the text up to a blank.
-    let known = false;
+    let known = names.has(ref);
     for (let k = word.length; k >= 2 && !known; k--) known = names.has(word.slice(0, k));
     if (known) continue;
     out.push(at(lines, first + rel, i, i + ref.length, { code: 'unknown-variable', severity: 'warning', message: `${ref} is not a declared variable; it is sent as written`, hint: `Declare it above the request (${ref} = value), or set it with a hook (-> jq-set-var ${ref} .field) in a request above.` }));
