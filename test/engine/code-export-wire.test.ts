@@ -11,23 +11,12 @@
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startCapture } from '../fixtures/http/capture-server.mjs';
-import { runSheet, spawnEngine, tempDir, type EngineProcess } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { captureAndEngine } from './capture-engine.js';
+import { runSheet } from './helpers.js';
 
-let engine: EngineProcess;
-let capture: Awaited<ReturnType<typeof startCapture>>;
-const dir = tempDir();
-beforeAll(async () => {
-  capture = await startCapture();
-  engine = spawnEngine();
-  await engine.conn.sendRequest('initialize', { clientName: 'test', lisp: false });
-});
-afterAll(async () => {
-  await engine.close();
-  await capture.close();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
+const parts = captureAndEngine();
+const { dir } = parts;
 
 type Captured = { requestLine: string; headers: [string, string][]; body: Buffer };
 
@@ -56,7 +45,7 @@ const cases: { name: string; request: string; python?: RegExp }[] = [
 ];
 
 const sheetText = () =>
-  [`:base = http://127.0.0.1:${capture.port}`, ':who = Ada', ...cases.flatMap((c) => ['#', c.request])].join('\n') + '\n';
+  [`:base = http://127.0.0.1:${parts.capture.port}`, ':who = Ada', ...cases.flatMap((c) => ['#', c.request])].join('\n') + '\n';
 const lineOf = (i: number) => sheetText().split('\n').indexOf(cases[i]!.request.split('\n')[0]!) + 1;
 
 const run = (program: string, args: string[], code: string) =>
@@ -82,10 +71,10 @@ describe('copy as code: the generated code sends what the sheet sends', () => {
     it(c.name, async () => {
       const text = sheetText();
       const line = lineOf(i);
-      capture.requests.splice(0);
-      const sent = (await engine.conn.sendRequest('sheet/send', { text, line })) as { request: { headers: [string, string][] } };
-      const py = (await engine.conn.sendRequest('sheet/code', { text, line, target: 'python' })) as { code: string };
-      const js = (await engine.conn.sendRequest('sheet/code', { text, line, target: 'javascript' })) as { code: string };
+      parts.capture.requests.splice(0);
+      const sent = (await parts.engine.conn.sendRequest('sheet/send', { text, line })) as { request: { headers: [string, string][] } };
+      const py = (await parts.engine.conn.sendRequest('sheet/code', { text, line, target: 'python' })) as { code: string };
+      const js = (await parts.engine.conn.sendRequest('sheet/code', { text, line, target: 'javascript' })) as { code: string };
       expect(py.code).toMatch(/^import requests/);
       if (c.python) expect(py.code).toMatch(c.python);
       expect(js.code).toMatch(/fetch\(/);
@@ -93,8 +82,8 @@ describe('copy as code: the generated code sends what the sheet sends', () => {
       await run(process.execPath, ['--input-type=module', '-'], js.code);
       // The sheet's own headers (the request as sent also holds the engine's defaults).
       const own = sent.request.headers.filter(([n]) => !/^(user-agent|accept-encoding|connection|content-length|host)$/i.test(n));
-      const [bySheet, byPython, byFetch] = (capture.requests as Captured[]).map((r) => compared(r, own));
-      expect(capture.requests).toHaveLength(3);
+      const [bySheet, byPython, byFetch] = (parts.capture.requests as Captured[]).map((r) => compared(r, own));
+      expect(parts.capture.requests).toHaveLength(3);
       expect(byPython).toEqual(bySheet);
       expect(byFetch).toEqual(bySheet);
     });
@@ -104,7 +93,7 @@ describe('copy as code: the generated code sends what the sheet sends', () => {
     const file = path.join(dir, 'api.sheet');
     fs.writeFileSync(file, sheetText());
     const line = lineOf(1);
-    const { code } = (await engine.conn.sendRequest('sheet/code', { text: sheetText(), line, target: 'python', path: file })) as { code: string };
+    const { code } = (await parts.engine.conn.sendRequest('sheet/code', { text: sheetText(), line, target: 'python', path: file })) as { code: string };
     const out = await runSheet(['export', '--to', 'python', `${file}:${line + 2}`], { cwd: dir });
     expect(out).toEqual({ code: 0, out: code, err: '' });
     // --var overrides as a hook would; the code carries the value.
@@ -130,6 +119,6 @@ describe('copy as code: the generated code sends what the sheet sends', () => {
     const noRequest = await runSheet(['export', '--to', 'python', `${file}:6`], { cwd: dir });
     expect(noRequest).toMatchObject({ code: 2, out: '' });
     expect(noRequest.err).toMatch(/no request at line 6/);
-    await expect(engine.conn.sendRequest('sheet/code', { text: 'GET http://h/\n', line: 1 })).rejects.toMatchObject({ data: { code: 'bad-argument' } });
+    await expect(parts.engine.conn.sendRequest('sheet/code', { text: 'GET http://h/\n', line: 1 })).rejects.toMatchObject({ data: { code: 'bad-argument' } });
   });
 });

@@ -7,27 +7,16 @@
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startCapture } from '../fixtures/http/capture-server.mjs';
-import { runSheet, spawnEngine, tempDir, type EngineProcess } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { captureAndEngine } from './capture-engine.js';
+import { runSheet } from './helpers.js';
 
-let engine: EngineProcess;
-let capture: Awaited<ReturnType<typeof startCapture>>;
-const dir = tempDir();
-beforeAll(async () => {
-  capture = await startCapture();
-  engine = spawnEngine();
-  await engine.conn.sendRequest('initialize', { clientName: 'test', lisp: false });
-});
-afterAll(async () => {
-  await engine.close();
-  await capture.close();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
+const parts = captureAndEngine();
+const { dir } = parts;
 
 const sheet = () =>
   [
-    `:base = http://127.0.0.1:${capture.port}`,
+    `:base = http://127.0.0.1:${parts.capture.port}`,
     ':id = 7',
     '# a query with variables',
     'POST :base/graphql',
@@ -79,13 +68,13 @@ const plainJson: Wire = { line: 'POST /json HTTP/1.1', contentType: 'application
 
 describe('GraphQL requests in sheets (Content-Type: application/graphql)', () => {
   it('C-c C-c (sheet/send) sends the query and its variables as JSON', async () => {
-    capture.requests.splice(0);
-    for (const line of [4, 14, 26]) await engine.conn.sendRequest('sheet/send', { text: sheet(), line });
-    expect(capture.requests.map(wire)).toEqual([...expected, plainJson]);
+    parts.capture.requests.splice(0);
+    for (const line of [4, 14, 26]) await parts.engine.conn.sendRequest('sheet/send', { text: sheet(), line });
+    expect(parts.capture.requests.map(wire)).toEqual([...expected, plainJson]);
   });
 
   it('variables that are not a JSON object are a located error naming the variables line', async () => {
-    await expect(engine.conn.sendRequest('sheet/send', { text: sheet(), line: 19 })).rejects.toMatchObject({
+    await expect(parts.engine.conn.sendRequest('sheet/send', { text: sheet(), line: 19 })).rejects.toMatchObject({
       data: { code: 'bad-argument', line: 24, hint: expect.stringContaining('JSON object') },
     });
   });
@@ -93,22 +82,22 @@ describe('GraphQL requests in sheets (Content-Type: application/graphql)', () =>
   it('sheet run sends the same bytes; the bad request is a located sheet error that ends the file (exit 2)', async () => {
     const file = path.join(dir, 'gql.sheet');
     fs.writeFileSync(file, sheet());
-    capture.requests.splice(0);
+    parts.capture.requests.splice(0);
     const run = await runSheet(['run', file], { cwd: dir });
     expect(run.code).toBe(2);
     expect(run.out + run.err).toMatch(/gql\.sheet:24: the GraphQL variables are not a JSON object/);
-    expect(capture.requests.map(wire)).toEqual(expected);
+    expect(parts.capture.requests.map(wire)).toEqual(expected);
   });
 
   it('C-c C-u (sheet/curl) exports the JSON body, and curl sends the same bytes', async () => {
-    capture.requests.splice(0);
+    parts.capture.requests.splice(0);
     for (const line of [4, 14]) {
-      const { command } = (await engine.conn.sendRequest('sheet/curl', { text: sheet(), line })) as { command: string };
+      const { command } = (await parts.engine.conn.sendRequest('sheet/curl', { text: sheet(), line })) as { command: string };
       expect(command).not.toContain('application/graphql');
       await new Promise<void>((resolve, reject) =>
         execFile('bash', ['-c', `${command} -s -S -o /dev/null --max-time 10`], (e) => (e ? reject(e) : resolve())),
       );
     }
-    expect(capture.requests.map(wire)).toEqual(expected);
+    expect(parts.capture.requests.map(wire)).toEqual(expected);
   });
 });
