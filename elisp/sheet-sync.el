@@ -17,7 +17,7 @@
 
 ;;; Commentary:
 
-;; The look-ups made while the user types (completion, Flymake) send
+;; The look-ups made while the user types (completion, Flymake, Eldoc) send
 ;; the engine the buffer's changes since the last one instead of the
 ;; whole text, as LSP's incremental sync does (issue 25's speed
 ;; target: a 5,000-request sheet is about 800 KB, and sending it
@@ -27,7 +27,8 @@
 ;; and the next look-up carries them (`doc' in docs/protocol.md,
 ;; "Texts kept in step").  The engine checks the resulting size; a
 ;; copy out of step is refused as stale and the whole text is sent
-;; again.  Loaded by sheet-complete.el and sheet-flymake.el.
+;; again.  Loaded by sheet-complete.el, sheet-flymake.el and
+;; sheet-eldoc.el.
 
 ;;; Code:
 
@@ -90,6 +91,17 @@ none.  The copy is taken as given from here on."
           sheet--doc-version version
           sheet--doc-changes nil)
     (list :doc doc)))
+
+(defun sheet--doc-instead-of-text (conn params)
+  "Return a copy of the plist PARAMS with `:text' left out and `:doc' in.
+For a look-up sent on CONN: the text goes as its changes (see
+`sheet--doc-params')."
+  (let ((out nil))
+    (while params
+      (unless (eq (car params) :text)
+        (setq out (cons (cadr params) (cons (car params) out))))
+      (setq params (cddr params)))
+    (append (nreverse out) (sheet--doc-params conn))))
 
 (defun sheet--doc-stale-p (err)
   "Return non-nil when the engine's error ERR is a stale copy.

@@ -296,6 +296,8 @@ export interface OutlineResult {
 export const SheetOutline = new RequestType<OutlineParams, OutlineResult, EngineErrorData>('sheet/outline');
 
 export interface VariablesParams {
+  /** Eldoc's look-ups: the text kept in step by its changes instead of `text` (docs/protocol.md, "Texts kept in step"). */
+  doc?: DocumentRef;
   text: string;
   line: number;
   /** The file's name: its extension picks the syntax (`.http`/`.rest`), as in `sheet/send`. */
@@ -369,6 +371,8 @@ export interface CompletionsResult {
 export const SheetCompletions = new RequestType<CompletionsParams, CompletionsResult, EngineErrorData>('sheet/completions');
 
 export interface CurlParams {
+  /** Eldoc's look-ups: the text kept in step by its changes instead of `text` (docs/protocol.md, "Texts kept in step"). */
+  doc?: DocumentRef;
   text: string;
   line: number;
   path?: string;

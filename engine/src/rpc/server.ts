@@ -168,9 +168,9 @@ export function serve(conn: MessageConnection, onExit: () => void = () => proces
     const q = checkSheetParams(p, false);
     return session.outline(q.text, typeof q.path === 'string' ? q.path : undefined);
   }));
-  conn.onRequest(P.SheetVariables, guard((p: P.VariablesParams) => session.variables(checkSheetParams(p, true))));
+  conn.onRequest(P.SheetVariables, guard((p: P.VariablesParams) => session.variables(checkSheetParams(withDoc(p), true))));
   conn.onRequest(P.SheetCompletions, guard((p: P.CompletionsParams) => session.completions(checkSheetParams(withDoc(p), true))));
-  conn.onRequest(P.SheetCurl, guard((p: P.CurlParams) => session.curl(checkSheetParams(p, true))));
+  conn.onRequest(P.SheetCurl, guard((p: P.CurlParams) => session.curl(checkSheetParams(withDoc(p), true))));
   conn.onRequest(P.SheetDiagnostics, guard((p: P.DiagnosticsParams) => session.diagnostics(checkSheetParams(withDoc(p), false))));
   conn.onRequest(P.SheetCode, guard((p: P.CodeParams) => {
     if (typeof p?.target !== 'string') throw new EngineError('bad-argument', `params.target must be a code target's name (a string), not ${JSON.stringify(p?.target)}`, { hint: 'sheet/codeTargets lists them; see docs/protocol.md.' });
