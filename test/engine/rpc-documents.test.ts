@@ -36,6 +36,11 @@ describe('sheet/diagnostics and sheet/completions on a text kept by its changes'
     expect((await diagnostics({ id: 'd1', version: 3, base: 2, changes, size: cp(renamed) })).map((d) => [d.line, d.column, d.message])).toEqual([[3, 14, ':c is not a declared variable; it is sent as written']]);
     const c = (await engine.conn.sendRequest('sheet/completions', { doc: { id: 'd1', version: 4, base: 3, changes: [], size: cp(renamed) }, line: 3 })) as { variables: { name: string }[] };
     expect(c.variables.map((v) => v.name)).toEqual([':b']);
+    // Eldoc's look-ups: sheet/variables and sheet/curl on the same kept text.
+    const v = (await engine.conn.sendRequest('sheet/variables', { doc: { id: 'd1', version: 5, base: 4, changes: [{ start: 15, end: 16, text: '42' }], size: cp(renamed) + 1 }, line: 3, lookup: true })) as { variables: { name: string; value: string }[] };
+    expect(v.variables).toMatchObject([{ name: ':b', value: '42' }]);
+    const u = (await engine.conn.sendRequest('sheet/curl', { doc: { id: 'd1', version: 6, base: 5, changes: [{ start: 32, end: 33, text: 'b' }], size: cp(renamed) + 1 }, line: 3, lookup: true })) as { url: string };
+    expect(u.url).toBe('http://h/42');
   });
 
   it('a copy out of step is refused as stale, and the whole text starts it again', async () => {
