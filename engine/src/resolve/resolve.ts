@@ -18,6 +18,7 @@ import { DEFAULT_MAX_PASSES, Substitution, type SubstitutionWarning } from './su
 import type { HttpVarContext } from './http-vars.js';
 import { resolveHttpRequest } from './resolve-http.js';
 import { AS_WRITTEN_TAG, targetAsWritten, unsendableTarget } from '../url/as-written.js';
+import { graphQlRequest, isGraphQl } from './http-graphql.js';
 
 /** Evaluate one `:=` form in the client; resolves to the value as a string. */
 /**
@@ -258,7 +259,7 @@ export async function resolveRequest(sheet: Sheet, req: RequestNode, opts: Resol
   const written = apply(req.url, req.line).trim();
   const url = checkedUrl(written, req.line, warnings);
   const target = asWrittenTarget(req, written, req.line);
-  const headers: Header[] = [];
+  let headers: Header[] = [];
   for (const h of req.headers) {
     if (h.kind === 'header') headers.push([h.name, apply(h.value, h.line)]);
     else {
@@ -276,7 +277,12 @@ export async function resolveRequest(sheet: Sheet, req: RequestNode, opts: Resol
   const baseDir = opts.baseDir ?? process.cwd();
   // A multipart body's lines end in CRLF and may hold `< path` parts, as in .http files.
   const multipart = isMultipart(headerValue(headers, 'content-type'));
-  if (req.body?.kind === 'text') {
+  if (req.body?.kind === 'text' && isGraphQl(headers, { contentType: true })) {
+    // A GraphQL query (and its variables block) goes out as JSON: the same rule as `.http`.
+    const g = graphQlRequest(headers, apply(req.body.text, req.body.line), req.body.line);
+    headers = g.headers;
+    body = { kind: 'text', text: g.body };
+  } else if (req.body?.kind === 'text') {
     const text = apply(req.body.text, req.body.line);
     body = { kind: 'text', text: multipart ? multipartText(text) : text };
   } else if (req.body?.kind === 'file') {
