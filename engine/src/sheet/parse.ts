@@ -43,7 +43,7 @@ const isComment = (l: string) => l.startsWith('#');
 const AS_WRITTEN_LINE = new RegExp(`^#[ \t]*@(${AS_WRITTEN_TAG})[ \t]*$`);
 
 /** The `# @no-auto-encoding` line among the comment lines just above the block at `start` (0-based). */
-function tagAbove(lines: string[], start: number): Directive | undefined {
+export function tagAbove(lines: string[], start: number): Directive | undefined {
   for (let k = start - 1; k >= 0 && isComment(lines[k]!); k--) {
     const m = AS_WRITTEN_LINE.exec(lines[k]!);
     if (m) return { name: m[1]!, value: '', line: k + 1 };
