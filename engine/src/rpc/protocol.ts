@@ -453,7 +453,10 @@ export interface FromCurlParams {
   text?: string;
 }
 export interface FromCurlResult {
-  /** The request: `METHOD URL`, `Name: value` lines, an empty line and the body; ends with a newline. */
+  /**
+   * The request: `METHOD URL`, `Name: value` lines, an empty line and the body; ends with a
+   * newline. Several requests (curl's URL globs) are separated by `separator` lines.
+   */
   text: string;
   /** What the command does that the request does not carry, each naming the option. */
   warnings: { message: string }[];
