@@ -11,6 +11,8 @@ import { parseHttpFile } from '../../engine/src/http-file/parse.js';
 import { resolveRequest } from '../../engine/src/resolve/resolve.js';
 import { send } from '../../engine/src/http/send.js';
 import { toCurl } from '../../engine/src/curl/to-curl.js';
+import { requestInfo } from '../../engine/src/rpc/session-wire.js';
+import { requestName } from '../../engine/src/run/report.js';
 import { httpToSheet } from '../../engine/src/http-file/convert.js';
 import { targetAsWritten, unsendableTarget } from '../../engine/src/url/as-written.js';
 import { isEngineError } from '../../engine/src/errors.js';
@@ -82,6 +84,9 @@ describe('a request tagged # @no-auto-encoding, on the wire', () => {
     expect(line).toBe('GET /r/{a}? HTTP/1.1');
     // C-c C-u writes the URL as written, with -g so curl does not glob it.
     expect(toCurl(request)).toBe(`curl -g '${base}/r/{a}?'`);
+    // The request as sent (Emacs's response buffer, reports) shows the URL that went out.
+    expect(requestInfo(request).url).toBe(`${base}/r/{a}?`);
+    expect(requestName({ file: 'x.sheet', line: 3, method: 'GET', url: requestInfo(request).url } as Parameters<typeof requestName>[0])).toBe('GET /r/{a}? (x.sheet:3)');
   });
 
   it('a space in the URL is invalid-url naming the line', async () => {
