@@ -33,6 +33,9 @@ load test_helper
   [ "$(field .rawPath)" = '/echo/{x}?m="b"&y=<z>' ]
   run rsh 'rest "$API" >/dev/null; GET "/echo/{x}?m=\"b\"" -Q --dry-run'
   [[ "$output" == *"-g 'http://"*'/echo/{x}?m="b"'"'"* ]]
+  run rsh 'rest "$API" >/dev/null; GET "/echo/{x}" -Q --sheet'
+  [ "${lines[0]}" = "# @no-auto-encoding" ]
+  [[ "${lines[1]}" == "GET http://"*"/echo/{x}" ]]
 }
 
 @test "-q appends the query string exactly as given" {
