@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { curlToSheet } from '../../engine/src/curl/from-curl.js';
 import { appendQuery, uploadUrl } from '../../engine/src/curl/rules.js';
 import { cutShellTail } from '../../engine/src/curl/shell-tail.js';
-import { targetDifference, urlGlob } from '../../engine/src/curl/url-check.js';
+import { expandGlob, targetDifference } from '../../engine/src/curl/url-check.js';
 import { parseSheet } from '../../engine/src/sheet/parse.js';
 import { wireBench } from './curl-wire.js';
 
@@ -93,8 +93,9 @@ describe('curlToSheet: nothing changes silently', () => {
     expect(appendQuery('http://h/r?x=1', 'a=1')).toBe('http://h/r?x=1&a=1');
     expect(uploadUrl('http://h/up/?x=1', 'd/a(1).txt')).toBe('http://h/up/a%281%29.txt?x=1');
     expect(uploadUrl('http://h/up', 'a.txt')).toBe('http://h/up');
-    expect(urlGlob('http://h/a\\[1-2\\]')).toBeUndefined();
-    expect(urlGlob('${BASE}/a')).toBeUndefined();
+    expect(expandGlob('http://h/a\\[1-2\\]')).toEqual(['http://h/a[1-2]']);
+    expect(expandGlob('${BASE}/a')).toEqual(['${BASE}/a']);
+    expect(expandGlob('http://[::1]:8/{a,b}')).toEqual(['http://[::1]:8/a', 'http://[::1]:8/b']);
     expect(targetDifference('http://h/a/b?c=d')).toBeUndefined();
     expect(cutShellTail(`curl 'http://h/?a|b' -d "x>y" 2>&1 | jq .`)).toEqual({ command: `curl 'http://h/?a|b' -d "x>y" `, dropped: '2>&1 | jq .', bareAmpersands: [], expansions: [] });
     expect(cutShellTail(`curl -H "Authorization: Bearer $TOKEN" '$NOT' \`id\` "\${A}" $1 http://h/`).expansions).toEqual(['$TOKEN', '`id`', '${A}', '$1']);

@@ -2,7 +2,7 @@
  * Two ways a curl URL and the sheet's sending of it can part, checked before the import writes
  * the request line:
  * - URL globbing (curl's manual, "URL", and -g/--globoff): `[1-3]`, `[a-c]` and `{a,b}` make curl
- *   send one request per value, and `{KEY}` sends `KEY`; a sheet request is one request.
+ *   send one request per value, and `{KEY}` sends `KEY`: the import writes one request each.
  * - The bytes of the request target: curl sends the path and query as written (curl 7.88 sent
  *   `/a/{K}?m="b"&x=<y>` unchanged, checked with a raw capture server), while a sheet URL goes
  *   through WHATWG URL parsing (engine/src/resolve/resolve.ts `normalizeUrl`, http/dispatch.ts),
@@ -11,26 +11,6 @@
  *   the target as written, by the one rule of ../url/as-written.ts.
  */
 import { targetAsWritten } from '../url/as-written.js';
-
-/** A curl URL glob found in `url`, as written (`[1-3]`, `{a,b}`), or undefined. */
-export function urlGlob(url: string): string | undefined {
-  // An IPv6 literal host ([::1]) is not a glob: curl reads it as the host.
-  const start = /^[a-z][a-z0-9+.-]*:\/\/(?:[^/@]*@)?\[[0-9a-f:.%a-z]*\]/i.exec(url)?.[0].length ?? 0;
-  for (let i = start; i < url.length; i++) {
-    const c = url[i]!;
-    if (c === '\\') {
-      i++;
-      continue;
-    }
-    // `${NAME}` is the shell's (named as an expansion by the import), not a curl glob.
-    if (c === '{' && url[i - 1] === '$') continue;
-    if (c === '{' || c === '[') {
-      const close = url.indexOf(c === '{' ? '}' : ']', i + 1);
-      if (close > i) return url.slice(i, close + 1);
-    }
-  }
-  return undefined;
-}
 
 /** The most requests one imported command may expand to (curl's own limit is far higher). */
 export const MAX_GLOB_REQUESTS = 100;
