@@ -1,0 +1,199 @@
+/**
+ * Authentication of one `send` (docs/networks.md, "Credentials"): where the credentials come
+ * from and what is done with them, the same for every front end.
+ *
+ * - The `Authorization` shorthands of VS Code REST Client and httpyac, in sheets and `.http`
+ *   files alike: `Digest USER PASSWORD` (answer the server's Digest challenge) and
+ *   `AWS KEY SECRET [token:T] [region:R] [service:S]` (sign with AWS SigV4). Basic's shorthand
+ *   is rewritten earlier (resolve/http-auth.ts).
+ * - curl's `--digest` and `--aws-sigv4` with `-u` (the shell verbs: {@link AuthOptions}).
+ * - curl's `-n`/`--netrc-file`/`--netrc-optional` (netrc.ts): the host's credentials, when
+ *   the request has no Authorization of its own and its URL no password; Basic, or Digest
+ *   with `--digest`.
+ *
+ * Digest costs a round trip, as in curl: the first request goes without its body
+ * (Content-Length: 0), the 401's challenge is answered with the body; a server that does not
+ * ask (2xx) gets the request again with its body (curl's lib/http.c `Curl_http_auth_act`).
+ * Credentials are kept for the first origin only, as curl keeps `-u` (redirects.ts drops the
+ * header across origins); netrc is looked up again for each host.
+ */
+import { EngineError } from '../errors.js';
+import { headerValue, type Header, type Request } from '../model.js';
+import { basicAuthHeader, hasHeader, urlCredentials } from '../curl/rules.js';
+import { digestAuthorization, digestChallenge, type DigestChallenge } from './digest.js';
+import { netrcCredentials, readNetrc, type NetrcEntry, type NetrcOptions } from './netrc.js';
+import { parseSigv4Option, signSigv4, type Sigv4Credentials } from './sigv4.js';
+
+/** What the caller says about authentication beyond the request's headers (the shell's curl options). */
+export interface AuthOptions {
+  /** curl's `-u USER:PASSWORD` when `digest` or `awsSigv4` is set (else -u is a Basic header already). */
+  user?: string;
+  /** curl's `--digest`: `user`, the URL's or netrc's credentials answer a Digest challenge. */
+  digest?: boolean;
+  /** curl's `--aws-sigv4 "aws:amz[:REGION[:SERVICE]]"`, with `user` as KEY:SECRET. */
+  awsSigv4?: string;
+  /** curl's `-n`, `--netrc-file`, `--netrc-optional`. */
+  netrc?: NetrcOptions;
+  /** Lower-case names of headers the front end added on its own, left out of a SigV4 signature. */
+  unsigned?: string[];
+}
+
+/** What an `Authorization` line written as a shorthand asks for. */
+export type AuthShorthand =
+  | { kind: 'digest'; user: string; password: string }
+  | ({ kind: 'aws' } & Sigv4Credentials);
+
+const DIGEST_WORDS = /^\s*digest\s+(\S+)(?:\s+(.*?))?\s*$/i;
+const AWS_WORDS = /^\s*aws\s+(.*?)\s*$/i;
+
+/**
+ * The shorthand an `Authorization` value is written in (VS Code REST Client's "Digest Auth"
+ * and "AWS Signature v4"; httpyac's `digestAuthVariableReplacer`, `awsAuthVariableReplacer`),
+ * or undefined for any other value (a real `Digest username="..."` answer included).
+ * @param line the request's line, for errors.
+ * @throws EngineError `bad-auth` naming the line when a word is missing (the password, the secret).
+ */
+export function authShorthand(value: string, line?: number): AuthShorthand | undefined {
+  const d = DIGEST_WORDS.exec(value);
+  if (d) {
+    if (d[1]!.includes('=')) return undefined; // `Digest username="u", ...`: an answer, sent as written
+    if (d[2] === undefined || d[2] === '') {
+      throw new EngineError('bad-auth', `Authorization: Digest ${d[1]}: no password`, { ...(line !== undefined ? { line } : {}), hint: 'Write Authorization: Digest USER PASSWORD.' });
+    }
+    return { kind: 'digest', user: d[1]!, password: d[2] };
+  }
+  const a = AWS_WORDS.exec(value);
+  if (a) {
+    const words = a[1]!.split(/\s+/).filter((w) => w !== '');
+    if (words[0]?.includes('=')) return undefined;
+    if (words.length < 2 || words[1]!.includes(':')) {
+      throw new EngineError('bad-auth', `Authorization: AWS needs the access key id and the secret key`, { ...(line !== undefined ? { line } : {}), hint: 'Write Authorization: AWS KEY SECRET [token:TOKEN] [region:REGION] [service:SERVICE].' });
+    }
+    const c: AuthShorthand = { kind: 'aws', accessKeyId: words[0]!, secretAccessKey: words[1]! };
+    for (const w of words.slice(2)) {
+      const m = /^(token|region|service):(.*)$/i.exec(w);
+      if (!m) throw new EngineError('bad-auth', `Authorization: AWS: ${JSON.stringify(w)} is not token:, region: or service:`, { ...(line !== undefined ? { line } : {}), hint: 'Write Authorization: AWS KEY SECRET [token:TOKEN] [region:REGION] [service:SERVICE].' });
+      const k = m[1]!.toLowerCase();
+      if (k === 'token') c.sessionToken = m[2]!;
+      else if (k === 'region') c.region = m[2]!;
+      else c.service = m[2]!;
+    }
+    return c;
+  }
+  return undefined;
+}
+
+/** `user:password` split at the first colon (curl's -u). */
+function splitUser(u: string): [string, string] {
+  const i = u.indexOf(':');
+  return i < 0 ? [u, ''] : [u.slice(0, i), u.slice(i + 1)];
+}
+
+/** One hop as the authenticator prepared it. */
+export interface AuthHop {
+  request: Request;
+  /** The body is held back: a Digest probe (Content-Length: 0), as curl sends it. */
+  withheld: boolean;
+}
+
+/**
+ * The authentication state of one `send`. Built before anything is sent, so a malformed
+ * shorthand or an unreadable netrc file stops the request (`bad-auth`, `bad-netrc`).
+ */
+export class Authenticator {
+  /** The first request: shorthand header taken out, URL credentials applied or taken out. */
+  readonly request: Request;
+  private digest?: { user: string; password: string };
+  private aws?: Sigv4Credentials;
+  private origin?: string;
+  private challenge?: DigestChallenge;
+  private nc = 0;
+  private answered = 0;
+  private probed = false;
+  private entries?: NetrcEntry[];
+  private login?: string;
+  private readonly digestMode: boolean;
+  private readonly unsigned: ReadonlySet<string>;
+
+  constructor(request: Request, o: AuthOptions = {}) {
+    const headers: Header[] = [...request.headers];
+    let url = request.url;
+    this.digestMode = !!o.digest;
+    this.unsigned = new Set(['user-agent', 'cookie', ...(o.unsigned ?? [])]);
+    const ai = headers.findIndex(([n]) => n.toLowerCase() === 'authorization');
+    const short = ai >= 0 ? authShorthand(headers[ai]![1], request.line) : undefined;
+    if (short) headers.splice(ai, 1);
+    if (o.netrc) this.entries = readNetrc(o.netrc);
+    const cred = urlCredentials(url);
+    if (cred.user !== undefined) url = cred.url;
+    if (short?.kind === 'digest') this.digest = { user: short.user, password: short.password };
+    else if (short?.kind === 'aws') this.aws = short;
+    else if (o.awsSigv4 !== undefined) {
+      const u = o.user ?? cred.user;
+      if (u === undefined) throw new EngineError('bad-auth', '--aws-sigv4 needs -u ACCESS_KEY_ID:SECRET_KEY', { hint: 'Add -u KEY:SECRET.' });
+      const [k, s] = splitUser(u);
+      this.aws = { accessKeyId: k, secretAccessKey: s, ...parseSigv4Option(o.awsSigv4) };
+    } else if (!hasHeader(headers, 'authorization')) {
+      const u = o.user ?? cred.user;
+      const urlHasPassword = /^[a-z][a-z0-9+.-]*:\/\/[^/?#@]*:[^/?#]*@/i.test(request.url);
+      if (cred.user !== undefined && !urlHasPassword && o.user === undefined && this.entries) {
+        // http://user@host with netrc: the password of that login (curl's manual, --netrc).
+        this.login = cred.user.slice(0, -1);
+      } else if (u !== undefined && this.digestMode) this.digest = { user: splitUser(u)[0], password: splitUser(u)[1] };
+      else if (u !== undefined) headers.push(basicAuthHeader(u));
+      else if (o.digest && !this.entries) throw new EngineError('bad-auth', '--digest needs -u USER:PASSWORD (or -n and a .netrc entry)', { hint: 'Add -u USER:PASSWORD.' });
+    }
+    if (this.digest || this.aws) this.origin = new URL(url).origin;
+    this.request = { ...request, url, headers };
+  }
+
+  /** The request of the hop to `url`: netrc's credentials, a SigV4 signature, a Digest answer or probe. */
+  hop(current: Request, url: URL): AuthHop {
+    const mine = this.origin === url.origin;
+    if (!mine && this.entries && !hasHeader(current.headers, 'authorization')) {
+      const found = netrcCredentials(this.entries, url.hostname, this.origin === undefined ? this.login : undefined);
+      if (found !== undefined && this.digestMode) {
+        const [user, password] = splitUser(found);
+        this.digest = { user, password };
+        this.origin = url.origin;
+        return this.hop(current, url);
+      }
+      if (found !== undefined) return { request: { ...current, headers: [...current.headers, basicAuthHeader(found)] }, withheld: false };
+    }
+    if (!mine) return { request: current, withheld: false };
+    if (this.aws) return { request: signSigv4(current, url, this.aws, this.unsigned), withheld: false };
+    if (this.digest && this.challenge) {
+      const value = digestAuthorization(this.challenge, this.digest.user, this.digest.password, current.method, url.pathname + url.search, ++this.nc);
+      return { request: { ...current, headers: [...current.headers, ['Authorization', value]] }, withheld: false };
+    }
+    if (this.digest && !this.probed && current.body !== undefined) {
+      this.probed = true;
+      return { request: { ...current, body: undefined }, withheld: true };
+    }
+    return { request: current, withheld: false };
+  }
+
+  /**
+   * After the hop's response head: whether to send the same request again (a 401 with a Digest
+   * challenge not yet answered, or stale; a probe the server did not challenge, now with its body).
+   */
+  again(hop: AuthHop, status: number, headers: Header[]): boolean {
+    if (!this.digest) return false;
+    if (status === 401) {
+      const c = digestChallenge(headers);
+      if (!c || (this.answered > 0 && !c.stale) || this.answered >= 2) return false;
+      this.challenge = c;
+      this.nc = 0;
+      this.answered++;
+      return true;
+    }
+    return hop.withheld && status < 300;
+  }
+
+  /** Whether the response to `hop` will be discarded for {@link again} (the body is not wanted). */
+  willRetry(hop: AuthHop, status: number, headers: Header[]): boolean {
+    if (!this.digest) return false;
+    if (status === 401) return headerValue(headers, 'www-authenticate') !== undefined && !!digestChallenge(headers) && (this.answered === 0 || !!digestChallenge(headers)?.stale) && this.answered < 2;
+    return hop.withheld && status < 300;
+  }
+}
