@@ -143,7 +143,8 @@ export class Authenticator {
       else if (u !== undefined) headers.push(basicAuthHeader(u));
       else if (o.digest && !this.entries) throw new EngineError('bad-auth', '--digest needs -u USER:PASSWORD (or -n and a .netrc entry)', { hint: 'Add -u USER:PASSWORD.' });
     }
-    if (this.digest || this.aws) this.origin = new URL(url).origin;
+    // An invalid URL is send's `invalid-url`, said after this.
+    if (this.digest || this.aws) this.origin = URL.canParse(url) ? new URL(url).origin : undefined;
     this.request = { ...request, url, headers };
   }
 
