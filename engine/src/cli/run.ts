@@ -18,7 +18,7 @@ import { headerValue, type Exchange, type Request, type Response } from '../mode
 import { send, SinkError, type ResponseHead } from '../http/send.js';
 import { collect, Forward, holdUpTo, type Outputs } from './output.js';
 import { sendWithCurl } from '../http/via-curl.js';
-import { curlSessionArgs } from './curl-session.js';
+import { curlSessionArgs, verbAuth } from './curl-session.js';
 import { jarCookies, parseNetscape, toNetscape, tryLoadJar, trySaveJar } from '../http/cookies.js';
 import { parseContentType } from '../present/present.js';
 import { renderHtml } from '../present/html.js';
@@ -197,6 +197,7 @@ async function runCall(input: RunInput, out: RunOutput, outputs: Outputs, err: (
         ...(b.cookies ? { cookies: b.cookies[1] } : {}),
         proxy: { proxy: b.opts.proxy, noProxy: b.opts.noProxy, proxyUser: b.opts.proxyUser, env: callerEnv },
         trust: { caFile: b.opts.cacert, env: callerEnv, cwd: input.cwd },
+        auth: verbAuth(b, req.headers.map(([n]) => n), callerEnv, input.cwd),
         sink: (head, sent) => route({ httpVersion: '1.1', status: head.status, statusText: head.statusText, headers: head.headers, body: Buffer.alloc(0) }, sent, head.proxy),
       });
       const after = toNetscape(await jarCookies(jar));
@@ -244,7 +245,7 @@ async function runCall(input: RunInput, out: RunOutput, outputs: Outputs, err: (
       out.code = EXIT.writeError;
       return out;
     }
-    const usage = ['bad-option', 'bad-argument', 'invalid-url', 'unknown-variable', 'bad-environment', 'vars-cycle'].includes(ee.code);
+    const usage = ['bad-option', 'bad-argument', 'invalid-url', 'unknown-variable', 'bad-environment', 'vars-cycle', 'bad-auth'].includes(ee.code);
     const curlExit = typeof ee.details?.curlExit === 'number' ? ee.details.curlExit : undefined;
     // A partial body on a terminal: the message starts on a fresh line.
     const fresh = bodyOut && bodyOut.bytes > 0 && bodyOut.last !== 0x0a ? '\n' : '';
