@@ -54,6 +54,7 @@ export const DEFAULT_SETTINGS: Required<Settings> = {
   insecure: false,
   proxy: null,
   caFile: null,
+  netrc: null,
 };
 
 /**
@@ -244,6 +245,7 @@ export class Session {
       insecure: s.insecure,
       proxy: proxyOptions(s.proxy),
       ...(s.caFile ? { trust: { caFile: expandPath(s.caFile, process.cwd()) } } : {}),
+      ...(s.netrc ? { auth: { netrc: { file: s.netrc } } } : {}),
       ...(spillAt !== undefined ? { sink: (head: ResponseHead) => (sink = new SpillSink(spillAt, MAX_BUFFERED_BODY, head.url, { headers: head.headers, raw: p.raw })) } : {}),
     }).catch((e: unknown) => {
       throw e instanceof SinkError && isEngineError(e.cause) ? e.cause : e;
