@@ -23,6 +23,9 @@ import { basicAuthHeader, hasHeader, urlCredentials } from '../curl/rules.js';
 import { digestAuthorization, digestChallenge, type DigestChallenge } from './digest.js';
 import { netrcCredentials, readNetrc, type NetrcEntry, type NetrcOptions } from './netrc.js';
 import { parseSigv4Option, signSigv4, type Sigv4Credentials } from './sigv4.js';
+import { authShorthand } from '../curl/auth-shorthand.js';
+
+export { authShorthand, type AuthShorthand } from '../curl/auth-shorthand.js';
 
 /** What the caller says about authentication beyond the request's headers (the shell's curl options). */
 export interface AuthOptions {
@@ -36,51 +39,6 @@ export interface AuthOptions {
   netrc?: NetrcOptions;
   /** Lower-case names of headers the front end added on its own, left out of a SigV4 signature. */
   unsigned?: string[];
-}
-
-/** What an `Authorization` line written as a shorthand asks for. */
-export type AuthShorthand =
-  | { kind: 'digest'; user: string; password: string }
-  | ({ kind: 'aws' } & Sigv4Credentials);
-
-const DIGEST_WORDS = /^\s*digest\s+(\S+)(?:\s+(.*?))?\s*$/i;
-const AWS_WORDS = /^\s*aws\s+(.*?)\s*$/i;
-
-/**
- * The shorthand an `Authorization` value is written in (VS Code REST Client's "Digest Auth"
- * and "AWS Signature v4"; httpyac's `digestAuthVariableReplacer`, `awsAuthVariableReplacer`),
- * or undefined for any other value (a real `Digest username="..."` answer included).
- * @param line the request's line, for errors.
- * @throws EngineError `bad-auth` naming the line when a word is missing (the password, the secret).
- */
-export function authShorthand(value: string, line?: number): AuthShorthand | undefined {
-  const d = DIGEST_WORDS.exec(value);
-  if (d) {
-    if (d[1]!.includes('=')) return undefined; // `Digest username="u", ...`: an answer, sent as written
-    if (d[2] === undefined || d[2] === '') {
-      throw new EngineError('bad-auth', `Authorization: Digest ${d[1]}: no password`, { ...(line !== undefined ? { line } : {}), hint: 'Write Authorization: Digest USER PASSWORD.' });
-    }
-    return { kind: 'digest', user: d[1]!, password: d[2] };
-  }
-  const a = AWS_WORDS.exec(value);
-  if (a) {
-    const words = a[1]!.split(/\s+/).filter((w) => w !== '');
-    if (words[0]?.includes('=')) return undefined;
-    if (words.length < 2 || words[1]!.includes(':')) {
-      throw new EngineError('bad-auth', `Authorization: AWS needs the access key id and the secret key`, { ...(line !== undefined ? { line } : {}), hint: 'Write Authorization: AWS KEY SECRET [token:TOKEN] [region:REGION] [service:SERVICE].' });
-    }
-    const c: AuthShorthand = { kind: 'aws', accessKeyId: words[0]!, secretAccessKey: words[1]! };
-    for (const w of words.slice(2)) {
-      const m = /^(token|region|service):(.*)$/i.exec(w);
-      if (!m) throw new EngineError('bad-auth', `Authorization: AWS: ${JSON.stringify(w)} is not token:, region: or service:`, { ...(line !== undefined ? { line } : {}), hint: 'Write Authorization: AWS KEY SECRET [token:TOKEN] [region:REGION] [service:SERVICE].' });
-      const k = m[1]!.toLowerCase();
-      if (k === 'token') c.sessionToken = m[2]!;
-      else if (k === 'region') c.region = m[2]!;
-      else c.service = m[2]!;
-    }
-    return c;
-  }
-  return undefined;
 }
 
 /** `user:password` split at the first colon (curl's -u). */

@@ -405,6 +405,8 @@ export class Session {
     const resolved = await this.resolveAt(p, s).catch((e: unknown) => {
       throw this.parse(p.text, p.path).syntax === 'http' ? explainNoEnvironment(e, p.path, p.env) : e;
     });
-    return { command: toCurl(resolved.request, { alwaysMethod: true }), url: resolved.request.url };
+    // The netrc setting is curl's -n (`~/.netrc`) or --netrc-file (docs/networks.md).
+    const netrc = s.netrc ? (s.netrc === '~/.netrc' ? ['-n'] : ['--netrc-file', s.netrc]) : [];
+    return { command: toCurl(resolved.request, { alwaysMethod: true, extraArgs: netrc }), url: resolved.request.url };
   }
 }
