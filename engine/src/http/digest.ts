@@ -5,6 +5,7 @@
  * 2069's form). The challenge is read by the npm package `auth-header` (RFC 7235's
  * auth-param syntax: tokens, quoted strings with escapes); the hashes are node:crypto's.
  */
+/// <reference path="./auth-header.d.ts" />
 import { createHash, randomBytes } from 'node:crypto';
 import { parse as parseAuthHeader } from 'auth-header';
 import type { Header } from '../model.js';
