@@ -18,7 +18,7 @@
  * header across origins); netrc is looked up again for each host.
  */
 import { EngineError } from '../errors.js';
-import { headerValue, type Header, type Request } from '../model.js';
+import type { Header, Request } from '../model.js';
 import { basicAuthHeader, hasHeader, urlCredentials } from '../curl/rules.js';
 import { digestAuthorization, digestChallenge, type DigestChallenge } from './digest.js';
 import { netrcCredentials, readNetrc, type NetrcEntry, type NetrcOptions } from './netrc.js';
@@ -133,26 +133,26 @@ export class Authenticator {
   }
 
   /**
-   * After the hop's response head: whether to send the same request again (a 401 with a Digest
-   * challenge not yet answered, or stale; a probe the server did not challenge, now with its body).
+   * Whether the response to `hop` is answered by sending the same request again (so its body
+   * is not wanted): a 401 with a Digest challenge not answered yet, or answered with a nonce
+   * the server now calls stale (RFC 7616 section 3.3), at most twice; or a Digest probe the
+   * server did not challenge (2xx), sent again with its body as curl does.
    */
-  again(hop: AuthHop, status: number, headers: Header[]): boolean {
-    if (!this.digest) return false;
-    if (status === 401) {
-      const c = digestChallenge(headers);
-      if (!c || (this.answered > 0 && !c.stale) || this.answered >= 2) return false;
-      this.challenge = c;
-      this.nc = 0;
-      this.answered++;
-      return true;
-    }
-    return hop.withheld && status < 300;
-  }
-
-  /** Whether the response to `hop` will be discarded for {@link again} (the body is not wanted). */
   willRetry(hop: AuthHop, status: number, headers: Header[]): boolean {
     if (!this.digest) return false;
-    if (status === 401) return headerValue(headers, 'www-authenticate') !== undefined && !!digestChallenge(headers) && (this.answered === 0 || !!digestChallenge(headers)?.stale) && this.answered < 2;
-    return hop.withheld && status < 300;
+    if (status !== 401) return hop.withheld && status < 300;
+    const c = digestChallenge(headers);
+    return !!c && (this.answered === 0 || c.stale) && this.answered < 2;
+  }
+
+  /** After the hop's response head: {@link willRetry}, with the challenge kept for the next hop. */
+  again(hop: AuthHop, status: number, headers: Header[]): boolean {
+    if (!this.willRetry(hop, status, headers)) return false;
+    if (status === 401) {
+      this.challenge = digestChallenge(headers);
+      this.nc = 0;
+      this.answered++;
+    }
+    return true;
   }
 }
