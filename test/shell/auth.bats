@@ -110,3 +110,15 @@ b64() { printf '%s' "$1" | base64; }
   [ "$status" -eq 0 ]
   [ "$(field .authenticated)" = true ]
 }
+
+# shellcheck disable=SC2016
+@test "--sheet writes --digest and --aws-sigv4 as their Authorization lines, which sheet run answers" {
+  run rsh 'rest "$HB" >/dev/null; GET /digest-auth/auth/user/passwd --digest -u user:passwd --sheet'
+  [ "$status" -eq 0 ]
+  [ "${lines[1]}" = "Authorization: Digest user passwd" ]
+  printf '%s\n-> expect-status 200\n' "$output" >"$HOME/d.sheet"
+  run node "$REST_ROOT/engine/bin/sheet" run "$HOME/d.sheet"
+  [ "$status" -eq 0 ]
+  run rsh 'rest "$API" >/dev/null; GET /echo --aws-sigv4 aws:amz:eu-west-1:s3 -u AK:SK --sheet'
+  [ "${lines[1]}" = "Authorization: AWS AK SK region:eu-west-1 service:s3" ]
+}

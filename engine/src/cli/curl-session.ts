@@ -5,6 +5,8 @@
 import type { Built } from './build-request.js';
 import type { CurlOptions } from '../curl/options.js';
 import type { AuthOptions } from '../http/send.js';
+import type { Request } from '../model.js';
+import { shorthandFromCurl } from '../curl/auth-shorthand.js';
 
 /**
  * `-b`/`-c`/`-j` for the verb's cookie jar, `--max-redirs`, `-k`, `--max-time` (seconds),
@@ -62,4 +64,17 @@ export function verbAuth(b: Built, sentHeaders: string[], env: Record<string, st
     ...(netrc ? { netrc: { ...(o.netrcFile !== undefined ? { file: o.netrcFile } : {}), optional: o.netrc === 'optional', env, cwd } } : {}),
     unsigned: sentHeaders.map((n) => n.toLowerCase()).filter((n) => !own.has(n)),
   };
+}
+
+/**
+ * The request as a sheet writes it (`--sheet`, history.sheet): `--digest -u` and `--aws-sigv4
+ * -u` as their `Authorization` lines (VS Code REST Client's), so the sheet request
+ * authenticates as the verb did; `.netrc` has no line (docs/networks.md).
+ */
+export function withAuthLine(b: Built, r: Request): Request {
+  const o = b.opts;
+  const scheme = o.awsSigv4 !== undefined ? 'aws-sigv4' : o.digest ? 'digest' : undefined;
+  if (!scheme || o.user === undefined || r.headers.some(([n]) => n.toLowerCase() === 'authorization')) return r;
+  const line = shorthandFromCurl(scheme, o.user, o.awsSigv4);
+  return 'value' in line ? { ...r, headers: [...r.headers, ['Authorization', line.value]] } : r;
 }

@@ -18,7 +18,7 @@ import { headerValue, type Exchange, type Request, type Response } from '../mode
 import { send, SinkError, type ResponseHead } from '../http/send.js';
 import { collect, Forward, holdUpTo, type Outputs } from './output.js';
 import { sendWithCurl } from '../http/via-curl.js';
-import { curlSessionArgs, verbAuth } from './curl-session.js';
+import { curlSessionArgs, verbAuth, withAuthLine } from './curl-session.js';
 import { jarCookies, parseNetscape, toNetscape, tryLoadJar, trySaveJar } from '../http/cookies.js';
 import { parseContentType } from '../present/present.js';
 import { renderHtml } from '../present/html.js';
@@ -113,7 +113,7 @@ async function runCall(input: RunInput, out: RunOutput, outputs: Outputs, err: (
     const timeoutMs = b.opts.maxTime !== undefined && b.opts.maxTime > 0 ? b.opts.maxTime * 1000 : undefined;
     if (b.flags.sheet) {
       // --sheet: the request as sheet text (src/sheet/write.ts); a piped body is read whole.
-      outputs.stdout.write(Buffer.from(requestToSheet(fileBodyAbsolute(await withPipedBody(b), input.cwd)) + '\n', 'utf8'));
+      outputs.stdout.write(Buffer.from(requestToSheet(fileBodyAbsolute(withAuthLine(b, await withPipedBody(b)), input.cwd)) + '\n', 'utf8'));
       return out;
     }
     if (b.flags.dryRun) {
@@ -134,7 +134,7 @@ async function runCall(input: RunInput, out: RunOutput, outputs: Outputs, err: (
     }
     const viaCurl = b.opts.unknown.length > 0;
     if (b.flags.historyFile) {
-      const w = appendHistory(b.flags.historyFile, fileBodyAbsolute(b.request, input.cwd), b.flags.historySecrets);
+      const w = appendHistory(b.flags.historyFile, fileBodyAbsolute(withAuthLine(b, b.request), input.cwd), b.flags.historySecrets);
       if (w) await err(`rest: warning: ${w}\n`);
     }
     let finalStatus = 0;
