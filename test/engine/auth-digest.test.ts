@@ -114,3 +114,37 @@ describe('the body on the wire', () => {
     server.close();
   });
 });
+
+describe('a stale nonce', () => {
+  it('is answered again with the new nonce; a second plain 401 is the response', async () => {
+    const nonces: string[] = [];
+    const server = net.createServer((sock) => {
+      let buf = Buffer.alloc(0);
+      sock.on('data', (d) => {
+        buf = Buffer.concat([buf, d]);
+        const r = parseRaw(buf);
+        if (!r) return;
+        buf = Buffer.alloc(0);
+        const auth: string = r.headers.find(([k]: [string, string]) => k.toLowerCase() === 'authorization')?.[1] ?? '';
+        const nonce = /nonce="([^"]*)"/.exec(auth)?.[1] ?? '-';
+        nonces.push(nonce);
+        const challenge = (n: string, stale: boolean) => `HTTP/1.1 401 Unauthorized\r\nWWW-Authenticate: Digest realm="r", nonce="${n}", qop="auth"${stale ? ', stale=true' : ''}\r\nContent-Length: 0\r\n\r\n`;
+        if (nonce === '-') sock.write(challenge('n1', false));
+        else if (nonce === 'n1') sock.write(challenge('n2', true));
+        else if (r.requestLine.includes('/ok')) sock.write('HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n');
+        else sock.write(challenge('n3', false));
+      });
+      sock.on('error', () => {});
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const base = `http://127.0.0.1:${(server.address() as net.AddressInfo).port}`;
+    const ok = await send({ method: 'GET', url: `${base}/ok`, headers: [['Authorization', 'Digest u p']] });
+    expect(ok.response.status).toBe(200);
+    expect(nonces).toEqual(['-', 'n1', 'n2']);
+    nonces.length = 0;
+    const no = await send({ method: 'GET', url: `${base}/no`, headers: [['Authorization', 'Digest u p']] });
+    expect(no.response.status).toBe(401);
+    expect(nonces).toEqual(['-', 'n1', 'n2']);
+    server.close();
+  });
+});
