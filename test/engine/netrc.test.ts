@@ -62,6 +62,12 @@ describe('the engine and curl --netrc-file send the same credentials', () => {
     expect(authOf(cap.requests[0])).toBe(mine);
   });
 
+  it('http://user@host with no entry for that login sends the user alone, as without netrc', async () => {
+    cap.requests.length = 0;
+    await send({ method: 'GET', url: `http://nobody@127.0.0.1:${cap.port}/x`, headers: [] }, { auth: { netrc: { file: path.join(dir, 'netrc-none'), optional: true } } });
+    expect(authOf(cap.requests[0])).toBe(b64('nobody:'));
+  });
+
   it("the request's own Authorization and a URL password win", async () => {
     cap.requests.length = 0;
     await send({ method: 'GET', url: `http://127.0.0.1:${cap.port}/x`, headers: [['Authorization', 'Bearer t']] }, { auth: { netrc: { file } } });

@@ -69,7 +69,8 @@ export class Authenticator {
   private answered = 0;
   private probed = false;
   private entries?: NetrcEntry[];
-  private login?: string;
+  /** `http://user@host` with netrc: the login to look up, for the first URL's origin only. */
+  private login?: { user: string; origin?: string };
   private readonly digestMode: boolean;
   private readonly unsigned: ReadonlySet<string>;
 
@@ -96,7 +97,7 @@ export class Authenticator {
       const urlHasPassword = /^[a-z][a-z0-9+.-]*:\/\/[^/?#@]*:[^/?#]*@/i.test(request.url);
       if (cred.user !== undefined && !urlHasPassword && o.user === undefined && this.entries) {
         // http://user@host with netrc: the password of that login (curl's manual, --netrc).
-        this.login = cred.user.slice(0, -1);
+        this.login = { user: cred.user.slice(0, -1), origin: URL.canParse(url) ? new URL(url).origin : undefined };
       } else if (u !== undefined && this.digestMode) this.digest = { user: splitUser(u)[0], password: splitUser(u)[1] };
       else if (u !== undefined) headers.push(basicAuthHeader(u));
       else if (o.digest && !this.entries) throw new EngineError('bad-auth', '--digest needs -u USER:PASSWORD (or -n and a .netrc entry)', { hint: 'Add -u USER:PASSWORD.' });
@@ -110,7 +111,9 @@ export class Authenticator {
   hop(current: Request, url: URL): AuthHop {
     const mine = this.origin === url.origin;
     if (!mine && this.entries && !hasHeader(current.headers, 'authorization')) {
-      const found = netrcCredentials(this.entries, url.hostname, this.origin === undefined ? this.login : undefined);
+      const login = this.login?.origin === url.origin ? this.login.user : undefined;
+      // No entry for that login: the URL's user alone, as without netrc (`user:`).
+      const found = netrcCredentials(this.entries, url.hostname, login) ?? (login !== undefined ? `${login}:` : undefined);
       if (found !== undefined && this.digestMode) {
         const [user, password] = splitUser(found);
         this.digest = { user, password };
