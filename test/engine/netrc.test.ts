@@ -96,6 +96,12 @@ describe('errors: nothing is sent', () => {
     expect(cap.requests).toEqual([]);
   });
 
+  it('/dev/zero is refused after 1 MiB, memory bounded', async () => {
+    const err = await send({ method: 'GET', url: `http://127.0.0.1:${cap.port}/x`, headers: [] }, { auth: { netrc: { file: '/dev/zero' } } }).catch((e) => e);
+    expect(err.code).toBe('bad-netrc');
+    expect(err.message).toMatch(/^\/dev\/zero: larger than 1048576 bytes/);
+  });
+
   it('--netrc-optional: a missing file is no error', async () => {
     cap.requests.length = 0;
     await send({ method: 'GET', url: `http://127.0.0.1:${cap.port}/x`, headers: [] }, { auth: { netrc: { file: '/nonexistent/netrc', optional: true } } });

@@ -155,8 +155,9 @@ export function readNetrc(o: NetrcOptions): NetrcEntry[] {
   const file = netrcFile(o);
   let text: string;
   try {
-    text = fs.readFileSync(file, 'utf8');
+    text = readCapped(file);
   } catch (e) {
+    if (e instanceof EngineError) throw e;
     const err = e as NodeJS.ErrnoException;
     if (o.optional && err.code === 'ENOENT') return [];
     throw new EngineError('bad-netrc', `${file}: cannot read the .netrc file (${err.code ?? err.message})`, {
@@ -165,6 +166,31 @@ export function readNetrc(o: NetrcOptions): NetrcEntry[] {
     });
   }
   return parseNetrc(text, file);
+}
+
+/** The largest `.netrc` read, in bytes: a file is a few lines; /dev/zero must not fill memory. */
+export const NETRC_MAX_BYTES = 1024 * 1024;
+
+/** The file's text, read in chunks up to {@link NETRC_MAX_BYTES} (a pipe, `<(gpg -d ...)`, works too). */
+function readCapped(file: string): string {
+  const fd = fs.openSync(file, 'r');
+  try {
+    const chunks: Buffer[] = [];
+    let total = 0;
+    for (;;) {
+      const buf = Buffer.alloc(64 * 1024);
+      const n = fs.readSync(fd, buf, 0, buf.length, null);
+      if (n === 0) break;
+      total += n;
+      if (total > NETRC_MAX_BYTES) {
+        throw new EngineError('bad-netrc', `${file}: larger than ${NETRC_MAX_BYTES} bytes, not a .netrc file`, { hint: 'Give the .netrc file itself.', details: { file, curlExit: 26 } });
+      }
+      chunks.push(buf.subarray(0, n));
+    }
+    return Buffer.concat(chunks).toString('utf8');
+  } finally {
+    fs.closeSync(fd);
+  }
 }
 
 function bad(name: string, line: number, what: string, hint: string): EngineError {
