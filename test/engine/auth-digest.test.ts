@@ -10,7 +10,10 @@ import { send } from '../../engine/src/http/send.js';
 import { authShorthand } from '../../engine/src/http/auth.js';
 import { digestAuthorization, digestChallenge } from '../../engine/src/http/digest.js';
 import { startHttpbin } from '../fixtures/httpbin.mjs';
-import { parseRaw } from '../fixtures/http/capture-server.mjs';
+import { startScripted } from '../fixtures/http/capture-server.mjs';
+
+/** A request as the capture server parsed it. */
+type Raw = { requestLine: string; headers: [string, string][]; body: Buffer };
 
 let hb: { url: string; close(): Promise<void> };
 beforeAll(async () => {
@@ -86,65 +89,44 @@ describe('RFC 7616 section 3.9.1 example', () => {
 
 describe('the body on the wire', () => {
   it('a POST goes first with Content-Length: 0, its body only on the answered request', async () => {
-    const seen: { line: string; auth?: string; body: string; length?: string }[] = [];
-    const server = net.createServer((sock) => {
-      let buf = Buffer.alloc(0);
-      sock.on('data', (d) => {
-        buf = Buffer.concat([buf, d]);
-        const r = parseRaw(buf);
-        if (!r) return;
-        buf = Buffer.alloc(0);
-        const get = (n: string) => r.headers.find(([k]: [string, string]) => k.toLowerCase() === n)?.[1];
-        seen.push({ line: r.requestLine, auth: get('authorization'), body: r.body.toString(), length: get('content-length') });
-        if (!get('authorization')) sock.write('HTTP/1.1 401 Unauthorized\r\nWWW-Authenticate: Digest realm="r", nonce="n1", qop="auth", algorithm=MD5\r\nContent-Length: 4\r\n\r\nnope');
-        else sock.write('HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok');
-      });
-      sock.on('error', () => {});
-    });
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    const url = `http://127.0.0.1:${(server.address() as net.AddressInfo).port}/form`;
+    const get = (r: Raw, n: string) => r.headers.find(([k]) => k.toLowerCase() === n)?.[1];
+    const server = await startScripted((r: Raw) =>
+      get(r, 'authorization')
+        ? 'HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok'
+        : 'HTTP/1.1 401 Unauthorized\r\nWWW-Authenticate: Digest realm="r", nonce="n1", qop="auth", algorithm=MD5\r\nContent-Length: 4\r\n\r\nnope',
+    );
+    const seen = () => server.requests.map((r: Raw) => [get(r, 'content-length'), r.body.toString(), !!get(r, 'authorization')]);
+    const url = `http://127.0.0.1:${server.port}/form`;
     const ex = await send({ method: 'POST', url, headers: [['Authorization', 'Digest u p'], ['Content-Type', 'text/plain']], body: { kind: 'text', text: 'hello' } });
     expect(ex.response.status).toBe(200);
-    expect(seen.map((s) => [s.length, s.body, !!s.auth])).toEqual([['0', '', false], ['5', 'hello', true]]);
+    expect(seen()).toEqual([['0', '', false], ['5', 'hello', true]]);
     // curl -v sends the same two requests (checked with curl 7.88).
-    seen.length = 0;
+    server.requests.length = 0;
     // (curl runs asynchronously: the server is in this process.)
     await promisify(execFile)('curl', ['-s', '-o', '/dev/null', '--max-time', '20', '--digest', '-u', 'u:p', '-H', 'Content-Type: text/plain', '--data-binary', 'hello', url]);
-    expect(seen.map((s) => [s.length, s.body, !!s.auth])).toEqual([['0', '', false], ['5', 'hello', true]]);
-    server.close();
+    expect(seen()).toEqual([['0', '', false], ['5', 'hello', true]]);
+    await server.close();
   });
 });
 
 describe('a stale nonce', () => {
   it('is answered again with the new nonce; a second plain 401 is the response', async () => {
-    const nonces: string[] = [];
-    const server = net.createServer((sock) => {
-      let buf = Buffer.alloc(0);
-      sock.on('data', (d) => {
-        buf = Buffer.concat([buf, d]);
-        const r = parseRaw(buf);
-        if (!r) return;
-        buf = Buffer.alloc(0);
-        const auth: string = r.headers.find(([k]: [string, string]) => k.toLowerCase() === 'authorization')?.[1] ?? '';
-        const nonce = /nonce="([^"]*)"/.exec(auth)?.[1] ?? '-';
-        nonces.push(nonce);
-        const challenge = (n: string, stale: boolean) => `HTTP/1.1 401 Unauthorized\r\nWWW-Authenticate: Digest realm="r", nonce="${n}", qop="auth"${stale ? ', stale=true' : ''}\r\nContent-Length: 0\r\n\r\n`;
-        if (nonce === '-') sock.write(challenge('n1', false));
-        else if (nonce === 'n1') sock.write(challenge('n2', true));
-        else if (r.requestLine.includes('/ok')) sock.write('HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n');
-        else sock.write(challenge('n3', false));
-      });
-      sock.on('error', () => {});
+    const challenge = (n: string, stale: boolean) => `HTTP/1.1 401 Unauthorized\r\nWWW-Authenticate: Digest realm="r", nonce="${n}", qop="auth"${stale ? ', stale=true' : ''}\r\nContent-Length: 0\r\n\r\n`;
+    const nonceOf = (r: Raw) => /nonce="([^"]*)"/.exec(r.headers.find(([k]) => k.toLowerCase() === 'authorization')?.[1] ?? '')?.[1] ?? '-';
+    const server = await startScripted((r: Raw) => {
+      const nonce = nonceOf(r);
+      if (nonce === '-') return challenge('n1', false);
+      if (nonce === 'n1') return challenge('n2', true);
+      return r.requestLine.includes('/ok') ? 'HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n' : challenge('n3', false);
     });
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    const base = `http://127.0.0.1:${(server.address() as net.AddressInfo).port}`;
+    const base = `http://127.0.0.1:${server.port}`;
     const ok = await send({ method: 'GET', url: `${base}/ok`, headers: [['Authorization', 'Digest u p']] });
     expect(ok.response.status).toBe(200);
-    expect(nonces).toEqual(['-', 'n1', 'n2']);
-    nonces.length = 0;
+    expect(server.requests.map(nonceOf)).toEqual(['-', 'n1', 'n2']);
+    server.requests.length = 0;
     const no = await send({ method: 'GET', url: `${base}/no`, headers: [['Authorization', 'Digest u p']] });
     expect(no.response.status).toBe(401);
-    expect(nonces).toEqual(['-', 'n1', 'n2']);
-    server.close();
+    expect(server.requests.map(nonceOf)).toEqual(['-', 'n1', 'n2']);
+    await server.close();
   });
 });
