@@ -4,6 +4,9 @@
  * Algorithms MD5, SHA-256, SHA-512-256 and their `-sess` forms, `qop=auth` (or none, RFC
  * 2069's form). The challenge is read by the npm package `auth-header` (RFC 7235's
  * auth-param syntax: tokens, quoted strings with escapes); the hashes are node:crypto's.
+ * Weighed and not taken: `digest-header` (MD5 only), `http-auth-utils` (refuses a challenge
+ * with a parameter it does not list, such as RFC 7616's `userhash` or `charset`, and quotes
+ * `qop` and `nc`, which RFC 7616 writes bare), `digest-fetch` (bound to fetch).
  */
 /// <reference path="./auth-header.d.ts" />
 import { createHash, randomBytes } from 'node:crypto';
