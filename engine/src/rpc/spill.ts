@@ -136,8 +136,11 @@ export class SpillSink extends Writable {
     const done = () => {
       if (--waiting === 0) cb();
     };
+    // One 'drain' wait per file, however many of the chunks (the 16 MiB held) fill it.
+    const full = new Set<Out>();
     const write = (out: Out, data: Uint8Array) => {
-      if (!out.stream.write(data)) {
+      if (!out.stream.write(data) && !full.has(out)) {
+        full.add(out);
         waiting++;
         out.stream.once('drain', done);
       }
