@@ -62,8 +62,9 @@ Options:
   --fail-fast, --bail   stop at the first request that fails or errs (without it, a .http
                         file goes on after a failed request; a sheet stops at an error)
   --timeout S           per-request timeout in seconds (default none)
-  --retry N             send a request that failed by transport again, up to N times;
-                        one that passes on a retry is reported flaky (hurl's --retry)
+  --retry N             send a request again, up to N times, that failed by transport
+                        or by an assertion marked retry (-> expect-status 200 retry);
+                        never a POST/PATCH unless marked; a pass on a retry is flaky
   --retry-delay MS      wait between tries (default 1000)
   --repeat N            run the files N times over (a soak)
   --insecure, -k        accept any TLS certificate
