@@ -189,9 +189,7 @@ export function installEnhance(c: Core): void {
       return out;
     }
     if (!isObject(elem)) return elem;
-    const out: any = {};
-    for (const k of Object.keys(elem)) out[k] = elem[k];
-    return out;
+    return Object.assign({}, elem);
   }
 
   function copyElement(element: any): any {
