@@ -50,7 +50,7 @@
 ;; sheet-environment.el, sheet-run.el, sheet-session.el (what
 ;; outlives an engine), sheet-engine-log.el, sheet-settings.el,
 ;; sheet-prompt.el, sheet-curl-edit.el, sheet-complete.el,
-;; sheet-eldoc.el, sheet-flymake.el and sheet-restclient.el.
+;; sheet-eldoc.el, sheet-flymake.el, sheet-history.el, sheet-restclient.el.
 
 ;;; Code:
 
@@ -73,6 +73,8 @@
 (require 'sheet-complete)     ; completion at point
 (require 'sheet-eldoc)        ; Eldoc: values, URLs
 (require 'sheet-flymake)      ; Flymake: the parser's diagnostics
+(require 'sheet-code)         ; C-c C-S-u: the request as code
+(require 'sheet-history)      ; C-c C-h, `sheet-response-diff'
 
 (defvar-local sheet-syntax nil
   "The syntax the engine reads this buffer in, from its first line.
@@ -173,9 +175,17 @@ Elsewhere the engine resolves them (`sheet/variables')."
 
 ;;; Commands
 
-(defun sheet-copy-curl-command ()
-  "Copy the request at point, as a curl command line, to the kill ring."
-  (interactive)
+(defun sheet-copy-curl-command (&optional as-code)
+  "Copy the request at point, as a curl command line, to the kill ring.
+With a prefix argument AS-CODE, copy it as code in another
+language instead (`sheet-copy-as-code')."
+  (interactive "P")
+  (if as-code
+      (call-interactively #'sheet-copy-as-code)
+    (sheet--copy-curl-command)))
+
+(defun sheet--copy-curl-command ()
+  "Copy the request at point as a curl command line; return it."
   (let* ((result (sheet-engine--request 'sheet/curl
                                         (append (sheet--location-params)
                                                 (sheet--prompt-answers))
@@ -313,6 +323,7 @@ and is shown in the mode line."
     (define-key map (kbd "C-c C-p") #'sheet-jump-prev)
     (define-key map (kbd "C-c C-.") #'sheet-mark-current)
     (define-key map (kbd "C-c C-u") #'sheet-copy-curl-command)
+    (define-key map (kbd "C-c C-S-u") #'sheet-copy-as-code)
     (define-key map (kbd "C-c C-y") #'sheet-yank-curl)
     (define-key map (kbd "C-c C-g") #'sheet-helm)
     (define-key map (kbd "C-c n n") #'sheet-narrow-to-current)
@@ -321,6 +332,7 @@ and is shown in the mode line."
     (define-key map [remap comment-dwim] #'sheet-comment-dwim)
     (define-key map (kbd "C-c C-t") #'sheet-run-buffer)
     (define-key map (kbd "C-c C-e") #'sheet-set-environment)
+    (define-key map (kbd "C-c C-h") #'sheet-response-history)
     map)
   "Keymap of `sheet-mode'.")
 
@@ -333,6 +345,8 @@ and is shown in the mode line."
     ["Send request, don't show response"
      sheet-http-send-current-suppress-response-buffer]
     ["Cancel request in flight" sheet-cancel]
+    ["Earlier response" sheet-response-history]
+    ["Diff of the last two responses" sheet-response-diff]
     "--"
     ["Next request" sheet-jump-next]
     ["Previous request" sheet-jump-prev]
@@ -344,6 +358,7 @@ and is shown in the mode line."
     ["Show all" sheet-show-all :active sheet-outline-mode]
     "--"
     ["Copy as curl command" sheet-copy-curl-command]
+    ["Copy as code (Python, JavaScript, Go...)" sheet-copy-as-code]
     ["Insert curl command as request" sheet-yank-curl]
     ["Variables and hooks" sheet-show-info]
     ["Environment (.http)" sheet-set-environment]

@@ -9,12 +9,14 @@ import { EngineError, isEngineError, toEngineError } from '../errors.js';
 import { closeConnections } from '../http/send.js';
 import { containStrayErrors, withCallScope } from '../call-scope.js';
 import { curlToSheet } from '../curl/from-curl.js';
+import { codeTargets } from '../snippet/to-code.js';
 import { syntaxFor } from '../http-file/index.js';
 import * as P from './protocol.js';
 import { VERSION } from '../version.js';
 import { Session, type SessionEvalLisp } from './session.js';
 import { answerBadFrames, FramedStreamWriter, strictJsonDecoder } from './framing.js';
 import { FrameResync } from './resync.js';
+import { Documents, type DocumentRef } from './documents.js';
 
 export { FramedStreamWriter };
 
@@ -127,6 +129,9 @@ export function serve(conn: MessageConnection, onExit: () => void = () => proces
   };
   // Until `initialize` says the client has Lisp, `:=` variables are unavailable.
   const session = new Session(undefined);
+  // Texts kept in step by their changes (documents.ts): completion and diagnostics.
+  const docs = new Documents();
+  const withDoc = <T extends { text: string; doc?: DocumentRef }>(p: T): T => (p && typeof p === 'object' && p.doc !== undefined ? { ...p, text: docs.text(p.doc) } : p);
   const guard =
     <A extends unknown[], R>(fn: (...a: A) => Promise<R> | R) =>
     async (...a: A): Promise<R | ResponseError<P.EngineErrorData>> => {
@@ -151,17 +156,27 @@ export function serve(conn: MessageConnection, onExit: () => void = () => proces
     if (p.bodyFileMin !== undefined && p.bodyFileMin !== null && !(Number.isInteger(p.bodyFileMin) && p.bodyFileMin >= 0)) {
       throw new EngineError('bad-argument', `params.bodyFileMin must be a number of characters, not ${JSON.stringify(p.bodyFileMin)}`, { hint: 'See docs/protocol.md.' });
     }
+    const jq = p.jq as unknown as { filter?: unknown; args?: unknown } | undefined | null;
+    if (jq != null && (typeof jq.filter !== 'string' || (jq.args != null && (!Array.isArray(jq.args) || jq.args.some((a) => typeof a !== 'string'))))) {
+      throw new EngineError('bad-argument', `params.jq must be { filter: string, args?: string[] }, not ${JSON.stringify(jq)}`, { hint: 'See docs/protocol.md.' });
+    }
     // An error a library throws outside our awaits ends this send alone (src/call-scope.ts).
-    const q = { ...p, bodyFileMin: p.bodyFileMin ?? undefined };
+    const q = { ...p, bodyFileMin: p.bodyFileMin ?? undefined, jq: p.jq ?? undefined };
     return withCallScope((signal) => session.send(q, signal), abortSignal(token));
   }));
   conn.onRequest(P.SheetOutline, guard((p: P.OutlineParams) => {
     const q = checkSheetParams(p, false);
     return session.outline(q.text, typeof q.path === 'string' ? q.path : undefined);
   }));
-  conn.onRequest(P.SheetVariables, guard((p: P.VariablesParams) => session.variables(checkSheetParams(p, true))));
-  conn.onRequest(P.SheetCompletions, guard((p: P.CompletionsParams) => session.completions(checkSheetParams(p, true))));
-  conn.onRequest(P.SheetCurl, guard((p: P.CurlParams) => session.curl(checkSheetParams(p, true))));
+  conn.onRequest(P.SheetVariables, guard((p: P.VariablesParams) => session.variables(checkSheetParams(withDoc(p), true))));
+  conn.onRequest(P.SheetCompletions, guard((p: P.CompletionsParams) => session.completions(checkSheetParams(withDoc(p), true))));
+  conn.onRequest(P.SheetCurl, guard((p: P.CurlParams) => session.curl(checkSheetParams(withDoc(p), true))));
+  conn.onRequest(P.SheetDiagnostics, guard((p: P.DiagnosticsParams) => session.diagnostics(checkSheetParams(withDoc(p), false))));
+  conn.onRequest(P.SheetCode, guard((p: P.CodeParams) => {
+    if (typeof p?.target !== 'string') throw new EngineError('bad-argument', `params.target must be a code target's name (a string), not ${JSON.stringify(p?.target)}`, { hint: 'sheet/codeTargets lists them; see docs/protocol.md.' });
+    return session.code(checkSheetParams(p, true));
+  }));
+  conn.onRequest(P.SheetCodeTargets, guard(() => ({ targets: codeTargets() })));
   conn.onRequest(P.SheetFromCurl, guard((p: P.FromCurlParams) => {
     if (typeof p?.command !== 'string') {
       throw new EngineError('bad-argument', `params.command must be a curl command line (a string), not ${JSON.stringify(p?.command)}`, { hint: 'See docs/protocol.md.' });
