@@ -30,7 +30,7 @@ export interface ExpectContext {
 
 /** The assertion hooks, for `HOOK_TYPES` (C-c C-i). */
 export const EXPECT_TYPES = [
-  { name: 'expect-status', args: '200 | 2xx | 200 201', doc: 'Assert the response status (a code, a class like 2xx, or any of several).' },
+  { name: 'expect-status', args: '200 | 2xx | 200 201 [retry]', doc: 'Assert the response status (a code, a class like 2xx, or any of several); a last word retry: sent again under sheet run --retry until it passes.' },
   { name: 'expect-header', args: 'Name [REGEXP]', doc: 'Assert the header is present and its value matches the regular expression.' },
   { name: 'expect-jq', args: '<jq expression>', doc: 'Assert the jq expression prints true on the response body.' },
   { name: 'expect-body', args: 'REGEXP', doc: 'Assert the response body matches the regular expression.' },

@@ -43,6 +43,7 @@ Assertion hooks check the responses:
   -> expect-status 200 | 2xx          -> expect-header Content-Type json
   -> expect-jq '.items | length > 0'  -> expect-body "name": "Ada"
   -> expect-time < 500                (ms)
+  Any of them ending in the word retry (-> expect-status 200 retry) is retried under --retry.
 
 Options:
   --var :name=value     set a variable for every file (overrides the sheet's); repeatable
