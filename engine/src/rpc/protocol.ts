@@ -56,6 +56,14 @@ export interface Settings {
    * relative to the engine's directory. null (default): the environment's (docs/networks.md).
    */
   caFile?: string | null;
+  /**
+   * A `.netrc` file whose credentials are sent (curl's `--netrc-file`; `"~/.netrc"` is curl's
+   * `-n`; `sheet run --netrc`, Emacs' `sheet-netrc`): for a request without an Authorization of
+   * its own and without a password in its URL, by curl's rules (docs/networks.md,
+   * "Credentials"). `~` expanded, relative to the engine's directory; unreadable: `bad-netrc`,
+   * nothing sent. null (default): none, as curl without `-n`.
+   */
+  netrc?: string | null;
 }
 
 /**

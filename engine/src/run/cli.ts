@@ -76,6 +76,8 @@ Options:
   --noproxy LIST        hosts that go direct (curl's --noproxy: over NO_PROXY)
   --cacert FILE         the authorities that verify servers (curl's --cacert: over
                         CURL_CA_BUNDLE and SSL_CERT_FILE)
+  --netrc, -n           send ~/.netrc's credentials (curl's -n; docs/networks.md)
+  --netrc-file FILE     send FILE's credentials (curl's --netrc-file)
   --cookie-jar PATH     load and save cookies in PATH (Netscape format, as curl -b/-c)
   --untrusted           run no code from the files: a := Lisp variable, a run-hook or a
                         .http handler or pre-request script stops its file before anything
@@ -169,6 +171,8 @@ export async function main(argv: string[], io: Io): Promise<number> {
         proxy: { type: 'string', short: 'x' },
         noproxy: { type: 'string' },
         cacert: { type: 'string' },
+        netrc: { type: 'boolean', short: 'n' },
+        'netrc-file': { type: 'string' },
         'cookie-jar': { type: 'string' },
         untrusted: { type: 'boolean' },
         'no-color': { type: 'boolean' },
@@ -312,6 +316,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
     insecure: !!v.insecure,
     ...(v.proxy !== undefined || v.noproxy !== undefined ? { proxy: { ...(v.proxy !== undefined ? { all: v.proxy } : {}), ...(v.noproxy !== undefined ? { noProxy: v.noproxy } : {}) } } : {}),
     ...(v.cacert !== undefined ? { caFile: path.resolve(v.cacert) } : {}),
+    ...(v['netrc-file'] !== undefined ? { netrc: path.resolve(v['netrc-file']) } : v.netrc ? { netrc: '~/.netrc' } : {}),
     cookieJar: v['cookie-jar'],
     retry,
     retryDelayMs: retryDelay,
