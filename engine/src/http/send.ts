@@ -22,8 +22,9 @@ import { isRedirect, MAX_REDIRECTS, redirectRequest } from './redirects.js';
 import { transportError } from './transport-error.js';
 import { basicAuthHeader, hasHeader, urlCredentials } from '../curl/rules.js';
 import { chooseProxy, type ProxyOptions } from './proxy.js';
-import { dispatcherFor } from './dispatchers.js';
+import { dispatcherFor, tlsAlertFor, versionFor } from './dispatchers.js';
 import { chooseTrust, type TrustOptions } from './trust.js';
+import { chooseClientCert, type ClientCertOptions } from './client-cert.js';
 
 export { BodyError, SinkError, type BodyPlan, type ResponseHead } from './dispatch.js';
 export type { BodyStream } from './request-body.js';
@@ -32,6 +33,7 @@ export { CURL_EXIT, transportError } from './transport-error.js';
 export { closeConnections } from './dispatchers.js';
 export { chooseProxy, PROXY_VARIABLES, type ProxyOptions } from './proxy.js';
 export { CA_VARIABLES, type TrustOptions } from './trust.js';
+export { splitCertArg, type ClientCertOptions, type ClientCertSpec } from './client-cert.js';
 
 export interface SendOptions {
   /** Cookie jar: Set-Cookie responses are stored; cookies are sent unless the request has a Cookie header. */
@@ -84,6 +86,16 @@ export interface SendOptions {
    * from `cwd`. Default: this process's environment and directory.
    */
   trust?: TrustOptions;
+  /**
+   * The client certificate for mutual TLS by curl's rules (client-cert.ts): `cert` (curl's
+   * --cert FILE[:PASS]), `key`, `pass` for every host, else `byHost`; relative names from `cwd`.
+   * Checked before anything is sent (`bad-client-cert`).
+   */
+  clientCert?: ClientCertOptions;
+  /** Offer HTTP/2 by ALPN to https:// servers (curl's --http2); the answer says which version spoke. */
+  http2?: boolean;
+  /** Connect through this Unix socket instead of the URL's host (curl's --unix-socket); no proxy then. */
+  unixSocket?: string;
 }
 
 /** Default cap of a body collected in memory (bytes): 512 MiB. */
@@ -122,7 +134,7 @@ function untilAborted<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
  *   headers with their case, body bytes), the redirects followed, and the duration in ms.
  * @throws EngineError with code `invalid-url`, `connection-refused`, `unknown-host`, `tls-error`,
  *   `timeout`, `cancelled`, `too-many-redirects` or `network-error`; the message names the URL
- *   (and the proxy, when the proxy failed); `bad-proxy` or `bad-ca-file` before anything is sent.
+ *   (and the proxy, when the proxy failed); `bad-proxy`, `bad-ca-file` or `bad-client-cert` before anything is sent.
  */
 export async function send(request: Request, opts: SendOptions = {}): Promise<Exchange> {
   const started = performance.now();
@@ -168,9 +180,11 @@ export async function send(request: Request, opts: SendOptions = {}): Promise<Ex
         });
       }
       // The proxy is chosen before anything is sent: a malformed one is `bad-proxy`, nothing sent.
-      const proxy = chooseProxy(url, opts.proxy);
-      const trust = url.protocol === 'https:' && !opts.insecure ? chooseTrust(opts.trust) : undefined;
-      const dispatcher = dispatcherFor(url, proxy, !!opts.insecure, trust, opts.timeoutMs);
+      const proxy = opts.unixSocket ? undefined : chooseProxy(url, opts.proxy);
+      const https = url.protocol === 'https:';
+      const trust = https && !opts.insecure ? chooseTrust(opts.trust) : undefined;
+      const identity = https ? chooseClientCert(url, opts.clientCert) : undefined;
+      const dispatcher = dispatcherFor(url, { proxy, insecure: !!opts.insecure, trust, timeoutMs: opts.timeoutMs, identity, http2: opts.http2, socketPath: opts.unixSocket });
       const sent: Request = { ...current, headers: [...current.headers] };
       if (headerValue(sent.headers, 'cookie') === undefined) {
         const fromJar = opts.jar && !jarIsEmpty(opts.jar) ? await opts.jar.getCookieString(url.href) : '';
@@ -180,7 +194,8 @@ export async function send(request: Request, opts: SendOptions = {}): Promise<Ex
       const stream = opts.bodyStream && current.body !== undefined ? opts.bodyStream : undefined;
       const plan = async (head: ResponseHead): Promise<BodyPlan> => {
         if (follow && isRedirect(head.status, head.headers)) return { kind: 'discard' };
-        if (opts.sink) return { kind: 'sink', target: await opts.sink(proxy ? { ...head, proxy: { origin: proxy.origin, source: proxy.source } } : head, sent) };
+        const known = { ...head, httpVersion: versionFor(dispatcher, url), ...(proxy ? { proxy: { origin: proxy.origin, source: proxy.source } } : {}) };
+        if (opts.sink) return { kind: 'sink', target: await opts.sink(known, sent) };
         return { kind: 'collect', max: opts.maxBodyBytes ?? MAX_BUFFERED_BODY };
       };
       let raw: RawResponse;
@@ -196,7 +211,7 @@ export async function send(request: Request, opts: SendOptions = {}): Promise<Ex
             details: { url: sent.url, maxBodyBytes: max },
           });
         }
-        throw transportError(e, sent.url, { timedOut, cancelled: ctrl.signal.aborted && !timedOut, timeoutMs: opts.timeoutMs, proxy, caSources: trust?.sources });
+        throw transportError(tlsAlertFor(dispatcher, url) ?? e, sent.url, { timedOut, cancelled: ctrl.signal.aborted && !timedOut, timeoutMs: opts.timeoutMs, proxy, caSources: trust?.sources, clientCert: identity?.source, socketPath: opts.unixSocket });
       }
       if (opts.jar) {
         for (const [n, v] of raw.headers) {
@@ -208,7 +223,7 @@ export async function send(request: Request, opts: SendOptions = {}): Promise<Ex
         current = redirectRequest({ current, url, status: raw.status, location, stream }, firstUrl, redirects, maxRedirects);
         continue;
       }
-      const response: Response = { httpVersion: '1.1', status: raw.status, statusText: raw.statusText, headers: raw.headers, body: raw.body };
+      const response: Response = { httpVersion: versionFor(dispatcher, url), status: raw.status, statusText: raw.statusText, headers: raw.headers, body: raw.body };
       return { request: sent, response, redirects, durationMs: performance.now() - started, ...(proxy ? { proxy: { origin: proxy.origin, source: proxy.source } } : {}) };
     }
   } finally {
