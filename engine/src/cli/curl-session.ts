@@ -7,7 +7,8 @@ import type { Built } from './build-request.js';
 /**
  * `-b`/`-c`/`-j` for the verb's cookie jar, `--max-redirs`, `-k`, `--max-time` (seconds),
  * `--compressed`, the proxy options `-x`, `--noproxy`, `-U`, `--cacert` (curl reads the proxy and
- * CA variables itself).
+ * CA variables itself), the client certificate `--cert`, `--key`, `--pass`, `--http2` and
+ * `--unix-socket`.
  */
 export function curlSessionArgs(b: Built, timeoutMs: number | undefined): string[] {
   const args: string[] = [];
@@ -22,6 +23,11 @@ export function curlSessionArgs(b: Built, timeoutMs: number | undefined): string
   if (b.opts.noProxy !== undefined) args.push('--noproxy', b.opts.noProxy);
   if (b.opts.proxyUser !== undefined) args.push('-U', b.opts.proxyUser);
   if (b.opts.cacert !== undefined) args.push('--cacert', b.opts.cacert);
+  if (b.opts.cert !== undefined) args.push('--cert', b.opts.cert);
+  if (b.opts.key !== undefined) args.push('--key', b.opts.key);
+  if (b.opts.pass !== undefined) args.push('--pass', b.opts.pass);
+  if (b.opts.http2) args.push('--http2');
+  if (b.opts.unixSocket !== undefined) args.push('--unix-socket', b.opts.unixSocket);
   return args;
 }
 

@@ -197,7 +197,10 @@ async function runCall(input: RunInput, out: RunOutput, outputs: Outputs, err: (
         ...(b.cookies ? { cookies: b.cookies[1] } : {}),
         proxy: { proxy: b.opts.proxy, noProxy: b.opts.noProxy, proxyUser: b.opts.proxyUser, env: callerEnv },
         trust: { caFile: b.opts.cacert, env: callerEnv, cwd: input.cwd },
-        sink: (head, sent) => route({ httpVersion: '1.1', status: head.status, statusText: head.statusText, headers: head.headers, body: Buffer.alloc(0) }, sent, head.proxy),
+        clientCert: { cert: b.opts.cert, key: b.opts.key, pass: b.opts.pass, cwd: input.cwd },
+        http2: b.opts.http2,
+        ...(b.opts.unixSocket !== undefined ? { unixSocket: path.resolve(input.cwd, b.opts.unixSocket) } : {}),
+        sink: (head, sent) => route({ httpVersion: head.httpVersion ?? '1.1', status: head.status, statusText: head.statusText, headers: head.headers, body: Buffer.alloc(0) }, sent, head.proxy),
       });
       const after = toNetscape(await jarCookies(jar));
       const jarWarning = b.cookieSave && b.cookieSave !== unreadable && (after !== before || b.opts.junkSession) ? await trySaveJar(jar, b.cookieSave) : null;

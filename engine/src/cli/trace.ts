@@ -4,9 +4,9 @@
  */
 import type { Exchange, Header, Response } from '../model.js';
 
-/** The status line: `HTTP/1.1 200 OK`. */
+/** The status line: `HTTP/1.1 200 OK`; `HTTP/2 200` (HTTP/2 has no reason phrase, RFC 9113 8.3.2). */
 function statusLine(r: Response): string {
-  return `HTTP/${r.httpVersion} ${r.status}${r.statusText ? ' ' + r.statusText : ''}`;
+  return `HTTP/${r.httpVersion} ${r.status}${r.statusText && r.httpVersion !== '2' ? ' ' + r.statusText : ''}`;
 }
 
 /** The status line and the headers, CRLF-separated, ending in an empty line (-i, HEAD). */
@@ -28,8 +28,10 @@ export function verboseLines(ex: Exchange, own: Header[], wire?: { bodyLength?: 
   const proxy = wire?.proxy;
   const target = proxy && u.protocol === 'http:' ? `${u.origin}${u.pathname}${u.search}` : `${u.pathname}${u.search}`;
   const out = proxy ? [`* Uses proxy ${proxy.origin} (from ${proxy.source})`] : [];
-  out.push(`> ${ex.request.method} ${target} HTTP/1.1`, `> Host: ${u.host}`);
-  if (wire) out.push('> Connection: keep-alive');
+  // HTTP/2 has no Connection header and sends Host as :authority (curl -v still shows Host).
+  const two = ex.response.httpVersion === '2';
+  out.push(`> ${ex.request.method} ${target} HTTP/${two ? '2' : '1.1'}`, `> Host: ${u.host}`);
+  if (wire && !two) out.push('> Connection: keep-alive');
   const headers = [...own, ...ex.request.headers];
   for (const [n, v] of headers) out.push(`> ${n}: ${v}`);
   if (wire && !headers.some(([n]) => /^(content-length|transfer-encoding)$/i.test(n))) {
