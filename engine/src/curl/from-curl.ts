@@ -53,6 +53,14 @@ const SAME_REQUEST = new Set([
   'tlsv1.0', 'tlsv1.1', 'tlsv1.2', 'tlsv1.3', 'tls-max', 'ciphers', 'tls13-ciphers', 'cert-status', 'pinnedpubkey', 'ssl-no-revoke',
   'etag-save', 'speed-limit', 'speed-time', 'parallel', 'parallel-max', 'rate', 'xattr', 'libcurl', 'suppress-connect-headers',
 ]);
+/** Connection options a sheet cannot say, and where to give them instead (docs/networks.md). */
+const CONNECTION_ELSEWHERE: Record<string, string> = {
+  cert: 'client certificates: `sheet run --cert`, Emacs\' sheet-client-certificates, a .http environment\'s clientCertificates',
+  key: 'with the certificate: `sheet run --key`, sheet-client-certificates',
+  pass: 'with the certificate: `sheet run --pass`, sheet-client-certificates',
+  'cert-type': 'the engine reads PEM certificates',
+  'unix-socket': 'the request goes to the URL\'s host unless `sheet run --unix-socket PATH`',
+};
 /** Options about the authentication scheme of -u: the sheet writes only Basic. */
 const AUTH_SCHEMES = new Set(['digest', 'ntlm', 'negotiate', 'anyauth', 'ntlm-wb']);
 /** restclient-header-regexp's name (sheet/parse.ts HEADER_LINE). */
@@ -116,8 +124,16 @@ export function curlToSheet(commandLine: string): CurlImport {
   const extraHeaders: Header[] = [];
   let authScheme: string | undefined;
   let globoff = false;
+  let http2 = false;
   for (const o of options) {
     if (o.name === 'url') urls.push(o.arg!);
+    // --http2: the request line's `HTTP/2`, which the engine sends as curl's --http2 (docs/networks.md).
+    else if (o.name === 'http2') http2 = true;
+    else if (CONNECTION_ELSEWHERE[o.name]) {
+      const what = `${o.written}${o.arg !== undefined ? ` ${o.arg}` : ''}`;
+      if (o.name === 'unix-socket') warn(`${what}: not carried over, a sheet request has no line for it (${CONNECTION_ELSEWHERE[o.name]})`);
+      else note(`${what}: not carried over, a sheet request has no line for it (${CONNECTION_ELSEWHERE[o.name]})`);
+    }
     else if (o.name === 'globoff') globoff = true;
     else if (o.name === 'form' || o.name === 'form-string') forms.push(o);
     else if (o.name === 'oauth2-bearer') extraHeaders.push(['Authorization', `Bearer ${o.arg!}`]);
@@ -208,7 +224,7 @@ export function curlToSheet(commandLine: string): CurlImport {
   if (target) {
     warn(`the URL: curl sends the request target ${target.curl} as written, the sheet sends ${target.sheet} (a sheet URL is percent-encoded as WHATWG URLs are, and an empty ? is not sent)`);
   }
-  const lines = [`${method} ${url}`];
+  const lines = [`${method} ${url}${http2 ? ' HTTP/2' : ''}`];
   for (const [n, v] of headers) {
     if (!SHEET_HEADER_NAME.test(n)) throw bad(`header name ${JSON.stringify(n)}: a sheet header name cannot hold blanks or ( ) , / : ; @ [ \\ ] { } =`, 'Rename the header or send this request with curl.');
     if (/[\r\n]/.test(v)) throw bad(`header ${n}: its value holds a line break, which a sheet header cannot`, 'Remove the line break from the value.');

@@ -39,7 +39,7 @@ const FILE_BODY = /^<(@(\w*))?[ \t]+(\S.*?)[ \t]*$/;
 const BLANK = /^[ \t]*$/;
 
 /** Directives we act on; others are kept and reported as unsupported (docs/http-files.md). */
-export const KNOWN_DIRECTIVES = new Set(['name', 'no-redirect', 'no-cookie-jar', 'prompt', 'note']);
+export const KNOWN_DIRECTIVES = new Set(['name', 'no-redirect', 'no-cookie-jar', 'prompt', 'note', 'http2']);
 
 /**
  * `[METHOD] URL [HTTP/x.y]` split into [all, method?, url, version?] (a regex with a lazy URL

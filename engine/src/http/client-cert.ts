@@ -43,7 +43,8 @@ export interface ClientCertOptions {
   key?: string;
   pass?: string;
   /**
-   * Certificates by host (`api.example.com` or `api.example.com:8443`, any case): Emacs's
+   * Certificates by host (`api.example.com` or `api.example.com:8443`, any case; `*` for any
+   * other host, as a JetBrains environment's SSLConfiguration): Emacs's
    * `sheet-client-certificates`, httpyac's `clientCertificates`, JetBrains' SSLConfiguration.
    */
   byHost?: Record<string, ClientCertSpec>;
@@ -82,13 +83,13 @@ export function splitCertArg(arg: string): { file: string; pass?: string } {
   return { file };
 }
 
-/** The byHost entry for `url`: `host:port` first, then `host` (names compared without case). */
+/** The byHost entry for `url`: `host:port` first, then `host` (names compared without case), then `*`. */
 function forHost(url: URL, byHost: Record<string, ClientCertSpec>): [string, ClientCertSpec] | undefined {
   const host = url.hostname.toLowerCase();
   const entries = Object.entries(byHost).map(([h, s]) => [h.toLowerCase().replace(/^\[|\](?=:\d+$|$)/g, ''), s, h] as const);
   const bare = host.replace(/^\[|\]$/g, '');
   const withPort = url.port ? `${bare}:${url.port}` : undefined;
-  const hit = entries.find(([h]) => h === withPort) ?? entries.find(([h]) => h === bare);
+  const hit = entries.find(([h]) => h === withPort) ?? entries.find(([h]) => h === bare) ?? entries.find(([h]) => h === '*');
   return hit ? [hit[2], hit[1]] : undefined;
 }
 
@@ -112,6 +113,22 @@ function read(file: string, fail: (why: string) => EngineError): string {
 }
 
 /**
+ * Which certificate applies to `url` (see the file's comment), its files not read: for the
+ * curl command line of a request (C-c C-u) and for {@link chooseClientCert}. `where` names its
+ * source for messages (`--cert`, `--cert for api.example.com`).
+ */
+export function pickClientCert(url: URL, o: ClientCertOptions = {}): { spec: ClientCertSpec; where: string } | undefined {
+  const names = o.names ?? { cert: '--cert', key: '--key', pass: '--pass' };
+  if (o.cert) {
+    const { file, pass } = splitCertArg(o.cert);
+    const p = o.pass ?? pass;
+    return { spec: { cert: file, ...(o.key ? { key: o.key } : {}), ...(p !== undefined ? { pass: p } : {}) }, where: names.cert };
+  }
+  const hit = o.byHost ? forHost(url, o.byHost) : undefined;
+  return hit ? { spec: hit[1], where: `${names.cert} for ${hit[0]}` } : undefined;
+}
+
+/**
  * The client identity for a request to `url` (see the file's comment), or undefined when none
  * applies.
  * @throws EngineError `bad-client-cert` (details.curlExit 58, details.path the file) naming the
@@ -120,17 +137,9 @@ function read(file: string, fail: (why: string) => EngineError): string {
  */
 export function chooseClientCert(url: URL, o: ClientCertOptions = {}): ClientIdentity | undefined {
   const names = o.names ?? { cert: '--cert', key: '--key', pass: '--pass' };
-  let spec: ClientCertSpec | undefined;
-  let where = names.cert;
-  if (o.cert) {
-    const { file, pass } = splitCertArg(o.cert);
-    spec = { cert: file, ...(o.key ? { key: o.key } : {}), ...((o.pass ?? pass) !== undefined ? { pass: o.pass ?? pass } : {}) };
-  } else if (o.byHost) {
-    const hit = forHost(url, o.byHost);
-    if (!hit) return undefined;
-    spec = hit[1];
-    where = `${names.cert} for ${hit[0]}`;
-  } else return undefined;
+  const picked = pickClientCert(url, o);
+  if (!picked) return undefined;
+  const { spec, where } = picked;
   const cwd = o.cwd ?? process.cwd();
   const certFile = path.resolve(cwd, spec.cert);
   const keyFile = spec.key ? path.resolve(cwd, spec.key) : certFile;

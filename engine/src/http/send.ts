@@ -33,7 +33,7 @@ export { CURL_EXIT, transportError } from './transport-error.js';
 export { closeConnections } from './dispatchers.js';
 export { chooseProxy, PROXY_VARIABLES, type ProxyOptions } from './proxy.js';
 export { CA_VARIABLES, type TrustOptions } from './trust.js';
-export { splitCertArg, type ClientCertOptions, type ClientCertSpec } from './client-cert.js';
+export { pickClientCert, splitCertArg, type ClientCertOptions, type ClientCertSpec } from './client-cert.js';
 
 export interface SendOptions {
   /** Cookie jar: Set-Cookie responses are stored; cookies are sent unless the request has a Cookie header. */

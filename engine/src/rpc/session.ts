@@ -16,6 +16,7 @@ import { SPILL_MIN_BYTES, SpillSink, spillBytes } from './spill.js';
 /** Hooks that read the response body (the others read the status, headers or time). */
 const BODY_HOOKS = new Set(['jq-set-var', 'expect-jq', 'expect-body', 'run-hook']);
 import { proxyOptions } from './proxy-setting.js';
+import { connectionCurlArgs, connectionSendOptions, NO_CONNECTION_SETTINGS, wantsHttp2 } from './tls-settings.js';
 import { hasOwnChanges, newJar, refreshJar, tryLoadJar, trySaveJar } from '../http/cookies.js';
 import { present, DEFAULT_THRESHOLD } from '../present/present.js';
 import { longestLineOf } from '../present/longest-line.js';
@@ -54,6 +55,7 @@ export const DEFAULT_SETTINGS: Required<Settings> = {
   insecure: false,
   proxy: null,
   caFile: null,
+  ...NO_CONNECTION_SETTINGS,
 };
 
 /**
@@ -244,6 +246,7 @@ export class Session {
       insecure: s.insecure,
       proxy: proxyOptions(s.proxy),
       ...(s.caFile ? { trust: { caFile: expandPath(s.caFile, process.cwd()) } } : {}),
+      ...connectionSendOptions(s, resolved.node, resolved.http?.clientCertificates),
       ...(spillAt !== undefined ? { sink: (head: ResponseHead) => (sink = new SpillSink(spillAt, MAX_BUFFERED_BODY, head.url, { headers: head.headers, raw: p.raw })) } : {}),
     }).catch((e: unknown) => {
       throw e instanceof SinkError && isEngineError(e.cause) ? e.cause : e;
@@ -403,6 +406,7 @@ export class Session {
     const resolved = await this.resolveAt(p, s).catch((e: unknown) => {
       throw this.parse(p.text, p.path).syntax === 'http' ? explainNoEnvironment(e, p.path, p.env) : e;
     });
-    return { command: toCurl(resolved.request, { alwaysMethod: true }), url: resolved.request.url };
+    const extraArgs = connectionCurlArgs(resolved.request.url, s, wantsHttp2(s, resolved.node), resolved.http?.clientCertificates);
+    return { command: toCurl(resolved.request, { alwaysMethod: true, ...(extraArgs.length ? { extraArgs } : {}) }), url: resolved.request.url };
   }
 }
