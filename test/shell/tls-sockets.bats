@@ -43,11 +43,7 @@ teardown_file() {
 }
 
 setup() {
-  export HOME=$BATS_TEST_TMPDIR/home
-  mkdir -p "$HOME"
-  unset XDG_CONFIG_HOME XDG_DATA_HOME XDG_STATE_HOME XDG_RUNTIME_DIR REST_NO_PRESERVE_PATH REST_NO_DAEMON _rest_host _REST_PATH \
-    REST_HISTORY REST_HISTORY_SECRETS CURL_CA_BUNDLE SSL_CERT_FILE NODE_EXTRA_CA_CERTS http_proxy https_proxy HTTPS_PROXY all_proxy ALL_PROXY
-  export EDITOR=false
+  clean_network_env
 }
 
 # shellcheck disable=SC2016 # the code runs in the shell under test, which expands it
@@ -113,6 +109,11 @@ setup() {
   run rsh 'rest "$H2" >/dev/null; GET /two-daemon --cacert "$H2_DIR/ca.pem" --http2 -i'
   [ "$status" -eq 0 ]
   [[ "$output" == "HTTP/2 200"* ]]
+  # A piped body of unknown length: HTTP/2 frames it, so -v shows no chunked coding.
+  run rsh 'rest "$H2" >/dev/null; echo hi | POST /up --cacert "$H2_DIR/ca.pem" --http2 -v 2>&1'
+  [ "$status" -eq 0 ]
+  [[ "$output" == *"> POST /up HTTP/2"* ]]
+  [[ "$output" != *"Transfer-Encoding"* ]]
 }
 
 # shellcheck disable=SC2016

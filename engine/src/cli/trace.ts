@@ -37,7 +37,10 @@ export function verboseLines(ex: Exchange, own: Header[], wire?: { bodyLength?: 
   if (wire && !headers.some(([n]) => /^(content-length|transfer-encoding)$/i.test(n))) {
     const body = ex.request.body;
     const length = wire.bodyLength ?? (body === undefined ? undefined : body.kind === 'text' ? Buffer.byteLength(body.text) : body.bytes.length);
-    if (length === 'chunked') out.push('> Transfer-Encoding: chunked');
+    // HTTP/2 frames the body itself (RFC 9113 8.2.2): no chunked coding.
+    if (length === 'chunked') {
+      if (!two) out.push('> Transfer-Encoding: chunked');
+    }
     else if (length !== undefined) out.push(`> Content-Length: ${length}`);
   }
   out.push('>');
