@@ -169,4 +169,18 @@ describe('sheet run', () => {
     fs.writeFileSync(s, `GET http://localhost/echo/sock\n-> expect-jq '.path == "/echo/sock"'\n`);
     expect((await runSheet(['run', '--unix-socket', 'api.sock', s], { cwd: dir, env: CLEAN })).code).toBe(0);
   });
+
+  it('an IPv6 literal URL reaches the example API on ::1, Host as curl sends it', async () => {
+    const v6 = await startServer({ host: '::1' });
+    try {
+      const f = path.join(dir, 'six.sheet');
+      fs.writeFileSync(f, `GET ${v6.url}/echo/six\n-> expect-jq '.headers.host == "[::1]:${v6.port}"'\n`);
+      expect(v6.url).toBe(`http://[::1]:${v6.port}`);
+      const r = await runSheet(['run', f], { cwd: dir, env: CLEAN });
+      expect(r.out + r.err).not.toMatch(/✗/);
+      expect(r.code).toBe(0);
+    } finally {
+      await v6.close();
+    }
+  });
 });
