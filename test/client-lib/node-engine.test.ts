@@ -118,3 +118,38 @@ describe('Node entry: proxies (docs/networks.md)', () => {
     }
   });
 });
+
+describe('Node entry: client certificates and HTTP/2 (docs/networks.md)', () => {
+  it('cert/key present a client certificate; a key of another certificate fails before sending', async () => {
+    // @ts-expect-error plain JS fixture
+    const { startPrivateCa } = await import('../fixtures/private-ca.mjs');
+    const d = fs.mkdtempSync(path.join(dir, 'mtls-'));
+    const s = await startPrivateCa(d, { mtls: true });
+    try {
+      const ok: any = await createClient({ baseUrl: s.url, insecure: true, cert: s.client.cert, key: s.client.key }).one('who').get();
+      expect(ok.client).toBe('test client');
+      const none = await failure(createClient({ baseUrl: s.url, insecure: true }).one('who').get());
+      expect((none.cause as any).code).toBe('tls-error');
+      const before = s.connections();
+      const bad = await failure(createClient({ baseUrl: s.url, insecure: true, cert: s.client.cert, key: s.client.otherKey }).one('who').get());
+      expect((bad.cause as any).code).toBe('bad-client-cert');
+      expect(s.connections()).toBe(before);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('http2 offers HTTP/2 to an h2 server', async () => {
+    // @ts-expect-error plain JS fixture
+    const { startPrivateCa } = await import('../fixtures/private-ca.mjs');
+    const s = await startPrivateCa(fs.mkdtempSync(path.join(dir, 'h2-')), { http2: true });
+    try {
+      const two: any = await createClient({ baseUrl: s.url, insecure: true, http2: true }).one('v').get();
+      expect(two.protocol).toBe('2');
+      const one: any = await createClient({ baseUrl: s.url, insecure: true }).one('v').get();
+      expect(one.protocol).toBe('1.1');
+    } finally {
+      await s.close();
+    }
+  });
+});
