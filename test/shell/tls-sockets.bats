@@ -98,6 +98,7 @@ setup() {
 @test "--http2: HTTP/2 answers and -v says so; without it HTTP/1.1, direct and through the daemon" {
   run rsh 'REST_NO_DAEMON=1; rest "$H2" >/dev/null; GET /two --cacert "$H2_DIR/ca.pem" --http2 -v 2>&1'
   [ "$status" -eq 0 ]
+  [[ "$output" == *"* ALPN: server accepted h2"* ]]
   [[ "$output" == *"> GET /two HTTP/2"* ]]
   [[ "$output" == *"< HTTP/2 200"* ]]
   [[ "$output" == *'"protocol":"2"'* ]]
@@ -126,6 +127,8 @@ setup() {
   run rsh 'rest http://docker >/dev/null; cd "$(dirname "$SOCK")" && GET /echo/d --unix-socket api.sock'
   [ "$status" -eq 0 ]
   [ "$(field .headers.host)" = docker ]
+  run rsh 'rest http://localhost >/dev/null; GET /echo/v --unix-socket "$SOCK" -v 2>&1 >/dev/null'
+  [[ "$output" == "* Connected to localhost ($SOCK) port 80"* ]]
   run rsh 'rest http://localhost >/dev/null; GET /echo --unix-socket /nonexistent/x.sock'
   [ "$status" -eq 7 ]
   [[ "$output" == *"Unix socket /nonexistent/x.sock"* ]]

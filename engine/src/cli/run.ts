@@ -146,7 +146,7 @@ async function runCall(input: RunInput, out: RunOutput, outputs: Outputs, err: (
         verboseDone = true;
         // The engine's sent request holds every header it wrote (its own, the Cookie); the
         // connection's own lines are undici's (src/cli/trace.ts).
-        await err(verboseLines({ request, response: r, redirects: [], durationMs: 0 }, [], viaCurl ? undefined : { bodyLength: b.bodyStream ? (b.bodyStream.length ?? 'chunked') : undefined, proxy }));
+        await err(verboseLines({ request, response: r, redirects: [], durationMs: 0 }, [], viaCurl ? undefined : { bodyLength: b.bodyStream ? (b.bodyStream.length ?? 'chunked') : undefined, proxy, socketPath: b.opts.unixSocket, http2: b.opts.http2 }));
       }
       finalStatus = r.status;
       const ok = r.status >= 200 && r.status < 300;

@@ -21,13 +21,17 @@ export function headerBlock(r: Response): string {
  *   the body's `Content-Length` (`bodyLength` for a streamed body, `chunked` when its length is
  *   unknown; else the length of `request.body`) after the headers. Through a proxy
  *   (`wire.proxy`), a `*` line names it and where it came from, and an http:// request line is
- *   the absolute URL the proxy received, as curl -v shows them.
+ *   the absolute URL the proxy received, as curl -v shows them. Through a Unix socket
+ *   (`wire.socketPath`) a `* Connected to HOST (PATH)` line names it; when HTTP/2 was offered to
+ *   an https:// server (`wire.http2`), `* ALPN:` lines say what the server accepted, as curl's.
  */
-export function verboseLines(ex: Exchange, own: Header[], wire?: { bodyLength?: number | 'chunked'; proxy?: { origin: string; source: string } }): string {
+export function verboseLines(ex: Exchange, own: Header[], wire?: { bodyLength?: number | 'chunked'; proxy?: { origin: string; source: string }; socketPath?: string; http2?: boolean }): string {
   const u = new URL(ex.request.url);
   const proxy = wire?.proxy;
   const target = proxy && u.protocol === 'http:' ? `${u.origin}${u.pathname}${u.search}` : `${u.pathname}${u.search}`;
   const out = proxy ? [`* Uses proxy ${proxy.origin} (from ${proxy.source})`] : [];
+  if (wire?.socketPath) out.push(`* Connected to ${u.hostname} (${wire.socketPath}) port ${u.port || (u.protocol === 'https:' ? 443 : 80)}`);
+  if (wire?.http2 && u.protocol === 'https:' && !proxy) out.push('* ALPN: offers h2,http/1.1', `* ALPN: server accepted ${ex.response.httpVersion === '2' ? 'h2' : 'http/1.1'}`);
   // HTTP/2 has no Connection header and sends Host as :authority (curl -v still shows Host).
   const two = ex.response.httpVersion === '2';
   out.push(`> ${ex.request.method} ${target} HTTP/${two ? '2' : '1.1'}`, `> Host: ${u.host}`);
