@@ -131,6 +131,7 @@ describe('.http files', () => {
       jb: { SSLConfiguration: { clientCertificate: rel(mtls.client.cert), clientCertificateKey: { path: rel(mtls.client.key), format: 'PEM' } } },
       yac: { clientCertificates: { [`127.0.0.1:${port}`]: { cert: rel(mtls.client.cert), key: rel(mtls.client.encKey) } } },
       bad: { clientCertificates: { '127.0.0.1': { pfx: 'client.p12' } } },
+      jbenc: { SSLConfiguration: { clientCertificate: rel(mtls.client.cert), clientCertificateKey: rel(mtls.client.encKey), hasCertificatePassphrase: true } },
     }));
     fs.writeFileSync(path.join(d, 'http-client.private.env.json'), JSON.stringify({ yac: { clientCertificates: { [`127.0.0.1:${port}`]: { cert: rel(mtls.client.cert), key: rel(mtls.client.encKey), passphrase: mtls.client.pass } } } }));
     const f = path.join(d, 'a.http');
@@ -143,6 +144,10 @@ describe('.http files', () => {
     const bad = await rpc(text, { caFile: mtls.ca }, { path: f, env: 'bad' });
     expect(bad.data.code).toBe('bad-environment');
     expect(bad.message).toContain('clientCertificates["127.0.0.1"].pfx: PKCS#12 files are not read');
+    const enc = await rpc(text, { caFile: mtls.ca }, { path: f, env: 'jbenc' });
+    expect(enc.data.code).toBe('bad-client-cert');
+    expect(enc.message).toContain('the key is encrypted; give its passphrase with "certificatePassphrase" in SSLConfiguration of');
+    expect(enc.message).toContain('hasCertificatePassphrase');
   });
 });
 

@@ -50,7 +50,8 @@ export function addCertificates(section: unknown, file: string, into: Record<str
     if (cert) {
       const key = pathOf(ssl.clientCertificateKey, file, 'SSLConfiguration.clientCertificateKey');
       const pass = ssl.certificatePassphrase;
-      into['*'] = { cert, ...(key ? { key } : {}), ...(typeof pass === 'string' ? { pass } : {}) };
+      const passWhere = `"certificatePassphrase" in SSLConfiguration of ${file} (JetBrains asks for it in a dialog: hasCertificatePassphrase)`;
+      into['*'] = { cert, ...(key ? { key } : {}), ...(typeof pass === 'string' ? { pass } : {}), passWhere };
     }
   }
   const by = s.clientCertificates;
@@ -64,6 +65,6 @@ export function addCertificates(section: unknown, file: string, into: Record<str
     const cert = pathOf(e.cert, file, `${where}.cert`);
     if (!cert) throw bad(file, where, 'no "cert" file');
     const key = pathOf(e.key, file, `${where}.key`);
-    into[host] = { cert, ...(key ? { key } : {}), ...(typeof e.passphrase === 'string' ? { pass: e.passphrase } : {}) };
+    into[host] = { cert, ...(key ? { key } : {}), ...(typeof e.passphrase === 'string' ? { pass: e.passphrase } : {}), passWhere: `"passphrase" in ${where} of ${file}` };
   }
 }

@@ -34,6 +34,8 @@ export interface ClientCertSpec {
   key?: string;
   /** The key's passphrase. */
   pass?: string;
+  /** Where a missing passphrase is given, for the message (default the option of `names.pass`). */
+  passWhere?: string;
 }
 
 /** What a front end knows about client certificates for one call (all optional). */
@@ -173,7 +175,7 @@ export function chooseClientCert(url: URL, o: ClientCertOptions = {}): ClientIde
     pkey = crypto.createPrivateKey({ key: keyPem, ...(spec.pass !== undefined ? { passphrase: spec.pass } : {}) });
   } catch (e) {
     const encrypted = /ENCRYPTED|Proc-Type: 4,ENCRYPTED/.test(keyPem);
-    if (encrypted) throw failKey(spec.pass === undefined ? `the key is encrypted; give its passphrase with ${names.pass}` : 'the passphrase does not decrypt the key');
+    if (encrypted) throw failKey(spec.pass === undefined ? `the key is encrypted; give its passphrase with ${spec.passWhere ?? names.pass}` : 'the passphrase does not decrypt the key');
     throw failKey(`the private key is not readable (${(e as Error).message})`);
   }
   if (!x509.checkPrivateKey(pkey)) {

@@ -57,7 +57,7 @@ export function clientCertOptions(s: Settings, extraByHost?: Record<string, Clie
   const byHost: Record<string, ClientCertSpec> = {};
   for (const [h, c] of Object.entries(s.clientCertificates ?? {})) byHost[h] = spec(c, cwd);
   for (const [h, c] of Object.entries(extraByHost ?? {})) if (!(h in byHost)) byHost[h] = c;
-  return Object.keys(byHost).length ? { byHost, cwd, names: { cert: 'client certificate', key: 'client key', pass: 'passphrase' } } : undefined;
+  return Object.keys(byHost).length ? { byHost, cwd, names: { cert: 'client certificate', key: 'client key', pass: 'the "pass" of the clientCertificates setting (:pass in sheet-client-certificates)' } } : undefined;
 }
 
 /**
