@@ -153,3 +153,16 @@ describe('Node entry: client certificates and HTTP/2 (docs/networks.md)', () => 
     }
   });
 });
+
+describe('Node entry: IPv6 literals (docs/networks.md)', () => {
+  it('a base URL http://[::1]:PORT reaches the example API on the IPv6 loopback, Host as curl sends it', async () => {
+    const v6 = await startServer({ host: '::1' });
+    try {
+      const echo: any = await createClient({ baseUrl: v6.url }).one('echo', 'six').get({ q: '1' });
+      expect(echo.path).toBe('/echo/six');
+      expect(echo.headers.host).toBe(`[::1]:${v6.port}`);
+    } finally {
+      await v6.close();
+    }
+  });
+});
