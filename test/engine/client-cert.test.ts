@@ -62,6 +62,9 @@ describe('a certificate that cannot be used: nothing is sent (curl exit 58)', ()
   it.each([
     ['a missing file', () => ({ cert: path.join(dir, 'missing.pem') }), /--cert \S+missing\.pem: cannot read it \(ENOENT\)/],
     ['a file without a certificate', () => ({ cert: c.key, key: c.key }), /--cert \S+client\.key: the file holds no PEM certificate/],
+    ['an empty name', () => ({ cert: '' }), /^--cert: no file name$/],
+    ['a directory', () => ({ cert: dir }), /--cert \S+: a directory, not a file/],
+    ['/dev/null', () => ({ cert: '/dev/null' }), /--cert \/dev\/null: the file holds no PEM certificate/],
     ['a certificate without its key', () => ({ cert: c.cert }), /--cert \S+client\.pem: the file holds no private key; give it with --key FILE/],
     ['a key file without a key', () => ({ cert: c.cert, key: c.cert }), /--key \S+client\.pem: the file holds no PEM private key/],
     ['an encrypted key without a passphrase', () => ({ cert: c.cert, key: c.encKey }), /--key \S+client-enc\.key: the key is encrypted; give its passphrase with --pass/],

@@ -98,7 +98,7 @@ function forHost(url: URL, byHost: Record<string, ClientCertSpec>): [string, Cli
 function stamp(file: string, fail: (why: string) => EngineError): string {
   try {
     const st = fs.statSync(file);
-    if (!st.isFile()) throw fail('not a file');
+    if (st.isDirectory()) throw fail('a directory, not a file');
     return `${st.size}:${st.mtimeMs}`;
   } catch (e) {
     if (e instanceof EngineError) throw e;
@@ -121,7 +121,7 @@ function read(file: string, fail: (why: string) => EngineError): string {
  */
 export function pickClientCert(url: URL, o: ClientCertOptions = {}): { spec: ClientCertSpec; where: string } | undefined {
   const names = o.names ?? { cert: '--cert', key: '--key', pass: '--pass' };
-  if (o.cert) {
+  if (o.cert !== undefined) {
     const { file, pass } = splitCertArg(o.cert);
     const p = o.pass ?? pass;
     return { spec: { cert: file, ...(o.key ? { key: o.key } : {}), ...(p !== undefined ? { pass: p } : {}) }, where: names.cert };
@@ -142,6 +142,7 @@ export function chooseClientCert(url: URL, o: ClientCertOptions = {}): ClientIde
   const picked = pickClientCert(url, o);
   if (!picked) return undefined;
   const { spec, where } = picked;
+  if (spec.cert === '') throw new EngineError('bad-client-cert', `${where}: no file name`, { hint: 'Write --cert FILE (a PEM certificate).', details: { option: where, curlExit: 58 } });
   const cwd = o.cwd ?? process.cwd();
   const certFile = path.resolve(cwd, spec.cert);
   const keyFile = spec.key ? path.resolve(cwd, spec.key) : certFile;
