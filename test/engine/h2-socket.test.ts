@@ -11,6 +11,8 @@ import { send, type SendOptions } from '../../engine/src/http/send.js';
 import { tempDir } from './helpers.js';
 // @ts-expect-error plain ESM fixture without types
 import { startPrivateCa } from '../fixtures/private-ca.mjs';
+// @ts-expect-error plain ESM fixture without types
+import { startProxy } from '../fixtures/proxy.mjs';
 
 let dir: string;
 let h2: { url: string; ca: string; close(): Promise<void> };
@@ -68,6 +70,19 @@ describe('HTTP/2 (curl --http2, undici allowH2)', () => {
     const r = await get(`http://[::1]:${v6Port}/plain`, { http2: true });
     expect(r.version).toBe('1.1');
     expect(r.body.version).toBe('1.1');
+  });
+  it('through a proxy: HTTP/2 inside the CONNECT tunnel, as curl --http2 -x', async () => {
+    const proxy = await startProxy();
+    try {
+      const r = await get(`${h2.url}/tunnel`, { http2: true, trust: { caFile: h2.ca, env: {} }, proxy: { proxy: proxy.url, env: {} } });
+      expect(r.version).toBe('2');
+      expect(r.body.protocol).toBe('2');
+      expect(proxy.requests().some((l) => l.startsWith(`CONNECT 127.0.0.1:${new URL(h2.url).port}`))).toBe(true);
+      const one = await get(`${h2.url}/tunnel-one`, { trust: { caFile: h2.ca, env: {} }, proxy: { proxy: proxy.url, env: {} } });
+      expect(one.version).toBe('1.1');
+    } finally {
+      await proxy.close();
+    }
   });
   it('a POST body reaches the h2 server', async () => {
     const ex = await send({ method: 'POST', url: `${h2.url}/post`, headers: [['Content-Type', 'text/plain']], body: Buffer.from('hello') }, { http2: true, trust: { caFile: h2.ca, env: {} }, proxy: { env: {} } });

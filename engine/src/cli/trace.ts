@@ -31,7 +31,7 @@ export function verboseLines(ex: Exchange, own: Header[], wire?: { bodyLength?: 
   const target = proxy && u.protocol === 'http:' ? `${u.origin}${u.pathname}${u.search}` : `${u.pathname}${u.search}`;
   const out = proxy ? [`* Uses proxy ${proxy.origin} (from ${proxy.source})`] : [];
   if (wire?.socketPath) out.push(`* Connected to ${u.hostname} (${wire.socketPath}) port ${u.port || (u.protocol === 'https:' ? 443 : 80)}`);
-  if (wire?.http2 && u.protocol === 'https:' && !proxy) out.push('* ALPN: offers h2,http/1.1', `* ALPN: server accepted ${ex.response.httpVersion === '2' ? 'h2' : 'http/1.1'}`);
+  if (wire?.http2 && u.protocol === 'https:') out.push('* ALPN: offers h2,http/1.1', `* ALPN: server accepted ${ex.response.httpVersion === '2' ? 'h2' : 'http/1.1'}`);
   // HTTP/2 has no Connection header and sends Host as :authority (curl -v still shows Host).
   const two = ex.response.httpVersion === '2';
   out.push(`> ${ex.request.method} ${target} HTTP/${two ? '2' : '1.1'}`, `> Host: ${u.host}`);

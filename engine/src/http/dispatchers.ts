@@ -12,7 +12,7 @@
  * which would take the whole daemon down; curl shows that 407 as the response, and so does this.
  */
 import tls from 'node:tls';
-import { Agent, buildConnector, ProxyAgent, type Dispatcher } from 'undici';
+import { Agent, buildConnector, Client, Pool, ProxyAgent, type Dispatcher } from 'undici';
 import type { ClientIdentity } from './client-cert.js';
 import type { ProxyChoice } from './proxy.js';
 import type { Trust } from './trust.js';
@@ -79,11 +79,11 @@ class ForwardProxy {
 
 const pools = new Map<string, Pick<Dispatcher, 'dispatch' | 'close'>>();
 
-/** The HTTP version each direct pool's connections negotiated, by `host:port` (ALPN: `2` for h2). */
+/** The HTTP version each pool's connections negotiated, by `host:port` (ALPN: `2` for h2). */
 const negotiated = new WeakMap<object, Map<string, string>>();
 
 /**
- * The last TLS alert a server sent on a direct pool's new connection, by `host:port`: under
+ * The last TLS alert a server sent on a pool's new connection, by `host:port`: under
  * TLS 1.3 a server refuses a client certificate after the handshake, and undici reports only
  * "other side closed"; the alert says why.
  */
@@ -105,8 +105,8 @@ export interface Connection {
   /** The client certificate presented to the target (client-cert.ts; inside a CONNECT tunnel too). */
   identity?: ClientIdentity;
   /**
-   * Offer HTTP/2 by ALPN (curl's --http2; undici's allowH2): https:// only and direct only; the
-   * server may still answer HTTP/1.1, and a proxied request stays HTTP/1.1.
+   * Offer HTTP/2 by ALPN (curl's --http2; undici's allowH2): https:// only, direct or inside a
+   * CONNECT tunnel; the server may still answer HTTP/1.1.
    */
   http2?: boolean;
   /** Connect to this Unix socket instead of the URL's host (curl's --unix-socket); no proxy. */
@@ -122,43 +122,37 @@ export function dispatcherFor(url: URL, c: Connection): Dispatcher {
   const { proxy, insecure, trust, identity } = c;
   const tunnel = url.protocol === 'https:';
   const timeout = connectTimeout(c.timeoutMs);
-  const h2 = !!c.http2 && tunnel && !proxy;
+  const h2 = !!c.http2 && tunnel;
   const tlsKey = `${insecure ? 'insecure' : 'verify'} ${trust?.key ?? 'default'} ${timeout} ${identity?.key ?? ''}`;
-  const key = proxy ? `${tunnel ? 'connect' : 'forward'} ${proxy.origin} ${proxy.auth ?? ''} ${tunnel ? tlsKey : timeout}` : `${tlsKey} ${h2 ? 'h2' : ''} ${c.socketPath ?? ''}`;
+  const key = proxy ? `${tunnel ? 'connect' : 'forward'} ${proxy.origin} ${proxy.auth ?? ''} ${tunnel ? `${tlsKey} ${h2 ? 'h2' : ''}` : timeout}` : `${tlsKey} ${h2 ? 'h2' : ''} ${c.socketPath ?? ''}`;
   let d = pools.get(key);
   if (!d) {
     // Node ignores cert and key beside a secureContext: with both, one context holds all three.
     const context = trust && identity ? tls.createSecureContext({ ca: trust.ca, ...identity.tls }) : trust?.context;
     const targetTls = { rejectUnauthorized: !insecure, ...(context ? { secureContext: context } : identity ? identity.tls : {}) };
+    const versions = new Map<string, string>();
+    const refused = new Map<string, Error>();
     if (!proxy) {
-      const versions = new Map<string, string>();
-      const refused = new Map<string, Error>();
       const base = buildConnector({ ...targetTls, timeout, allowH2: h2, ...(c.socketPath ? { socketPath: c.socketPath } : {}) });
-      // Which protocol ALPN chose for each origin, for the trailer and -v (send.ts).
-      const connect: buildConnector.connector = (opts, cb) =>
-        base(opts, (err, socket) => {
-          if (!err && socket) {
-            const origin = originKey(opts.hostname, opts.port, opts.protocol);
-            versions.set(origin, (socket as { alpnProtocol?: string | false }).alpnProtocol === 'h2' ? '2' : '1.1');
-            refused.delete(origin);
-            socket.on('error', (e: NodeJS.ErrnoException) => {
-              if (/ALERT/.test(e.code ?? '')) refused.set(origin, e);
-            });
-          }
-          (cb as (e: Error | null, s: unknown) => void)(err, socket);
-        });
-      d = new Agent({ keepAliveTimeout: KEEP_ALIVE_MS, allowH2: h2, connect });
-      negotiated.set(d, versions);
-      alerts.set(d, refused);
+      d = new Agent({ keepAliveTimeout: KEEP_ALIVE_MS, allowH2: h2, connect: recording(base, versions, refused) });
     } else if (!tunnel) d = new ForwardProxy(proxy, timeout);
     else {
       d = new GroupedProxyAgent({
         uri: proxy.origin,
         ...(proxy.auth ? { token: proxy.auth } : {}),
         keepAliveTimeout: KEEP_ALIVE_MS,
-        requestTls: targetTls,
+        // HTTP/2 inside the tunnel, as curl --http2 -x: ALPN on the target's TLS (requestTls).
+        requestTls: { ...targetTls, ...(h2 ? { allowH2: true } : {}) },
+        ...(h2 ? { allowH2: true } : {}),
+        // undici's own factory (a Pool, a Client for one connection), its tunnels recorded.
+        factory: (origin: string | URL, o: Pool.Options) => {
+          const opts = { ...o, connect: recording(o.connect as buildConnector.connector, versions, refused) };
+          return o.connections === 1 ? new Client(origin, opts) : new Pool(origin, opts);
+        },
       });
     }
+    negotiated.set(d, versions);
+    alerts.set(d, refused);
     pools.set(key, d);
   }
   return d as Dispatcher;
@@ -170,6 +164,25 @@ export function dispatcherFor(url: URL, c: Connection): Dispatcher {
  */
 export function versionFor(dispatcher: Dispatcher, url: URL): string {
   return negotiated.get(dispatcher)?.get(originKey(url.hostname, url.port, url.protocol)) ?? '1.1';
+}
+
+/**
+ * `connect` recording, for each origin, which protocol ALPN chose (the trailer and -v) and the
+ * TLS alert a server sends after the handshake (a refused client certificate, TLS 1.3).
+ */
+function recording(connect: buildConnector.connector, versions: Map<string, string>, refused: Map<string, Error>): buildConnector.connector {
+  return (opts, cb) =>
+    connect(opts, (err, socket) => {
+      if (!err && socket) {
+        const origin = originKey(opts.hostname, opts.port, opts.protocol);
+        versions.set(origin, (socket as { alpnProtocol?: string | false }).alpnProtocol === 'h2' ? '2' : '1.1');
+        refused.delete(origin);
+        socket.on('error', (e: NodeJS.ErrnoException) => {
+          if (/ALERT/.test(e.code ?? '')) refused.set(origin, e);
+        });
+      }
+      (cb as (e: Error | null, s: unknown) => void)(err, socket);
+    });
 }
 
 /** The TLS alert the server of `url` sent on `dispatcher`'s last new connection, once (then forgotten). */
