@@ -75,8 +75,9 @@ Options:
   --noproxy LIST        hosts that go direct (curl's --noproxy: over NO_PROXY)
   --cacert FILE         the authorities that verify servers (curl's --cacert: over
                         CURL_CA_BUNDLE and SSL_CERT_FILE)
-  --cert FILE[:PASS], -E  a client certificate, PEM (curl's --cert), for every host
-  --key FILE            its private key (default: in the --cert file); --pass PASS its passphrase
+  --cert, -E FILE[:PASS]  a client certificate, PEM (curl's --cert), for every host
+  --key FILE            its private key (default: in the --cert file)
+  --pass PASS           the key's passphrase
   --http2               offer HTTP/2 to https:// servers (curl's --http2)
   --unix-socket PATH    connect to this socket instead of the URL's host (the Docker API)
   --cookie-jar PATH     load and save cookies in PATH (Netscape format, as curl -b/-c)
