@@ -151,6 +151,26 @@ describe('.http files', () => {
   });
 });
 
+describe("VS Code REST Client's rest-client.certificates", () => {
+  it('by host, relative to the workspace, for every environment', async () => {
+    const ws = path.join(dir, 'ws');
+    fs.mkdirSync(path.join(ws, '.vscode'), { recursive: true });
+    fs.mkdirSync(path.join(ws, 'api'), { recursive: true });
+    fs.copyFileSync(mtls.client.cert, path.join(ws, 'c.pem'));
+    fs.copyFileSync(mtls.client.key, path.join(ws, 'k.pem'));
+    fs.writeFileSync(path.join(ws, '.vscode', 'settings.json'), `{
+      // JSON with comments, as VS Code writes it
+      "rest-client.certificates": { "127.0.0.1:${new URL(mtls.url).port}": { "cert": "c.pem", "key": "k.pem" } },
+      "rest-client.environmentVariables": { "local": {} },
+    }`);
+    const f = path.join(ws, 'api', 'a.http');
+    const text = `GET ${mtls.url}/vscode\n`;
+    fs.writeFileSync(f, text);
+    expect(json(await rpc(text, { caFile: mtls.ca }, { path: f })).client).toBe('test client');
+    expect(json(await rpc(text, { caFile: mtls.ca }, { path: f, env: 'local' })).client).toBe('test client');
+  });
+});
+
 describe('sheet run', () => {
   it('--cert/--key/--pass (relative names), --http2, --unix-socket', async () => {
     const f = path.join(dir, 'm', 'a.sheet');

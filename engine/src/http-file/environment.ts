@@ -40,6 +40,8 @@ export interface Environment {
 const JB_PUBLIC = 'http-client.env.json';
 const JB_PRIVATE = 'http-client.private.env.json';
 const VSCODE_KEY = 'rest-client.environmentVariables';
+/** VS Code REST Client's client certificates by host, for every environment. */
+const VSCODE_CERTIFICATES = 'rest-client.certificates';
 
 /** The nearest directory at or above `dir` holding `rel`, as the file's path. */
 function findUp(dir: string, rel: string): string | undefined {
@@ -92,8 +94,10 @@ export function loadEnvironment(filePath: string, envName?: string): Environment
   const sources: Record<string, unknown>[] = [];
   const vscode = findUp(dir, path.join('.vscode', 'settings.json'));
   let vs: Record<string, unknown> | undefined;
+  let vsCertificates: unknown;
   if (vscode) {
     const settings = readJson(vscode);
+    vsCertificates = settings[VSCODE_CERTIFICATES];
     const e = settings[VSCODE_KEY];
     if (e && typeof e === 'object') {
       vs = e as Record<string, unknown>;
@@ -127,6 +131,8 @@ export function loadEnvironment(filePath: string, envName?: string): Environment
   for (const s of [vs, jbPub, jbPriv]) take(s, '$shared');
   if (envName !== undefined) for (const s of [vs, jbPub, jbPriv]) take(s, envName);
   const clientCertificates: Record<string, ClientCertSpec> = {};
+  // VS Code's, relative to the workspace (the folder holding .vscode), under the environments'.
+  if (vsCertificates !== undefined) addCertificates({ clientCertificates: vsCertificates }, vscode!, clientCertificates, path.dirname(path.dirname(vscode!)), VSCODE_CERTIFICATES);
   const fileOf = new Map<unknown, string>([[vs, vscode!], [jbPub, pub!], [jbPriv, priv!]]);
   for (const key of envName !== undefined ? ['$shared', envName] : ['$shared']) {
     for (const s of [vs, jbPub, jbPriv]) if (s) addCertificates(s[key], fileOf.get(s)!, clientCertificates);
