@@ -130,6 +130,19 @@ which version answered (HTTP/2 or HTTP/1.1).  A request line ending
 in HTTP/2, or a `.http' request's # @http2, offers it for that request."
   :type 'boolean)
 
+(defcustom sheet-netrc nil
+  "Whether requests send credentials from a .netrc file, as curl's -n.
+nil (the default, as curl without -n) sends none; t reads ~/.netrc
+\(curl's -n); a file name reads that file (curl's --netrc-file).
+Only a request without an Authorization header of its own and
+without a password in its URL gets them, Basic by curl's rules.
+url.el's auth-source (and ~/.authinfo) is not consulted: the engine
+sends the request, not url.el.  \[sheet-copy-curl-command] adds -n or
+--netrc-file to the command it copies."
+  :type '(choice (const :tag "None" nil)
+                 (const :tag "~/.netrc (curl -n)" t)
+                 (file :tag "File (curl --netrc-file)")))
+
 (defcustom sheet-timeout nil
   "Seconds to wait for a complete response; nil waits without limit.
 The engine ends the request then; Emacs waits `sheet-timeout-grace'

@@ -94,6 +94,8 @@ files expanded, or nil when there are none."
          :caFile (and sheet-ca-file (expand-file-name sheet-ca-file))
          :clientCertificates (sheet-engine--client-certificates)
          :http2 (if sheet-http2 t :json-false)
+         :netrc (cond ((eq sheet-netrc t) "~/.netrc")
+                      ((stringp sheet-netrc) (expand-file-name sheet-netrc)))
          :maxPasses sheet-vars-max-passes
          :threshold sheet-response-size-threshold
          :inhibitCookies (if sheet-inhibit-cookies t :json-false)

@@ -38,6 +38,8 @@ export type ErrorCode =
   | 'bad-proxy'
   | 'bad-ca-file'
   | 'bad-client-cert'
+  | 'bad-netrc'
+  | 'bad-auth'
   // cookie jar (a warning: the request was sent)
   | 'cookie-jar-unwritable'
   | 'cookie-jar-unreadable'

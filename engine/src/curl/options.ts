@@ -71,6 +71,14 @@ export interface CurlOptions {
   http2: boolean;
   /** --unix-socket PATH: connect to this socket instead of the URL's host. */
   unixSocket?: string;
+  /** -n / --netrc (`required`), --netrc-optional: credentials from ~/.netrc (http/netrc.ts). */
+  netrc?: 'required' | 'optional';
+  /** --netrc-file FILE: that file instead of ~/.netrc (implies --netrc). */
+  netrcFile?: string;
+  /** --digest: -u, the URL's or .netrc's credentials answer a Digest challenge (http/auth.ts). */
+  digest?: boolean;
+  /** --aws-sigv4 "aws:amz[:REGION[:SERVICE]]": sign with -u KEY:SECRET (http/sigv4.ts). */
+  awsSigv4?: string;
   /** The words of options the engine does not understand, in order, unchanged. */
   unknown: string[];
 }
@@ -158,6 +166,11 @@ const LONG: Record<string, Spec> = {
   'cert-type': { arg: true, apply: (o, v) => (v.toUpperCase() === 'PEM' ? undefined : o.unknown.push('--cert-type', v)) },
   http2: { arg: false, apply: (o) => (o.http2 = true) },
   'unix-socket': { arg: true, apply: (o, v) => (o.unixSocket = v) },
+  netrc: { arg: false, apply: (o) => (o.netrc = 'required') },
+  'netrc-optional': { arg: false, apply: (o) => (o.netrc = 'optional') },
+  'netrc-file': { arg: true, apply: (o, v) => (o.netrcFile = v) },
+  digest: { arg: false, apply: (o) => (o.digest = true) },
+  'aws-sigv4': { arg: true, apply: (o, v) => (o.awsSigv4 = v) },
 };
 
 const SHORT: Record<string, string> = {
@@ -184,6 +197,7 @@ const SHORT: Record<string, string> = {
   x: 'proxy',
   U: 'proxy-user',
   E: 'cert',
+  n: 'netrc',
 };
 
 /** Every option the engine performs itself, for the docs and `rest --help`. */

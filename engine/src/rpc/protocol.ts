@@ -57,6 +57,14 @@ export interface Settings {
    */
   caFile?: string | null;
   /**
+   * A `.netrc` file whose credentials are sent (curl's `--netrc-file`; `"~/.netrc"` is curl's
+   * `-n`; `sheet run --netrc`, Emacs' `sheet-netrc`): for a request without an Authorization of
+   * its own and without a password in its URL, by curl's rules (docs/networks.md,
+   * "Credentials"). `~` expanded, relative to the engine's directory; unreadable: `bad-netrc`,
+   * nothing sent. null (default): none, as curl without `-n`.
+   */
+  netrc?: string | null;
+  /**
    * A client certificate for every host (curl's `--cert`/`--key`/`--pass`; `sheet run --cert`),
    * over `clientCertificates` (docs/networks.md). null (default): none.
    */

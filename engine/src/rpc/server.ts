@@ -76,6 +76,7 @@ const SETTING_TYPES: Record<keyof P.Settings, [type: string, nullable: boolean]>
   clientCertificates: ['object', true],
   http2: ['boolean', false],
   unixSocket: ['string', true],
+  netrc: ['string', true],
 };
 
 /** The fields of `Settings.proxy` (protocol.ts, `ProxySetting`), each a string. */

@@ -60,6 +60,7 @@ export const DEFAULT_SETTINGS: Required<Settings> = {
   insecure: false,
   proxy: null,
   caFile: null,
+  netrc: null,
   ...NO_CONNECTION_SETTINGS,
 };
 
@@ -254,6 +255,7 @@ export class Session {
       proxy: proxyOptions(s.proxy),
       ...(s.caFile ? { trust: { caFile: expandPath(s.caFile, process.cwd()) } } : {}),
       ...connectionSendOptions(s, resolved.node, resolved.http?.clientCertificates),
+      ...(s.netrc ? { auth: { netrc: { file: s.netrc } } } : {}),
       ...(spillAt !== undefined ? { sink: (head: ResponseHead) => (sink = new SpillSink(spillAt, MAX_BUFFERED_BODY, head.url, { headers: head.headers, raw: p.raw })) } : {}),
     }).catch((e: unknown) => {
       throw e instanceof SinkError && isEngineError(e.cause) ? e.cause : e;
@@ -415,7 +417,10 @@ export class Session {
   /** `sheet/curl`: the request at point as a curl command line. */
   async curl(p: CurlParams): Promise<CurlResult> {
     const { request, curlArgs } = await this.exported(p);
-    return { command: toCurl(request, { alwaysMethod: true, ...(curlArgs.length ? { extraArgs: curlArgs } : {}) }), url: request.url };
+    // The netrc setting is curl's -n (`~/.netrc`) or --netrc-file (docs/networks.md).
+    const netrc = this.merged(p.settings).netrc;
+    const extraArgs = [...(netrc ? (netrc === '~/.netrc' ? ['-n'] : ['--netrc-file', netrc]) : []), ...curlArgs];
+    return { command: toCurl(request, { alwaysMethod: true, extraArgs }), url: request.url };
   }
 
   /** `sheet/code`: the request at point as code for `p.target` (../snippet/to-code.ts). */

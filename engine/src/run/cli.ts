@@ -80,6 +80,8 @@ Options:
   --pass PASS           the key's passphrase
   --http2               offer HTTP/2 to https:// servers (curl's --http2)
   --unix-socket PATH    connect to this socket instead of the URL's host (the Docker API)
+  --netrc, -n           send ~/.netrc's credentials (curl's -n; docs/networks.md)
+  --netrc-file FILE     send FILE's credentials (curl's --netrc-file)
   --cookie-jar PATH     load and save cookies in PATH (Netscape format, as curl -b/-c)
   --untrusted           run no code from the files: a := Lisp variable, a run-hook or a
                         .http handler or pre-request script stops its file before anything
@@ -178,6 +180,8 @@ export async function main(argv: string[], io: Io): Promise<number> {
         pass: { type: 'string' },
         http2: { type: 'boolean' },
         'unix-socket': { type: 'string' },
+        netrc: { type: 'boolean', short: 'n' },
+        'netrc-file': { type: 'string' },
         'cookie-jar': { type: 'string' },
         untrusted: { type: 'boolean' },
         'no-color': { type: 'boolean' },
@@ -328,6 +332,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
     ...(v.proxy !== undefined || v.noproxy !== undefined ? { proxy: { ...(v.proxy !== undefined ? { all: v.proxy } : {}), ...(v.noproxy !== undefined ? { noProxy: v.noproxy } : {}) } } : {}),
     ...(v.cacert !== undefined ? { caFile: path.resolve(v.cacert) } : {}),
     connection: { clientCert, http2: !!v.http2, unixSocket: v['unix-socket'] !== undefined ? path.resolve(v['unix-socket']) : null },
+    ...(v['netrc-file'] !== undefined ? { netrc: path.resolve(v['netrc-file']) } : v.netrc ? { netrc: '~/.netrc' } : {}),
     cookieJar: v['cookie-jar'],
     retry,
     retryDelayMs: retryDelay,

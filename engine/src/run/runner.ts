@@ -95,6 +95,8 @@ export interface RunOptions {
   caFile?: string;
   /** `--cert`/`--key`/`--pass`, `--http2`, `--unix-socket` as settings (docs/networks.md). */
   connection?: Pick<Settings, 'clientCert' | 'http2' | 'unixSocket'>;
+  /** `--netrc` (`~/.netrc`) / `--netrc-file FILE` (docs/networks.md, "Credentials"). */
+  netrc?: string;
   /** `--retry N`: send again, up to N more times, a request that failed by transport (retry.ts). */
   retry?: number;
   /** `--retry-delay MS`: the wait before each retry (default 1000, hurl's). */
@@ -214,7 +216,7 @@ export async function runFile(file: string, o: RunOptions): Promise<FileResult> 
   // run's memory stays bounded whatever the body (issue 30), as over JSON-RPC.
   session.spillBigBodies = true;
   for (const [n, v] of o.vars) session.overrides.set(n, v);
-  await session.configure({ timeoutMs: o.timeoutMs, insecure: o.insecure, cookieJarFile: o.cookieJar ?? null, threshold: null, proxy: o.proxy ?? null, caFile: o.caFile ?? null, ...o.connection });
+  await session.configure({ timeoutMs: o.timeoutMs, insecure: o.insecure, cookieJarFile: o.cookieJar ?? null, threshold: null, proxy: o.proxy ?? null, caFile: o.caFile ?? null, netrc: o.netrc ?? null, ...o.connection });
   const lines = text.split(/\r?\n/);
   for (const step of steps) {
     if (o.stop?.()) break;
