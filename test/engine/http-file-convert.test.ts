@@ -92,3 +92,13 @@ describe('http -> sheet', () => {
     expect(text).toContain('# @name list');
   });
 });
+
+describe('HTTP/2 both ways (docs/networks.md)', () => {
+  it('# @http2 and HTTP/2 on a .http request line become HTTP/2 on the sheet line, and back', () => {
+    const { text, problems } = httpToSheet('# @http2\nGET https://h/a\n\n###\nGET https://h/b HTTP/2\n\n###\nGET https://h/c HTTP/1.1\n');
+    expect(problems).toEqual([]);
+    expect(text.split('\n').filter((l) => l.startsWith('GET'))).toEqual(['GET https://h/a HTTP/2', 'GET https://h/b HTTP/2', 'GET https://h/c']);
+    const back = sheetToHttp('GET https://h/a HTTP/2\n#\nGET https://h/c\n');
+    expect(back.text.split('\n').filter((l) => l.startsWith('GET'))).toEqual(['GET https://h/a HTTP/2', 'GET https://h/c']);
+  });
+});

@@ -146,7 +146,7 @@ async function runCall(input: RunInput, out: RunOutput, outputs: Outputs, err: (
         verboseDone = true;
         // The engine's sent request holds every header it wrote (its own, the Cookie); the
         // connection's own lines are undici's (src/cli/trace.ts).
-        await err(verboseLines({ request, response: r, redirects: [], durationMs: 0 }, [], viaCurl ? undefined : { bodyLength: b.bodyStream ? (b.bodyStream.length ?? 'chunked') : undefined, proxy }));
+        await err(verboseLines({ request, response: r, redirects: [], durationMs: 0 }, [], viaCurl ? undefined : { bodyLength: b.bodyStream ? (b.bodyStream.length ?? 'chunked') : undefined, proxy, socketPath: b.opts.unixSocket, http2: b.opts.http2 }));
       }
       finalStatus = r.status;
       const ok = r.status >= 200 && r.status < 300;
@@ -198,7 +198,10 @@ async function runCall(input: RunInput, out: RunOutput, outputs: Outputs, err: (
         proxy: { proxy: b.opts.proxy, noProxy: b.opts.noProxy, proxyUser: b.opts.proxyUser, env: callerEnv },
         trust: { caFile: b.opts.cacert, env: callerEnv, cwd: input.cwd },
         auth: verbAuth(b, req.headers.map(([n]) => n), callerEnv, input.cwd),
-        sink: (head, sent) => route({ httpVersion: '1.1', status: head.status, statusText: head.statusText, headers: head.headers, body: Buffer.alloc(0) }, sent, head.proxy),
+        clientCert: { cert: b.opts.cert, key: b.opts.key, pass: b.opts.pass, cwd: input.cwd },
+        http2: b.opts.http2,
+        ...(b.opts.unixSocket !== undefined ? { unixSocket: path.resolve(input.cwd, b.opts.unixSocket) } : {}),
+        sink: (head, sent) => route({ httpVersion: head.httpVersion ?? '1.1', status: head.status, statusText: head.statusText, headers: head.headers, body: Buffer.alloc(0) }, sent, head.proxy),
       });
       const after = toNetscape(await jarCookies(jar));
       const jarWarning = b.cookieSave && b.cookieSave !== unreadable && (after !== before || b.opts.junkSession) ? await trySaveJar(jar, b.cookieSave) : null;

@@ -67,6 +67,14 @@ const SAME_REQUEST = new Set([
   'tlsv1.0', 'tlsv1.1', 'tlsv1.2', 'tlsv1.3', 'tls-max', 'ciphers', 'tls13-ciphers', 'cert-status', 'pinnedpubkey', 'ssl-no-revoke',
   'etag-save', 'speed-limit', 'speed-time', 'parallel', 'parallel-max', 'rate', 'xattr', 'libcurl', 'suppress-connect-headers',
 ]);
+/** Connection options a sheet cannot say, and where to give them instead (docs/networks.md). */
+const CONNECTION_ELSEWHERE: Record<string, string> = {
+  cert: 'client certificates: `sheet run --cert`, Emacs\' sheet-client-certificates, a .http environment\'s clientCertificates',
+  key: 'with the certificate: `sheet run --key`, sheet-client-certificates',
+  pass: 'with the certificate: `sheet run --pass`, sheet-client-certificates',
+  'cert-type': 'the engine reads PEM certificates',
+  'unix-socket': 'the request goes to the URL\'s host unless `sheet run --unix-socket PATH`',
+};
 /** Options about the authentication scheme of -u: the sheet writes only Basic. */
 const AUTH_SCHEMES = new Set(['digest', 'ntlm', 'negotiate', 'anyauth', 'ntlm-wb']);
 /** restclient-header-regexp's name (sheet/parse.ts HEADER_LINE). */
@@ -149,8 +157,16 @@ export function curlToSheet(commandLine: string, io: CurlImportIo = {}): CurlImp
   let globoff = false;
   const cookieFiles: CurlArg[] = [];
   let junkSession = false;
+  let http2 = false;
   for (const o of options) {
     if (o.name === 'url') urls.push(o.arg!);
+    // --http2: the request line's `HTTP/2`, which the engine sends as curl's --http2 (docs/networks.md).
+    else if (o.name === 'http2') http2 = true;
+    else if (CONNECTION_ELSEWHERE[o.name]) {
+      const what = `${o.written}${o.arg !== undefined ? ` ${o.arg}` : ''}`;
+      if (o.name === 'unix-socket') warn(`${what}: not carried over, a sheet request has no line for it (${CONNECTION_ELSEWHERE[o.name]})`);
+      else note(`${what}: not carried over, a sheet request has no line for it (${CONNECTION_ELSEWHERE[o.name]})`);
+    }
     else if (o.name === 'globoff') globoff = true;
     else if (o.name === 'form' || o.name === 'form-string') forms.push(o);
     else if (o.name === 'oauth2-bearer') extraHeaders.push(['Authorization', `Bearer ${o.arg!}`]);
@@ -187,7 +203,7 @@ export function curlToSheet(commandLine: string, io: CurlImportIo = {}): CurlImp
   if (targets.length > MAX_GLOB_REQUESTS) throw bad(`the command makes ${targets.length} requests; the import writes at most ${MAX_GLOB_REQUESTS}`, 'Import a smaller range.');
   const used = (n: string) => options.some((o) => o.arg?.includes(`:${n}`)) || positional.some((w) => w.includes(`:${n}`));
   const declarations = [...vars.values()].filter((v) => used(v.name)).map(envDeclaration);
-  const ctx: RequestContext = { opts, forms, extraHeaders, authScheme, cookieFiles, junkSession, io, warn, note, vars, declarations };
+  const ctx: RequestContext = { opts, forms, extraHeaders, authScheme, cookieFiles, junkSession, http2, io, warn, note, vars, declarations };
   const requests = targets.map((t) => requestText(t.url, t.file, ctx));
   // The variables are declared once, above the first request (the later ones see them too).
   if (ctx.declarations.length) requests[0] = requests[0]!.replace(/^((?:# .*\n)*)/, (tags) => `${tags}${ctx.declarations.join('\n')}\n`);
@@ -203,6 +219,8 @@ interface RequestContext {
   authScheme?: string;
   cookieFiles: CurlArg[];
   junkSession: boolean;
+  /** --http2: written as `HTTP/2` at the end of the request line. */
+  http2: boolean;
   io: CurlImportIo;
   warn: (m: string) => void;
   note: (m: string) => void;
@@ -213,7 +231,7 @@ interface RequestContext {
 
 /** One request of the command: to `rawUrl`, uploading `upload` (-T) when given. */
 function requestText(rawUrl: string, upload: string | undefined, ctx: RequestContext): string {
-  const { opts, forms, extraHeaders, authScheme, cookieFiles, junkSession, io, warn, note } = ctx;
+  const { opts, forms, extraHeaders, authScheme, cookieFiles, junkSession, http2, io, warn, note } = ctx;
   const credentials = urlCredentials(sheetUrl(rawUrl));
   let url = credentials.url;
   const sendable = dropUnsendable(opts.headers);
@@ -306,7 +324,7 @@ function requestText(rawUrl: string, upload: string | undefined, ctx: RequestCon
   const target = targetDifference(url);
   const unsendable = target && unsendableTarget(target.curl);
   if (unsendable) warn(`${unsendable}: curl sends ${target.curl}, the sheet sends ${target.sheet} (percent-encoded as WHATWG URLs are)`);
-  const lines = [...(target && !unsendable ? [`# @${AS_WRITTEN_TAG}`] : []), `${method} ${url}`];
+  const lines = [...(target && !unsendable ? [`# @${AS_WRITTEN_TAG}`] : []), `${method} ${url}${http2 ? ' HTTP/2' : ''}`];
   for (const [n, v] of headers) {
     if (!SHEET_HEADER_NAME.test(n)) throw bad(`header name ${JSON.stringify(n)}: a sheet header name cannot hold blanks or ( ) , / : ; @ [ \\ ] { } =`, 'Rename the header or send this request with curl.');
     if (/[\r\n]/.test(v)) throw bad(`header ${n}: its value holds a line break, which a sheet header cannot`, 'Remove the line break from the value.');

@@ -77,7 +77,8 @@ export function sheetToHttp(text: string): ConvertResult {
 }
 
 function requestToHttp(r: RequestNode, refs: (t: string) => string, problems: ConvertProblem[]): string[] {
-  const out = [`${r.method} ${refs(r.url)}`];
+  // `HTTP/2` on the line (curl's --http2) is JetBrains' form too; other versions are dropped.
+  const out = [`${r.method} ${refs(r.url)}${r.httpVersion === 'HTTP/2' ? ' HTTP/2' : ''}`];
   for (const h of r.headers) {
     if (h.kind === 'header') out.push(`${h.name}: ${refs(h.value)}`);
     else {
@@ -121,7 +122,7 @@ export function httpToSheet(text: string): ConvertResult {
   for (const r of sheet.requests) {
     if (r.name) out.push(`# @name ${r.name}`);
     for (const d of r.directives ?? []) {
-      if (d.name === 'name' || d.name === 'note') continue;
+      if (d.name === 'name' || d.name === 'note' || d.name === 'http2') continue; // `# @http2` becomes the sheet's `HTTP/2` at the end of the request line (below)
       if (d.name === AS_WRITTEN_TAG) {
         out.push(`# @${AS_WRITTEN_TAG}`); // the one tag a sheet reads too (url/as-written.ts)
         continue;
@@ -129,7 +130,8 @@ export function httpToSheet(text: string): ConvertResult {
       problems.push({ line: d.line, construct: `# @${d.name} ${d.value}`.trim(), message: `the directive @${d.name} has no sheet equivalent` });
       out.push(`# not converted (line ${d.line}): @${d.name} ${d.value}`.trimEnd());
     }
-    out.push(`${r.method} ${refs(r.url, r.line)}`);
+    const http2 = r.httpVersion === 'HTTP/2' || !!r.directives?.some((d) => d.name === 'http2');
+    out.push(`${r.method} ${refs(r.url, r.line)}${http2 ? ' HTTP/2' : ''}`);
     for (const h of r.headers) if (h.kind === 'header') out.push(`${h.name}: ${refs(h.value, h.line)}`);
     const b = r.body;
     if (b?.kind === 'text') {

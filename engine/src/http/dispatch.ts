@@ -17,6 +17,8 @@ export interface ResponseHead {
   status: number;
   statusText: string;
   headers: Header[];
+  /** The HTTP version that answered (`1.1`, or `2` when ALPN chose h2), set by send.ts. */
+  httpVersion?: string;
   /** The proxy the exchange went through (send.ts), `origin` and where it came from. */
   proxy?: { origin: string; source: string };
 }

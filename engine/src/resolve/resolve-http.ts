@@ -24,6 +24,8 @@ export interface HttpRequestMeta {
   noRedirect: boolean;
   /** `# @no-cookie-jar`: neither send nor store cookies. */
   noCookieJar: boolean;
+  /** `# @http2` (httpyac), or `HTTP/2` on the request line (JetBrains): offer HTTP/2 (curl's --http2). */
+  http2: boolean;
 }
 
 export interface HttpResolvedRequest extends ResolvedRequest {
@@ -33,7 +35,7 @@ export interface HttpResolvedRequest extends ResolvedRequest {
 /** The directives of `req` as sender options. */
 export function requestMeta(req: RequestNode): HttpRequestMeta {
   const has = (n: string) => !!req.directives?.some((d) => d.name === n);
-  return { ...(req.name ? { name: req.name } : {}), noRedirect: has('no-redirect'), noCookieJar: has('no-cookie-jar') };
+  return { ...(req.name ? { name: req.name } : {}), noRedirect: has('no-redirect'), noCookieJar: has('no-cookie-jar'), http2: has('http2') || req.httpVersion === 'HTTP/2' };
 }
 
 /** The prompt variables a request asks for (`# @prompt name [description]`). */

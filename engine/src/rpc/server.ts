@@ -16,6 +16,7 @@ import { syntaxFor } from '../http-file/index.js';
 import * as P from './protocol.js';
 import { VERSION } from '../version.js';
 import { Session, type SessionEvalLisp } from './session.js';
+import { checkTlsSettings } from './tls-settings.js';
 import { answerBadFrames, FramedStreamWriter, strictJsonDecoder } from './framing.js';
 import { FrameResync } from './resync.js';
 import { Documents, type DocumentRef } from './documents.js';
@@ -73,6 +74,10 @@ const SETTING_TYPES: Record<keyof P.Settings, [type: string, nullable: boolean]>
   insecure: ['boolean', false],
   proxy: ['object', true],
   caFile: ['string', true],
+  clientCert: ['object', true],
+  clientCertificates: ['object', true],
+  http2: ['boolean', false],
+  unixSocket: ['string', true],
   netrc: ['string', true],
 };
 
@@ -99,6 +104,7 @@ function checkSettings(s: unknown, where: string): P.Settings | undefined {
     if (badProxy) throw new EngineError('bad-argument', `${where}.proxy must be an object of strings (${PROXY_FIELDS.join(', ')}) or null, not ${JSON.stringify(v)}`, { hint: 'See ProxySetting in docs/protocol.md.' });
     out[k] = v;
   }
+  checkTlsSettings(out, where);
   return out as P.Settings;
 }
 

@@ -17,6 +17,7 @@ import { SPILL_MIN_BYTES, SpillSink, spillBytes } from './spill.js';
 /** Hooks that read the response body (the others read the status, headers or time). */
 const BODY_HOOKS = new Set(['jq-set-var', 'expect-jq', 'expect-body', 'run-hook']);
 import { proxyOptions } from './proxy-setting.js';
+import { connectionCurlArgs, connectionSendOptions, NO_CONNECTION_SETTINGS, wantsHttp2 } from './tls-settings.js';
 import { hasOwnChanges, newJar, refreshJar, tryLoadJar, trySaveJar } from '../http/cookies.js';
 import { present, DEFAULT_THRESHOLD } from '../present/present.js';
 import { longestLineOf } from '../present/longest-line.js';
@@ -60,6 +61,7 @@ export const DEFAULT_SETTINGS: Required<Settings> = {
   proxy: null,
   caFile: null,
   netrc: null,
+  ...NO_CONNECTION_SETTINGS,
 };
 
 /**
@@ -252,6 +254,7 @@ export class Session {
       insecure: s.insecure,
       proxy: proxyOptions(s.proxy),
       ...(s.caFile ? { trust: { caFile: expandPath(s.caFile, process.cwd()) } } : {}),
+      ...connectionSendOptions(s, resolved.node, resolved.http?.clientCertificates),
       ...(s.netrc ? { auth: { netrc: { file: s.netrc } } } : {}),
       ...(spillAt !== undefined ? { sink: (head: ResponseHead) => (sink = new SpillSink(spillAt, MAX_BUFFERED_BODY, head.url, { headers: head.headers, raw: p.raw })) } : {}),
     }).catch((e: unknown) => {
@@ -413,26 +416,27 @@ export class Session {
 
   /** `sheet/curl`: the request at point as a curl command line. */
   async curl(p: CurlParams): Promise<CurlResult> {
-    const request = await this.exported(p);
+    const { request, curlArgs } = await this.exported(p);
     // The netrc setting is curl's -n (`~/.netrc`) or --netrc-file (docs/networks.md).
     const netrc = this.merged(p.settings).netrc;
-    const extraArgs = netrc ? (netrc === '~/.netrc' ? ['-n'] : ['--netrc-file', netrc]) : [];
+    const extraArgs = [...(netrc ? (netrc === '~/.netrc' ? ['-n'] : ['--netrc-file', netrc]) : []), ...curlArgs];
     return { command: toCurl(request, { alwaysMethod: true, extraArgs }), url: request.url };
   }
 
   /** `sheet/code`: the request at point as code for `p.target` (../snippet/to-code.ts). */
   async code(p: CodeParams): Promise<CodeResult> {
-    const request = await this.exported(p);
+    const { request } = await this.exported(p);
     return { code: toCode(request, p.target), url: request.url };
   }
 
   /** The resolved request at point that the exports (curl, code) write. */
-  private async exported(p: CurlParams): Promise<Request> {
+  private async exported(p: CurlParams): Promise<{ request: Request; curlArgs: string[] }> {
     await this.ready;
     const s = this.merged(p.settings);
     const resolved = await this.resolveAt(p, s).catch((e: unknown) => {
       throw this.parse(p.text, p.path).syntax === 'http' ? explainNoEnvironment(e, p.path, p.env) : e;
     });
-    return resolved.request;
+    // The options curl needs to connect as the engine would (rpc/tls-settings.ts).
+    return { request: resolved.request, curlArgs: connectionCurlArgs(resolved.request.url, s, wantsHttp2(s, resolved.node), resolved.http?.clientCertificates) };
   }
 }
