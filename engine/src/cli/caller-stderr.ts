@@ -46,10 +46,10 @@ export function openCallerStderr(pid: string): { stream: Writable; close: () => 
   let ws: fs.WriteStream | undefined;
   const stream = new Writable({
     write(c: Buffer, _e, cb) {
-      ws ??= fs.createWriteStream(target.path, { flags: target.flags });
+      ws ??= fs.createWriteStream(target.path, { flags: target.flags }).on('error', () => undefined);
       ws.write(c, (e) => cb(e ?? null));
     },
-  });
+  }).on('error', () => undefined); // a reader gone (EPIPE) fails the writes, not the daemon
   const close = async () => {
     await new Promise<void>((resolve) => stream.end(() => resolve()));
     if (ws) await new Promise<void>((resolve) => ws!.end(() => resolve()));

@@ -59,12 +59,14 @@ export class Relay {
   constructor(private readonly opts: RelayOptions) {
     this.res = opts.first;
     this.watch(opts.first, 1);
+    // A stream whose reader went away fails its writes; the error is the writer's to handle
+    // (src/cli/output.ts), never an uncaught 'error' event in the daemon.
     const writable = (stream: Stream) =>
       new Writable({
         write: (c: Buffer, _e, cb) => {
           this.put(stream, c).then(() => cb(), cb);
         },
-      });
+      }).on('error', () => undefined);
     this.stdout = writable(1);
     this.stderr = writable(2);
     opts.uploadDone.then(
