@@ -162,6 +162,8 @@ export interface RedirectInfo {
 /** What the request's hooks produced, and one assertion's result: defined with the hooks (hooks/results.ts). */
 export type { Assertion, HookResults } from '../hooks/results.js';
 import type { HookResults } from '../hooks/results.js';
+export type { JqFilterResult, JqFilterSpec } from '../hooks/jq-filter.js';
+import type { JqFilterResult, JqFilterSpec } from '../hooks/jq-filter.js';
 
 // ---------------------------------------------------------------------------------------------
 // Client -> engine
@@ -229,6 +231,11 @@ export interface SendParams {
    * (`sheet/setVar`) is `bad-argument` naming it and its line.
    */
   prompts?: Record<string, string>;
+  /**
+   * Run this jq filter on the response body as text (sheet-mode's Org Babel `:jq` and
+   * `:jq-args`; hooks/jq-filter.ts); the answer's `jq` holds the output or the error.
+   */
+  jq?: JqFilterSpec;
 }
 export interface SendResult {
   request: RequestInfo;
@@ -246,6 +253,8 @@ export interface SendResult {
    * `restclient-get-var` answer in its `run-hook` forms and in its response buffer.
    */
   vars: Record<string, string>;
+  /** When `jq` was asked: the filter's output (`output`) or why there is none (`error`). */
+  jq?: JqFilterResult;
 }
 /** Parse the sheet, resolve the request at `line`, send it, present the response, run hooks. */
 export const SheetSend = new RequestType<SendParams, SendResult, EngineErrorData>('sheet/send');
