@@ -7,6 +7,29 @@
 
 load test_helper
 
+# watch_start / watch_stop: sample the runtime directory's size (du, KiB) while a call runs;
+# watched: the largest sample.
+watch_start() {
+  rm -f "$BATS_TEST_TMPDIR/done"
+  (
+    m=0
+    while [ ! -e "$BATS_TEST_TMPDIR/done" ]; do
+      s=$(du -sk "$REST_RUNTIME_DIR" | cut -f1)
+      [ "$s" -gt "$m" ] && m=$s
+      echo "$m" >"$BATS_TEST_TMPDIR/max"
+      sleep 0.05
+    done
+  ) &
+  WATCHER=$!
+}
+watch_stop() {
+  touch "$BATS_TEST_TMPDIR/done"
+  wait "$WATCHER"
+}
+watched() {
+  cat "$BATS_TEST_TMPDIR/max"
+}
+
 # The pattern bytes of /stream/bytes?n=N as curl gets them.
 pattern() {
   curl -s "$API/stream/bytes?n=$1"
@@ -17,22 +40,11 @@ pattern() {
   # A fresh daemon, so its peak resident set (VmHWM) is this call's.
   rsh 'rest --stop' || true
   start_daemon
-  local pid max=$BATS_TEST_TMPDIR/max err=$BATS_TEST_TMPDIR/err.txt n=$((300 * 1024 * 1024))
+  local pid err=$BATS_TEST_TMPDIR/err.txt n=$((300 * 1024 * 1024))
   pid=$(cat "$REST_RUNTIME_DIR/engine.pid")
-  # Watch the runtime directory's size while the call runs.
-  (
-    m=0
-    while [ ! -e "$BATS_TEST_TMPDIR/done" ]; do
-      s=$(du -sk "$REST_RUNTIME_DIR" | cut -f1)
-      [ "$s" -gt "$m" ] && m=$s
-      echo "$m" >"$max"
-      sleep 0.05
-    done
-  ) &
-  local watcher=$!
+  watch_start
   ERR=$err run rsh 'rest "$API" >/dev/null; { echo before >&2; GET /stream/bytes -q mb=300 -q status=500; echo "rc=$?" >&2; echo after >&2; } 2>"$ERR"'
-  touch "$BATS_TEST_TMPDIR/done"
-  wait "$watcher"
+  watch_stop
   [ "$status" -eq 0 ]
   # before, the body byte for byte (the server's pattern, as curl reads it), then the shell's lines.
   [ "$(stat -c %s "$err")" -eq $((7 + n + 11)) ]
@@ -40,12 +52,30 @@ pattern() {
   [ "$(tail -c 11 "$err")" = "$(printf 'rc=5\nafter')" ]
   tail -c +8 "$err" | head -c "$n" | cmp - <(curl -s "$API/stream/bytes?mb=300&status=500")
   # The socket and the pid file, a few KiB: never the body.
-  [ "$(cat "$max")" -lt 64 ] || { echo "runtime dir peaked at $(cat "$max") KiB"; return 1; }
+  [ "$(watched)" -lt 64 ] || { echo "runtime dir peaked at $(watched) KiB"; return 1; }
   # Bounded memory: the daemon never held the body (300 MiB); Node and the engine are ~70 MB.
   local hwm
   hwm=$(awk '/^VmHWM/ {print $2}' "/proc/$pid/status")
-  echo "daemon VmHWM ${hwm} kB, runtime dir peak $(cat "$max") KiB" >&3
+  echo "daemon VmHWM ${hwm} kB, runtime dir peak $(watched) KiB" >&3
   [ "$hwm" -lt $((200 * 1024)) ]
+}
+
+# shellcheck disable=SC2016 # the code runs in the shell under test, which expands it
+@test "an endless error body into 2>file, cut by -m 2: curl's 28, the message after the bytes, nothing in the runtime directory" {
+  start_daemon
+  local err=$BATS_TEST_TMPDIR/err.txt size
+  watch_start
+  ERR=$err run rsh 'rest "$API" >/dev/null; GET /stream/bytes -q mb=1000000 -q status=500 -m 2 2>"$ERR"'
+  watch_stop
+  [ "$status" -eq 28 ]
+  size=$(stat -c %s "$err")
+  [ "$size" -gt 100000 ]
+  # The pattern from byte 0, then the message on a line of its own at the end.
+  head -c 65536 "$err" | cmp - <(pattern 65536)
+  [[ "$(tail -n 1 "$err")" == "rest: "*"/stream/bytes"*"2000 ms"* ]]
+  [ "$(watched)" -lt 64 ] || { echo "runtime dir peaked at $(watched) KiB"; return 1; }
+  run ls -A "$REST_RUNTIME_DIR"
+  [ "$output" = "$(printf 'engine.pid\nengine.sock')" ]
 }
 
 # shellcheck disable=SC2016 # the code runs in the shell under test, which expands it
