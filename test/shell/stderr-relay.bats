@@ -124,3 +124,15 @@ pattern() {
   grep -q '^> PUT /stream/upload HTTP/1.1' "$BATS_TEST_TMPDIR/err"
   grep -q '^< HTTP/1.1 200' "$BATS_TEST_TMPDIR/err"
 }
+
+# shellcheck disable=SC2016 # the code runs in the shell under test, which expands it
+@test "a closed stderr (2>&-): the body still reaches stdout and the status is the response's, as with curl" {
+  start_daemon
+  run bash -c 'curl -s -v "$API/small" 2>&-; echo " $?"'
+  [ "$output" = '{"id":1,"name":"small","ok":true} 0' ]
+  for mode in '' 1; do
+    MODE=$mode run rsh '[ -n "$MODE" ] && export REST_NO_DAEMON=1; rest "$API" >/dev/null; GET /small -v 2>&-; echo " $?"; GET /users/999 2>&-; echo "$?"'
+    [ "${lines[0]}" = '{"id":1,"name":"small","ok":true} 0' ] || { echo "mode '$mode': $output"; return 1; }
+    [ "${lines[1]}" = 4 ]
+  done
+}

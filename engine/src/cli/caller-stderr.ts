@@ -10,9 +10,10 @@
  * another's `/proc/PID/fd/N` only when it may trace it (the same user), so nothing new is
  * reachable. Used only where writing through a second open file description cannot disturb
  * the shell: a terminal, a pipe or a character device (`/dev/null`), or a regular file the
- * shell opened for appending (`2>>log`). Elsewhere (a regular file opened with `2>file`, whose
- * offset only the shell's own descriptor moves; a socket; no `/proc`) the caller gets
- * `undefined`, and the daemon relays stderr through the shell's own curl (src/cli/relay.ts).
+ * shell opened for appending (`2>>log`); a closed stderr (`2>&-`) is `/dev/null`. Elsewhere
+ * (a regular file opened with `2>file`, whose offset only the shell's own descriptor moves; a
+ * socket; no `/proc`) the caller gets `undefined`, and the daemon relays stderr through the
+ * shell's own curl (src/cli/relay.ts).
  */
 import fs from 'node:fs';
 import { Writable } from 'node:stream';
@@ -22,6 +23,8 @@ export function callerStderr(pid: string): { path: string; flags: string } | und
   if (process.platform !== 'linux' || !/^\d+$/.test(pid)) return undefined;
   const path = `/proc/${pid}/fd/2`;
   try {
+    // A closed stderr (`2>&-`): its bytes go nowhere, as curl's writes to it fail quietly.
+    if (!fs.existsSync(path) && fs.existsSync(`/proc/${pid}/fd`)) return { path: '/dev/null', flags: 'w' };
     const st = fs.statSync(path);
     if (st.isCharacterDevice() || st.isFIFO()) return { path, flags: 'w' };
     if (!st.isFile()) return undefined;
