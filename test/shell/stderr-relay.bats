@@ -113,7 +113,7 @@ pattern() {
 }
 
 # shellcheck disable=SC2016 # the code runs in the shell under test, which expands it
-@test "an upload from stdin with -v and 2>file: the body goes whole, the -v lines reach the file" {
+@test "an upload from stdin with -v and 2>file: the body goes whole, the -v lines reach the file, an echoing server does not wait" {
   start_daemon
   head -c 3000000 /dev/urandom >"$BATS_TEST_TMPDIR/body"
   local want
@@ -123,6 +123,13 @@ pattern() {
   [ "$(field .sha256)" = "$want" ]
   grep -q '^> PUT /stream/upload HTTP/1.1' "$BATS_TEST_TMPDIR/err"
   grep -q '^< HTTP/1.1 200' "$BATS_TEST_TMPDIR/err"
+  # A server that answers as it reads (echo): the -v lines come while the upload goes on, and
+  # the answer (8 MB, past what the daemon holds back for order) must flow, or both would wait.
+  head -c 8000000 /dev/urandom >"$BATS_TEST_TMPDIR/body"
+  ERR=$BATS_TEST_TMPDIR/err OUT=$BATS_TEST_TMPDIR/out BODY=$BATS_TEST_TMPDIR/body run rsh 'rest "$API" >/dev/null; cat "$BODY" | POST /stream/echo -v -m 60 >"$OUT" 2>"$ERR"'
+  [ "$status" -eq 0 ]
+  cmp "$BATS_TEST_TMPDIR/body" "$BATS_TEST_TMPDIR/out"
+  grep -q '^> POST /stream/echo HTTP/1.1' "$BATS_TEST_TMPDIR/err"
 }
 
 # shellcheck disable=SC2016 # the code runs in the shell under test, which expands it

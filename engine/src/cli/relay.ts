@@ -16,8 +16,12 @@
  * (back-pressure to the server).
  *
  * While the shell's curl is still uploading the call's stdin (the last part of `/run`), its
- * response cannot end: bytes for the other stream wait in memory up to {@link HOLD_MAX}, then
- * the call waits for the upload's end.
+ * response cannot end: bytes for the other stream wait in memory up to {@link HOLD_MAX}; past
+ * that, the current stream's bytes go on ahead of them (so a server that echoes the upload as
+ * it reads keeps going; only then can the order across the two streams differ from the order
+ * written), and the other stream's wait for the upload's end. A server that stops reading the
+ * upload until more than {@link HOLD_MAX} of its answer has gone to stderr is the one case
+ * that waits for `-m`.
  */
 import fs from 'node:fs';
 import type http from 'node:http';
@@ -54,6 +58,8 @@ export class Relay {
   private held: Array<{ stream: Stream; chunk: Buffer }> = [];
   private heldBytes = 0;
   private uploaded = false;
+  /** The held bytes of the other stream were overtaken (see the file comment). */
+  private ahead = false;
   private next: ((res: http.ServerResponse) => void) | undefined;
 
   constructor(private readonly opts: RelayOptions) {
@@ -90,6 +96,8 @@ export class Relay {
    * last segment ends. Call after the upload has been drained.
    */
   async finish(code: number): Promise<void> {
+    // What the writers still buffer goes first (a write is done for its writer once buffered).
+    await Promise.all([this.stdout, this.stderr].map((w) => new Promise<void>((resolve) => (w.destroyed ? resolve() : w.once('close', resolve).end(() => resolve())))));
     await this.chain;
     this.uploaded = true;
     await this.flushHeld().catch(() => undefined);
@@ -119,11 +127,20 @@ export class Relay {
   }
 
   private async deliver(stream: Stream, chunk: Buffer): Promise<void> {
-    if (!this.uploaded && (this.held.length > 0 || stream !== this.stream)) {
+    if (!this.uploaded) {
+      if (stream === this.stream && (this.ahead || this.held.length === 0)) return this.send(stream, chunk);
       if (this.heldBytes + chunk.length <= HOLD_MAX) {
         this.held.push({ stream, chunk });
         this.heldBytes += chunk.length;
         return;
+      }
+      // Full: the current stream goes on ahead of what is held for the other one, since the
+      // upload may wait for it (a server that answers as it reads, /stream/echo); the other
+      // stream waits for the upload's end.
+      if (stream === this.stream) {
+        this.ahead = true;
+        await this.flushHeld(stream);
+        return this.send(stream, chunk);
       }
       await this.opts.uploadDone.catch(() => undefined);
     }
@@ -131,12 +148,19 @@ export class Relay {
     await this.send(stream, chunk);
   }
 
-  private async flushHeld(): Promise<void> {
+  /** Send what is held, in order: all of it, or only `only`'s bytes (the rest stays held). */
+  private async flushHeld(only?: Stream): Promise<void> {
+    const keep: Array<{ stream: Stream; chunk: Buffer }> = [];
     while (this.held.length) {
-      const { stream, chunk } = this.held.shift()!;
-      this.heldBytes -= chunk.length;
-      await this.send(stream, chunk);
+      const h = this.held.shift()!;
+      if (only !== undefined && h.stream !== only) {
+        keep.push(h);
+        continue;
+      }
+      this.heldBytes -= h.chunk.length;
+      await this.send(h.stream, h.chunk);
     }
+    this.held = keep;
   }
 
   private async send(stream: Stream, chunk: Buffer): Promise<void> {
