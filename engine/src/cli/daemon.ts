@@ -180,12 +180,16 @@ async function handleRun(req: http.IncomingMessage, res: http.ServerResponse): P
     // An upload the call did not read (a usage error): drain it so the caller's curl ends.
     stdin?.stream.resume();
   }
-  if (relay) {
-    await uploadDone;
-    await relay.finish(code);
-  } else if (sFile && code !== 0 && !res.destroyed) await fs.promises.writeFile(sFile, `${code}\n`, { mode: 0o600 });
-  calls.end(sFile, call, code, stdoutBytes, readerLeft);
-  resolveEnded(code);
+  try {
+    if (relay) {
+      await uploadDone;
+      await relay.finish(code);
+    } else if (sFile && code !== 0 && !res.destroyed) await fs.promises.writeFile(sFile, `${code}\n`, { mode: 0o600 });
+  } finally {
+    // Even when `s` cannot be written (its directory removed): a /wait never waits for ever.
+    calls.end(sFile, call, code, stdoutBytes, readerLeft);
+    resolveEnded(code);
+  }
   // A big body went through: give its memory back before the answer ends (src/cli/idle-gc.ts).
   if (req.socket.bytesRead + req.socket.bytesWritten >= BIG_CALL_BYTES) collectAfterBig();
   if (!relay) res.end();
