@@ -108,6 +108,19 @@ still adds to it.  nil leaves those environment variables to decide."
   :type '(choice (const :tag "From the environment" nil)
                  (file :tag "CA file")))
 
+(defcustom sheet-netrc nil
+  "Whether requests send credentials from a .netrc file, as curl's -n.
+nil (the default, as curl without -n) sends none; t reads ~/.netrc
+\(curl's -n); a file name reads that file (curl's --netrc-file).
+Only a request without an Authorization header of its own and
+without a password in its URL gets them, Basic by curl's rules.
+url.el's auth-source (and ~/.authinfo) is not consulted: the engine
+sends the request, not url.el.  \[sheet-copy-curl-command] adds -n or
+--netrc-file to the command it copies."
+  :type '(choice (const :tag "None" nil)
+                 (const :tag "~/.netrc (curl -n)" t)
+                 (file :tag "File (curl --netrc-file)")))
+
 (defcustom sheet-timeout nil
   "Seconds to wait for a complete response; nil waits without limit.
 The engine ends the request then; Emacs waits `sheet-timeout-grace'
@@ -183,6 +196,14 @@ read with `read-passwd', the others with `read-string'.  VS Code
 REST Client masks password names the same way; tokens and
 secrets are masked here too."
   :type 'regexp)
+
+(defcustom sheet-code-target "python"
+  "The target `sheet-copy-as-code' (C-c C-S-u) offers first.
+A name the engine knows (`sheet export --list'): \"python\"
+\(Requests), \"javascript\" (fetch), \"go\", \"httpie\",
+\"powershell\", \"curl\", ... or TARGET-CLIENT such as
+\"javascript-axios\".  The last target picked wins for the session."
+  :type 'string)
 
 (defcustom sheet-mode-hook '(sheet-outline-mode)
   "Hook run when entering `sheet-mode'.

@@ -18,7 +18,7 @@ import { headerValue, type Exchange, type Request, type Response } from '../mode
 import { send, SinkError, type ResponseHead } from '../http/send.js';
 import { collect, Forward, holdUpTo, type Outputs } from './output.js';
 import { sendWithCurl } from '../http/via-curl.js';
-import { curlSessionArgs } from './curl-session.js';
+import { curlSessionArgs, verbAuth, withAuthLine } from './curl-session.js';
 import { jarCookies, parseNetscape, toNetscape, tryLoadJar, trySaveJar } from '../http/cookies.js';
 import { parseContentType } from '../present/present.js';
 import { renderHtml } from '../present/html.js';
@@ -113,7 +113,7 @@ async function runCall(input: RunInput, out: RunOutput, outputs: Outputs, err: (
     const timeoutMs = b.opts.maxTime !== undefined && b.opts.maxTime > 0 ? b.opts.maxTime * 1000 : undefined;
     if (b.flags.sheet) {
       // --sheet: the request as sheet text (src/sheet/write.ts); a piped body is read whole.
-      outputs.stdout.write(Buffer.from(requestToSheet(fileBodyAbsolute(await withPipedBody(b), input.cwd)) + '\n', 'utf8'));
+      outputs.stdout.write(Buffer.from(requestToSheet(fileBodyAbsolute(withAuthLine(b, await withPipedBody(b)), input.cwd)) + '\n', 'utf8'));
       return out;
     }
     if (b.flags.dryRun) {
@@ -134,7 +134,7 @@ async function runCall(input: RunInput, out: RunOutput, outputs: Outputs, err: (
     }
     const viaCurl = b.opts.unknown.length > 0;
     if (b.flags.historyFile) {
-      const w = appendHistory(b.flags.historyFile, fileBodyAbsolute(b.request, input.cwd), b.flags.historySecrets);
+      const w = appendHistory(b.flags.historyFile, fileBodyAbsolute(withAuthLine(b, b.request), input.cwd), b.flags.historySecrets);
       if (w) await err(`rest: warning: ${w}\n`);
     }
     let finalStatus = 0;
@@ -197,6 +197,7 @@ async function runCall(input: RunInput, out: RunOutput, outputs: Outputs, err: (
         ...(b.cookies ? { cookies: b.cookies[1] } : {}),
         proxy: { proxy: b.opts.proxy, noProxy: b.opts.noProxy, proxyUser: b.opts.proxyUser, env: callerEnv },
         trust: { caFile: b.opts.cacert, env: callerEnv, cwd: input.cwd },
+        auth: verbAuth(b, req.headers.map(([n]) => n), callerEnv, input.cwd),
         sink: (head, sent) => route({ httpVersion: '1.1', status: head.status, statusText: head.statusText, headers: head.headers, body: Buffer.alloc(0) }, sent, head.proxy),
       });
       const after = toNetscape(await jarCookies(jar));
@@ -244,7 +245,7 @@ async function runCall(input: RunInput, out: RunOutput, outputs: Outputs, err: (
       out.code = EXIT.writeError;
       return out;
     }
-    const usage = ['bad-option', 'bad-argument', 'invalid-url', 'unknown-variable', 'bad-environment', 'vars-cycle'].includes(ee.code);
+    const usage = ['bad-option', 'bad-argument', 'invalid-url', 'unknown-variable', 'bad-environment', 'vars-cycle', 'bad-auth'].includes(ee.code);
     const curlExit = typeof ee.details?.curlExit === 'number' ? ee.details.curlExit : undefined;
     // A partial body on a terminal: the message starts on a fresh line.
     const fresh = bodyOut && bodyOut.bytes > 0 && bodyOut.last !== 0x0a ? '\n' : '';

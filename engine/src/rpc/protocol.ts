@@ -8,6 +8,7 @@
  * {@link EngineErrorData} (stable `code`, `line`, `hint`).
  */
 import { NotificationType0, RequestType, RequestType0 } from 'vscode-jsonrpc';
+import type { DocumentRef } from './documents.js';
 import type { EngineErrorData } from '../errors.js';
 import type { Mode } from '../present/present.js';
 
@@ -55,6 +56,14 @@ export interface Settings {
    * relative to the engine's directory. null (default): the environment's (docs/networks.md).
    */
   caFile?: string | null;
+  /**
+   * A `.netrc` file whose credentials are sent (curl's `--netrc-file`; `"~/.netrc"` is curl's
+   * `-n`; `sheet run --netrc`, Emacs' `sheet-netrc`): for a request without an Authorization of
+   * its own and without a password in its URL, by curl's rules (docs/networks.md,
+   * "Credentials"). `~` expanded, relative to the engine's directory; unreadable: `bad-netrc`,
+   * nothing sent. null (default): none, as curl without `-n`.
+   */
+  netrc?: string | null;
 }
 
 /**
@@ -295,6 +304,8 @@ export interface OutlineResult {
 export const SheetOutline = new RequestType<OutlineParams, OutlineResult, EngineErrorData>('sheet/outline');
 
 export interface VariablesParams {
+  /** Eldoc's look-ups: the text kept in step by its changes instead of `text` (docs/protocol.md, "Texts kept in step"). */
+  doc?: DocumentRef;
   text: string;
   line: number;
   /** The file's name: its extension picks the syntax (`.http`/`.rest`), as in `sheet/send`. */
@@ -328,7 +339,10 @@ export interface VariablesResult {
 export const SheetVariables = new RequestType<VariablesParams, VariablesResult, EngineErrorData>('sheet/variables');
 
 export interface CompletionsParams {
+  /** The text, or empty when `doc` gives it (rpc/documents.ts). */
   text: string;
+  /** The text kept in step by its changes instead (docs/protocol.md, "Texts kept in step"). */
+  doc?: DocumentRef;
   /** The line of point: a sheet's declarations below it are not offered. */
   line: number;
   /** The file's name: its extension picks the syntax (`.http`/`.rest`), as in `sheet/send`. */
@@ -365,6 +379,8 @@ export interface CompletionsResult {
 export const SheetCompletions = new RequestType<CompletionsParams, CompletionsResult, EngineErrorData>('sheet/completions');
 
 export interface CurlParams {
+  /** Eldoc's look-ups: the text kept in step by its changes instead of `text` (docs/protocol.md, "Texts kept in step"). */
+  doc?: DocumentRef;
   text: string;
   line: number;
   path?: string;
@@ -389,6 +405,52 @@ export interface CurlResult {
 }
 /** The request at point as a curl command line (C-c C-u). */
 export const SheetCurl = new RequestType<CurlParams, CurlResult, EngineErrorData>('sheet/curl');
+
+export interface DiagnosticsParams {
+  /** The text, or empty when `doc` gives it (rpc/documents.ts). */
+  text: string;
+  /** The text kept in step by its changes instead (docs/protocol.md, "Texts kept in step"). */
+  doc?: DocumentRef;
+  path?: string;
+  /** `.http` files: the chosen environment, whose names count as defined. */
+  env?: string;
+}
+/** One diagnostic: 1-based lines, columns in code points (Emacs characters); `endColumn` exclusive. */
+export interface DiagnosticOut {
+  line: number;
+  column: number;
+  endLine: number;
+  endColumn: number;
+  code: string;
+  severity: 'error' | 'warning';
+  message: string;
+  hint?: string;
+}
+/**
+ * The diagnostics of a sheet while it is edited (Flymake; issue 25 item 4; engine/src/lint/):
+ * the parser's, undefined variables, malformed assertions, unknown hooks, JSON bodies that do
+ * not parse, duplicate `.http` request names. Pure: nothing is evaluated or sent.
+ */
+export const SheetDiagnostics = new RequestType<DiagnosticsParams, { diagnostics: DiagnosticOut[] }, EngineErrorData>('sheet/diagnostics');
+
+export interface CodeParams extends CurlParams {
+  /** A name of `sheet/codeTargets` (`python`, `javascript`, `go`, `httpie`, `powershell`, ...). */
+  target: string;
+}
+export interface CodeResult {
+  /** The request as code for the target, ending with a newline. */
+  code: string;
+  /** The request's URL after substitution. */
+  url: string;
+}
+/**
+ * The request at point as code in another language or tool (C-c C-S-u; engine/src/snippet/),
+ * from the same resolved request as `sheet/curl`. Errors: `bad-argument` for an unknown target
+ * or a binary body, and those of `sheet/curl`.
+ */
+export const SheetCode = new RequestType<CodeParams, CodeResult, EngineErrorData>('sheet/code');
+/** The targets `sheet/code` knows: `{name, title}`, short names first. */
+export const SheetCodeTargets = new RequestType<Record<string, never> | undefined, { targets: { name: string; title: string }[] }, EngineErrorData>('sheet/codeTargets');
 
 export interface FromCurlParams {
   /** A curl command line as typed in bash (`curl -H 'A: b' https://h/x`, `\` continuations allowed). */

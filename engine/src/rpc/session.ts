@@ -8,6 +8,7 @@ import type { CookieJar } from 'tough-cookie';
 import { requestAt, varsBefore } from '../sheet/parse.js';
 import { parseForFile, syntaxChoice, withSyntaxHint } from '../http-file/index.js';
 import type { Sheet } from '../sheet/ast.js';
+import { IncrementalSheetParser } from '../sheet/incremental.js';
 import { expandPath, isUnevaluated, resolveRequest, variableValues, visibleVars, type EvalLisp, type LispDecl } from '../resolve/resolve.js';
 import { DEFAULT_MAX_PASSES, Substitution, type SubstitutionWarning } from '../resolve/substitute.js';
 import { MAX_BUFFERED_BODY, MAX_REDIRECTS, send, SinkError, type ResponseHead } from '../http/send.js';
@@ -23,13 +24,16 @@ import { bodyOut, receivedOut, requestInfo } from './session-wire.js';
 import { HOOK_TYPES, runHooks } from '../hooks/run.js';
 import { filterBody } from '../hooks/jq-filter.js';
 import { toCurl } from '../curl/to-curl.js';
+import { toCode } from '../snippet/to-code.js';
 import { loadEnvironment } from '../http-file/environment.js';
 import { promptsOf, requestMeta } from '../resolve/resolve-http.js';
 import { completionsFor } from './completions.js';
 import { afterHttp, beforeHttp, explainNoEnvironment, httpContext, httpVariables, newHttpState, noteHttpFailure } from './session-http.js';
 import { EngineError, isEngineError } from '../errors.js';
 import type { Request } from '../model.js';
-import type { CompletionsParams, CompletionsResult, EnvironmentsParams, EnvironmentsResult } from './protocol.js';
+import { diagnosticsOf } from './diagnostics.js';
+import type { DiagnosticOut, DiagnosticsParams } from './protocol.js';
+import type { CodeParams, CodeResult, CompletionsParams, CompletionsResult, EnvironmentsParams, EnvironmentsResult } from './protocol.js';
 import type {
   CurlParams,
   CurlResult,
@@ -55,6 +59,7 @@ export const DEFAULT_SETTINGS: Required<Settings> = {
   insecure: false,
   proxy: null,
   caFile: null,
+  netrc: null,
 };
 
 /**
@@ -94,6 +99,8 @@ export class Session {
   private lispSettings = new Map<RequestContext, Settings>();
   /** Last parse, reused while the text is the same (navigation asks often). */
   private cache: { text: string; fileName?: string; sheet: Sheet } | undefined;
+  /** Sheets re-parsed after an edit chunk by chunk (an editor types in one place at a time). */
+  private sheetParser = new IncrementalSheetParser();
 
   /**
    * @param evalLisp how `:=` forms are evaluated (asks the client); undefined on clients without
@@ -143,7 +150,7 @@ export class Session {
    */
   parse(text: string, fileName?: string): Sheet {
     if (this.cache?.text === text && this.cache.fileName === fileName) return this.cache.sheet;
-    const sheet = parseForFile(text, fileName);
+    const sheet = parseForFile(text, fileName, (t) => this.sheetParser.parse(t));
     this.cache = { text, fileName, sheet };
     return sheet;
   }
@@ -245,6 +252,7 @@ export class Session {
       insecure: s.insecure,
       proxy: proxyOptions(s.proxy),
       ...(s.caFile ? { trust: { caFile: expandPath(s.caFile, process.cwd()) } } : {}),
+      ...(s.netrc ? { auth: { netrc: { file: s.netrc } } } : {}),
       ...(spillAt !== undefined ? { sink: (head: ResponseHead) => (sink = new SpillSink(spillAt, MAX_BUFFERED_BODY, head.url, { headers: head.headers, raw: p.raw })) } : {}),
     }).catch((e: unknown) => {
       throw e instanceof SinkError && isEngineError(e.cause) ? e.cause : e;
@@ -334,6 +342,11 @@ export class Session {
     return out;
   }
 
+  /** `sheet/diagnostics`: what an editor marks while the user types (../lint/diagnostics.ts). */
+  diagnostics(p: DiagnosticsParams): { diagnostics: DiagnosticOut[] } {
+    return { diagnostics: diagnosticsOf(p.text, this.parse(p.text, p.path), p, this.overrides) };
+  }
+
   /** `sheet/outline`: requests and variable declarations with their lines. */
   outline(text: string, fileName?: string): OutlineResult {
     const sheet = this.parse(text, fileName);
@@ -400,11 +413,26 @@ export class Session {
 
   /** `sheet/curl`: the request at point as a curl command line. */
   async curl(p: CurlParams): Promise<CurlResult> {
+    const request = await this.exported(p);
+    // The netrc setting is curl's -n (`~/.netrc`) or --netrc-file (docs/networks.md).
+    const netrc = this.merged(p.settings).netrc;
+    const extraArgs = netrc ? (netrc === '~/.netrc' ? ['-n'] : ['--netrc-file', netrc]) : [];
+    return { command: toCurl(request, { alwaysMethod: true, extraArgs }), url: request.url };
+  }
+
+  /** `sheet/code`: the request at point as code for `p.target` (../snippet/to-code.ts). */
+  async code(p: CodeParams): Promise<CodeResult> {
+    const request = await this.exported(p);
+    return { code: toCode(request, p.target), url: request.url };
+  }
+
+  /** The resolved request at point that the exports (curl, code) write. */
+  private async exported(p: CurlParams): Promise<Request> {
     await this.ready;
     const s = this.merged(p.settings);
     const resolved = await this.resolveAt(p, s).catch((e: unknown) => {
       throw this.parse(p.text, p.path).syntax === 'http' ? explainNoEnvironment(e, p.path, p.env) : e;
     });
-    return { command: toCurl(resolved.request, { alwaysMethod: true }), url: resolved.request.url };
+    return resolved.request;
   }
 }

@@ -22,6 +22,7 @@ import { runSteps } from './runner.js';
 import fs from 'node:fs';
 import { checkHttpFile, convertCommand } from './convert-cli.js';
 import { importCurlCommand } from './import-curl-cli.js';
+import { exportCommand } from './export-cli.js';
 import { engineCommand } from './engine-cli.js';
 import { shellPathCommand } from './shell-path.js';
 import { readAnswers, type Ask } from './prompts.js';
@@ -31,6 +32,7 @@ export const HELP = `Usage: sheet run FILE... [options]
        sheet report merge A.json B.json... --report FORMAT:PATH...
        sheet convert FILE [-o OUT] [--to sheet|http]
        sheet import-curl 'curl ...' | -
+       sheet export --to python|javascript|go|httpie|powershell|... FILE:LINE
        sheet engine --stdio
        sheet shell-path
        sheet --help | --version
@@ -72,6 +74,8 @@ Options:
   --noproxy LIST        hosts that go direct (curl's --noproxy: over NO_PROXY)
   --cacert FILE         the authorities that verify servers (curl's --cacert: over
                         CURL_CA_BUNDLE and SSL_CERT_FILE)
+  --netrc, -n           send ~/.netrc's credentials (curl's -n; docs/networks.md)
+  --netrc-file FILE     send FILE's credentials (curl's --netrc-file)
   --cookie-jar PATH     load and save cookies in PATH (Netscape format, as curl -b/-c)
   --untrusted           run no code from the files: a := Lisp variable, a run-hook or a
                         .http handler or pre-request script stops its file before anything
@@ -95,6 +99,10 @@ still written), 2 on a usage error. See docs/http-files.md ("Converting").
 sheet import-curl 'curl ...': the sheet request of a curl command line on stdout (- reads the
 command from stdin); what a sheet cannot say is named on stderr (exit 1). See
 docs/sheet-run.md ("sheet import-curl").
+
+sheet export --to TARGET FILE:LINE: the request at LINE as code (Python requests,
+JavaScript fetch, Go, HTTPie, PowerShell, curl, ...; --list names the targets), as Emacs's
+C-c C-S-u. See docs/sheet-run.md ("sheet export").
 
 sheet engine --stdio: the JSON-RPC server Emacs's sheet-mode starts (docs/protocol.md).
 
@@ -130,6 +138,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
   // Commands with arguments of their own (a curl command line is not sheet's options).
   const rest = argv.slice(1);
   if (argv[0] === 'import-curl') return importCurlCommand(rest, { ...io, stdin: io.stdin ?? (async () => '') });
+  if (argv[0] === 'export') return exportCommand(rest, io);
   if (argv[0] === 'engine') return engineCommand(rest, io);
   if (argv[0] === 'shell-path') return shellPathCommand(rest, io);
   if (argv[0] === 'report') return reportCommand(rest, io);
@@ -160,6 +169,8 @@ export async function main(argv: string[], io: Io): Promise<number> {
         proxy: { type: 'string', short: 'x' },
         noproxy: { type: 'string' },
         cacert: { type: 'string' },
+        netrc: { type: 'boolean', short: 'n' },
+        'netrc-file': { type: 'string' },
         'cookie-jar': { type: 'string' },
         untrusted: { type: 'boolean' },
         'no-color': { type: 'boolean' },
@@ -181,7 +192,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
   }
   const [command, ...given] = positionals;
   let files = given;
-  if (!command) return usage(io, 'a command is needed: sheet run FILE..., convert, import-curl, engine or shell-path');
+  if (!command) return usage(io, 'a command is needed: sheet run FILE..., convert, import-curl, export, engine or shell-path');
   if (command === 'convert') return convertCommand(files, { output: v.output, to: v.to }, io);
   if (command !== 'run') return usage(io, `unknown command ${command}`);
   if (v.output !== undefined || v.to !== undefined) return usage(io, `${v.output !== undefined ? '-o' : '--to'} belongs to sheet convert`);
@@ -303,6 +314,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
     insecure: !!v.insecure,
     ...(v.proxy !== undefined || v.noproxy !== undefined ? { proxy: { ...(v.proxy !== undefined ? { all: v.proxy } : {}), ...(v.noproxy !== undefined ? { noProxy: v.noproxy } : {}) } } : {}),
     ...(v.cacert !== undefined ? { caFile: path.resolve(v.cacert) } : {}),
+    ...(v['netrc-file'] !== undefined ? { netrc: path.resolve(v['netrc-file']) } : v.netrc ? { netrc: '~/.netrc' } : {}),
     cookieJar: v['cookie-jar'],
     retry,
     retryDelayMs: retryDelay,

@@ -93,6 +93,8 @@ export interface RunOptions {
   proxy?: ProxySetting;
   /** `--cacert FILE`, absolute (docs/networks.md); absent: CURL_CA_BUNDLE, SSL_CERT_FILE. */
   caFile?: string;
+  /** `--netrc` (`~/.netrc`) / `--netrc-file FILE` (docs/networks.md, "Credentials"). */
+  netrc?: string;
   /** `--retry N`: send again, up to N more times, a request that failed by transport (retry.ts). */
   retry?: number;
   /** `--retry-delay MS`: the wait before each retry (default 1000, hurl's). */
@@ -212,7 +214,7 @@ export async function runFile(file: string, o: RunOptions): Promise<FileResult> 
   // run's memory stays bounded whatever the body (issue 30), as over JSON-RPC.
   session.spillBigBodies = true;
   for (const [n, v] of o.vars) session.overrides.set(n, v);
-  await session.configure({ timeoutMs: o.timeoutMs, insecure: o.insecure, cookieJarFile: o.cookieJar ?? null, threshold: null, proxy: o.proxy ?? null, caFile: o.caFile ?? null });
+  await session.configure({ timeoutMs: o.timeoutMs, insecure: o.insecure, cookieJarFile: o.cookieJar ?? null, threshold: null, proxy: o.proxy ?? null, caFile: o.caFile ?? null, netrc: o.netrc ?? null });
   const lines = text.split(/\r?\n/);
   for (const step of steps) {
     if (o.stop?.()) break;
