@@ -39,7 +39,12 @@ pattern() {
 @test "a 300 MB error body into 2>file: exact, in order with the shell's own writes; the runtime directory and the daemon stay small" {
   # A fresh daemon, so its peak resident set (VmHWM) is this call's.
   rsh 'rest --stop' || true
+  for _ in $(seq 1 50); do
+    [ -e "$REST_RUNTIME_DIR/engine.sock" ] || break
+    sleep 0.1
+  done
   start_daemon
+  wait_for "$REST_RUNTIME_DIR/engine.pid"
   local pid err=$BATS_TEST_TMPDIR/err.txt n=$((300 * 1024 * 1024))
   pid=$(cat "$REST_RUNTIME_DIR/engine.pid")
   watch_start
