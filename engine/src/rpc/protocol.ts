@@ -151,7 +151,7 @@ export interface PresentationInfo {
   formatted: boolean;
   /**
    * A JSON or XML body not pretty-printed although not asked raw: why, in words for the
-   * trailer (`not valid JSON at byte 12: unexpected "}"`, `XML past 16 MiB is not ...`).
+   * trailer (`not valid JSON at byte 12: unexpected "}"`, `not well-formed XML at line 3: ...`).
    */
   unformatted?: string;
   /**

@@ -43,6 +43,7 @@ Assertion hooks check the responses:
   -> expect-status 200 | 2xx          -> expect-header Content-Type json
   -> expect-jq '.items | length > 0'  -> expect-body "name": "Ada"
   -> expect-time < 500                (ms)
+  Any of them ending in the word retry (-> expect-status 200 retry) is retried under --retry.
 
 Options:
   --var :name=value     set a variable for every file (overrides the sheet's); repeatable
@@ -64,8 +65,9 @@ Options:
   --fail-fast, --bail   stop at the first request that fails or errs (without it, a .http
                         file goes on after a failed request; a sheet stops at an error)
   --timeout S           per-request timeout in seconds (default none)
-  --retry N             send a request that failed by transport again, up to N times;
-                        one that passes on a retry is reported flaky (hurl's --retry)
+  --retry N             send a request again, up to N times, that failed by transport
+                        or by an assertion marked retry (-> expect-status 200 retry);
+                        never a POST/PATCH unless marked; a pass on a retry is flaky
   --retry-delay MS      wait between tries (default 1000)
   --repeat N            run the files N times over (a soak)
   --insecure, -k        accept any TLS certificate
