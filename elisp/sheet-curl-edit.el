@@ -17,7 +17,7 @@
 
 ;;; Commentary:
 
-;; Where `sheet-yank-curl' (C-c C-y, in sheet-mode.el) gets its curl
+;; Where `sheet-yank-curl' (C-c C-y, in sheet-curl.el) gets its curl
 ;; command line: the latest kill when it is one, else the minibuffer;
 ;; with a prefix argument a small edit buffer, `*sheet curl*', where a
 ;; command pasted over several lines stays whole (a terminal's
@@ -30,7 +30,7 @@
 
 (require 'subr-x)
 
-(declare-function sheet-yank-curl "sheet-mode" (command))
+(declare-function sheet-yank-curl "sheet-curl" (command))
 
 (defvar sheet-curl-edit-buffer-name "*sheet curl*"
   "The buffer where `sheet-yank-curl' with a prefix reads a command.")

@@ -42,15 +42,16 @@
 ;; the checkout for the whole manual.
 ;;
 ;; This file holds the mode, its keymap and menu, and the commands
-;; that are autoloaded or about variables and curl; the other parts
-;; are sheet-custom.el (options), sheet-engine.el (the connection),
+;; that are autoloaded or about variables; the other parts are
+;; sheet-custom.el (options), sheet-engine.el (the connection),
 ;; sheet-send.el (sending, C-c C-c, C-c C-k), sheet-response.el (the
 ;; response buffer), sheet-body.el (bodies, big ones in chunks),
 ;; sheet-font-lock.el (faces, syntax), sheet-outline.el,
 ;; sheet-environment.el, sheet-run.el, sheet-session.el (what
 ;; outlives an engine), sheet-engine-log.el, sheet-settings.el,
-;; sheet-prompt.el, sheet-curl-edit.el, sheet-complete.el,
-;; sheet-eldoc.el, sheet-flymake.el, sheet-history.el, sheet-restclient.el.
+;; sheet-prompt.el, sheet-curl.el (curl both ways), sheet-curl-edit.el,
+;; sheet-complete.el, sheet-eldoc.el, sheet-flymake.el,
+;; sheet-history.el, sheet-code.el, sheet-restclient.el.
 
 ;;; Code:
 
@@ -70,6 +71,7 @@
 (require 'sheet-send)         ; C-c C-c and friends, C-c C-k
 (require 'sheet-restclient)   ; restclient.el's other names
 (require 'sheet-curl-edit)    ; C-c C-y's curl command line
+(require 'sheet-curl)         ; C-c C-u and C-c C-y: curl both ways
 (require 'sheet-complete)     ; completion at point
 (require 'sheet-eldoc)        ; Eldoc: values, URLs
 (require 'sheet-flymake)      ; Flymake: the parser's diagnostics
@@ -174,79 +176,6 @@ Elsewhere the engine resolves them (`sheet/variables')."
   (defalias 'restclient-set-var #'sheet-set-var))
 
 ;;; Commands
-
-(defun sheet-copy-curl-command (&optional as-code)
-  "Copy the request at point, as a curl command line, to the kill ring.
-With a prefix argument AS-CODE, copy it as code in another
-language instead (`sheet-copy-as-code')."
-  (interactive "P")
-  (if as-code
-      (call-interactively #'sheet-copy-as-code)
-    (sheet--copy-curl-command)))
-
-(defun sheet--copy-curl-command ()
-  "Copy the request at point as a curl command line; return it."
-  (let* ((result (sheet-engine--request 'sheet/curl
-                                        (append (sheet--location-params)
-                                                (sheet--prompt-answers))
-                                        t))
-         (command (plist-get result :command)))
-    (kill-new command)
-    (message "curl command copied: %s" command)
-    command))
-
-;;;###autoload
-(defun sheet-yank-curl (command)
-  "Insert the request of the curl command line COMMAND at point.
-Interactively, COMMAND is the latest kill when it is a curl
-command line; otherwise it is read in the minibuffer, the latest
-kill as the default.  With a prefix argument it is read in a small
-edit buffer that keeps a command of several lines whole (C-c C-c
-there inserts the request, C-c C-k abandons it;
-`sheet-curl-edit.el').  The engine
-converts it (`sheet/fromCurl', the converter of `sheet
-import-curl'; docs/sheet-format.md, \"Importing curl command
-lines\"): the URL, -X, -H, -d and its variants, --json, -u, -b,
--A, -e.  The request goes on its own lines, separated from the
-requests around it by the file's separator line (`#', or `###' in
-a `.http' file).  What the request does not carry (-k, -F, ...)
-is named in a warning in the echo area; a command it cannot
-write is a `user-error' naming the option.  Return the inserted
-request's text (nil when the edit buffer takes the command).  This
-is restclient.el's issue #290."
-  (interactive (list (sheet--read-curl-command current-prefix-arg)))
-  (barf-if-buffer-read-only)
-  (when command
-    (sheet--yank-curl command)))
-
-(defun sheet--yank-curl (command)
-  "Insert the request of the curl command line COMMAND; see `sheet-yank-curl'."
-  (let* ((result (sheet-engine--request
-                  'sheet/fromCurl
-                  (append (list :command command :text (sheet--text))
-                          (and buffer-file-name
-                               (list :path buffer-file-name)))))
-         (text (plist-get result :text))
-         (separator (plist-get result :separator))
-         (warnings (append (plist-get result :warnings) nil)))
-    (unless (bolp) (end-of-line) (insert "\n"))
-    ;; A line starting with `#' separates sheet requests, `###' .http
-    ;; ones: regexp-quote of the separator matches both rules.
-    (unless (or (bobp)
-                (save-excursion
-                  (forward-line -1)
-                  (looking-at-p (regexp-quote separator))))
-      (insert separator "\n"))
-    (let ((start (point)))
-      (insert text)
-      (unless (or (eobp) (looking-at-p (regexp-quote separator)))
-        (insert separator "\n"))
-      (goto-char start))
-    (if warnings
-        (message "Sheet-mode: curl command inserted; warning: %s"
-                 (sheet--warning-text warnings))
-      (message "Sheet-mode: curl command inserted"))
-    text))
 
 ;;;###autoload
 (defun sheet-set-environment (name)
