@@ -7,7 +7,7 @@ import { HttpFileRunner } from '../../engine/src/http-file/send.js';
 import { loadEnvironment } from '../../engine/src/http-file/environment.js';
 import { parseForFile } from '../../engine/src/http-file/index.js';
 import { resolveRequest } from '../../engine/src/resolve/resolve.js';
-import { Session } from '../../engine/src/rpc/session.js';
+import { Session } from '../../engine/src/session/session.js';
 import { startApi, tempDir, type Api } from './helpers.js';
 
 let api: Api;

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runSheet, tempDir } from './helpers.js';
 // @ts-expect-error plain ESM fixture without types
 import { startFaults } from '../fixtures/faults.mjs';
-import { escapeData, escapeProperty } from '../../engine/src/run/annotations.js';
+import { escapeData, escapeProperty } from '../../engine/src/sheet-command/annotations.js';
 
 let faults: { url: string; refused: string; close(): Promise<void> };
 let dir: string;

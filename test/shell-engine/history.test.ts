@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error plain .mjs fixture without types
 import { startCapture } from '../fixtures/http/capture-server.mjs';
 import { parseSheet } from '../../engine/src/sheet/parse.js';
-import { maskHeader, maskUrl, rememberPath, PATHS_FILE_MAX, PATHS_KEEP } from '../../engine/src/cli/history.js';
+import { maskHeader, maskUrl, rememberPath, PATHS_FILE_MAX, PATHS_KEEP } from '../../engine/src/session/history.js';
 
 const root = path.resolve(new URL('../..', import.meta.url).pathname);
 const exec = promisify(execFile);

@@ -9,9 +9,9 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error plain .mjs fixture without types
 import { startServer } from '../fixtures/server.mjs';
-import { run, type RunInput } from '../../engine/src/cli/run.js';
-import { runDaemon } from '../../engine/src/cli/daemon.js';
-import { readRunRequest } from '../../engine/src/cli/multipart.js';
+import { run, type RunInput } from '../../engine/src/shell-verbs/run.js';
+import { runDaemon } from '../../engine/src/shell-verbs/daemon.js';
+import { readRunRequest } from '../../engine/src/shell-verbs/multipart.js';
 
 let api: { url: string; close(): Promise<void> };
 let tmp: string;

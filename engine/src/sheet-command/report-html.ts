@@ -12,7 +12,7 @@
  * template literals and one escaping function.
  */
 import path from 'node:path';
-import { maskHeader, maskUrl } from '../cli/history.js';
+import { maskHeader, maskUrl } from '../session/history.js';
 import type { FileResult, RequestResult } from './runner.js';
 import { failures, requestName } from './report.js';
 import { VERSION } from '../version.js';

@@ -12,7 +12,7 @@ import { curlToSheet } from '../curl/from-curl.js';
 import { syntaxFor } from '../http-file/index.js';
 import * as P from './protocol.js';
 import { VERSION } from '../version.js';
-import { Session, type SessionEvalLisp } from './session.js';
+import { Session, type SessionEvalLisp } from '../session/session.js';
 import { answerBadFrames, FramedStreamWriter, strictJsonDecoder } from './framing.js';
 import { FrameResync } from './resync.js';
 

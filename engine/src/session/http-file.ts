@@ -16,7 +16,7 @@ import { substituteHttp, type FailedRequest, type HttpVarContext, type RequestRe
 import { EngineError, isEngineError } from '../errors.js';
 import type { RequestNode, Sheet } from '../sheet/ast.js';
 import { headerValue, type Header, type Request } from '../model.js';
-import type { Assertion, VariablesResult } from './protocol.js';
+import type { Assertion, VariablesResult } from '../emacs/protocol.js';
 
 /**
  * The `{{...}}` sources of a `.http` request (docs/http-files.md "Environments"): the

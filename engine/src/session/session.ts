@@ -19,16 +19,16 @@ import { proxyOptions } from './proxy-setting.js';
 import { hasOwnChanges, newJar, refreshJar, tryLoadJar, trySaveJar } from '../http/cookies.js';
 import { present, DEFAULT_THRESHOLD } from '../present/present.js';
 import { longestLineOf } from '../present/longest-line.js';
-import { bodyOut, receivedOut, requestInfo } from './session-wire.js';
+import { bodyOut, receivedOut, requestInfo } from './answer.js';
 import { HOOK_TYPES, runHooks } from '../hooks/run.js';
 import { toCurl } from '../curl/to-curl.js';
 import { loadEnvironment } from '../http-file/environment.js';
 import { promptsOf, requestMeta } from '../resolve/resolve-http.js';
-import { completionsFor } from './completions.js';
-import { afterHttp, beforeHttp, explainNoEnvironment, httpContext, httpVariables, newHttpState, noteHttpFailure } from './session-http.js';
+import { completionsFor } from '../emacs/completions.js';
+import { afterHttp, beforeHttp, explainNoEnvironment, httpContext, httpVariables, newHttpState, noteHttpFailure } from './http-file.js';
 import { EngineError, isEngineError } from '../errors.js';
 import type { Request } from '../model.js';
-import type { CompletionsParams, CompletionsResult, EnvironmentsParams, EnvironmentsResult } from './protocol.js';
+import type { CompletionsParams, CompletionsResult, EnvironmentsParams, EnvironmentsResult } from '../emacs/protocol.js';
 import type {
   CurlParams,
   CurlResult,
@@ -40,7 +40,7 @@ import type {
   Settings,
   VariablesParams,
   VariablesResult,
-} from './protocol.js';
+} from '../emacs/protocol.js';
 
 /** Settings with every default filled in. */
 export const DEFAULT_SETTINGS: Required<Settings> = {

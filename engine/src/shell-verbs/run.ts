@@ -23,10 +23,10 @@ import { jarCookies, parseNetscape, toNetscape, tryLoadJar, trySaveJar } from '.
 import { parseContentType } from '../present/present.js';
 import { renderHtml } from '../present/html.js';
 import { toCurl } from '../curl/to-curl.js';
-import { appendHistory, rememberPath } from './history.js';
+import { appendHistory, rememberPath } from '../session/history.js';
 import { requestToSheet } from '../sheet/write.js';
 import { buildRequest, fileBodyAbsolute, withPipedBody, type BuildInput, type Built } from './build-request.js';
-import { headerBlock, verboseLines } from './trace.js';
+import { headerBlock, verboseLines } from '../session/trace.js';
 import { CALLER_VARIABLES } from './caller-env.js';
 
 /** Exit statuses besides 0 and the status class digits 1, 3, 4, 5 (docs/shell.md). */

@@ -5,12 +5,12 @@
  * requests below. `:=` and `run-hook` Lisp goes to the run's batch Emacs (lisp-batch.ts).
  */
 import { withCallScope } from '../call-scope.js';
-import { removeBodyFile } from '../rpc/body-file.js';
+import { removeBodyFile } from '../session/body-file.js';
 import { firstCode } from './untrusted.js';
 import fs from 'node:fs/promises';
-import { Session } from '../rpc/session.js';
+import { Session } from '../session/session.js';
 import { isEngineError, type ErrorCode } from '../errors.js';
-import type { Assertion, HookResults, ProxySetting, RequestInfo } from '../rpc/protocol.js';
+import type { Assertion, HookResults, ProxySetting, RequestInfo } from '../emacs/protocol.js';
 import type { Block, RequestNode, Sheet } from '../sheet/ast.js';
 import { requestAt } from '../sheet/parse.js';
 import { parseForFile } from '../http-file/index.js';
