@@ -8,32 +8,18 @@
  * "Variables"); a `< path` body is read from disk, binary-safe.
  */
 import fs from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import type { HookNode, RequestNode, Sheet, VarDecl } from '../sheet/ast.js';
+import type { RequestNode, Sheet, VarDecl } from '../sheet/ast.js';
 import { varsBefore } from '../sheet/parse.js';
 import { EngineError, isEngineError } from '../errors.js';
 import type { Body, Header, Request } from '../model.js';
 import { DEFAULT_MAX_PASSES, Substitution, type SubstitutionWarning } from './substitute.js';
-import type { HttpVarContext } from './http-vars.js';
 import { resolveHttpRequest } from './resolve-http.js';
+import { expandPath, normalizeUrl } from './url-path.js';
+import type { EvalLisp, LispDecl, ResolvedRequest, ResolveOptions } from './types.js';
 
-/** Evaluate one `:=` form in the client; resolves to the value as a string. */
-/**
- * Evaluate one `:=` form in the client; resolves to the value as a string.
- * @param signal aborted when the request that needs the value is cancelled.
- */
-export type EvalLisp = (form: string, decl: LispDecl, signal?: AbortSignal) => Promise<string>;
-
-/**
- * The `:=` declaration being evaluated; `vars`: the variables visible to it (declared above it,
- * then the overrides), substituted, for restclient.el's `restclient-get-var` in the form.
- */
-export interface LispDecl {
-  name: string;
-  line: number;
-  vars?: Record<string, string>;
-}
+// What resolve-http.ts shares with this file lives in url-path.ts and types.ts (no import cycle).
+export { expandPath, normalizeUrl };
+export type { EvalLisp, LispDecl, ResolvedRequest, ResolveOptions };
 
 /**
  * The values visible so far, each substituted as far as it goes (for {@link LispDecl.vars}, and
@@ -53,34 +39,6 @@ export function visibleVars(values: Map<string, string>, overrides: ReadonlyMap<
     }
   }
   return out;
-}
-
-export interface ResolveOptions {
-  /** Variable overrides (name with colon -> value); they win over declarations. */
-  overrides?: ReadonlyMap<string, string>;
-  /** How `:=` forms are evaluated; absent on clients without Lisp (the command line). */
-  evalLisp?: EvalLisp;
-  /** Cancels the resolution (while waiting for the client's Lisp values). */
-  signal?: AbortSignal;
-  /** Substitution pass limit (default 10). */
-  maxPasses?: number;
-  /** Directory that `< path` bodies are relative to (the sheet's directory); default cwd. */
-  baseDir?: string;
-  /** `.http` files only: the `{{...}}` sources (environment, request variables, prompts). */
-  http?: HttpVarContext;
-}
-
-export interface ResolvedRequest {
-  request: Request;
-  /** The request's hook lines, for `hooks/`. */
-  hooks: HookNode[];
-  /** Final variable values used (name -> value), Lisp results included. */
-  variables: Map<string, string>;
-  /**
-   * References left after the pass limit (`vars-cycle`, `vars-unresolved`), in sheet order:
-   * the request was resolved all the same, with those references as written.
-   */
-  warnings: SubstitutionWarning[];
 }
 
 /**
@@ -151,39 +109,6 @@ function checkLisp(text: string, unevaluated: Map<string, VarDecl>): void {
       });
     }
   }
-}
-
-/** Expand `~` and make `p` absolute against `baseDir`. */
-export function expandPath(p: string, baseDir: string): string {
-  let out = p;
-  if (out === '~') out = os.homedir();
-  else if (out.startsWith('~/')) out = path.join(os.homedir(), out.slice(2));
-  return path.resolve(baseDir, out);
-}
-
-/**
- * Validate a URL and percent-encode what needs it (non-ASCII in path and query, IDN hosts).
- * @throws EngineError `invalid-url` naming the line.
- */
-export function normalizeUrl(url: string, line?: number): string {
-  let u: URL;
-  try {
-    u = new URL(url);
-  } catch {
-    throw new EngineError('invalid-url', `invalid URL ${JSON.stringify(url)}`, {
-      line,
-      hint: /^[a-z][a-z0-9+.-]*:\/\//i.test(url) ? 'Check the URL for spaces or stray characters.' : 'Write an absolute URL starting with http:// or https://.',
-      details: { url },
-    });
-  }
-  if (u.protocol !== 'http:' && u.protocol !== 'https:') {
-    throw new EngineError('invalid-url', `unsupported URL scheme ${u.protocol} in ${JSON.stringify(url)}`, {
-      line,
-      hint: 'Use an http:// or https:// URL.',
-      details: { url },
-    });
-  }
-  return u.href;
 }
 
 /** Parse `Name: value` lines (a variable used as a header block). */

@@ -101,19 +101,8 @@ sheet engine --stdio: the JSON-RPC server Emacs's sheet-mode starts (docs/protoc
 sheet shell-path: the path of the shell verbs' file, for: source "$(sheet shell-path)"
 `;
 
-/** Where output goes: injectable for tests. */
-export interface Io {
-  out: (s: string) => void;
-  err: (s: string) => void;
-  isTTY: boolean;
-  env: NodeJS.ProcessEnv;
-  /** Standard input, whole (`sheet import-curl -`, `--prompts-from -`); absent: none to read. */
-  stdin?: () => Promise<string>;
-  /** Asks a `# @prompt` on the terminal (entry.ts: when stdin and stderr are terminals); absent: no terminal. */
-  ask?: Ask;
-  /** Calls `fn` on Ctrl-C (SIGINT), then ends the process with status 130 (entry.ts); absent: not caught. */
-  onInterrupt?: (fn: () => Promise<void>) => void;
-}
+export type { Io } from './io.js';
+import type { Io } from './io.js';
 
 const USAGE = 2;
 

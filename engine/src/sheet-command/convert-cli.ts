@@ -11,7 +11,7 @@ import { promptsOf } from '../resolve/resolve-http.js';
 import { isEngineError } from '../errors.js';
 import type { RequestNode } from '../sheet/ast.js';
 import { writeReport } from './report.js';
-import type { Io } from './cli.js';
+import type { Io } from './io.js';
 
 /**
  * The usage problem of running `requests` of the `.http` `file` with environment `env` and
