@@ -15,6 +15,7 @@ import { VERSION } from '../version.js';
 import { Session, type SessionEvalLisp } from '../session/session.js';
 import { answerBadFrames, FramedStreamWriter, strictJsonDecoder } from './framing.js';
 import { FrameResync } from './resync.js';
+import { completionsFor } from './completions.js';
 
 export { FramedStreamWriter };
 
@@ -160,7 +161,11 @@ export function serve(conn: MessageConnection, onExit: () => void = () => proces
     return session.outline(q.text, typeof q.path === 'string' ? q.path : undefined);
   }));
   conn.onRequest(P.SheetVariables, guard((p: P.VariablesParams) => session.variables(checkSheetParams(p, true))));
-  conn.onRequest(P.SheetCompletions, guard((p: P.CompletionsParams) => session.completions(checkSheetParams(p, true))));
+  conn.onRequest(P.SheetCompletions, guard((p: P.CompletionsParams) => {
+    // An editor's look-up over the session's parse and overrides (completions.ts).
+    const q = checkSheetParams(p, true);
+    return completionsFor(session.parse(q.text, q.path), q, session.overrides);
+  }));
   conn.onRequest(P.SheetCurl, guard((p: P.CurlParams) => session.curl(checkSheetParams(p, true))));
   conn.onRequest(P.SheetFromCurl, guard((p: P.FromCurlParams) => {
     if (typeof p?.command !== 'string') {

@@ -7,7 +7,7 @@ import { isUtf8 } from 'node:buffer';
 import type { Request } from '../model.js';
 import { charLength, decodeExact, type Presentation } from '../present/present.js';
 import { writeBodyFile } from './body-file.js';
-import type { PresentationInfo, RequestInfo, WireBody } from '../emacs/protocol.js';
+import type { PresentationInfo, RequestInfo, WireBody } from './types.js';
 
 /**
  * A body for the wire: UTF-8 text as a string when it is valid UTF-8 without NUL, else base64

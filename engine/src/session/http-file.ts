@@ -16,7 +16,7 @@ import { substituteHttp, type FailedRequest, type HttpVarContext, type RequestRe
 import { EngineError, isEngineError } from '../errors.js';
 import type { RequestNode, Sheet } from '../sheet/ast.js';
 import { headerValue, type Header, type Request } from '../model.js';
-import type { Assertion, VariablesResult } from '../emacs/protocol.js';
+import type { Assertion, VariablesOutput } from './types.js';
 
 /**
  * The `{{...}}` sources of a `.http` request (docs/http-files.md "Environments"): the
@@ -174,12 +174,12 @@ function asAssertions(tests: HandlerResult['tests']): Assertion[] {
  * (httpContext without a request: no prompt check). A value that cannot be computed has
  * `error` (e.g. an environment name without `env`, a request not sent yet).
  */
-export function httpVariables(sheet: Sheet, ctx: HttpVarContext, maxDepth: number): VariablesResult['variables'] {
+export function httpVariables(sheet: Sheet, ctx: HttpVarContext, maxDepth: number): VariablesOutput['variables'] {
   const fileVars = new Map(sheet.vars.map((v) => [v.name, v.value]));
   const c: HttpVarContext = { ...ctx, fileVars, maxDepth };
   const latest = new Map(sheet.vars.map((v) => [v.name, v]));
   return [...latest.values()].map((d) => {
-    const entry: VariablesResult['variables'][number] = { name: d.name, kind: d.kind, line: d.line, raw: d.value };
+    const entry: VariablesOutput['variables'][number] = { name: d.name, kind: d.kind, line: d.line, raw: d.value };
     try {
       entry.value = substituteHttp(d.value, c, d.line);
     } catch (e) {

@@ -14,7 +14,7 @@
  */
 import { EngineError } from '../errors.js';
 import type { ProxyOptions } from '../http/proxy.js';
-import type { ProxySetting } from '../emacs/protocol.js';
+import type { ProxySetting } from './types.js';
 
 /** Where url.el's settings come from, named in errors. */
 const URL_EL = 'url-proxy-services';

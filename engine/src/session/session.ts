@@ -28,19 +28,20 @@ import { completionsFor } from '../emacs/completions.js';
 import { afterHttp, beforeHttp, explainNoEnvironment, httpContext, httpVariables, newHttpState, noteHttpFailure } from './http-file.js';
 import { EngineError, isEngineError } from '../errors.js';
 import type { Request } from '../model.js';
-import type { CompletionsParams, CompletionsResult, EnvironmentsParams, EnvironmentsResult } from '../emacs/protocol.js';
 import type {
-  CurlParams,
-  CurlResult,
+  CurlInput,
+  CurlOutput,
+  EnvironmentsInput,
+  EnvironmentsOutput,
   HookResults,
-  OutlineResult,
+  Outline,
   RequestContext,
-  SendParams,
-  SendResult,
+  SendInput,
+  SendOutput,
   Settings,
-  VariablesParams,
-  VariablesResult,
-} from '../emacs/protocol.js';
+  VariablesInput,
+  VariablesOutput,
+} from './types.js';
 
 /** Settings with every default filled in. */
 export const DEFAULT_SETTINGS: Required<Settings> = {
@@ -181,18 +182,13 @@ export class Session {
     if (context !== undefined) this.lispSettings.set(context, { ...this.lispSettings.get(context), ...s });
   }
 
-  /** `sheet/completions`: the names completion offers at point (engine/src/rpc/completions.ts). */
-  completions(p: CompletionsParams): CompletionsResult {
-    return completionsFor(this.parse(p.text, p.path), p, this.overrides);
-  }
-
   /**
    * `sheet/environments`: the environment names defined for the `.http` file at `path`
    * (http-client.env.json, its private file, VS Code's rest-client.environmentVariables;
    * docs/http-files.md "Environments") and the files they come from.
    * @throws EngineError `bad-environment` when a file is not valid JSON, `file-unreadable`.
    */
-  environments(p: EnvironmentsParams): EnvironmentsResult {
+  environments(p: EnvironmentsInput): EnvironmentsOutput {
     const env = loadEnvironment(p.path ?? path.join(process.cwd(), 'untitled.http'));
     return { names: env.available, files: env.files };
   }
@@ -204,7 +200,7 @@ export class Session {
    * @throws EngineError with a parse, resolve or HTTP code (docs/errors.md); an HTTP error
    *   status is a result, not an error.
    */
-  async send(p: SendParams, signal?: AbortSignal): Promise<SendResult> {
+  async send(p: SendInput, signal?: AbortSignal): Promise<SendOutput> {
     return this.sendOnce(p, signal).catch((e: unknown) => {
       const sheet = this.parse(p.text, p.path);
       const at = sheet.requests.find((r) => r.startLine <= p.line && p.line <= r.endLine);
@@ -216,7 +212,7 @@ export class Session {
     });
   }
 
-  private async sendOnce(p: SendParams, signal?: AbortSignal): Promise<SendResult> {
+  private async sendOnce(p: SendInput, signal?: AbortSignal): Promise<SendOutput> {
     await this.ready;
     let s = this.merged(p.settings);
     let resolved;
@@ -333,7 +329,7 @@ export class Session {
   }
 
   /** `sheet/outline`: requests and variable declarations with their lines. */
-  outline(text: string, fileName?: string): OutlineResult {
+  outline(text: string, fileName?: string): Outline {
     const sheet = this.parse(text, fileName);
     return {
       requests: sheet.requests.map((r) => ({
@@ -351,7 +347,7 @@ export class Session {
   }
 
   /** `sheet/variables`: the overrides and the variables visible at a line, resolved. */
-  async variables(p: VariablesParams): Promise<VariablesResult> {
+  async variables(p: VariablesInput): Promise<VariablesOutput> {
     await this.ready;
     const s = this.merged(p.settings);
     const sheet = this.parse(p.text, p.path);
@@ -373,10 +369,10 @@ export class Session {
     const latest = new Map(decls.map((d) => [d.name, d]));
     const { values } = await variableValues(decls, { overrides: this.overrides, evalLisp: p.lookup === true ? undefined : this.lispFor(p.context), maxPasses: s.maxPasses });
     const sub = new Substitution(values, s.maxPasses);
-    const variables: VariablesResult['variables'] = [];
+    const variables: VariablesOutput['variables'] = [];
     for (const d of latest.values()) {
       const v = values.get(d.name) ?? '';
-      const entry: VariablesResult['variables'][number] = { name: d.name, kind: d.kind, line: d.line, raw: d.value };
+      const entry: VariablesOutput['variables'][number] = { name: d.name, kind: d.kind, line: d.line, raw: d.value };
       if (isUnevaluated(v)) entry.error = 'Lisp value: evaluated only in Emacs';
       else {
         try {
@@ -397,7 +393,7 @@ export class Session {
   }
 
   /** `sheet/curl`: the request at point as a curl command line. */
-  async curl(p: CurlParams): Promise<CurlResult> {
+  async curl(p: CurlInput): Promise<CurlOutput> {
     await this.ready;
     const s = this.merged(p.settings);
     const resolved = await this.resolveAt(p, s).catch((e: unknown) => {

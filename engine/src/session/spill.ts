@@ -20,7 +20,7 @@ import { headerValue, type Header } from '../model.js';
 import { isUtf8Label, modeFor, parseContentType, type Mode } from '../present/present.js';
 import { JsonReindenter } from '../present/json-stream.js';
 import { LongestLine } from '../present/longest-line.js';
-import type { PresentationInfo } from '../emacs/protocol.js';
+import type { PresentationInfo } from './types.js';
 import { newBodyFilePath, removeBodyFile } from './body-file.js';
 
 /** Bodies up to this many bytes are presented as before (pretty-printed, read by hooks). */

@@ -10,7 +10,7 @@ import { firstCode } from './untrusted.js';
 import fs from 'node:fs/promises';
 import { Session } from '../session/session.js';
 import { isEngineError, type ErrorCode } from '../errors.js';
-import type { Assertion, HookResults, ProxySetting, RequestInfo } from '../emacs/protocol.js';
+import type { Assertion, HookResults, ProxySetting, RequestInfo } from '../session/types.js';
 import type { Block, RequestNode, Sheet } from '../sheet/ast.js';
 import { requestAt } from '../sheet/parse.js';
 import { parseForFile } from '../http-file/index.js';
