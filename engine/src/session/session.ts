@@ -4,19 +4,19 @@
  * parse -> resolve -> (send -> present -> hooks) as in DESIGN.md's data flow.
  */
 import path from 'node:path';
-import type { CookieJar } from 'tough-cookie';
 import { requestAt, varsBefore } from '../sheet/parse.js';
 import { parseForFile, syntaxChoice, withSyntaxHint } from '../http-file/index.js';
 import type { Sheet } from '../sheet/ast.js';
 import { expandPath, isUnevaluated, resolveRequest, variableValues, visibleVars, type EvalLisp, type LispDecl } from '../resolve/resolve.js';
 import { DEFAULT_MAX_PASSES, Substitution, type SubstitutionWarning } from '../resolve/substitute.js';
-import { MAX_BUFFERED_BODY, MAX_REDIRECTS, send, SinkError, type ResponseHead } from '../http/send.js';
+import { MAX_BUFFERED_BODY, MAX_REDIRECTS, SinkError } from '../http/send.js';
+import { exchange as sendExchange, type SinkHead } from './exchange.js';
+import { FileJar } from './jar.js';
 import { SPILL_MIN_BYTES, SpillSink, spillBytes } from './spill.js';
 
 /** Hooks that read the response body (the others read the status, headers or time). */
 const BODY_HOOKS = new Set(['jq-set-var', 'expect-jq', 'expect-body', 'run-hook']);
 import { proxyOptions } from './proxy-setting.js';
-import { hasOwnChanges, newJar, refreshJar, tryLoadJar, trySaveJar } from '../http/cookies.js';
 import { present, DEFAULT_THRESHOLD } from '../present/present.js';
 import { longestLineOf } from '../present/longest-line.js';
 import { bodyOut, receivedOut, requestInfo } from './answer.js';
@@ -82,8 +82,8 @@ export class Session {
    * bounded (issue 30); the caller removes the file (`presentation.file`).
    */
   spillBigBodies = false;
-  private jar: CookieJar = newJar();
-  private jarFile: string | null = null;
+  /** The cookie jar, and its file once one is set (jar.ts). */
+  private readonly jar = new FileJar();
   /** The cookie file could not be read: said once, with the next send's warnings. */
   private jarReadWarning: string | null = null;
   /** Settles when the settings given so far (and their cookie jar) are in place. */
@@ -126,13 +126,10 @@ export class Session {
     if (!s) return;
     for (const [k, v] of Object.entries(s)) if (v !== undefined) (this.settings as Record<string, unknown>)[k] = v;
     const file = this.settings.cookieJarFile ? expandPath(this.settings.cookieJarFile, process.cwd()) : null;
-    if (file !== this.jarFile) {
+    if (file !== this.jar.file) {
       // An unreadable cookie file (a directory, no permission) does not stop requests: they go
       // out without its cookies, nothing is saved there, and the next send says so once.
-      const { jar, warning } = await tryLoadJar(file);
-      this.jar = jar;
-      this.jarFile = warning ? null : file;
-      this.jarReadWarning = warning;
+      this.jarReadWarning = await this.jar.use(file);
     }
   }
 
@@ -225,31 +222,32 @@ export class Session {
         s = this.merged({ ...p.settings, ...changed });
       }
     }
-    if (this.jarFile && !s.inhibitCookies) await refreshJar(this.jar, this.jarFile);
     // `.http` directives `# @no-cookie-jar` and `# @no-redirect` (docs/http-files.md).
     const meta = resolved.http ? requestMeta(resolved.node) : undefined;
-    // A client that takes files gets a big body in one, written as it arrives (rpc/spill.ts).
+    // A client that takes files gets a big body in one, written as it arrives (spill.ts).
     const spillAt = this.spillBigBodies ? SPILL_MIN_BYTES : spillBytes(s.threshold, p.bodyFileMin);
     let sink: SpillSink | undefined;
-    let exchange = await send(resolved.request, {
-      jar: s.inhibitCookies || meta?.noCookieJar ? undefined : this.jar,
-      signal,
-      timeoutMs: s.timeoutMs,
-      followRedirects: s.followRedirects && !meta?.noRedirect,
-      maxRedirects: s.maxRedirects,
-      insecure: s.insecure,
-      proxy: proxyOptions(s.proxy),
-      ...(s.caFile ? { trust: { caFile: expandPath(s.caFile, process.cwd()) } } : {}),
-      ...(spillAt !== undefined ? { sink: (head: ResponseHead) => (sink = new SpillSink(spillAt, MAX_BUFFERED_BODY, head.url, { headers: head.headers, raw: p.raw })) } : {}),
+    // The request was sent: a jar that cannot be saved is a warning, never the request's failure.
+    const sent = await sendExchange(resolved.request, {
+      ...(s.inhibitCookies ? {} : { jar: this.jar }),
+      sendCookies: !meta?.noCookieJar,
+      send: {
+        signal,
+        timeoutMs: s.timeoutMs,
+        followRedirects: s.followRedirects && !meta?.noRedirect,
+        maxRedirects: s.maxRedirects,
+        insecure: s.insecure,
+        proxy: proxyOptions(s.proxy),
+        ...(s.caFile ? { trust: { caFile: expandPath(s.caFile, process.cwd()) } } : {}),
+      },
+      ...(spillAt !== undefined ? { sink: (head: SinkHead) => (sink = new SpillSink(spillAt, MAX_BUFFERED_BODY, head.url, { headers: head.headers, raw: p.raw })) } : {}),
     }).catch((e: unknown) => {
       throw e instanceof SinkError && isEngineError(e.cause) ? e.cause : e;
     });
+    let exchange = sent.exchange;
+    const jarWarning = sent.jarWarning;
     const spilled = sink?.file ? sink : undefined;
     if (sink && !spilled) exchange = { ...exchange, response: { ...exchange.response, body: sink.body() } };
-    // The request was sent: a jar that cannot be saved is a warning, never the request's failure.
-    // A jar without changes of its own (no cookie set or expired) is not written: no lock, no
-    // read, no write; what others wrote stays in the file and is read before the next request.
-    const jarWarning = this.jarFile && !s.inhibitCookies && (await hasOwnChanges(this.jar, this.jarFile)) ? await trySaveJar(this.jar, this.jarFile) : null;
     const before = resolved.http ? new Map(this.overrides) : undefined;
     const handlerTests = resolved.http ? await afterHttp(resolved.node, exchange.request, exchange.response, p.path, this.overrides, this.http, resolved.http) : [];
     // What the `.http` handlers set (`client.global.set`) is reported with jq-set-var's, so a

@@ -11,22 +11,21 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { Writable } from 'node:stream';
-import type { CookieJar } from 'tough-cookie';
 import { EngineError, isEngineError, toEngineError } from '../errors.js';
 import { withCallScope } from '../call-scope.js';
-import { headerValue, type Exchange, type Request, type Response } from '../model.js';
-import { send, SinkError, type ResponseHead } from '../http/send.js';
+import { headerValue, type Request, type Response } from '../model.js';
+import { SinkError } from '../http/send.js';
 import { collect, Forward, holdUpTo, type Outputs } from './output.js';
-import { sendWithCurl } from '../http/via-curl.js';
 import { curlSessionArgs } from './curl-session.js';
-import { jarCookies, parseNetscape, toNetscape, tryLoadJar, trySaveJar } from '../http/cookies.js';
 import { parseContentType } from '../present/present.js';
 import { renderHtml } from '../present/html.js';
 import { toCurl } from '../curl/to-curl.js';
-import { appendHistory, rememberPath } from '../session/history.js';
+import { rememberPath } from '../session/history.js';
 import { requestToSheet } from '../sheet/write.js';
 import { buildRequest, fileBodyAbsolute, withPipedBody, type BuildInput, type Built } from './build-request.js';
-import { headerBlock, verboseLines } from '../session/trace.js';
+import { headerBlock } from '../session/trace.js';
+import { exchange, type SinkHead } from '../session/exchange.js';
+import { openCallJar } from '../session/jar.js';
 import { CALLER_VARIABLES } from './caller-env.js';
 
 /** Exit statuses besides 0 and the status class digits 1, 3, 4, 5 (docs/shell.md). */
@@ -54,25 +53,6 @@ export interface RunOutput {
   stdout: Buffer[];
   stderr: Buffer[];
   code: number;
-}
-
-/**
- * Load every cookie file into one jar. The first one (the jar that is saved back) unreadable:
- * a warning, and `unreadable` names it so that it is not written over either.
- */
-async function loadAll(files: string[], junk: boolean): Promise<{ jar: CookieJar; warning: string | null; unreadable?: string }> {
-  const { jar, warning } = await tryLoadJar(files[0] ?? null, junk);
-  for (const f of files.slice(1)) {
-    let text: string;
-    try {
-      text = await fs.promises.readFile(f, 'utf8');
-    } catch {
-      continue;
-    }
-    const store = jar.store as unknown as { putCookie(c: unknown): Promise<void> };
-    for (const c of parseNetscape(text, junk)) await store.putCookie(c);
-  }
-  return { jar, warning, ...(warning ? { unreadable: files[0] } : {}) };
 }
 
 /**
@@ -133,21 +113,12 @@ async function runCall(input: RunInput, out: RunOutput, outputs: Outputs, err: (
       return out;
     }
     const viaCurl = b.opts.unknown.length > 0;
-    if (b.flags.historyFile) {
-      const w = appendHistory(b.flags.historyFile, fileBodyAbsolute(b.request, input.cwd), b.flags.historySecrets);
-      if (w) await err(`rest: warning: ${w}\n`);
-    }
     let finalStatus = 0;
     let bodyOnStdout = true;
-    let verboseDone = false;
-    // The final response decides where its body goes: stdout for 2xx, stderr otherwise, or -o.
-    const route = async (r: Response, request: Request, proxy?: ResponseHead['proxy']): Promise<Writable> => {
-      if (b.opts.verbose && !verboseDone) {
-        verboseDone = true;
-        // The engine's sent request holds every header it wrote (its own, the Cookie); the
-        // connection's own lines are undici's (src/cli/trace.ts).
-        await err(verboseLines({ request, response: r, redirects: [], durationMs: 0 }, [], viaCurl ? undefined : { bodyLength: b.bodyStream ? (b.bodyStream.length ?? 'chunked') : undefined, proxy }));
-      }
+    // The final response decides where its body goes: stdout for 2xx, stderr otherwise, or -o
+    // (the session's streaming sink; -v lines come before it, from the session's trace).
+    const route = async (head: SinkHead, request: Request): Promise<Writable> => {
+      const r: Response = { httpVersion: head.httpVersion, status: head.status, statusText: head.statusText, headers: head.headers, body: Buffer.alloc(0) };
       finalStatus = r.status;
       const ok = r.status >= 200 && r.status < 300;
       out.code = ok ? 0 : Math.floor(r.status / 100) || EXIT.failure;
@@ -174,19 +145,18 @@ async function runCall(input: RunInput, out: RunOutput, outputs: Outputs, err: (
       return bodyOut;
     };
     const callerEnv = input.env ?? process.env;
-    let ex: Exchange;
-    if (viaCurl) {
-      const extraArgs = [...curlSessionArgs(b, timeoutMs), ...b.opts.unknown];
-      const callerVars = Object.fromEntries(CALLER_VARIABLES.map((n) => [n, callerEnv[n]]));
-      ex = await sendWithCurl(b.request, { extraArgs, bodyStream: b.bodyStream, cwd: input.cwd, pathEnv: input.pathEnv, callerVars }, (r) => route(r, b.request));
-    } else {
-      const { jar, warning: readWarning, unreadable } = await loadAll(b.cookieLoad, b.opts.junkSession);
-      if (readWarning) await err(`rest: warning: ${readWarning}\n`);
-      const before = toNetscape(await jarCookies(jar));
-      // -b NAME=VALUE goes after the jar's cookies in one Cookie header (curl's rule).
-      const req: Request = { ...b.request, headers: [...b.own, ...b.request.headers.filter((h) => h !== b.cookies)] };
-      ex = await send(req, {
-        jar,
+    // -b NAME=VALUE goes after the jar's cookies in one Cookie header (curl's rule).
+    const req: Request = viaCurl ? b.request : { ...b.request, headers: [...b.own, ...b.request.headers.filter((h) => h !== b.cookies)] };
+    const warn = (w: string) => err(`rest: warning: ${w}\n`);
+    const { exchange: ex, jarWarning } = await exchange(req, {
+      ...(b.flags.historyFile ? { history: { file: b.flags.historyFile, secrets: b.flags.historySecrets, as: fileBodyAbsolute(b.request, input.cwd) } } : {}),
+      warn,
+      sink: route,
+      ...(b.opts.verbose ? { trace: err } : {}),
+      ...(viaCurl
+        ? { viaCurl: { extraArgs: [...curlSessionArgs(b, timeoutMs), ...b.opts.unknown], bodyStream: b.bodyStream, cwd: input.cwd, pathEnv: input.pathEnv, callerVars: Object.fromEntries(CALLER_VARIABLES.map((n) => [n, callerEnv[n]])) } }
+        : { jar: openCallJar(b.cookieLoad, b.cookieSave, b.opts.junkSession) }),
+      send: {
         timeoutMs,
         signal: input.signal,
         followRedirects: true,
@@ -197,12 +167,9 @@ async function runCall(input: RunInput, out: RunOutput, outputs: Outputs, err: (
         ...(b.cookies ? { cookies: b.cookies[1] } : {}),
         proxy: { proxy: b.opts.proxy, noProxy: b.opts.noProxy, proxyUser: b.opts.proxyUser, env: callerEnv },
         trust: { caFile: b.opts.cacert, env: callerEnv, cwd: input.cwd },
-        sink: (head, sent) => route({ httpVersion: '1.1', status: head.status, statusText: head.statusText, headers: head.headers, body: Buffer.alloc(0) }, sent, head.proxy),
-      });
-      const after = toNetscape(await jarCookies(jar));
-      const jarWarning = b.cookieSave && b.cookieSave !== unreadable && (after !== before || b.opts.junkSession) ? await trySaveJar(jar, b.cookieSave) : null;
-      if (jarWarning) err(`rest: warning: ${jarWarning}\n`);
-    }
+      },
+    });
+    if (jarWarning) void warn(jarWarning);
     // On a terminal, the output ends on its own line (bytes stay exact when piped).
     // Through the daemon stderr is a file shown after the call, so the newline must follow the
     // body on its own stream, or -v lines and the prompt would not start on a fresh line.
