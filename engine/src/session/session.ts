@@ -1,14 +1,18 @@
 /**
- * One engine session's state and the sheet operations the protocol exposes: variable
- * overrides, the cookie jar and the settings live here; every operation is
- * parse -> resolve -> (send -> present -> hooks) as in DESIGN.md's data flow.
+ * The session (issue 24): one place for the pipeline every front end shares. Its state: the
+ * variable overrides, the cookie jar (jar.ts), the settings, what `.http` files carry from one
+ * request to the next (http-file.ts). Its operations on a sheet: parse -> resolve -> exchange
+ * (exchange.ts: the jar, send, the body to a sink) -> present -> hooks, as in DESIGN.md's data
+ * flow, and the look-ups an editor asks (outline, variables, curl, environments). Inputs and
+ * outputs are the session's own types (types.ts); it knows nothing of JSON-RPC, the shell or
+ * the `sheet` command, which are adapters over it (emacs/, shell-verbs/, sheet-command/).
  */
 import path from 'node:path';
-import { requestAt, varsBefore } from '../sheet/parse.js';
+import { requestAt } from '../sheet/parse.js';
 import { parseForFile, syntaxChoice, withSyntaxHint } from '../http-file/index.js';
 import type { Sheet } from '../sheet/ast.js';
-import { expandPath, isUnevaluated, resolveRequest, variableValues, visibleVars, type EvalLisp, type LispDecl } from '../resolve/resolve.js';
-import { DEFAULT_MAX_PASSES, Substitution, type SubstitutionWarning } from '../resolve/substitute.js';
+import { expandPath, resolveRequest, visibleVars, type EvalLisp, type LispDecl } from '../resolve/resolve.js';
+import { DEFAULT_MAX_PASSES, type SubstitutionWarning } from '../resolve/substitute.js';
 import { MAX_BUFFERED_BODY, MAX_REDIRECTS, SinkError } from '../http/send.js';
 import { exchange as sendExchange, type SinkHead } from './exchange.js';
 import { FileJar } from './jar.js';
@@ -25,9 +29,9 @@ import { toCurl } from '../curl/to-curl.js';
 import { loadEnvironment } from '../http-file/environment.js';
 import { promptsOf, requestMeta } from '../resolve/resolve-http.js';
 import { completionsFor } from '../emacs/completions.js';
+import { sheetVariables } from './variables.js';
 import { afterHttp, beforeHttp, explainNoEnvironment, httpContext, httpVariables, newHttpState, noteHttpFailure } from './http-file.js';
-import { EngineError, isEngineError } from '../errors.js';
-import type { Request } from '../model.js';
+import { isEngineError } from '../errors.js';
 import type {
   CurlInput,
   CurlOutput,
@@ -69,9 +73,10 @@ export type SessionEvalLisp = (
 ) => Promise<string>;
 
 /**
- * One engine session (one Emacs connection, or one test): the variable overrides, the cookie
- * jar and the settings, and the operations behind the sheet methods of docs/protocol.md.
- * Errors are thrown as EngineError (docs/errors.md); the server turns them into ResponseErrors.
+ * One engine session (one Emacs connection, one `sheet run` file, or one test): the variable
+ * overrides, the cookie jar and the settings, and the operations on a sheet (docs/protocol.md
+ * names each, `sheet/send` for {@link Session.send}). Errors are thrown as EngineError with a
+ * stable code (docs/errors.md); each front end reports them its own way.
  */
 export class Session {
   readonly overrides = new Map<string, string>();
@@ -180,7 +185,7 @@ export class Session {
   }
 
   /**
-   * `sheet/environments`: the environment names defined for the `.http` file at `path`
+   * The environment names defined for the `.http` file at `path`
    * (http-client.env.json, its private file, VS Code's rest-client.environmentVariables;
    * docs/http-files.md "Environments") and the files they come from.
    * @throws EngineError `bad-environment` when a file is not valid JSON, `file-unreadable`.
@@ -191,7 +196,7 @@ export class Session {
   }
 
   /**
-   * `sheet/send`: the request at point, resolved, sent; the response presented; hooks run.
+   * The request at point, resolved, sent; the response presented; hooks run (`sheet/send`, each request of `sheet run`).
    * The cookie jar is saved to the session's cookie file after the exchange when it changed.
    * @param signal aborts the exchange (`$/cancelRequest`).
    * @throws EngineError with a parse, resolve or HTTP code (docs/errors.md); an HTTP error
@@ -309,7 +314,7 @@ export class Session {
   }
 
   /**
-   * The warnings of the request itself, before the hooks' (protocol.ts, `HookResults`): parse
+   * The warnings of the request itself, before the hooks' (`HookResults`, hooks/results.ts): parse
    * warnings inside its block (e.g. lines ignored after a file body), then the references
    * substitution left (`vars-cycle`, `vars-unresolved`), each with its line.
    */
@@ -326,7 +331,7 @@ export class Session {
     return out;
   }
 
-  /** `sheet/outline`: requests and variable declarations with their lines. */
+  /** Requests and variable declarations with their lines (`sheet/outline`). */
   outline(text: string, fileName?: string): Outline {
     const sheet = this.parse(text, fileName);
     return {
@@ -344,7 +349,7 @@ export class Session {
     };
   }
 
-  /** `sheet/variables`: the overrides and the variables visible at a line, resolved. */
+  /** The overrides and the variables visible at a line, resolved (`sheet/variables`). */
   async variables(p: VariablesInput): Promise<VariablesOutput> {
     await this.ready;
     const s = this.merged(p.settings);
@@ -357,32 +362,7 @@ export class Session {
         hookTypes: HOOK_TYPES,
       };
     }
-    // Variables above the line (or above the request at point).
-    let decls = sheet.vars.filter((v) => v.line < p.line);
-    try {
-      decls = varsBefore(sheet, requestAt(sheet, p.line));
-    } catch {
-      // not on a request: the declarations above the line
-    }
-    const latest = new Map(decls.map((d) => [d.name, d]));
-    const { values } = await variableValues(decls, { overrides: this.overrides, evalLisp: p.lookup === true ? undefined : this.lispFor(p.context), maxPasses: s.maxPasses });
-    const sub = new Substitution(values, s.maxPasses);
-    const variables: VariablesOutput['variables'] = [];
-    for (const d of latest.values()) {
-      const v = values.get(d.name) ?? '';
-      const entry: VariablesOutput['variables'][number] = { name: d.name, kind: d.kind, line: d.line, raw: d.value };
-      if (isUnevaluated(v)) entry.error = 'Lisp value: evaluated only in Emacs';
-      else {
-        try {
-          const left: SubstitutionWarning[] = [];
-          entry.value = sub.apply(v, d.line, left);
-          if (left.length) entry.warning = left.map((w) => w.message).join('; ');
-        } catch (e) {
-          entry.error = isEngineError(e) ? e.message : String(e);
-        }
-      }
-      variables.push(entry);
-    }
+    const variables = await sheetVariables(sheet, p.line, { overrides: this.overrides, evalLisp: p.lookup === true ? undefined : this.lispFor(p.context), maxPasses: s.maxPasses });
     return {
       overrides: [...this.overrides].map(([name, value]) => ({ name, value })),
       variables,
@@ -390,7 +370,7 @@ export class Session {
     };
   }
 
-  /** `sheet/curl`: the request at point as a curl command line. */
+  /** The request at point as a curl command line (`sheet/curl`). */
   async curl(p: CurlInput): Promise<CurlOutput> {
     await this.ready;
     const s = this.merged(p.settings);
