@@ -1,4 +1,4 @@
-// `sheet run --retry N --retry-delay MS` and `--repeat N` (issue 26 item 4; run/retry.ts): a
+// `sheet run --retry N --retry-delay MS` and `--repeat N` (issue 26 item 4; sheet-command/retry.ts): a
 // request that fails by transport is sent again, a pass on a retry is reported flaky (progress
 // line, JSON, JUnit property, HTML); an assertion failure is not retried; --repeat runs the
 // files N times. A real TCP server on 127.0.0.1 that resets its first connections, and the

@@ -1,4 +1,4 @@
-// REST_HISTORY=1 (engine/src/cli/history.ts): calls from two concurrent shells (bash and zsh)
+// REST_HISTORY=1 (engine/src/session/history.ts): calls from two concurrent shells (bash and zsh)
 // land whole in history.sheet, which the engine's sheet parser reads back request by request,
 // and which `sheet run` replays: the same requests arrive again at a raw TCP server on 127.0.0.1.
 // Also the path history's cap and the masking rules.

@@ -1,4 +1,4 @@
-// One verb call end to end (engine/src/cli/run.ts) against the example API on 127.0.0.1, the
+// One verb call end to end (engine/src/shell-verbs/run.ts) against the example API on 127.0.0.1, the
 // --dry-run command run by real bash, and the daemon protocol over a real Unix socket.
 import { execFile, spawn } from 'node:child_process';
 import { promisify } from 'node:util';

@@ -1,4 +1,4 @@
-// Paths and base URLs (engine/src/cli/url.ts), by resty's rules.
+// Paths and base URLs (engine/src/shell-verbs/url.ts), by resty's rules.
 import { describe, expect, it } from 'vitest';
 import { appendQuery, buildUrl, encodePath } from '../../engine/src/shell-verbs/url.js';
 

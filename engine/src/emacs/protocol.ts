@@ -115,7 +115,7 @@ export interface CompletionsResult {
   hooks: { name: string; args: string }[];
 }
 /**
- * The names completion offers at point (issue 25 item 2; engine/src/rpc/completions.ts). A pure
+ * The names completion offers at point (issue 25 item 2; engine/src/emacs/completions.ts). A pure
  * look-up: no Lisp evaluated, nothing sent.
  */
 export const SheetCompletions = new RequestType<CompletionsParams, CompletionsResult, EngineErrorData>('sheet/completions');

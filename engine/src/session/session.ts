@@ -28,7 +28,6 @@ import { HOOK_TYPES, runHooks } from '../hooks/run.js';
 import { toCurl } from '../curl/to-curl.js';
 import { loadEnvironment } from '../http-file/environment.js';
 import { promptsOf, requestMeta } from '../resolve/resolve-http.js';
-import { completionsFor } from '../emacs/completions.js';
 import { sheetVariables } from './variables.js';
 import { afterHttp, beforeHttp, explainNoEnvironment, httpContext, httpVariables, newHttpState, noteHttpFailure } from './http-file.js';
 import { isEngineError } from '../errors.js';

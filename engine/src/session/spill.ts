@@ -1,7 +1,7 @@
 /**
  * Big response bodies for `sheet/send` go to a file as they arrive (issue 10, docs/protocol.md
  * `bodyFileMin`): a body is held in memory up to `spillAt` bytes (after decoding); past that the
- * held bytes and the rest are written to a body file (src/rpc/body-file.ts) chunk by chunk, so
+ * held bytes and the rest are written to a body file (src/session/body-file.ts) chunk by chunk, so
  * the engine never holds a big body, not even a gzip bomb expanding in its decoder.
  *
  * A UTF-8 JSON body (not asked raw) is re-indented on the way (present/json-stream.ts, the same

@@ -7,7 +7,7 @@
  * file, so a `--jobs` run shows its files side by side in time), then every request (failures
  * first) with file:line, status, timing, each assertion (expected and got), the request and
  * response headers and bodies (pretty-printed as `present/` makes them; long ones folded in
- * `<details>`). Credentials are masked by the history file's rule (`cli/history.ts`:
+ * `<details>`). Credentials are masked by the history file's rule (`session/history.ts`:
  * `maskHeader`, `maskUrl`, SECRET_HEADERS). No templating library: a page this size is a few
  * template literals and one escaping function.
  */

@@ -29,7 +29,7 @@ import { envContext, shellEnvironment, substituteEnv } from './env.js';
 
 /** What building the request reads of a verb call (`RunInput` in run.ts adds the rest). */
 export interface BuildInput {
-  /** The argument vector as byte strings (src/cli/bytes.ts): raw bytes survive. */
+  /** The argument vector as byte strings (src/shell-verbs/bytes.ts): raw bytes survive. */
   argv: string[];
   /** Reads the caller's whole standard input (`-d @-` joined with other data). */
   readStdin: () => Promise<Uint8Array>;
@@ -109,7 +109,7 @@ export async function buildRequest(input: BuildInput): Promise<Built> {
   let p = pArg;
   let bodyArg = bodyArgIn;
   if (flags.env !== undefined) {
-    // rest --env NAME: {{...}} in the path, queries, body argument and option words (src/cli/env.ts).
+    // rest --env NAME: {{...}} in the path, queries, body argument and option words (src/shell-verbs/env.ts).
     const ctx = envContext(shellEnvironment(input.cwd, flags.env));
     const sub = (t: string) => substituteEnv(t, ctx);
     p = sub(p);

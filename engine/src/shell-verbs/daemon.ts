@@ -4,8 +4,8 @@
  * "The daemon").
  *
  * Protocol (HTTP/1.1 on the socket): `POST /run`, `multipart/form-data`, read as a stream
- * (src/cli/multipart.ts), or `application/x-www-form-urlencoded` when there is no `stdin`
- * part (src/cli/urlencoded.ts), with the fields
+ * (src/shell-verbs/multipart.ts), or `application/x-www-form-urlencoded` when there is no `stdin`
+ * part (src/shell-verbs/urlencoded.ts), with the fields
  *   a      one per argument of {@link run} (in order; curl --form-string keeps the bytes)
  *   cwd    the caller's working directory
  *   PATH   the caller's PATH
@@ -13,12 +13,12 @@
  *          or there is something in `e`
  *   e      file to receive what goes to stderr (messages, -v lines, a non-2xx body)
  *   ep     the calling shell's PID: its fd 2 is written directly when that is safe
- *          (src/cli/caller-stderr.ts); then `e` stays unused
+ *          (src/shell-verbs/caller-stderr.ts); then `e` stays unused
  *   tty    "1" when the caller's stdout is a terminal, "12" when stderr is one too, "2" when
  *          only stderr is (anything else: neither)
  *   stdin  (optional, last, file part) the caller's standard input, streamed to the request
  * and, one header `X-Rest-Env: NAME=VALUE` each, the caller's proxy and CA variables that are
- * set (the daemon's own are never used; src/cli/caller-env.ts).
+ * set (the daemon's own are never used; src/shell-verbs/caller-env.ts).
  * The response is `200`, chunked, with the stdout bytes as they arrive from the server; `s` and
  * `e` are complete before the response ends. So a 2xx call leaves no file at all; the shell
  * reads and removes `s` and `e` when `s` exists. A caller that goes away (curl killed, pipe
@@ -159,7 +159,7 @@ async function handleRun(req: http.IncomingMessage, res: http.ServerResponse): P
     // An upload the call did not read (a usage error): drain it so the caller's curl ends.
     stdin?.stream.resume();
   }
-  // A big body went through: give its memory back before the answer ends (src/cli/idle-gc.ts).
+  // A big body went through: give its memory back before the answer ends (src/shell-verbs/idle-gc.ts).
   if (req.socket.bytesRead + req.socket.bytesWritten >= BIG_CALL_BYTES) collectAfterBig();
   res.end();
 }

@@ -1,7 +1,7 @@
 /**
  * The shell verbs' own small bundle (engine/dist/rest-cli.cjs): the CLI without the JSON-RPC
  * server, so the direct mode and the daemon start faster than engine.cjs. Same commands as
- * `engine.cjs cli ...` (src/cli/main.ts).
+ * `engine.cjs cli ...` (src/shell-verbs/main.ts).
  */
 import { runCli } from './main.js';
 

@@ -10,10 +10,10 @@
  *
  * and the words shell/rest adds on its own (never typed by a user, documented for tests):
  *
- *   --rest-env NAME           the environment chosen with `rest --env NAME` (src/cli/env.ts)
- *   --rest-history FILE       REST_HISTORY=1: append the request to FILE (src/cli/history.ts)
+ *   --rest-env NAME           the environment chosen with `rest --env NAME` (src/shell-verbs/env.ts)
+ *   --rest-history FILE       REST_HISTORY=1: append the request to FILE (src/session/history.ts)
  *   --rest-history-secrets    REST_HISTORY_SECRETS=1: do not mask credentials in FILE
- *   --rest-paths FILE         the per-host path history for completion (src/cli/history.ts)
+ *   --rest-paths FILE         the per-host path history for completion (src/session/history.ts)
  */
 import { EngineError } from '../errors.js';
 import { takesNextWord } from '../curl/options.js';

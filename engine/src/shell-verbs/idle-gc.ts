@@ -4,7 +4,7 @@
  * at its peak for its whole idle time (issue 10: back under 80 MB after the transfers). One
  * full collection a second after the last call ended costs a few ms, off any call's path; the
  * memory goes back to the system because the daemon runs with glibc's mmap threshold at 64 KiB
- * (src/cli/main.ts), so body chunks are mappings of their own, unmapped when freed.
+ * (src/shell-verbs/main.ts), so body chunks are mappings of their own, unmapped when freed.
  */
 import v8 from 'node:v8';
 import vm from 'node:vm';

@@ -1,7 +1,7 @@
 /**
  * The command the shell verbs call (`engine.cjs cli ...`); see docs/shell.md.
  *
- *   cli run [--start-daemon DIR] ARGS...   one verb call (argument vector: src/cli/run.ts);
+ *   cli run [--start-daemon DIR] ARGS...   one verb call (argument vector: src/shell-verbs/run.ts);
  *                                          with --start-daemon, also start the daemon for
  *                                          the next calls, detached, when none runs in DIR
  *   cli daemon --dir DIR [--idle SECONDS]  serve verb calls on DIR/engine.sock until idle
@@ -61,7 +61,7 @@ function startDaemon(dir: string): void {
     // glibc keeps freed body chunks (64 KiB each) in its heap, where fragmentation keeps them
     // from the system; mapped one by one from 64 KiB on, they go back when freed, and the
     // daemon's RSS falls back after a big transfer (docs/shell.md, "The engine daemon").
-    // Node would trust this shell's NODE_EXTRA_CA_CERTS in every later call: each call brings its own (cli/caller-env.ts).
+    // Node would trust this shell's NODE_EXTRA_CA_CERTS in every later call: each call brings its own (shell-verbs/caller-env.ts).
     env: { MALLOC_MMAP_THRESHOLD_: '65536', MALLOC_TRIM_THRESHOLD_: '131072', ...process.env, NODE_EXTRA_CA_CERTS: undefined },
     detached: true,
     stdio: 'ignore',
@@ -78,7 +78,7 @@ export async function runCli(argv: string[]): Promise<number> {
       // An error a library throws outside our awaits ends the call with a message and exit 8,
       // not a stack trace (src/call-scope.ts; run() puts the call in its scope).
       containStrayErrors('rest', false);
-      // The arguments as bytes (non-UTF-8 data reaches the request unchanged): src/cli/bytes.ts.
+      // The arguments as bytes (non-UTF-8 data reaches the request unchanged): src/shell-verbs/bytes.ts.
       const raw = rawArgv();
       let args = raw.length >= rest.length ? raw.slice(raw.length - rest.length) : rest;
       if (args[0] === '--start-daemon' && args[1]) {

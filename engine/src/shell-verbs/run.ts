@@ -188,7 +188,7 @@ async function runCall(input: RunInput, out: RunOutput, outputs: Outputs, err: (
     if (finalStatus === 404 && !b.flags.raw && b.typedPath.includes('?')) {
       await err(`rest: hint: the ? in ${b.typedPath} was sent as %3F, part of the path; for a query string use -q 'name=value' (or -Q to send the path as typed)\n`);
     }
-    // Completion's path history: paths the server answered, 404 excepted (src/cli/history.ts).
+    // Completion's path history: paths the server answered, 404 excepted (src/session/history.ts).
     if (b.flags.pathsFile && finalStatus && finalStatus !== 404) {
       const w = rememberPath(b.flags.pathsFile, b.typedPath);
       if (w) await err(`rest: warning: ${w}\n`);

@@ -3,7 +3,7 @@
  * `application/x-www-form-urlencoded`, as `curl --data-urlencode name=content` writes them
  * (each byte but `A-Za-z0-9-._~` as `%XX`; `+` read as a space, as the WHATWG form rules say).
  * curl makes this body without the random multipart boundary, which costs it a few ms per
- * call; calls whose standard input is the body keep `multipart/form-data` (src/cli/multipart.ts).
+ * call; calls whose standard input is the body keep `multipart/form-data` (src/shell-verbs/multipart.ts).
  */
 import type { Readable } from 'node:stream';
 import type { Field } from './multipart.js';
