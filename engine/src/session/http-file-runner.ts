@@ -12,16 +12,16 @@ import { requestAt } from '../sheet/parse.js';
 import { resolveRequest } from '../resolve/resolve.js';
 import { promptsOf, requestMeta, type HttpRequestMeta } from '../resolve/resolve-http.js';
 import type { HttpVarContext, RequestRecord } from '../resolve/http-vars.js';
-import { runPreRequest } from './pre-request.js';
-import { requestAfter } from './request-api.js';
+import { runPreRequest } from '../http-file/pre-request.js';
+import { requestAfter } from '../http-file/request-api.js';
 import { send } from '../http/send.js';
 import { newJar } from '../http/cookies.js';
-import { bodyText, rememberRequest } from './named.js';
+import { bodyText, rememberRequest } from '../http-file/named.js';
 import { EngineError } from '../errors.js';
 import { headerValue, type Exchange, type Request } from '../model.js';
-import { runHandlers, HANDLER_TIMEOUT_MS, type HandlerTestResult } from './handlers.js';
-import type { Environment } from './environment.js';
-import { parseForFile } from './index.js';
+import { runHandlers, HANDLER_TIMEOUT_MS, type HandlerTestResult } from '../http-file/handlers.js';
+import type { Environment } from '../http-file/environment.js';
+import { parseForFile } from '../http-file/index.js';
 
 export interface HttpRunnerOptions {
   /** The `.http` file's path: bodies, handler files and `.env` are relative to its directory. */
