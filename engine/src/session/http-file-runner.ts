@@ -1,9 +1,10 @@
 /**
  * Send `.http` requests through the shared pipeline (DESIGN.md "Data flow"): the shared
- * `resolveRequest` (which hands `.http` sheets to resolve/resolve-http.ts), the shared
- * `http/send`, then the JetBrains response handlers. An {@link HttpFileRunner} keeps what
- * carries from one request of a file to the next: named requests (`# @name` ->
- * `{{name.response...}}`), `client.global` values, the cookie jar.
+ * `resolveRequest` (which hands `.http` sheets to resolve/resolve-http.ts), the session's one
+ * exchange path (exchange.ts), then the JetBrains response handlers. An {@link HttpFileRunner}
+ * keeps what carries from one request of a file to the next: named requests (`# @name` ->
+ * `{{name.response...}}`), `client.global` values, the cookie jar. A library API (tests, and
+ * programs that drive `.http` files); the front ends use `Session`.
  */
 import path from 'node:path';
 import type { CookieJar } from 'tough-cookie';
@@ -14,7 +15,8 @@ import { promptsOf, requestMeta, type HttpRequestMeta } from '../resolve/resolve
 import type { HttpVarContext, RequestRecord } from '../resolve/http-vars.js';
 import { runPreRequest } from '../http-file/pre-request.js';
 import { requestAfter } from '../http-file/request-api.js';
-import { send } from '../http/send.js';
+import { exchange as sendExchange } from './exchange.js';
+import type { ExchangeJar } from './jar.js';
 import { newJar } from '../http/cookies.js';
 import { bodyText, rememberRequest } from '../http-file/named.js';
 import { EngineError } from '../errors.js';
@@ -55,8 +57,12 @@ export class HttpFileRunner {
   readonly requests = new Map<string, RequestRecord>();
   readonly jar: CookieJar;
 
+  /** The jar as the exchange uses it: in memory, nothing to read or save around a request. */
+  private readonly exchangeJar: ExchangeJar;
+
   constructor(readonly opts: HttpRunnerOptions = {}) {
-    this.jar = opts.jar ?? newJar();
+    const jar = (this.jar = opts.jar ?? newJar());
+    this.exchangeJar = { jar, beforeSend: async () => null, afterSend: async () => null };
   }
 
   private get baseDir(): string {
@@ -96,11 +102,11 @@ export class HttpFileRunner {
     }
     const resolved = await resolveRequest(sheet, req, { baseDir: this.baseDir, signal, http });
     const meta = requestMeta(req);
-    const exchange = await send(resolved.request, {
-      jar: meta.noCookieJar ? undefined : this.jar,
-      signal,
-      timeoutMs: this.opts.timeoutMs,
-      followRedirects: !meta.noRedirect,
+    // The session's one exchange path (exchange.ts), with this runner's in-memory jar.
+    const { exchange } = await sendExchange(resolved.request, {
+      jar: this.exchangeJar,
+      sendCookies: !meta.noCookieJar,
+      send: { signal, timeoutMs: this.opts.timeoutMs, followRedirects: !meta.noRedirect },
     });
     const rq = resolved.request;
     const rs = exchange.response;

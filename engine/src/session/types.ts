@@ -11,6 +11,7 @@
  */
 import type { Mode } from '../present/present.js';
 import type { HookResults } from '../hooks/results.js';
+import type { VarDecl } from '../sheet/ast.js';
 
 export type { Assertion, HookResults } from '../hooks/results.js';
 
@@ -230,14 +231,8 @@ export interface OutlineRequest {
    */
   prompts?: { name: string; description: string; line: number }[];
 }
-export interface OutlineVariable {
-  name: string;
-  kind: 'literal' | 'lisp';
-  multiline: boolean;
-  value: string;
-  line: number;
-  endLine: number;
-}
+/** A variable declaration of the outline: the parser's own (sheet/ast.ts). */
+export type OutlineVariable = VarDecl;
 /** The requests, variable declarations and diagnostics of a sheet (`Session.outline`). */
 export interface Outline {
   requests: OutlineRequest[];
