@@ -3,10 +3,11 @@
  * bytes for stdout and stderr and the exit status. Pure of process-wide state, so the same
  * function serves the direct mode (`engine.cjs cli run ...`) and the daemon (docs/shell.md).
  *
- * The request is built by `build-request.ts` (the argument vector is described there), the -i
- * and -v lines are `trace.ts`'s; this file runs the call: --sheet and --dry-run, the history,
- * the send (the engine's `send`, or the real curl for options the engine does not perform),
- * where the response body goes, and the exit status.
+ * The request is built by `build-request.ts` (the argument vector is described there); it goes
+ * out through the session's one exchange path (../session/exchange.ts: the history entry, the
+ * cookie jar, the engine's `send` or the real curl for options the engine does not perform,
+ * the -v lines of ../session/trace.ts). This file is the adapter around it: --sheet and
+ * --dry-run, the streaming sink that decides where the response body goes, and the exit status.
  */
 import fs from 'node:fs';
 import path from 'node:path';
