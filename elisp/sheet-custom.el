@@ -198,5 +198,25 @@ secrets are masked here too."
   "Hook run in the response buffer after it has been formatted."
   :type 'hook)
 
+(defcustom sheet-response-history-size 20
+  "How many responses of each request are kept for the session.
+\[sheet-response-history] shows one of them, `sheet-response-diff'
+compares the last two.  0 keeps none."
+  :type 'natnum)
+
+(defcustom sheet-response-history-max-body 262144
+  "The longest body, in characters, the response history keeps.
+A longer one is noted (status, time, size) without its body."
+  :type 'natnum)
+
+(defcustom sheet-babel-async 'interactive
+  "Whether Org Babel `sheet' blocks answer after their request.
+`interactive': yes, except in a batch Emacs; t: always; nil: Org
+waits for the response.  A block's `:async yes' or `:async no'
+decides for it."
+  :type '(choice (const :tag "Except in batch" interactive)
+                 (const :tag "Always" t)
+                 (const :tag "Never" nil)))
+
 (provide 'sheet-custom)
 ;;; sheet-custom.el ends here

@@ -50,7 +50,7 @@
 ;; sheet-environment.el, sheet-run.el, sheet-session.el (what
 ;; outlives an engine), sheet-engine-log.el, sheet-settings.el,
 ;; sheet-prompt.el, sheet-curl-edit.el, sheet-complete.el,
-;; sheet-eldoc.el, sheet-flymake.el and sheet-restclient.el.
+;; sheet-eldoc.el, sheet-flymake.el, sheet-history.el, sheet-restclient.el.
 
 ;;; Code:
 
@@ -73,6 +73,7 @@
 (require 'sheet-complete)     ; completion at point
 (require 'sheet-eldoc)        ; Eldoc: values, URLs
 (require 'sheet-flymake)      ; Flymake: the parser's diagnostics
+(require 'sheet-history)      ; C-c C-h, `sheet-response-diff'
 
 (defvar-local sheet-syntax nil
   "The syntax the engine reads this buffer in, from its first line.
@@ -321,6 +322,7 @@ and is shown in the mode line."
     (define-key map [remap comment-dwim] #'sheet-comment-dwim)
     (define-key map (kbd "C-c C-t") #'sheet-run-buffer)
     (define-key map (kbd "C-c C-e") #'sheet-set-environment)
+    (define-key map (kbd "C-c C-h") #'sheet-response-history)
     map)
   "Keymap of `sheet-mode'.")
 
@@ -333,6 +335,8 @@ and is shown in the mode line."
     ["Send request, don't show response"
      sheet-http-send-current-suppress-response-buffer]
     ["Cancel request in flight" sheet-cancel]
+    ["Earlier response" sheet-response-history]
+    ["Diff of the last two responses" sheet-response-diff]
     "--"
     ["Next request" sheet-jump-next]
     ["Previous request" sheet-jump-prev]

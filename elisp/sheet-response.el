@@ -44,6 +44,7 @@
 (defvar so-long-minor-mode)
 (defvar isearch-lax-whitespace)
 (declare-function sheet--mask-secrets "sheet-prompt" (text))
+(declare-function sheet-history-record "sheet-history" (key result raw))
 
 (defvar-local sheet--last-warnings nil
   "In a sheet buffer: the warnings of its last response, a list of plists.
@@ -259,16 +260,18 @@ the buffer; a pretty-printed body replaces it afterwards."
   "One line naming every warning in WARNINGS (plists with :message)."
   (mapconcat (lambda (w) (plist-get w :message)) warnings "; "))
 
-(defun sheet--finish-response (result raw threshold long-lines)
+(defun sheet--finish-response (result raw threshold long-lines &optional key)
   "Format the current buffer, filled with RESULT, and run the hooks.
 RAW: the raw layout.  THRESHOLD: the sheet's size threshold;
-LONG-LINES: its `sheet-response-long-line-threshold'.  The buffer
+LONG-LINES: its `sheet-response-long-line-threshold'.  KEY: the
+request's key in the response history (sheet-history.el).  The buffer
 is left read-only, as restclient.el's; the loaded hook and the
 `run-hook' forms run with `inhibit-read-only' bound, so that they
 may edit it."
   (let ((inhibit-read-only t)
         (sheet-response-size-threshold threshold)
         (sheet-response-long-line-threshold long-lines))
+    (sheet-history-record key result raw)
     (if raw
         (progn (fundamental-mode)
                (sheet--protect-long-lines (sheet--long-line result))
@@ -283,9 +286,10 @@ may edit it."
     (sheet--run-hook-forms
      (plist-get (plist-get result :hooks) :runHooks))))
 
-(defun sheet--handle-response (result raw display sheet-buffer)
+(defun sheet--handle-response (result raw display sheet-buffer &optional key)
   "Show the engine's RESULT for a send from SHEET-BUFFER.
 RAW: show it untouched.  DISPLAY is `select', `stay' or nil.
+KEY: the request's key in the response history.
 A big text body (see `sheet--progressive-file') fills the buffer
 chunk by chunk from timers; the loaded hook runs after the last."
   (let* ((request (plist-get result :request))
@@ -310,7 +314,7 @@ chunk by chunk from timers; the loaded hook runs after the last."
       (if (not file)
           (let ((inhibit-read-only t))
             (sheet--fill result raw)
-            (sheet--finish-response result raw threshold long-lines))
+            (sheet--finish-response result raw threshold long-lines key))
         ;; The chunks own the file now: the caller must not delete it.
         (plist-put (plist-get result :presentation) :file nil)
         (let ((size (file-attribute-size (file-attributes file))))
@@ -321,7 +325,7 @@ chunk by chunk from timers; the loaded hook runs after the last."
                (let ((inhibit-read-only t))
                  (run-hooks 'sheet-response-received-hook)
                  (sheet--finish-response result raw threshold
-                                         long-lines))))))))
+                                         long-lines key))))))))
     (when warnings
       (message "Sheet-mode: warning: %s" (sheet--warning-text warnings)))
     (sheet-run-report-assertions hooks)

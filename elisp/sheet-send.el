@@ -39,6 +39,7 @@
 (require 'sheet-body)
 (require 'sheet-response)
 (require 'sheet-prompt)       ; `# @prompt' answers, secrets masked
+(require 'sheet-history)      ; the responses kept per request
 
 (declare-function sheet--line "sheet-mode" ())
 (declare-function sheet--location-params "sheet-mode" ())
@@ -224,6 +225,7 @@ DISPLAY is `select' (show and select the response window), `stay'
          (sheet-buffer (current-buffer))
          (line (sheet--line))
          (label (or (cdr where) "request"))
+         (key (and where (sheet-history-key sheet-buffer (cdr where))))
          (context (sheet-engine--new-context sheet-buffer))
          (params (append (sheet--location-params)
                          prompts
@@ -251,7 +253,7 @@ DISPLAY is `select' (show and select the response window), `stay'
                (condition-case-unless-debug err
                    (let ((sheet--log-secrets secrets))
                      (sheet--handle-response result raw display
-                                             sheet-buffer))
+                                             sheet-buffer key))
                  (error
                   (message "Sheet-mode: showing the response failed: %s"
                            (error-message-string err))))))

@@ -39,6 +39,8 @@ export type EnvironmentsResult = EnvironmentsOutput;
 
 /** What the request's hooks produced, and one assertion's result: defined with the hooks (hooks/results.ts). */
 export type { Assertion, HookResults } from '../hooks/results.js';
+/** `sheet/send`'s `jq` and its answer: defined with the hooks (hooks/jq-filter.ts). */
+export type { JqFilterResult, JqFilterSpec } from '../hooks/jq-filter.js';
 
 // ---------------------------------------------------------------------------------------------
 // Client -> engine

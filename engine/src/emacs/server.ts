@@ -152,8 +152,12 @@ export function serve(conn: MessageConnection, onExit: () => void = () => proces
     if (p.bodyFileMin !== undefined && p.bodyFileMin !== null && !(Number.isInteger(p.bodyFileMin) && p.bodyFileMin >= 0)) {
       throw new EngineError('bad-argument', `params.bodyFileMin must be a number of characters, not ${JSON.stringify(p.bodyFileMin)}`, { hint: 'See docs/protocol.md.' });
     }
+    const jq = p.jq as unknown as { filter?: unknown; args?: unknown } | undefined | null;
+    if (jq != null && (typeof jq.filter !== 'string' || (jq.args != null && (!Array.isArray(jq.args) || jq.args.some((a) => typeof a !== 'string'))))) {
+      throw new EngineError('bad-argument', `params.jq must be { filter: string, args?: string[] }, not ${JSON.stringify(jq)}`, { hint: 'See docs/protocol.md.' });
+    }
     // An error a library throws outside our awaits ends this send alone (src/call-scope.ts).
-    const q = { ...p, bodyFileMin: p.bodyFileMin ?? undefined };
+    const q = { ...p, bodyFileMin: p.bodyFileMin ?? undefined, jq: p.jq ?? undefined };
     return withCallScope((signal) => session.send(q, signal), abortSignal(token));
   }));
   conn.onRequest(P.SheetOutline, guard((p: P.OutlineParams) => {

@@ -14,6 +14,8 @@ import type { HookResults } from '../hooks/results.js';
 import type { VarDecl } from '../sheet/ast.js';
 
 export type { Assertion, HookResults } from '../hooks/results.js';
+import type { JqFilterResult, JqFilterSpec } from '../hooks/jq-filter.js';
+export type { JqFilterResult, JqFilterSpec } from '../hooks/jq-filter.js';
 
 /** Settings a client may give in `initialize` and override per `sheet/send`. */
 export interface Settings {
@@ -196,6 +198,11 @@ export interface SendInput {
    * (`sheet/setVar`) is `bad-argument` naming it and its line.
    */
   prompts?: Record<string, string>;
+  /**
+   * Run this jq filter on the response body as text (sheet-mode's Org Babel `:jq` and
+   * `:jq-args`; hooks/jq-filter.ts); the answer's `jq` holds the output or the error.
+   */
+  jq?: JqFilterSpec;
 }
 
 /** What `Session.send` gives back: the exchange, its presentation and what its hooks did. */
@@ -215,6 +222,8 @@ export interface SendOutput {
    * `restclient-get-var` answer in its `run-hook` forms and in its response buffer.
    */
   vars: Record<string, string>;
+  /** When `jq` was asked: the filter's output (`output`) or why there is none (`error`). */
+  jq?: JqFilterResult;
 }
 
 export interface OutlineRequest {
