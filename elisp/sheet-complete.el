@@ -42,6 +42,7 @@
 (require 'sheet-custom)
 (require 'sheet-engine)
 (require 'sheet-environment)
+(require 'sheet-sync)
 
 (declare-function sheet--text "sheet-mode" ())
 (declare-function sheet--line "sheet-mode" ())
@@ -54,9 +55,10 @@ A plist (:tick TICK :line LINE :result RESULT), TICK the buffer's
 (defvar-local sheet--completions-pending nil
   "Non-nil while an asynchronous `sheet/completions' is in flight.")
 
-(defun sheet--completion-params ()
-  "The params of `sheet/completions' at point."
-  (append (list :text (sheet--text) :line (sheet--line))
+(defun sheet--completion-params (conn)
+  "The params of `sheet/completions' at point, to send on CONN.
+The text goes as its changes since the last look-up (sheet-sync.el)."
+  (append (sheet--doc-params conn) (list :line (sheet--line))
           (and buffer-file-name (list :path buffer-file-name))
           (sheet-environment-params)))
 
@@ -68,7 +70,7 @@ A plist (:tick TICK :line LINE :result RESULT), TICK the buffer's
           (line (sheet--line)))
       (setq sheet--completions-pending t)
       (jsonrpc-async-request
-       conn 'sheet/completions (sheet--completion-params)
+       conn 'sheet/completions (sheet--completion-params conn)
        :success-fn
        (lambda (result)
          (when (buffer-live-p buf)
@@ -77,9 +79,10 @@ A plist (:tick TICK :line LINE :result RESULT), TICK the buffer's
                    sheet--completions
                    (list :tick tick :line line :result result)))))
        :error-fn
-       (lambda (_err)
+       (lambda (err)
          (when (buffer-live-p buf)
            (with-current-buffer buf
+             (sheet--doc-stale-p err)
              (setq sheet--completions-pending nil))))
        :timeout-fn
        (lambda ()
@@ -107,9 +110,18 @@ for a buffer's first look-up; see the Commentary."
       (plist-get kept :result))
      (t
       (condition-case nil
-          (let ((result (jsonrpc-request conn 'sheet/completions
-                                         (sheet--completion-params)
-                                         :timeout sheet-completion-timeout)))
+          (let ((result
+                 (condition-case err
+                     (jsonrpc-request conn 'sheet/completions
+                                      (sheet--completion-params conn)
+                                      :timeout sheet-completion-timeout)
+                   (jsonrpc-error
+                    ;; A stale copy: once more, with the whole text.
+                    (if (sheet--doc-stale-p err)
+                        (jsonrpc-request conn 'sheet/completions
+                                         (sheet--completion-params conn)
+                                         :timeout sheet-completion-timeout)
+                      (signal (car err) (cdr err)))))))
             (setq sheet--completions
                   (list :tick (buffer-chars-modified-tick)
                         :line (sheet--line) :result result))

@@ -184,6 +184,14 @@ REST Client masks password names the same way; tokens and
 secrets are masked here too."
   :type 'regexp)
 
+(defcustom sheet-code-target "python"
+  "The target `sheet-copy-as-code' (C-c C-S-u) offers first.
+A name the engine knows (`sheet export --list'): \"python\"
+\(Requests), \"javascript\" (fetch), \"go\", \"httpie\",
+\"powershell\", \"curl\", ... or TARGET-CLIENT such as
+\"javascript-axios\".  The last target picked wins for the session."
+  :type 'string)
+
 (defcustom sheet-mode-hook '(sheet-outline-mode)
   "Hook run when entering `sheet-mode'.
 `sheet-outline-mode' is on it by default; remove it to free TAB."

@@ -35,6 +35,7 @@
 (require 'seq)
 (require 'subr-x)
 (require 'sheet-engine)
+(require 'sheet-sync)
 (require 'sheet-environment)
 
 (declare-function sheet--location-params "sheet-mode" ())
@@ -104,21 +105,28 @@
                 (if args (format ": {{%s %s}}" name args) ""))))
      (t (format "%s is not defined here" name)))))
 
-(defun sheet--eldoc-ask (method params success callback)
+(defun sheet--eldoc-ask (method params success callback &optional retried)
   "Ask the engine METHOD with PARAMS; pass SUCCESS's text to CALLBACK.
 SUCCESS is called with the answer in the buffer that asked; an
-error answer shows its message.  Return non-nil when asked."
+error answer shows its message.  The text goes as its changes
+since the last look-up (sheet-sync.el); RETRIED non-nil when the
+engine's copy was out of step once.  Return non-nil when asked."
   (let ((conn (and (sheet-engine-process) sheet-engine--connection))
         (buf (current-buffer)))
     (when conn
       (jsonrpc-async-request
-       conn method (append params (list :lookup t))
+       conn method (append (sheet--doc-instead-of-text conn params)
+                           (list :lookup t))
        :success-fn (lambda (result)
                      (when (buffer-live-p buf)
                        (with-current-buffer buf
                          (funcall callback (funcall success result)))))
        :error-fn (lambda (err)
-                   (funcall callback (sheet-engine--error-text err)))
+                   (if (and (not retried) (buffer-live-p buf)
+                            (with-current-buffer buf (sheet--doc-stale-p err)))
+                       (with-current-buffer buf
+                         (sheet--eldoc-ask method params success callback t))
+                     (funcall callback (sheet-engine--error-text err))))
        :timeout-fn #'ignore
        :timeout sheet-request-timeout)
       t)))

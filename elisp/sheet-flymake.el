@@ -18,37 +18,52 @@
 ;;; Commentary:
 
 ;; `sheet-flymake', a Flymake backend on `flymake-diagnostic-functions'
-;; in sheet-mode buffers (issue 25 item 4, first part): the engine's
-;; parser diagnostics (`sheet/outline': unterminated multi-line
-;; variables, unknown methods, lines ignored in a request, unsupported
-;; `.http' constructs, ...) as Flymake errors and warnings on their
-;; lines, with the engine's hint.  Flymake debounces the checks
+;; in sheet-mode buffers (issue 25 item 4): the engine's diagnostics
+;; (`sheet/diagnostics', engine/src/lint/): the parser's (unterminated
+;; multi-line variables, unknown methods, lines ignored in a request,
+;; unsupported `.http' constructs, ...), undefined variables (in
+;; `.http' buffers with the chosen environment), malformed assertions,
+;; unknown hooks, JSON bodies that do not parse, duplicate `.http'
+;; request names, as Flymake errors and warnings at their exact line
+;; and column, with the engine's hint.  Flymake debounces the checks
 ;; (`flymake-no-changes-timeout'); the engine answers asynchronously,
-;; and an answer for an older text is dropped.  Turn it on with
-;; `flymake-mode'.  Loaded by sheet-mode.el.
+;; so typing never waits, and an answer for an older text is dropped.
+;; Turn it on with `flymake-mode'.  Loaded by sheet-mode.el.
 
 ;;; Code:
 
 (require 'flymake)
 (require 'jsonrpc)
 (require 'sheet-engine)
+(require 'sheet-environment)
+(require 'sheet-sync)
 
 (declare-function sheet--text "sheet-mode" ())
 
 (defvar-local sheet--flymake-tick nil
   "The `buffer-chars-modified-tick' of the last check asked of the engine.")
 
+(defun sheet--flymake-position (line column)
+  "The position of 1-based LINE and COLUMN (characters), ignoring narrowing.
+A column past the line's end is its end."
+  (goto-char (point-min))
+  (forward-line (1- line))
+  (min (+ (point) (max 0 (1- column))) (line-end-position)))
+
 (defun sheet--flymake-diagnostic (buf diagnostic)
-  "The Flymake diagnostic in BUF of the engine's DIAGNOSTIC (a plist)."
+  "The Flymake diagnostic in BUF of the engine's DIAGNOSTIC (a plist).
+Its span is the engine's line and column to its end line and
+column; an empty span covers one character."
   (with-current-buffer buf
     (save-excursion
       (save-restriction
         (widen)
-        (goto-char (point-min))
-        (forward-line (1- (plist-get diagnostic :line)))
-        (let* ((start (progn (skip-chars-forward " \t" (line-end-position))
-                             (point)))
-               (end (max (line-end-position) (min (1+ start) (point-max))))
+        (let* ((start (sheet--flymake-position (plist-get diagnostic :line)
+                                               (plist-get diagnostic :column)))
+               (end (max (sheet--flymake-position
+                          (plist-get diagnostic :endLine)
+                          (plist-get diagnostic :endColumn))
+                         (min (1+ start) (point-max))))
                (hint (plist-get diagnostic :hint)))
           (flymake-make-diagnostic
            buf start end
@@ -60,28 +75,36 @@
                        (format " (%s)" hint)
                      ""))))))))
 
-(defun sheet-flymake (report-fn &rest _)
-  "Report the engine's parser diagnostics of this buffer to REPORT-FN.
-A Flymake backend; the engine answers `sheet/outline' asynchronously."
+(defun sheet-flymake (report-fn &rest args)
+  "Report the engine's diagnostics of this buffer to REPORT-FN.
+A Flymake backend; the engine answers `sheet/diagnostics'
+asynchronously, and an answer for an older text is dropped.  The
+text goes as its changes since the last look-up (sheet-sync.el);
+ARGS holds `:retried' t when the engine's copy was out of step."
   (let ((conn (sheet-engine--ensure))
         (buf (current-buffer))
         (tick (buffer-chars-modified-tick)))
     (setq sheet--flymake-tick tick)
     (jsonrpc-async-request
-     conn 'sheet/outline
-     (append (list :text (sheet--text))
-             (and buffer-file-name (list :path buffer-file-name)))
+     conn 'sheet/diagnostics
+     (append (sheet--doc-params conn)
+             (and buffer-file-name (list :path buffer-file-name))
+             (sheet-environment-params))
      :success-fn
-     (lambda (outline)
+     (lambda (result)
        (when (and (buffer-live-p buf)
                   (eql tick (buffer-local-value 'sheet--flymake-tick buf)))
          (funcall report-fn
                   (mapcar (lambda (d) (sheet--flymake-diagnostic buf d))
-                          (plist-get outline :diagnostics)))))
+                          (plist-get result :diagnostics)))))
      :error-fn
      (lambda (err)
-       (funcall report-fn :panic
-                :explanation (sheet-engine--error-text err)))
+       (if (and (buffer-live-p buf)
+                (not (plist-get args :retried))
+                (with-current-buffer buf (sheet--doc-stale-p err)))
+           (with-current-buffer buf (sheet-flymake report-fn :retried t))
+         (funcall report-fn :panic
+                  :explanation (sheet-engine--error-text err))))
      :timeout-fn
      (lambda ()
        (funcall report-fn :panic :explanation "the engine did not answer"))

@@ -73,6 +73,7 @@
 (require 'sheet-complete)     ; completion at point
 (require 'sheet-eldoc)        ; Eldoc: values, URLs
 (require 'sheet-flymake)      ; Flymake: the parser's diagnostics
+(require 'sheet-code)         ; C-c C-S-u: the request as code
 (require 'sheet-history)      ; C-c C-h, `sheet-response-diff'
 
 (defvar-local sheet-syntax nil
@@ -174,9 +175,17 @@ Elsewhere the engine resolves them (`sheet/variables')."
 
 ;;; Commands
 
-(defun sheet-copy-curl-command ()
-  "Copy the request at point, as a curl command line, to the kill ring."
-  (interactive)
+(defun sheet-copy-curl-command (&optional as-code)
+  "Copy the request at point, as a curl command line, to the kill ring.
+With a prefix argument AS-CODE, copy it as code in another
+language instead (`sheet-copy-as-code')."
+  (interactive "P")
+  (if as-code
+      (call-interactively #'sheet-copy-as-code)
+    (sheet--copy-curl-command)))
+
+(defun sheet--copy-curl-command ()
+  "Copy the request at point as a curl command line; return it."
   (let* ((result (sheet-engine--request 'sheet/curl
                                         (append (sheet--location-params)
                                                 (sheet--prompt-answers))
@@ -314,6 +323,7 @@ and is shown in the mode line."
     (define-key map (kbd "C-c C-p") #'sheet-jump-prev)
     (define-key map (kbd "C-c C-.") #'sheet-mark-current)
     (define-key map (kbd "C-c C-u") #'sheet-copy-curl-command)
+    (define-key map (kbd "C-c C-S-u") #'sheet-copy-as-code)
     (define-key map (kbd "C-c C-y") #'sheet-yank-curl)
     (define-key map (kbd "C-c C-g") #'sheet-helm)
     (define-key map (kbd "C-c n n") #'sheet-narrow-to-current)
@@ -348,6 +358,7 @@ and is shown in the mode line."
     ["Show all" sheet-show-all :active sheet-outline-mode]
     "--"
     ["Copy as curl command" sheet-copy-curl-command]
+    ["Copy as code (Python, JavaScript, Go...)" sheet-copy-as-code]
     ["Insert curl command as request" sheet-yank-curl]
     ["Variables and hooks" sheet-show-info]
     ["Environment (.http)" sheet-set-environment]

@@ -37,6 +37,8 @@ debian_py httpbin || missing+=(python3-httpbin)
 debian_py brotli || missing+=(python3-brotli)
 # The pseudo-terminal tests (completion, -v on a tty, sheet run's prompts) drive it with pexpect.
 debian_py pexpect || missing+=(python3-pexpect)
+# Copy as code runs the Python it writes (test/engine/code-export-wire.test.ts, sheet-mode-code-test.el).
+debian_py requests || missing+=(python3-requests)
 if [ "$want_emacs" = 1 ]; then
   need emacs emacs-nox
   [ -d /usr/share/emacs/site-lisp/elpa-src ] && ls /usr/share/emacs/site-lisp/elpa-src 2>/dev/null | grep -q '^helm-[0-9]' || missing+=(elpa-helm)

@@ -8,6 +8,7 @@
  * {@link EngineErrorData} (stable `code`, `line`, `hint`).
  */
 import { NotificationType0, RequestType, RequestType0 } from 'vscode-jsonrpc';
+import type { DocumentRef } from './documents.js';
 import type { EngineErrorData } from '../errors.js';
 
 export type { EngineErrorData };
@@ -20,18 +21,21 @@ export const ENGINE_ERROR = -32001;
 
 export type { Settings, ProxySetting, RequestContext, WireBody, RequestInfo, ResponseInfo, PresentationInfo, RedirectInfo } from '../session/types.js';
 export type { OutlineRequest, OutlineVariable } from '../session/types.js';
-import type { Settings, RequestContext, SendInput, SendOutput, Outline, VariablesInput, VariablesOutput, CurlInput, CurlOutput, EnvironmentsInput, EnvironmentsOutput } from '../session/types.js';
+import type { Settings, RequestContext, SendInput, SendOutput, Outline, VariablesInput, VariablesOutput, CurlInput, CurlOutput, CodeInput, CodeOutput, EnvironmentsInput, EnvironmentsOutput } from '../session/types.js';
 /** `sheet/send`'s parameters: the session's {@link SendInput}. */
 export type SendParams = SendInput;
 /** `sheet/send`'s result: the session's {@link SendOutput}. */
 export type SendResult = SendOutput;
 /** `sheet/outline`'s result: the session's {@link Outline}. */
 export type OutlineResult = Outline;
-/** `sheet/variables`'s parameters and result: the session's. */
-export type VariablesParams = VariablesInput;
+/**
+ * `sheet/variables`'s parameters and result: the session's, and for Eldoc's look-ups `doc`, the
+ * text kept in step by its changes instead of `text` (docs/protocol.md, "Texts kept in step").
+ */
+export type VariablesParams = VariablesInput & { doc?: DocumentRef };
 export type VariablesResult = VariablesOutput;
-/** `sheet/curl`'s parameters and result: the session's. */
-export type CurlParams = CurlInput;
+/** `sheet/curl`'s parameters and result: the session's, with `doc` as in `sheet/variables`. */
+export type CurlParams = CurlInput & { doc?: DocumentRef };
 export type CurlResult = CurlOutput;
 /** `sheet/environments`'s parameters and result: the session's. */
 export type EnvironmentsParams = EnvironmentsInput;
@@ -86,7 +90,10 @@ export const SheetOutline = new RequestType<OutlineParams, OutlineResult, Engine
 export const SheetVariables = new RequestType<VariablesParams, VariablesResult, EngineErrorData>('sheet/variables');
 
 export interface CompletionsParams {
+  /** The text, or empty when `doc` gives it (documents.ts). */
   text: string;
+  /** The text kept in step by its changes instead (docs/protocol.md, "Texts kept in step"). */
+  doc?: DocumentRef;
   /** The line of point: a sheet's declarations below it are not offered. */
   line: number;
   /** The file's name: its extension picks the syntax (`.http`/`.rest`), as in `sheet/send`. */
@@ -124,6 +131,45 @@ export const SheetCompletions = new RequestType<CompletionsParams, CompletionsRe
 
 /** The request at point as a curl command line (C-c C-u). */
 export const SheetCurl = new RequestType<CurlParams, CurlResult, EngineErrorData>('sheet/curl');
+
+export interface DiagnosticsParams {
+  /** The text, or empty when `doc` gives it (documents.ts). */
+  text: string;
+  /** The text kept in step by its changes instead (docs/protocol.md, "Texts kept in step"). */
+  doc?: DocumentRef;
+  path?: string;
+  /** `.http` files: the chosen environment, whose names count as defined. */
+  env?: string;
+}
+/** One diagnostic: 1-based lines, columns in code points (Emacs characters); `endColumn` exclusive. */
+export interface DiagnosticOut {
+  line: number;
+  column: number;
+  endLine: number;
+  endColumn: number;
+  code: string;
+  severity: 'error' | 'warning';
+  message: string;
+  hint?: string;
+}
+/**
+ * The diagnostics of a sheet while it is edited (Flymake; issue 25 item 4; engine/src/lint/):
+ * the parser's, undefined variables, malformed assertions, unknown hooks, JSON bodies that do
+ * not parse, duplicate `.http` request names. Pure: nothing is evaluated or sent.
+ */
+export const SheetDiagnostics = new RequestType<DiagnosticsParams, { diagnostics: DiagnosticOut[] }, EngineErrorData>('sheet/diagnostics');
+
+/** `sheet/code`'s parameters (`target`: a name of `sheet/codeTargets`) and result: the session's. */
+export type CodeParams = CodeInput;
+export type CodeResult = CodeOutput;
+/**
+ * The request at point as code in another language or tool (C-c C-S-u; engine/src/snippet/),
+ * from the same resolved request as `sheet/curl`. Errors: `bad-argument` for an unknown target
+ * or a binary body, and those of `sheet/curl`.
+ */
+export const SheetCode = new RequestType<CodeParams, CodeResult, EngineErrorData>('sheet/code');
+/** The targets `sheet/code` knows: `{name, title}`, short names first. */
+export const SheetCodeTargets = new RequestType<Record<string, never> | undefined, { targets: { name: string; title: string }[] }, EngineErrorData>('sheet/codeTargets');
 
 export interface FromCurlParams {
   /** A curl command line as typed in bash (`curl -H 'A: b' https://h/x`, `\` continuations allowed). */

@@ -9,6 +9,7 @@ import { EngineError, isEngineError, toEngineError } from '../errors.js';
 import { closeConnections } from '../http/send.js';
 import { containStrayErrors, withCallScope } from '../call-scope.js';
 import { curlToSheet } from '../curl/from-curl.js';
+import { codeTargets } from '../snippet/to-code.js';
 import { syntaxFor } from '../http-file/index.js';
 import * as P from './protocol.js';
 import { VERSION } from '../version.js';
@@ -16,6 +17,8 @@ import { Session, type SessionEvalLisp } from '../session/session.js';
 import { answerBadFrames, FramedStreamWriter, strictJsonDecoder } from './framing.js';
 import { FrameResync } from './resync.js';
 import { completionsFor } from './completions.js';
+import { diagnosticsOf } from './diagnostics.js';
+import { Documents, type DocumentRef } from './documents.js';
 
 export { FramedStreamWriter };
 
@@ -128,6 +131,9 @@ export function serve(conn: MessageConnection, onExit: () => void = () => proces
   };
   // Until `initialize` says the client has Lisp, `:=` variables are unavailable.
   const session = new Session(undefined);
+  // Texts kept in step by their changes (documents.ts): completion and diagnostics.
+  const docs = new Documents();
+  const withDoc = <T extends { text: string; doc?: DocumentRef }>(p: T): T => (p && typeof p === 'object' && p.doc !== undefined ? { ...p, text: docs.text(p.doc) } : p);
   const guard =
     <A extends unknown[], R>(fn: (...a: A) => Promise<R> | R) =>
     async (...a: A): Promise<R | ResponseError<P.EngineErrorData>> => {
@@ -164,13 +170,23 @@ export function serve(conn: MessageConnection, onExit: () => void = () => proces
     const q = checkSheetParams(p, false);
     return session.outline(q.text, typeof q.path === 'string' ? q.path : undefined);
   }));
-  conn.onRequest(P.SheetVariables, guard((p: P.VariablesParams) => session.variables(checkSheetParams(p, true))));
+  conn.onRequest(P.SheetVariables, guard((p: P.VariablesParams) => session.variables(checkSheetParams(withDoc(p), true))));
   conn.onRequest(P.SheetCompletions, guard((p: P.CompletionsParams) => {
     // An editor's look-up over the session's parse and overrides (completions.ts).
-    const q = checkSheetParams(p, true);
+    const q = checkSheetParams(withDoc(p), true);
     return completionsFor(session.parse(q.text, q.path), q, session.overrides);
   }));
-  conn.onRequest(P.SheetCurl, guard((p: P.CurlParams) => session.curl(checkSheetParams(p, true))));
+  conn.onRequest(P.SheetCurl, guard((p: P.CurlParams) => session.curl(checkSheetParams(withDoc(p), true))));
+  conn.onRequest(P.SheetDiagnostics, guard((p: P.DiagnosticsParams) => {
+    // What an editor marks while the user types (diagnostics.ts), over the session's parse and overrides.
+    const q = checkSheetParams(withDoc(p), false);
+    return { diagnostics: diagnosticsOf(q.text, session.parse(q.text, q.path), q, session.overrides) };
+  }));
+  conn.onRequest(P.SheetCode, guard((p: P.CodeParams) => {
+    if (typeof p?.target !== 'string') throw new EngineError('bad-argument', `params.target must be a code target's name (a string), not ${JSON.stringify(p?.target)}`, { hint: 'sheet/codeTargets lists them; see docs/protocol.md.' });
+    return session.code(checkSheetParams(p, true));
+  }));
+  conn.onRequest(P.SheetCodeTargets, guard(() => ({ targets: codeTargets() })));
   conn.onRequest(P.SheetFromCurl, guard((p: P.FromCurlParams) => {
     if (typeof p?.command !== 'string') {
       throw new EngineError('bad-argument', `params.command must be a curl command line (a string), not ${JSON.stringify(p?.command)}`, { hint: 'See docs/protocol.md.' });

@@ -138,7 +138,9 @@ function severalRequestsSeparatedByComments(text: string): boolean {
  * Parse request-file text with the parser its name (or first-line marker) calls for. Pure,
  * never throws.
  * @param fileName the file's name or path (only its extension is used); may be undefined.
+ * @param sheetParser the parser of the sheet syntax: `parseSheet`, or an editor session's
+ *   `IncrementalSheetParser` (sheet/incremental.ts), which gives the same result.
  */
-export function parseForFile(text: string, fileName?: string): Sheet {
-  return syntaxFor(text, fileName) === 'http' ? parseHttpFile(text) : parseSheet(text);
+export function parseForFile(text: string, fileName?: string, sheetParser: (text: string) => Sheet = parseSheet): Sheet {
+  return syntaxFor(text, fileName) === 'http' ? parseHttpFile(text) : sheetParser(text);
 }

@@ -16,9 +16,18 @@
 import { EngineError } from '../errors.js';
 import { headerValue, type Header } from '../model.js';
 
-/** Whether `headers` mark a GraphQL request (`X-REQUEST-TYPE: GraphQL`, any case). */
-export function isGraphQl(headers: Header[]): boolean {
-  return /^[ \t]*graphql[ \t]*$/i.test(headerValue(headers, 'x-request-type') ?? '');
+/** `Content-Type: application/graphql` (parameters allowed): the sheets' GraphQL mark. */
+const GRAPHQL_TYPE = /^[ \t]*application\/graphql[ \t]*(?:;|$)/i;
+
+/**
+ * Whether `headers` mark a GraphQL request: `X-REQUEST-TYPE: GraphQL` (any case; VS Code REST
+ * Client), and in sheets (`contentType`) also `Content-Type: application/graphql`, the media
+ * type of a bare query (issue 25 item 6; docs/sheet-format.md "GraphQL"). `.http` files keep
+ * their peers' rule: there a request with that content type is sent as written.
+ */
+export function isGraphQl(headers: Header[], opts: { contentType?: boolean } = {}): boolean {
+  if (/^[ \t]*graphql[ \t]*$/i.test(headerValue(headers, 'x-request-type') ?? '')) return true;
+  return opts.contentType === true && GRAPHQL_TYPE.test(headerValue(headers, 'content-type') ?? '');
 }
 
 /** GraphQL's first named operation: `query Name`, `mutation Name`, `subscription Name`. */
@@ -34,8 +43,9 @@ export function operationName(query: string): string | undefined {
 }
 
 /**
- * The request to send for a GraphQL `.http` request: `headers` (plus a JSON content type when
- * none is given) and the JSON body.
+ * The request to send for a GraphQL request (`.http` or sheet): `headers` (a JSON content type
+ * added when none is given, or put in place of `application/graphql`: the body is JSON now)
+ * and the JSON body.
  * @param text the body after the `{{...}}` pass: the query, then optionally a blank line and
  *   the variables as a JSON object.
  * @param line the body's first line in the file, for errors.
@@ -64,7 +74,7 @@ export function graphQlRequest(headers: Header[], text: string, line: number): {
     }
     payload.variables = vars;
   }
-  const out = [...headers];
+  const out = headers.map(([n, v]): Header => (/^content-type$/i.test(n) && GRAPHQL_TYPE.test(v) ? [n, 'application/json'] : [n, v]));
   if (headerValue(out, 'content-type') === undefined) out.push(['Content-Type', 'application/json']);
   return { headers: out, body: JSON.stringify(payload) };
 }

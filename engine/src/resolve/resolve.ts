@@ -14,6 +14,7 @@ import { EngineError, isEngineError } from '../errors.js';
 import type { Body, Header, Request } from '../model.js';
 import { DEFAULT_MAX_PASSES, Substitution, type SubstitutionWarning } from './substitute.js';
 import { resolveHttpRequest } from './resolve-http.js';
+import { graphQlRequest, isGraphQl } from './http-graphql.js';
 import { expandPath, normalizeUrl } from './url-path.js';
 import type { EvalLisp, LispDecl, ResolvedRequest, ResolveOptions } from './types.js';
 
@@ -165,7 +166,7 @@ export async function resolveRequest(sheet: Sheet, req: RequestNode, opts: Resol
   };
 
   const url = checkedUrl(apply(req.url, req.line).trim(), req.line, warnings);
-  const headers: Header[] = [];
+  let headers: Header[] = [];
   for (const h of req.headers) {
     if (h.kind === 'header') headers.push([h.name, apply(h.value, h.line)]);
     else {
@@ -180,7 +181,12 @@ export async function resolveRequest(sheet: Sheet, req: RequestNode, opts: Resol
     }
   }
   let body: Body | undefined;
-  if (req.body?.kind === 'text') {
+  if (req.body?.kind === 'text' && isGraphQl(headers, { contentType: true })) {
+    // A GraphQL query (and its variables block) goes out as JSON: the same rule as `.http`.
+    const g = graphQlRequest(headers, apply(req.body.text, req.body.line), req.body.line);
+    headers = g.headers;
+    body = { kind: 'text', text: g.body };
+  } else if (req.body?.kind === 'text') {
     body = { kind: 'text', text: apply(req.body.text, req.body.line) };
   } else if (req.body?.kind === 'file') {
     const file = expandPath(apply(req.body.path, req.body.line), opts.baseDir ?? process.cwd());

@@ -11,6 +11,7 @@ import path from 'node:path';
 import { requestAt } from '../sheet/parse.js';
 import { parseForFile, syntaxChoice, withSyntaxHint } from '../http-file/index.js';
 import type { Sheet } from '../sheet/ast.js';
+import { IncrementalSheetParser } from '../sheet/incremental.js';
 import { expandPath, resolveRequest, visibleVars, type EvalLisp, type LispDecl } from '../resolve/resolve.js';
 import { DEFAULT_MAX_PASSES, type SubstitutionWarning } from '../resolve/substitute.js';
 import { MAX_BUFFERED_BODY, MAX_REDIRECTS, SinkError } from '../http/send.js';
@@ -27,12 +28,16 @@ import { bodyOut, receivedOut, requestInfo } from './answer.js';
 import { HOOK_TYPES, runHooks } from '../hooks/run.js';
 import { filterBody } from '../hooks/jq-filter.js';
 import { toCurl } from '../curl/to-curl.js';
+import { toCode } from '../snippet/to-code.js';
 import { loadEnvironment } from '../http-file/environment.js';
 import { promptsOf, requestMeta } from '../resolve/resolve-http.js';
 import { sheetVariables } from './variables.js';
 import { afterHttp, beforeHttp, explainNoEnvironment, httpContext, httpVariables, newHttpState, noteHttpFailure } from './http-file.js';
 import { isEngineError } from '../errors.js';
+import type { Request } from '../model.js';
 import type {
+  CodeInput,
+  CodeOutput,
   CurlInput,
   CurlOutput,
   EnvironmentsInput,
@@ -99,6 +104,8 @@ export class Session {
   private lispSettings = new Map<RequestContext, Settings>();
   /** Last parse, reused while the text is the same (navigation asks often). */
   private cache: { text: string; fileName?: string; sheet: Sheet } | undefined;
+  /** Sheets re-parsed after an edit chunk by chunk (an editor types in one place at a time). */
+  private sheetParser = new IncrementalSheetParser();
 
   /**
    * @param evalLisp how `:=` forms are evaluated (asks the client); undefined on clients without
@@ -145,7 +152,7 @@ export class Session {
    */
   parse(text: string, fileName?: string): Sheet {
     if (this.cache?.text === text && this.cache.fileName === fileName) return this.cache.sheet;
-    const sheet = parseForFile(text, fileName);
+    const sheet = parseForFile(text, fileName, (t) => this.sheetParser.parse(t));
     this.cache = { text, fileName, sheet };
     return sheet;
   }
@@ -373,11 +380,23 @@ export class Session {
 
   /** The request at point as a curl command line (`sheet/curl`). */
   async curl(p: CurlInput): Promise<CurlOutput> {
+    const request = await this.exported(p);
+    return { command: toCurl(request, { alwaysMethod: true }), url: request.url };
+  }
+
+  /** The request at point as code for `p.target` (`sheet/code`, `sheet export`; ../snippet/to-code.ts). */
+  async code(p: CodeInput): Promise<CodeOutput> {
+    const request = await this.exported(p);
+    return { code: toCode(request, p.target), url: request.url };
+  }
+
+  /** The resolved request at point that the exports (curl, code) write. */
+  private async exported(p: CurlInput): Promise<Request> {
     await this.ready;
     const s = this.merged(p.settings);
     const resolved = await this.resolveAt(p, s).catch((e: unknown) => {
       throw this.parse(p.text, p.path).syntax === 'http' ? explainNoEnvironment(e, p.path, p.env) : e;
     });
-    return { command: toCurl(resolved.request, { alwaysMethod: true }), url: resolved.request.url };
+    return resolved.request;
   }
 }

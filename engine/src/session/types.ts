@@ -309,6 +309,18 @@ export interface CurlOutput {
   url: string;
 }
 
+/** The request to write as code for another language or tool (`Session.code`; ../snippet/to-code.ts). */
+export interface CodeInput extends CurlInput {
+  /** A target name of `codeTargets()` (`python`, `javascript`, `go`, `httpie`, `powershell`, ...). */
+  target: string;
+}
+export interface CodeOutput {
+  /** The request as code for the target, ending with a newline. */
+  code: string;
+  /** The request's URL after substitution. */
+  url: string;
+}
+
 /** The `.http` file whose environments are listed (`Session.environments`). */
 export interface EnvironmentsInput {
   /** The `.http` file; the environment files are looked for from its directory up. */

@@ -22,6 +22,7 @@ import { runSteps } from './runner.js';
 import fs from 'node:fs';
 import { checkHttpFile, convertCommand } from './convert-cli.js';
 import { importCurlCommand } from './import-curl-cli.js';
+import { exportCommand } from './export-cli.js';
 import { engineCommand } from './engine-cli.js';
 import { shellPathCommand } from './shell-path.js';
 import { readAnswers, type Ask } from './prompts.js';
@@ -31,6 +32,7 @@ export const HELP = `Usage: sheet run FILE... [options]
        sheet report merge A.json B.json... --report FORMAT:PATH...
        sheet convert FILE [-o OUT] [--to sheet|http]
        sheet import-curl 'curl ...' | -
+       sheet export --to python|javascript|go|httpie|powershell|... FILE:LINE
        sheet engine --stdio
        sheet shell-path
        sheet --help | --version
@@ -96,6 +98,10 @@ sheet import-curl 'curl ...': the sheet request of a curl command line on stdout
 command from stdin); what a sheet cannot say is named on stderr (exit 1). See
 docs/sheet-run.md ("sheet import-curl").
 
+sheet export --to TARGET FILE:LINE: the request at LINE as code (Python requests,
+JavaScript fetch, Go, HTTPie, PowerShell, curl, ...; --list names the targets), as Emacs's
+C-c C-S-u. See docs/sheet-run.md ("sheet export").
+
 sheet engine --stdio: the JSON-RPC server Emacs's sheet-mode starts (docs/protocol.md).
 
 sheet shell-path: the path of the shell verbs' file, for: source "$(sheet shell-path)"
@@ -119,6 +125,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
   // Commands with arguments of their own (a curl command line is not sheet's options).
   const rest = argv.slice(1);
   if (argv[0] === 'import-curl') return importCurlCommand(rest, { ...io, stdin: io.stdin ?? (async () => '') });
+  if (argv[0] === 'export') return exportCommand(rest, io);
   if (argv[0] === 'engine') return engineCommand(rest, io);
   if (argv[0] === 'shell-path') return shellPathCommand(rest, io);
   if (argv[0] === 'report') return reportCommand(rest, io);
@@ -170,7 +177,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
   }
   const [command, ...given] = positionals;
   let files = given;
-  if (!command) return usage(io, 'a command is needed: sheet run FILE..., convert, import-curl, engine or shell-path');
+  if (!command) return usage(io, 'a command is needed: sheet run FILE..., convert, import-curl, export, engine or shell-path');
   if (command === 'convert') return convertCommand(files, { output: v.output, to: v.to }, io);
   if (command !== 'run') return usage(io, `unknown command ${command}`);
   if (v.output !== undefined || v.to !== undefined) return usage(io, `${v.output !== undefined ? '-o' : '--to'} belongs to sheet convert`);

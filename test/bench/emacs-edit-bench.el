@@ -1,0 +1,104 @@
+;;; emacs-edit-bench.el --- completion and diagnostics while typing  -*- lexical-binding: t; -*-
+
+;;; Commentary:
+
+;; Run by emacs-edit.bench.mjs:
+;;   emacs --batch -Q -L elisp -l test/bench/emacs-edit-bench.el REQUESTS REPEATS
+;; Issue 25's speed target: completion and diagnostics answer within 50 ms on a sheet of
+;; REQUESTS requests (each with a comment, headers, an assertion and a JSON body), with the
+;; real engine.  Each round types one character at the end of the sheet, then times, in turn:
+;;   completion   the engine's fresh `sheet/completions' answer (what `sheet-completion-at-point'
+;;                asks in the background after an edit), the buffer's changes sent (sheet-sync.el)
+;;   diagnostics  the Flymake backend `sheet-flymake' called until it reports (`sheet/diagnostics')
+;;   capf         `sheet-completion-at-point' itself, what typing waits for (the kept answer)
+;; and the anchors, on the same text:
+;;   old-completion   `sheet/completions' with the whole text, as before this change
+;;   old-diagnostics  `sheet/diagnostics' with the whole text
+;;   dabbrev          restclient.el's users' completion: `dabbrev--find-all-expansions' for
+;;                    ":to" in a plain buffer holding the same text
+;; Prints one line per case: RESULT <name> <times in ms, comma-separated>.
+
+;;; Code:
+
+(require 'sheet-mode)
+(require 'dabbrev)
+(require 'flymake)
+
+(defun sheet-edit-bench--sheet (n)
+  "The text of a sheet of N requests."
+  (with-temp-buffer
+    (insert ":base = http://127.0.0.1:1\n:token = abc\n#\n")
+    (dotimes (i n)
+      (insert (format "# request %d\nPOST :base/items/%d?x=1\nContent-Type: application/json\nAuthorization: Bearer :token\n-> expect-status 200\n\n{\"id\": %d, \"name\": \"item %d\"}\n" i i i i)))
+    (insert "#\nGET :base/")
+    (buffer-string)))
+
+(defmacro sheet-edit-bench--ms (&rest body)
+  "Run BODY; return the milliseconds it took."
+  `(let ((start (float-time))) ,@body (* 1000 (- (float-time) start))))
+
+(defun sheet-edit-bench--flymake ()
+  "Call the Flymake backend; return the ms until it reports."
+  (let ((done nil))
+    (sheet-edit-bench--ms
+     (sheet-flymake (lambda (&rest _) (setq done t)))
+     (while (not done) (accept-process-output nil 0.001)))))
+
+(let* ((n (string-to-number (or (nth 0 command-line-args-left) "5000")))
+       (repeats (string-to-number (or (nth 1 command-line-args-left) "20")))
+       (text (sheet-edit-bench--sheet n))
+       (plain (get-buffer-create "plain"))
+       (times (list (list 'completion) (list 'diagnostics) (list 'capf)
+                    (list 'old-completion) (list 'old-diagnostics)
+                    (list 'dabbrev))))
+  (setq command-line-args-left nil)
+  (with-current-buffer plain (insert text) (goto-char (point-max)) (insert ":to"))
+  (with-current-buffer (get-buffer-create "bench.sheet")
+    (insert text)
+    (sheet-mode)
+    (goto-char (point-max))
+    (let ((conn (sheet-engine--ensure))
+          (add (lambda (name ms) (push ms (cdr (assq name times))))))
+      ;; Warm up: the engine's first copy of the text, its parse, the JIT.
+      (dotimes (_ 3)
+        (insert "x")
+        (jsonrpc-request conn 'sheet/completions (sheet--completion-params conn))
+        (sheet-edit-bench--flymake))
+      (dotimes (_ repeats)
+        (insert "x")
+        (funcall add 'completion
+                 (sheet-edit-bench--ms
+                  (jsonrpc-request conn 'sheet/completions
+                                   (sheet--completion-params conn))))
+        (insert "y")
+        (funcall add 'diagnostics (sheet-edit-bench--flymake))
+        (setq sheet--completions nil)
+        (sheet--completion-names)
+        (insert ":")
+        (funcall add 'capf (sheet-edit-bench--ms (sheet-completion-at-point)))
+        (delete-char -1)
+        (insert "z")
+        (funcall add 'old-completion
+                 (sheet-edit-bench--ms
+                  (jsonrpc-request conn 'sheet/completions
+                                   (list :text (sheet--text) :line (sheet--line)))))
+        (insert "w")
+        (funcall add 'old-diagnostics
+                 (sheet-edit-bench--ms
+                  (jsonrpc-request conn 'sheet/diagnostics
+                                   (list :text (sheet--text)))))
+        (with-current-buffer plain
+          (funcall add 'dabbrev
+                   (sheet-edit-bench--ms
+                    (let ((dabbrev-check-other-buffers nil))
+                      (dabbrev--reset-global-variables)
+                      (dabbrev--find-all-expansions ":to" t)))))
+        (message "bench: round done")))
+    (dolist (entry (reverse times))
+      (princ (format "RESULT %s %s\n" (car entry)
+                     (mapconcat (lambda (ms) (format "%.3f" ms))
+                                (reverse (cdr entry)) ","))))
+    (sheet-engine-shutdown)
+    (kill-emacs 0)))
+
+;;; emacs-edit-bench.el ends here
