@@ -108,6 +108,19 @@ still adds to it.  nil leaves those environment variables to decide."
   :type '(choice (const :tag "From the environment" nil)
                  (file :tag "CA file")))
 
+(defcustom sheet-netrc nil
+  "Whether requests send credentials from a .netrc file, as curl's -n.
+nil (the default, as curl without -n) sends none; t reads ~/.netrc
+\(curl's -n); a file name reads that file (curl's --netrc-file).
+Only a request without an Authorization header of its own and
+without a password in its URL gets them, Basic by curl's rules.
+url.el's auth-source (and ~/.authinfo) is not consulted: the engine
+sends the request, not url.el.  \[sheet-copy-curl-command] adds -n or
+--netrc-file to the command it copies."
+  :type '(choice (const :tag "None" nil)
+                 (const :tag "~/.netrc (curl -n)" t)
+                 (file :tag "File (curl --netrc-file)")))
+
 (defcustom sheet-timeout nil
   "Seconds to wait for a complete response; nil waits without limit.
 The engine ends the request then; Emacs waits `sheet-timeout-grace'

@@ -72,6 +72,8 @@ docs/networks.md)."
   (append
    (list :proxy (sheet-engine--proxy)
          :caFile (and sheet-ca-file (expand-file-name sheet-ca-file))
+         :netrc (cond ((eq sheet-netrc t) "~/.netrc")
+                      ((stringp sheet-netrc) (expand-file-name sheet-netrc)))
          :maxPasses sheet-vars-max-passes
          :threshold sheet-response-size-threshold
          :inhibitCookies (if sheet-inhibit-cookies t :json-false)

@@ -37,6 +37,8 @@ export type ErrorCode =
   | 'too-many-redirects'
   | 'bad-proxy'
   | 'bad-ca-file'
+  | 'bad-netrc'
+  | 'bad-auth'
   // cookie jar (a warning: the request was sent)
   | 'cookie-jar-unwritable'
   | 'cookie-jar-unreadable'

@@ -166,16 +166,17 @@ are reset around them; the directory is deleted after BODY."
   (re-search-forward regexp)
   (beginning-of-line))
 
-(defun sheet-test-send-and-wait (&optional command buffer-name)
+(defun sheet-test-send-and-wait (&optional command buffer-name seconds)
   "Run COMMAND (default `sheet-http-send-current-stay-in-window') and wait.
-Wait until `sheet-response-loaded-hook' has run; return the
-response buffer.  BUFFER-NAME defaults to the shared response buffer."
+Wait until `sheet-response-loaded-hook' has run, at most SECONDS
+\(default 15); return the response buffer.  BUFFER-NAME defaults to
+the shared response buffer."
   (let* ((done nil)
          (sheet-response-loaded-hook (cons (lambda () (setq done (current-buffer)))
                                            sheet-response-loaded-hook)))
     (ignore buffer-name)
     (call-interactively (or command #'sheet-http-send-current-stay-in-window))
-    (sheet-test-wait-until (lambda () done) 15 "the response")))
+    (sheet-test-wait-until (lambda () done) (or seconds 15) "the response")))
 
 (defun sheet-test-key (keys)
   "Run the command bound to KEYS (a `kbd' string) in the current buffer; return it."

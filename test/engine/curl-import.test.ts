@@ -74,7 +74,8 @@ describe('curlToSheet: what people paste', () => {
     ['-k, --max-time, a proxy and unknown flags are warnings', `curl -k --max-time 5 -x http://proxy:3128 --http1.1 http://h/w`, sheet('GET http://h/w'), [/^-k: /, /^--max-time 5: /, /^-x http:\/\/proxy:3128: /, /^--http1\.1: /]],
     ['-F is named in a warning: no multipart in a sheet', `curl -F file=@a.png -F x=1 http://h/up`, sheet('POST http://h/up'), [/-F file=@a\.png, -F x=1: multipart\/form-data cannot be written/]],
     ['-d @file keeps the file as it is', `curl -d @/tmp/form.txt http://h/f`, sheet('POST http://h/f', 'Content-Type: application/x-www-form-urlencoded', '', '< /tmp/form.txt'), [/drops the file's line breaks/]],
-    ['--digest with -u writes no Basic header', `curl --digest -u a:b http://h/d`, sheet('GET http://h/d'), [/--digest -u .*only Basic/]],
+    ['--digest with -u writes the Digest line (VS Code REST Client), no Basic header', `curl --digest -u a:b http://h/d`, sheet('GET http://h/d', 'Authorization: Digest a b'), []],
+    ['--ntlm with -u writes no Basic header', `curl --ntlm -u a:b http://h/d`, sheet('GET http://h/d'), [/--ntlm -u .*only Basic/]],
     ['cookies from a file', `curl -b cookies.txt -c jar.txt http://h/c`, sheet('GET http://h/c'), [/^-b cookies\.txt: cookies from a file/, /^-c jar\.txt: /]],
   ])('%s', async (_, command, expected, warnings) => {
     const out = curlToSheet(command);

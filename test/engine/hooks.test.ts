@@ -4,6 +4,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { JQ_MAX_OUTPUT, runHooks, runJq } from '../../engine/src/hooks/run.js';
+import { splitRetry } from '../../engine/src/hooks/expect.js';
 
 const execFileP = promisify(execFile);
 const USERS = '[{"id":1,"name":"Ada","tags":["a","b"]},{"id":2,"name":"Alan \\"T\\"","tags":[]}]';
@@ -105,6 +106,31 @@ describe('runHooks: assertion hooks (hooks/expect.ts)', () => {
     expect(r.assertions.map((a) => [a.line, a.name, a.passed])).toEqual([[2, 'expect-status', true], [4, 'expect-jq', false], [5, 'expect-header', false]]);
     expect(r.assertions[1]!.message).toBe(`line 4: expect-jq 'length == 3': failed, got "false" on body ${USERS}`);
     expect(r.assertions[2]!.message).toBe('line 5: expect-header content-type JSON: failed, got content-type: application/json');
+  });
+
+  it('an assertion marked retry (its last word) is checked without the mark and reported as written', async () => {
+    const r = await runHooks(
+      [
+        { name: 'expect-status', args: '2xx retry', line: 2, endLine: 2 },
+        { name: 'expect-body', args: '"Ada"  retry', line: 3, endLine: 3 },
+        { name: 'expect-header', args: 'Content-Type xml retry', line: 4, endLine: 4 },
+        { name: 'expect-body', args: 'retr[y]', line: 5, endLine: 5 },
+      ],
+      USERS,
+      () => undefined,
+      response,
+    );
+    expect(r.assertions.map((a) => [a.args, a.passed])).toEqual([
+      ['2xx retry', true],
+      ['"Ada"  retry', true],
+      ['Content-Type xml retry', false],
+      ['retr[y]', false],
+    ]);
+    expect(r.assertions[2]!.message).toBe('line 4: expect-header Content-Type xml retry: failed, got Content-Type: application/json');
+    expect(splitRetry('200 retry')).toEqual({ args: '200', retry: true });
+    expect(splitRetry('retry')).toEqual({ args: '', retry: true });
+    expect(splitRetry('no-retry')).toEqual({ args: 'no-retry', retry: false });
+    expect(splitRetry('.retry')).toEqual({ args: '.retry', retry: false });
   });
 
   it('without a response (no exchange), assertion hooks are unknown-hook warnings, never thrown', async () => {

@@ -1,6 +1,7 @@
 // `sheet run --retry N --retry-delay MS` and `--repeat N` (issue 26 item 4; sheet-command/retry.ts): a
-// request that fails by transport is sent again, a pass on a retry is reported flaky (progress
-// line, JSON, JUnit property, HTML); an assertion failure is not retried; --repeat runs the
+// request that fails by transport, or by an assertion marked retry, is sent again (a POST only
+// when marked), a pass on a retry is reported flaky (progress line, JSON, JUnit property, TAP,
+// HTML); an assertion not marked retry is not retried; --repeat runs the
 // files N times. A real TCP server on 127.0.0.1 that resets its first connections, and the
 // fault server, which counts what it got.
 import fs from 'node:fs';
@@ -10,7 +11,7 @@ import { XMLParser } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runSheet, tempDir } from './helpers.js';
 // @ts-expect-error plain ESM fixture without types
-import { startFaults } from '../fixtures/faults.mjs';
+import { hitCount, startFaults } from '../fixtures/faults.mjs';
 
 let faults: { url: string; close(): Promise<void> };
 let dir: string;
@@ -82,14 +83,98 @@ describe('sheet run --retry', () => {
     resets = 0;
   });
 
-  it('a failed assertion is not retried', async () => {
+  it('a failed assertion not marked retry is not retried', async () => {
     const f = sheetFile('assert.sheet', `GET ${faults.url}/retry-assert\n-> expect-status 201\n`);
     const r = await runSheet(['run', f, '--retry', '3', '--retry-delay', '0'], { cwd: dir });
     expect(r.code).toBe(1);
-    const hits = (await (await fetch(`${faults.url}/hits`)).json()) as Record<string, number>;
-    expect(hits['/retry-assert']).toBe(1);
+    expect(await hitCount(faults.url, '/retry-assert')).toBe(1);
   });
 
+  it('a POST is not sent again after a transport failure unless an assertion of it is marked retry', async () => {
+    const f = sheetFile('post.sheet', `POST http://127.0.0.1:${port}/p\nContent-Type: text/plain\n\nbody\n`);
+    resets = 3;
+    connections = 0;
+    const r = await runSheet(['run', f, '--retry', '2', '--retry-delay', '0'], { cwd: dir });
+    expect(r.code).toBe(3);
+    expect(connections).toBe(1);
+    resets = 0;
+  });
+});
+
+describe('sheet run --retry with assertions marked retry (-> expect-status 200 retry)', () => {
+  it('a request is sent again until its retryable assertions pass: flaky in the progress line and every report', async () => {
+    const f = sheetFile('until.sheet', `GET ${faults.url}/fail-times/2/until\n-> expect-status 200 retry\n-> expect-body ^ok$\n`);
+    const t0 = Date.now();
+    const r = await runSheet(['run', f, '--retry', '4', '--retry-delay', '200', '--report', 'json:u.json', '--report', 'junit:u.xml', '--report', 'tap:u.tap', '--report', 'html:u.html'], { cwd: dir });
+    expect(r.code).toBe(0);
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(400);
+    expect(await hitCount(faults.url, '/fail-times/2/until')).toBe(3);
+    expect(r.out).toMatch(/✓ 200 GET \/fail-times\/2\/until \(until\.sheet:1\) \d+ ms \(flaky: passed on attempt 3\)/);
+    expect(r.out).toMatch(/1 flaky/);
+    const rep = JSON.parse(fs.readFileSync(path.join(dir, 'u.json'), 'utf8'));
+    expect(rep.files[0].results[0]).toMatchObject({ outcome: 'passed', attempts: 3, flaky: true, status: 200 });
+    expect(rep.files[0].results[0].assertions.map((a: { args: string; passed: boolean }) => [a.args, a.passed])).toEqual([
+      ['200 retry', true],
+      ['^ok$', true],
+    ]);
+    expect(rep.summary.flaky).toBe(1);
+    const xml = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '' }).parse(fs.readFileSync(path.join(dir, 'u.xml'), 'utf8'));
+    expect([xml.testsuites.testsuite.testcase.properties.property].flat()).toEqual([
+      { name: 'attempts', value: '3' },
+      { name: 'flaky', value: 'true' },
+    ]);
+    expect(fs.readFileSync(path.join(dir, 'u.tap'), 'utf8')).toContain('ok 1 - GET /fail-times/2/until (until.sheet:1)\n  ---\n  flaky: true\n  attempts: 3\n  ...');
+    expect(fs.readFileSync(path.join(dir, 'u.html'), 'utf8')).toContain('data-flaky="yes">flaky: passed on attempt 3');
+  });
+
+  it('the tries run out: the assertion fails (exit 1), each try counted, not flaky', async () => {
+    const f = sheetFile('never.sheet', `GET ${faults.url}/fail-times/9/never\n-> expect-status 2xx retry\n`);
+    const r = await runSheet(['run', f, '--retry', '2', '--retry-delay', '0', '--report', 'json:n.json', '--report', 'tap:n.tap'], { cwd: dir });
+    expect(r.code).toBe(1);
+    expect(await hitCount(faults.url, '/fail-times/9/never')).toBe(3);
+    expect(r.out).toContain('(failed on attempt 3)');
+    expect(r.out).toContain('expect-status 2xx retry: failed, got 503 Service Unavailable: body not yet (try 3)');
+    const res = JSON.parse(fs.readFileSync(path.join(dir, 'n.json'), 'utf8')).files[0].results[0];
+    expect(res).toMatchObject({ outcome: 'failed', attempts: 3 });
+    expect(res.flaky).toBeUndefined();
+    expect(fs.readFileSync(path.join(dir, 'n.tap'), 'utf8')).toContain('  attempts: 3\n');
+  });
+
+  it('only a failed retryable assertion sends again: a failed plain one beside a passing retryable one does not', async () => {
+    const f = sheetFile('plain.sheet', `GET ${faults.url}/fail-times/1/plain\n-> expect-status 503 retry\n-> expect-body ^ok$\n`);
+    const r = await runSheet(['run', f, '--retry', '3', '--retry-delay', '0'], { cwd: dir });
+    expect(r.code).toBe(1);
+    expect(await hitCount(faults.url, '/fail-times/1/plain')).toBe(1);
+  });
+
+  it('a POST with an assertion marked retry is sent again (the mark is the leave to)', async () => {
+    const f = sheetFile('post-marked.sheet', `POST ${faults.url}/fail-times/1/post\nContent-Type: text/plain\n-> expect-status 200 retry\n\nhello\n`);
+    const r = await runSheet(['run', f, '--retry', '2', '--retry-delay', '0'], { cwd: dir });
+    expect(r.code).toBe(0);
+    expect(await hitCount(faults.url, '/fail-times/1/post')).toBe(2);
+    expect(r.out).toContain('(flaky: passed on attempt 2)');
+  });
+
+  it('without --retry a retryable assertion is an ordinary one: sent once', async () => {
+    const f = sheetFile('once.sheet', `GET ${faults.url}/fail-times/1/once\n-> expect-status 200 retry\n`);
+    const r = await runSheet(['run', f], { cwd: dir });
+    expect(r.code).toBe(1);
+    expect(await hitCount(faults.url, '/fail-times/1/once')).toBe(1);
+  });
+
+  it.each([
+    ['-> expect-status retry', 'expect-status retry: the argument must be a status code (200) or class (2xx)'],
+    ['-> expect-body retry', 'expect-body retry: the argument must be a regular expression'],
+    ['-> expect-body ([ retry', 'expect-body ([ retry: Invalid regular expression'],
+    ['-> expect-retry 200 retry', 'unknown assertion expect-retry'],
+  ])('a malformed retryable assertion %j is a sheet error: exit 2, nothing sent', async (hook, msg) => {
+    const key = `/fail-times/0/bad-${Buffer.from(hook).toString('hex')}`;
+    const f = sheetFile('bad.sheet', `GET ${faults.url}${key}\n${hook}\n`);
+    const r = await runSheet(['run', f, '--retry', '2', '--retry-delay', '0'], { cwd: dir });
+    expect(r.code).toBe(2);
+    expect(r.out + r.err).toContain(`bad.sheet:2: ${msg}`);
+    expect(await hitCount(faults.url, key)).toBe(0);
+  });
   it.each([
     [['--retry=-1'], '--retry -1: a number of retries'],
     [['--retry', 'x'], '--retry x: a number of retries'],

@@ -1,7 +1,7 @@
 // Big bodies over JSON-RPC for a client that takes files (`bodyFileMin`, as sheet-mode sends):
 // past 16 MiB (engine/src/session/spill.ts) the body is written to the body file as it arrives,
-// UTF-8 JSON re-indented on the way (the same text as below 16 MiB; issue 22), anything else or
-// JSON that turns out not to be JSON raw with the reason, and never held whole in the engine
+// UTF-8 JSON and XML re-indented on the way (the same text as below 16 MiB; issue 22), anything
+// else or JSON (XML) that turns out not to be well-formed raw with the reason, and never held whole in the engine
 // (a 100 MiB JSON body re-indented with the engine's peak memory far below it); a gzip bomb is decoded into the file chunk by chunk
 // up to the 512 MiB cap, then fails cleanly with the file removed, the engine's peak memory
 // (VmHWM) far below the body's size. docs/protocol.md, `bodyFileMin`.
@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CancellationTokenSource, ResponseError } from 'vscode-jsonrpc/node.js';
 import { peakKb, spawnEngine, startApi, tempDir, type Api, type EngineProcess } from './helpers.js';
 import { prettyJsonUtf8 } from '../../engine/src/present/json.js';
+import { prettyXml } from '../../engine/src/present/xml.js';
 import { LongestLine } from '../../engine/src/present/longest-line.js';
 
 const MiB = 1024 * 1024;
@@ -74,11 +75,26 @@ describe('sheet/send spills big bodies to the body file as they arrive', () => {
     expect(take(r.presentation.file).equals(raw)).toBe(true);
   });
 
-  it('a 20 MiB XML body: raw, and the trailer is told why', async () => {
+  it('a 20 MiB XML body: in the file pretty-printed as it arrived, the text xml.ts gives', async () => {
+    const raw = Buffer.from(await (await fetch(`${api.url}/big.xml?kb=20480`)).arrayBuffer());
+    const want = Buffer.from(prettyXml(raw.toString('utf8'))!);
     const r = await send('/big.xml?kb=20480');
+    expect(r.presentation).toMatchObject({ kind: 'text', mode: 'xml', fileEncoding: 'utf-8', formatted: true, overThreshold: true });
+    expect(r.presentation.unformatted).toBeUndefined();
+    const lines = new LongestLine();
+    lines.feed(want);
+    expect(r.presentation.longestLine).toBe(lines.max);
+    expect(take(r.presentation.file).equals(want)).toBe(true);
+    expect(fs.readdirSync(tmp)).toEqual([]);
+  });
+
+  it('a 20 MiB XML body that is not well-formed at its end: raw in the file, the reason named', async () => {
+    const raw = Buffer.from(await (await fetch(`${api.url}/stream/xml?mb=20&broken=1`)).arrayBuffer());
+    const r = await send('/stream/xml?mb=20&broken=1');
     expect(r.presentation).toMatchObject({ kind: 'text', mode: 'xml', formatted: false });
-    expect(r.presentation.unformatted).toMatch(/^XML past 16 MiB is not pretty-printed/);
-    take(r.presentation.file);
+    expect(r.presentation.unformatted).toBe('not well-formed XML at line 3: </user> closes <users>');
+    expect(take(r.presentation.file).equals(raw)).toBe(true);
+    expect(fs.readdirSync(tmp)).toEqual([]);
   });
 
   it('a small body that is not JSON says where it stops being JSON', async () => {
@@ -125,6 +141,28 @@ describe('sheet/send spills big bodies to the body file as they arrive', () => {
     expect(peak).toBeLessThan(before + 128 * 1024);
     take(r.presentation.file);
   });
+
+  // xml-formatter indents some 4 MB a second here: 96 MiB, with time to spare on a busy machine.
+  it('a 96 MiB XML body is pretty-printed as it arrives in bounded memory', async () => {
+    await engine.close();
+    engine = spawnEngine({ env: { TMPDIR: tmp } });
+    await engine.conn.sendRequest('initialize', { clientName: 'test', lisp: false });
+    const before = peakKb(engine.proc.pid!);
+    const r = await send('/stream/xml?mb=96');
+    const peak = peakKb(engine.proc.pid!);
+    console.log(`96 MiB XML pretty-printed while spilling: engine peak ${Math.round(peak / 1024)} MiB (before ${Math.round(before / 1024)} MiB)`);
+    expect(r.response.bytes).toBeGreaterThan(96 * MiB);
+    expect(r.presentation).toMatchObject({ kind: 'text', mode: 'xml', formatted: true });
+    const file = take(r.presentation.file);
+    expect(file.length).toBeGreaterThan(r.response.bytes);
+    expect(file.subarray(0, 120).toString()).toBe(
+      '<?xml version="1.0" encoding="UTF-8"?>\n<!-- generated -->\n<users count="many">\n  <user id="1" note="a>b">\n    <name>Ada L\u00f6velace \u65e5</name>\n'.slice(0, 120),
+    );
+    expect(file.subarray(-9).toString()).toBe('\n</users>');
+    // The first 16 MiB are held before the spill, and the writes of those queue; held whole,
+    // the body and its text alone would be 192 MiB.
+    expect(peak).toBeLessThan(before + 160 * 1024);
+  }, 180_000);
 
   it('a JSON body cancelled while it is re-indented into the file: both files removed', async () => {
     const source = new CancellationTokenSource();

@@ -111,3 +111,10 @@ $show_args" 'GET /us\t -\t-dry\t\r' '</users><--dry-run>'
 '"$show_args" 'GET /small -o my\t\r' '</small><-o><my out.txt>'
   [ "$status" -eq 0 ]
 }
+
+# shellcheck disable=SC2016 # the code runs in the shell under test, which expands it
+@test "--netrc-file completes a file name; --dig completes to --digest" {
+  pty 'cd "$BATS_TEST_TMPDIR" && : >"my.netrc"
+'"$show_args" 'GET /small --dig\t --netrc-file my.n\t\r' '</small><--digest><--netrc-file><my.netrc>'
+  [ "$status" -eq 0 ]
+}

@@ -63,6 +63,9 @@ export const DEFAULT_FIELDS: ClientFields = {
   clientized: 'clientized',
 };
 
+/** The default element hooks (onBeforeElemClientized, onElemClientized): the element as given. */
+export const DEFAULT_HOOK = (elem: any): any => elem;
+
 const SAFE: Record<string, true> = { get: true, head: true, options: true, trace: true, getlist: true, getList: true, jsonp: true };
 const ABSOLUTE = /^https?:\/\//i;
 
@@ -127,12 +130,8 @@ const configurationProto: Partial<ClientConfiguration> & ThisType<ClientConfigur
   shouldSaveParent() {
     return true;
   },
-  onBeforeElemClientized(elem: any) {
-    return elem;
-  },
-  onElemClientized(elem: any) {
-    return elem;
-  },
+  onBeforeElemClientized: DEFAULT_HOOK,
+  onElemClientized: DEFAULT_HOOK,
   withHttpValues(local: any, obj: any) {
     return defaults(obj, local, this.defaultHttpFields);
   },

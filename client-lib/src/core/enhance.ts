@@ -3,7 +3,7 @@
  * element transformers and hooks run; `one`, `all`, `several`, `oneUrl`, `allUrl` make local
  * pointers; `strip` and `copyElement` undo and duplicate.
  */
-import { META } from './config.js';
+import { DEFAULT_HOOK, META } from './config.js';
 import type { Core } from './context.js';
 import { ClientError } from './errors.js';
 import { isObject, isEnhanceable, adoptPrototype, isEmpty, metaOf, setMeta, deepCopy, Meta } from './meta.js';
@@ -34,8 +34,10 @@ export function installEnhance(c: Core): void {
 
   function clientizeBase(ref: any, elem: any, route: any, reqParams: any, fromServer: any, isCollection: boolean): any {
     const old = elem[META] as Meta | undefined;
-    if (typeof elem === 'function') adoptPrototype(elem, c.protoFor(isCollection));
-    else Object.setPrototypeOf(elem, c.protoFor(isCollection));
+    const proto = c.protoFor(isCollection);
+    if (typeof elem === 'function') adoptPrototype(elem, proto);
+    // A prototype switch costs the object its map (V8): only when it is another prototype.
+    else if (Object.getPrototypeOf(elem) !== proto) Object.setPrototypeOf(elem, proto);
     const m: Meta = {
       route,
       parentResource: ref,
@@ -144,7 +146,9 @@ export function installEnhance(c: Core): void {
       throw new ClientError('INVALID_ROUTE', "one(): the route must be a name, not the number " + (typeof route === 'number' ? route : parent) + " (you can't call .one(12))");
     }
     if (route === undefined || route === null || route === '') throw new ClientError('INVALID_ROUTE', 'one(): a route name is required (you can\'t call .one())');
-    const elem: any = {};
+    // Made with the element prototype when nothing looks at it before it is enhanced: no
+    // prototype switch (onBeforeElemClientized, when set, gets a plain object as before).
+    const elem: any = config.onBeforeElemClientized === DEFAULT_HOOK ? Object.create(c.protoFor(false)) : {};
     config.setIdToElem(elem, id, route);
     const out = clientizeElem(parent, elem, route, false);
     if (singleOne !== undefined) metaOf(out)!.singleOne = singleOne;
@@ -185,9 +189,7 @@ export function installEnhance(c: Core): void {
       return out;
     }
     if (!isObject(elem)) return elem;
-    const out: any = {};
-    for (const k of Object.keys(elem)) out[k] = elem[k];
-    return out;
+    return Object.assign({}, elem);
   }
 
   function copyElement(element: any): any {

@@ -53,7 +53,9 @@ export function installPromises(c: Core): void {
     if (Array.isArray(filled) && Array.isArray(data)) {
       for (let i = 0; i < data.length; i++) filled[i] = data[i];
     } else {
-      for (const k of Object.keys(data)) filled[k] = data[k];
+      // Object.assign: the own enumerable keys, in Object.keys order, set one by one, as a loop
+      // would (the META slot is not enumerable), in a builtin's fast path.
+      Object.assign(filled, data);
     }
     const m = metaOf(data);
     if (m) {

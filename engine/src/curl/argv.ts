@@ -5,6 +5,7 @@
  */
 import type { Request } from '../model.js';
 import { bodyContentTypeWords, headerWord, methodWords } from './rules.js';
+import { shorthandCurlWords } from './auth-shorthand.js';
 
 export interface CurlArgvOptions {
   /** File holding the body bytes (curl reads it with --data-binary @file). */
@@ -17,7 +18,11 @@ export interface CurlArgvOptions {
 export function curlArgv(req: Request, opts: CurlArgvOptions = {}): string[] {
   // A real run always names the method: the words that follow may be any curl option.
   const words: string[] = methodWords(req.method, req.body !== undefined, true);
-  for (const h of req.headers) words.push('-H', headerWord(h));
+  for (const h of req.headers) {
+    const auth = h[0].toLowerCase() === 'authorization' ? shorthandCurlWords(h[1]) : undefined;
+    if (auth) words.push(...auth.words, ...auth.headers.flatMap((x) => ['-H', headerWord(x)]));
+    else words.push('-H', headerWord(h));
+  }
   if (req.body && opts.bodyFile) words.push('--data-binary', `@${opts.bodyFile}`, ...bodyContentTypeWords(req.headers));
   if (opts.extraArgs) words.push(...opts.extraArgs);
   words.push('--url', req.url);

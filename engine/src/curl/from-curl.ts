@@ -14,6 +14,7 @@ import { METHODS } from '../sheet/parse.js';
 import { emptyOptions, parseCurlOptions, splitCurlArgs, type CurlArg, type DataPart } from './options.js';
 import { appendQuery, basicAuthHeader, COMPRESSED_ACCEPT_ENCODING, cookieHeader, dataContentType, hasHeader, impliedMethod, uploadUrl, urlCredentials, urlencodeData } from './rules.js';
 import { cutShellTail } from './shell-tail.js';
+import { shorthandFromCurl } from './auth-shorthand.js';
 import { dropUnsendable } from './unsendable.js';
 import { targetDifference, urlGlob } from './url-check.js';
 import { splitShellWords } from './words.js';
@@ -126,7 +127,9 @@ export function curlToSheet(commandLine: string): CurlImport {
     else if (AUTH_SCHEMES.has(o.name)) authScheme = o.written;
     else if (NO_EFFECT.has(o.name)) continue;
     else if (o.name === 'cookie' && !o.arg!.includes('=')) warn(`${o.written} ${o.arg}: cookies from a file are not carried over; the sheet sends the cookies of its own jar (\`sheet run --cookie-jar ${o.arg}\` reads and writes that file, Netscape format as curl's)`);
-    else if (o.known && !NO_SHEET_EQUIVALENT.has(o.name)) known.push(o.written, ...(o.arg !== undefined ? [o.arg] : []));
+    else if (o.name === 'netrc' || o.name === 'netrc-file' || o.name === 'netrc-optional') {
+      warn(`${o.written}${o.arg !== undefined ? ` ${o.arg}` : ''}: not carried over, a sheet request has no line for it (in Emacs set sheet-netrc; sheet run --netrc or --netrc-file)`);
+    } else if (o.known && !NO_SHEET_EQUIVALENT.has(o.name)) known.push(o.written, ...(o.arg !== undefined ? [o.arg] : []));
     else {
       const what = `${o.written}${o.arg !== undefined ? ` ${o.arg}` : ''}`;
       if (SAME_REQUEST.has(o.name)) note(`${what}: not carried over (it changes what curl does with the response or the connection, not the request)`);
@@ -186,7 +189,14 @@ export function curlToSheet(commandLine: string): CurlImport {
   // -u beats credentials in the URL (curl's manual, -u); the URL never sends them.
   const user = opts.user ?? credentials.user;
   const userSource = opts.user !== undefined ? `-u ${opts.user}` : `the URL's user ${credentials.user}`;
-  if (user !== undefined && !has('authorization')) {
+  // --digest / --aws-sigv4 with -u: VS Code REST Client's Authorization lines (auth-shorthand.ts).
+  const scheme = opts.awsSigv4 !== undefined ? 'aws-sigv4' : authScheme === '--digest' ? 'digest' : undefined;
+  if (opts.awsSigv4 !== undefined && user === undefined) warn(`--aws-sigv4 ${opts.awsSigv4}: no -u KEY:SECRET, nothing to sign with; no Authorization header was written`);
+  if (user !== undefined && !has('authorization') && scheme) {
+    const line = shorthandFromCurl(scheme, user, opts.awsSigv4);
+    if ('value' in line) headers.push(['Authorization', line.value]);
+    else warn(`--${scheme} ${userSource}: ${line.reason}; no Authorization header was written`);
+  } else if (user !== undefined && !has('authorization')) {
     if (authScheme) warn(`${authScheme} ${userSource}: only Basic authentication can be written as a header; no Authorization header was written`);
     else {
       if (opts.user !== undefined && !opts.user.includes(':')) warn(`-u ${opts.user}: no password given (curl would ask for it); written with an empty password`);

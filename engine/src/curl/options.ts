@@ -61,6 +61,14 @@ export interface CurlOptions {
   proxyUser?: string;
   /** --cacert FILE: the authorities that verify the server, over CURL_CA_BUNDLE and SSL_CERT_FILE (http/trust.ts). */
   cacert?: string;
+  /** -n / --netrc (`required`), --netrc-optional: credentials from ~/.netrc (http/netrc.ts). */
+  netrc?: 'required' | 'optional';
+  /** --netrc-file FILE: that file instead of ~/.netrc (implies --netrc). */
+  netrcFile?: string;
+  /** --digest: -u, the URL's or .netrc's credentials answer a Digest challenge (http/auth.ts). */
+  digest?: boolean;
+  /** --aws-sigv4 "aws:amz[:REGION[:SERVICE]]": sign with -u KEY:SECRET (http/sigv4.ts). */
+  awsSigv4?: string;
   /** The words of options the engine does not understand, in order, unchanged. */
   unknown: string[];
 }
@@ -141,6 +149,11 @@ const LONG: Record<string, Spec> = {
   noproxy: { arg: true, apply: (o, v) => (o.noProxy = v) },
   'proxy-user': { arg: true, apply: (o, v) => (o.proxyUser = v) },
   cacert: { arg: true, apply: (o, v) => (o.cacert = v) },
+  netrc: { arg: false, apply: (o) => (o.netrc = 'required') },
+  'netrc-optional': { arg: false, apply: (o) => (o.netrc = 'optional') },
+  'netrc-file': { arg: true, apply: (o, v) => (o.netrcFile = v) },
+  digest: { arg: false, apply: (o) => (o.digest = true) },
+  'aws-sigv4': { arg: true, apply: (o, v) => (o.awsSigv4 = v) },
 };
 
 const SHORT: Record<string, string> = {
@@ -166,6 +179,7 @@ const SHORT: Record<string, string> = {
   T: 'upload-file',
   x: 'proxy',
   U: 'proxy-user',
+  n: 'netrc',
 };
 
 /** Every option the engine performs itself, for the docs and `rest --help`. */

@@ -5,6 +5,7 @@
  */
 import { bodyBytes, type Request } from '../model.js';
 import { bodyContentTypeWords, headerWord, methodWords } from './rules.js';
+import { shorthandCurlWords } from './auth-shorthand.js';
 
 /**
  * Quote one word for a POSIX shell. Plain words stay bare; others go in POSIX single quotes
@@ -80,7 +81,12 @@ export function toCurl(req: Request, opts: CurlOptions = {}): string {
   const body = bodyBytes(req.body);
   const hasBody = body !== undefined;
   words.push(...methodWords(req.method, hasBody, opts.alwaysMethod));
-  for (const h of req.headers) words.push('-H', shellQuote(headerWord(h)));
+  for (const h of req.headers) {
+    // `Authorization: Digest USER PASSWORD` / `AWS KEY SECRET ...`: curl's --digest / --aws-sigv4.
+    const auth = h[0].toLowerCase() === 'authorization' ? shorthandCurlWords(h[1]) : undefined;
+    if (auth) words.push(...auth.words.map(shellQuote), ...auth.headers.flatMap((x) => ['-H', shellQuote(headerWord(x))]));
+    else words.push('-H', shellQuote(headerWord(h)));
+  }
   let prefix = '';
   const b = req.body;
   const file = b?.kind === 'bytes' && b.path && b.path !== '-' && (b.bytes.length === 0 || b.bytes.length > FILE_BODY_INLINE_MAX) ? b.path : undefined;

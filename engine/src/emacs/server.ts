@@ -73,6 +73,7 @@ const SETTING_TYPES: Record<keyof P.Settings, [type: string, nullable: boolean]>
   insecure: ['boolean', false],
   proxy: ['object', true],
   caFile: ['string', true],
+  netrc: ['string', true],
 };
 
 /** The fields of `Settings.proxy` (protocol.ts, `ProxySetting`), each a string. */

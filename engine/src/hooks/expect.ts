@@ -6,6 +6,9 @@
  * - `-> expect-jq EXPR`: jq (the system jq through node-jq, as `jq-set-var`) prints `true`;
  * - `-> expect-body REGEXP`: the body text matches;
  * - `-> expect-time < 500`: the exchange's duration in ms (`<`, `<=`, `>`, `>=`, `=`; default `<`).
+ * Any of them ends in the word `retry` to be retryable (`-> expect-status 200 retry`): `sheet
+ * run --retry N` sends the request again while it fails (sheet-command/retry.ts); elsewhere it is an
+ * ordinary assertion.
  * The names and shapes follow hurl's asserts (status, header, jsonpath/jq, body, duration) and
  * VS Code REST Client's request-chaining users' requests (#199, #432). A failing assertion's
  * message names the line, the expectation and what came back (the first 200 bytes of the body).
@@ -27,7 +30,7 @@ export interface ExpectContext {
 
 /** The assertion hooks, for `HOOK_TYPES` (C-c C-i). */
 export const EXPECT_TYPES = [
-  { name: 'expect-status', args: '200 | 2xx | 200 201', doc: 'Assert the response status (a code, a class like 2xx, or any of several).' },
+  { name: 'expect-status', args: '200 | 2xx | 200 201 [retry]', doc: 'Assert the response status (a code, a class like 2xx, or any of several); a last word retry: sent again under sheet run --retry until it passes.' },
   { name: 'expect-header', args: 'Name [REGEXP]', doc: 'Assert the header is present and its value matches the regular expression.' },
   { name: 'expect-jq', args: '<jq expression>', doc: 'Assert the jq expression prints true on the response body.' },
   { name: 'expect-body', args: 'REGEXP', doc: 'Assert the response body matches the regular expression.' },
@@ -37,6 +40,24 @@ export const EXPECT_TYPES = [
 /** Whether `name` is an assertion hook. */
 export function isExpectHook(name: string): boolean {
   return EXPECT_TYPES.some((t) => t.name === name);
+}
+
+/** The marker of a retryable assertion: the last word of its arguments (docs/sheet-format.md). */
+const RETRY_MARK = /(?:^|\s+)retry\s*$/;
+
+/**
+ * An assertion's arguments without the trailing `retry` marker, and whether it was there.
+ * The marker is the last whitespace-separated word `retry` (a regexp that must end in the word
+ * retry is written `retr[y]`).
+ */
+export function splitRetry(args: string): { args: string; retry: boolean } {
+  const m = RETRY_MARK.exec(args);
+  return m ? { args: args.slice(0, m.index), retry: true } : { args, retry: false };
+}
+
+/** Whether a hook is an assertion marked retryable (`-> expect-status 200 retry`). */
+export function isRetryable(h: HookNode): boolean {
+  return isExpectHook(h.name) && splitRetry(h.args).retry;
 }
 
 /** How many bytes of the body a failure message shows. */
@@ -67,12 +88,14 @@ function regexp(src: string): RegExp {
  * @returns the assertion with `passed` and a one-line `message` (`line N: ...`). A bad argument
  *   (an invalid regexp, a jq syntax error) is a failed assertion whose message says so: never throws.
  */
-export async function evaluateExpect(h: HookNode, ctx: ExpectContext, jq: (filter: string, input: string) => Promise<string>): Promise<Assertion> {
-  const at = `line ${h.line}: ${h.name} ${h.args}`.trimEnd();
+export async function evaluateExpect(hook: HookNode, ctx: ExpectContext, jq: (filter: string, input: string) => Promise<string>): Promise<Assertion> {
+  const at = `line ${hook.line}: ${hook.name} ${hook.args}`.trimEnd();
+  // The report keeps the arguments as written (with `retry`); the check reads them without.
+  const h = { ...hook, args: splitRetry(hook.args).args };
   const result = (passed: boolean, got: string): Assertion => ({
     line: h.line,
     name: h.name,
-    args: h.args,
+    args: hook.args,
     passed,
     message: passed ? `${at}: ok (${got})` : `${at}: failed, got ${got}`,
   });
@@ -82,7 +105,7 @@ export async function evaluateExpect(h: HookNode, ctx: ExpectContext, jq: (filte
       case 'expect-status': {
         const wanted = h.args.split(/[\s,|]+/).filter(Boolean);
         if (!wanted.length || !wanted.every((w) => /^[1-5]([0-9]{2}|xx)$/i.test(w))) {
-          return bad(h, at, 'a status code (200) or class (2xx)');
+          return bad(hook, at, 'a status code (200) or class (2xx)');
         }
         const code = String(ctx.status);
         const ok = wanted.some((w) => (/xx$/i.test(w) ? w[0] === code[0] : w === code));
@@ -90,14 +113,14 @@ export async function evaluateExpect(h: HookNode, ctx: ExpectContext, jq: (filte
       }
       case 'expect-header': {
         const m = /^(\S+)(?:\s+([\s\S]+))?$/.exec(h.args.trim());
-        if (!m) return bad(h, at, 'a header name and an optional regular expression: -> expect-header Content-Type json');
+        if (!m) return bad(hook, at, 'a header name and an optional regular expression: -> expect-header Content-Type json');
         const value = headerValue(ctx.headers, m[1]!.replace(/:$/, ''));
         if (value === undefined) return result(false, `no ${m[1]} header (status ${statusLine})`);
         const ok = m[2] === undefined || regexp(m[2]).test(value);
         return result(ok, `${m[1]}: ${value}`);
       }
       case 'expect-jq': {
-        if (!h.args.trim()) return bad(h, at, 'a jq expression: -> expect-jq \'.items | length > 0\'');
+        if (!h.args.trim()) return bad(hook, at, 'a jq expression: -> expect-jq \'.items | length > 0\'');
         let out: string;
         try {
           out = await jq(unquote(h.args), ctx.bodyText);
@@ -109,13 +132,13 @@ export async function evaluateExpect(h: HookNode, ctx: ExpectContext, jq: (filte
         return result(ok, ok ? 'true' : `${JSON.stringify(out.length > 200 ? out.slice(0, 200) + '…' : out)} on ${excerpt(ctx.bodyText)}`);
       }
       case 'expect-body': {
-        if (!h.args.trim()) return bad(h, at, 'a regular expression: -> expect-body "name": "Ada"');
+        if (!h.args.trim()) return bad(hook, at, 'a regular expression: -> expect-body "name": "Ada"');
         const ok = regexp(h.args).test(ctx.bodyText);
         return result(ok, ok ? 'a match' : excerpt(ctx.bodyText));
       }
       case 'expect-time': {
         const m = /^(<=|>=|<|>|==?)?\s*(\d+(?:\.\d+)?)\s*(ms)?$/.exec(h.args.trim());
-        if (!m) return bad(h, at, 'a comparison in ms: -> expect-time < 500');
+        if (!m) return bad(hook, at, 'a comparison in ms: -> expect-time < 500');
         const limit = Number(m[2]);
         const op = m[1] ?? '<';
         const t = ctx.durationMs;
@@ -123,11 +146,11 @@ export async function evaluateExpect(h: HookNode, ctx: ExpectContext, jq: (filte
         return result(ok, `${Math.round(t)} ms`);
       }
       default:
-        return bad(h, at, `one of ${EXPECT_TYPES.map((t) => t.name).join(', ')}`);
+        return bad(hook, at, `one of ${EXPECT_TYPES.map((t) => t.name).join(', ')}`);
     }
   } catch (e) {
     // An invalid regular expression.
-    return { line: h.line, name: h.name, args: h.args, passed: false, message: `${at}: failed: ${(e as Error).message}` };
+    return { line: h.line, name: h.name, args: hook.args, passed: false, message: `${at}: failed: ${(e as Error).message}` };
   }
 }
 
@@ -141,8 +164,9 @@ function bad(h: HookNode, at: string, wanted: string): Assertion {
  * not compile; the argument rules of {@link evaluateExpect}. jq syntax is left to jq.
  * @returns `expect-status ok: the argument must be ...`, or undefined when the hook is well formed.
  */
-export function checkExpect(h: HookNode): string | undefined {
-  const at = `${h.name} ${h.args}`.trimEnd();
+export function checkExpect(hook: HookNode): string | undefined {
+  const at = `${hook.name} ${hook.args}`.trimEnd();
+  const h = { ...hook, args: splitRetry(hook.args).args };
   const must = (wanted: string) => `${at}: the argument must be ${wanted}`;
   const compiles = (src: string) => {
     try {

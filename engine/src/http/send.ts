@@ -20,7 +20,7 @@ import { dispatchOnce, SinkError, type BodyPlan, type RawResponse, type Response
 import type { BodyStream } from './request-body.js';
 import { isRedirect, MAX_REDIRECTS, redirectRequest } from './redirects.js';
 import { transportError } from './transport-error.js';
-import { basicAuthHeader, hasHeader, urlCredentials } from '../curl/rules.js';
+import { Authenticator, type AuthHop, type AuthOptions } from './auth.js';
 import { chooseProxy, type ProxyOptions } from './proxy.js';
 import { dispatcherFor } from './dispatchers.js';
 import { chooseTrust, type TrustOptions } from './trust.js';
@@ -32,6 +32,8 @@ export { CURL_EXIT, transportError } from './transport-error.js';
 export { closeConnections } from './dispatchers.js';
 export { chooseProxy, PROXY_VARIABLES, type ProxyOptions } from './proxy.js';
 export { CA_VARIABLES, type TrustOptions } from './trust.js';
+export { authShorthand, type AuthOptions, type AuthShorthand } from './auth.js';
+export type { NetrcOptions } from './netrc.js';
 
 export interface SendOptions {
   /** Cookie jar: Set-Cookie responses are stored; cookies are sent unless the request has a Cookie header. */
@@ -84,6 +86,12 @@ export interface SendOptions {
    * from `cwd`. Default: this process's environment and directory.
    */
   trust?: TrustOptions;
+  /**
+   * Authentication beyond the request's headers (auth.ts): curl's `-n`/`--netrc-file`,
+   * `--digest` and `--aws-sigv4` with `-u`. The `Authorization: Digest USER PASSWORD` and
+   * `Authorization: AWS KEY SECRET ...` shorthands of a request are read whatever this says.
+   */
+  auth?: AuthOptions;
 }
 
 /** Default cap of a body collected in memory (bytes): 512 MiB. */
@@ -145,13 +153,17 @@ export async function send(request: Request, opts: SendOptions = {}): Promise<Ex
     else opts.signal.addEventListener('abort', onOuterAbort, { once: true });
   }
 
-  let current: Request = { ...request, headers: [...request.headers] };
-  // http://user:password@host: Basic auth as curl sends it, unless the request has its own.
-  const cred = urlCredentials(current.url);
-  if (cred.user !== undefined) {
-    current.url = cred.url;
-    if (!hasHeader(current.headers, 'authorization')) current.headers.push(basicAuthHeader(cred.user));
+  // http://user:password@host as Basic, shorthands, netrc, --digest, --aws-sigv4 (auth.ts);
+  // a malformed shorthand or an unreadable netrc file throws here, before anything is sent.
+  let auth: Authenticator;
+  try {
+    auth = new Authenticator(request, opts.auth);
+  } catch (e) {
+    if (timer) clearTimeout(timer);
+    opts.signal?.removeEventListener('abort', onOuterAbort);
+    throw e;
   }
+  let current: Request = { ...auth.request, headers: [...auth.request.headers] };
   const firstUrl = current.url;
   const redirects: Redirect[] = [];
   try {
@@ -171,14 +183,16 @@ export async function send(request: Request, opts: SendOptions = {}): Promise<Ex
       const proxy = chooseProxy(url, opts.proxy);
       const trust = url.protocol === 'https:' && !opts.insecure ? chooseTrust(opts.trust) : undefined;
       const dispatcher = dispatcherFor(url, proxy, !!opts.insecure, trust, opts.timeoutMs);
-      const sent: Request = { ...current, headers: [...current.headers] };
+      const hop: AuthHop = auth.hop(current, url);
+      const sent: Request = { ...hop.request, headers: [...hop.request.headers] };
       if (headerValue(sent.headers, 'cookie') === undefined) {
         const fromJar = opts.jar && !jarIsEmpty(opts.jar) ? await opts.jar.getCookieString(url.href) : '';
         const cookie = [fromJar, opts.cookies ?? ''].filter((c) => c !== '').join('; ');
         if (cookie) sent.headers.push(['Cookie', cookie]);
       }
-      const stream = opts.bodyStream && current.body !== undefined ? opts.bodyStream : undefined;
+      const stream = opts.bodyStream && sent.body !== undefined ? opts.bodyStream : undefined;
       const plan = async (head: ResponseHead): Promise<BodyPlan> => {
+        if (auth.willRetry(hop, head.status, head.headers)) return { kind: 'discard' };
         if (follow && isRedirect(head.status, head.headers)) return { kind: 'discard' };
         if (opts.sink) return { kind: 'sink', target: await opts.sink(proxy ? { ...head, proxy: { origin: proxy.origin, source: proxy.source } } : head, sent) };
         return { kind: 'collect', max: opts.maxBodyBytes ?? MAX_BUFFERED_BODY };
@@ -203,6 +217,8 @@ export async function send(request: Request, opts: SendOptions = {}): Promise<Ex
           if (n.toLowerCase() === 'set-cookie') await opts.jar.setCookie(v, url.href, { ignoreError: true });
         }
       }
+      // A Digest challenge answered, or a probe sent again with its body (auth.ts).
+      if (auth.again(hop, raw.status, raw.headers)) continue;
       const location = headerValue(raw.headers, 'location');
       if (follow && isRedirect(raw.status, raw.headers) && location !== undefined) {
         current = redirectRequest({ current, url, status: raw.status, location, stream }, firstUrl, redirects, maxRedirects);

@@ -90,8 +90,10 @@ export async function sendWithCurl(request: Request, t: CurlTransport, route: Ro
     }
     return { httpVersion: sm?.[1] ?? '1.1', status: Number(sm?.[2] ?? 0), statusText: sm?.[3] ?? '', headers, body: Buffer.alloc(0) };
   };
-  // A 1xx, or a redirect curl -L follows: another block comes after it.
-  const more = (r: Response) => r.status < 200 || isRedirect(r.status, r.headers);
+  // A 1xx, or a redirect curl -L follows: another block comes after it; with --digest, a 401
+  // too (curl answers the challenge; a second 401 is final, no block comes after it).
+  const digest = t.extraArgs.includes('--digest');
+  const more = (r: Response) => r.status < 200 || isRedirect(r.status, r.headers) || (digest && r.status === 401);
   // The final response's sink, with what of its body is already read.
   const open = async (r: Response) => {
     const s = await route(r);

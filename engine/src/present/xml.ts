@@ -20,7 +20,7 @@ const OPTIONS = { indentation: '  ', collapseContent: true, lineSeparator: '\n',
 /** Below this many characters a document (or an element) is handed to xml-formatter whole. */
 export const XML_WHOLE_LIMIT = 32 * 1024;
 /** Target size of one batch of siblings, in characters. */
-const BATCH = 2 * 1024;
+export const XML_BATCH = 2 * 1024;
 
 interface Elem {
   /** index of `<` of the start tag */
@@ -34,6 +34,66 @@ interface Elem {
   children: Elem[];
 }
 
+/** What a piece of markup starting with `<` is (see {@link markupEnd}). */
+export const enum Markup {
+  /** `<!-- -->`, `<![CDATA[ ]]>`, `<!DOCTYPE >`, `<? ?>`: kept inside the batch around it. */
+  Other,
+  /** `</name>` */
+  Close,
+  /** `<name ...>` */
+  Open,
+  /** `<name .../>` */
+  Empty,
+}
+
+/**
+ * The markup that starts with the `<` at `i` of `text`: its kind and the index after its `>`,
+ * or end -1 when `text` stops before it ends (unterminated; a stream waits for more). Only
+ * what it takes to find where elements start and end (attribute values may hold `>`).
+ */
+export function markupEnd(text: string, i: number): { kind: Markup; end: number } {
+  const n = text.length;
+  const c = text.charCodeAt(i + 1);
+  let e: number;
+  if (c === 33 /* ! */) {
+    if (text.startsWith('<!--', i)) e = text.indexOf('-->', i + 4) + 3;
+    else if (text.startsWith('<![CDATA[', i)) e = text.indexOf(']]>', i + 9) + 3;
+    else {
+      // <!DOCTYPE ...> with an optional [internal subset]
+      let k = i + 2;
+      let bracket = 0;
+      for (; k < n; k++) {
+        const d = text.charCodeAt(k);
+        if (d === 91) bracket++;
+        else if (d === 93) bracket--;
+        else if (d === 62 && bracket <= 0) break;
+      }
+      e = k < n ? k + 1 : 2;
+    }
+    return { kind: Markup.Other, end: e <= 2 ? -1 : e };
+  }
+  if (c === 63 /* ? */) {
+    e = text.indexOf('?>', i + 2) + 2;
+    return { kind: Markup.Other, end: e < 2 ? -1 : e };
+  }
+  if (c === 47 /* / */) {
+    e = text.indexOf('>', i + 2) + 1;
+    return { kind: Markup.Close, end: e < 1 ? -1 : e };
+  }
+  // start tag: its `>` outside attribute values
+  let k = i + 1;
+  let quote = 0;
+  for (; k < n; k++) {
+    const d = text.charCodeAt(k);
+    if (quote) {
+      if (d === quote) quote = 0;
+    } else if (d === 34 || d === 39) quote = d;
+    else if (d === 62) break;
+  }
+  if (k >= n) return { kind: Markup.Open, end: -1 };
+  return { kind: text.charCodeAt(k - 1) === 47 ? Markup.Empty : Markup.Open, end: k + 1 };
+}
+
 /** Find the elements of `text` (start and end of tags, nesting); undefined when not well nested. */
 function scan(text: string): { prolog: number; root: Elem; epilog: number } | undefined {
   const n = text.length;
@@ -42,47 +102,15 @@ function scan(text: string): { prolog: number; root: Elem; epilog: number } | un
   let prolog = -1;
   let i = text.indexOf('<');
   while (i >= 0 && i < n) {
-    const c = text.charCodeAt(i + 1);
-    let next: number;
-    if (c === 33 /* ! */) {
-      if (text.startsWith('<!--', i)) next = text.indexOf('-->', i + 4) + 3;
-      else if (text.startsWith('<![CDATA[', i)) next = text.indexOf(']]>', i + 9) + 3;
-      else {
-        // <!DOCTYPE ...> with an optional [internal subset]
-        let k = i + 2;
-        let bracket = 0;
-        for (; k < n; k++) {
-          const d = text.charCodeAt(k);
-          if (d === 91) bracket++;
-          else if (d === 93) bracket--;
-          else if (d === 62 && bracket <= 0) break;
-        }
-        next = k + 1;
-      }
-      if (next <= 2 || next > n) return undefined;
-    } else if (c === 63 /* ? */) {
-      next = text.indexOf('?>', i + 2) + 2;
-      if (next < 2) return undefined;
-    } else if (c === 47 /* / */) {
-      next = text.indexOf('>', i + 2) + 1;
+    const { kind, end: next } = markupEnd(text, i);
+    if (next < 0) return undefined;
+    if (kind === Markup.Close) {
       const top = stack.pop();
-      if (next < 1 || !top) return undefined;
+      if (!top) return undefined;
       top.closeStart = i;
       top.end = next;
-    } else {
-      // start tag: find its `>` outside attribute values
-      let k = i + 1;
-      let quote = 0;
-      for (; k < n; k++) {
-        const d = text.charCodeAt(k);
-        if (quote) {
-          if (d === quote) quote = 0;
-        } else if (d === 34 || d === 39) quote = d;
-        else if (d === 62) break;
-      }
-      if (k >= n) return undefined;
-      next = k + 1;
-      const selfClosing = text.charCodeAt(k - 1) === 47;
+    } else if (kind !== Markup.Other) {
+      const selfClosing = kind === Markup.Empty;
       const el: Elem = { start: i, openEnd: next, closeStart: -1, end: selfClosing ? next : -1, children: [] };
       if (stack.length) stack[stack.length - 1]!.children.push(el);
       else if (root) return undefined; // a second root
@@ -98,8 +126,11 @@ function scan(text: string): { prolog: number; root: Elem; epilog: number } | un
   return { prolog, root, epilog: root.end };
 }
 
-/** Format `inner` (sibling nodes) as if at `depth`, through `depth` wrapper elements. */
-function formatAt(inner: string, depth: number): string {
+/**
+ * Format `inner` (sibling nodes) as if at `depth`, through `depth` wrapper elements.
+ * @throws xml-formatter's error when `inner` is not well-formed.
+ */
+export function formatAt(inner: string, depth: number): string {
   const wrapped = '<w>'.repeat(depth) + inner + '</w>'.repeat(depth);
   const s = xmlFormat(wrapped, OPTIONS);
   let a = 0;
@@ -107,6 +138,15 @@ function formatAt(inner: string, depth: number): string {
   let b = s.length;
   for (let d = 0; d < depth; d++) b = s.lastIndexOf('\n', b - 1);
   return s.slice(a, b);
+}
+
+/**
+ * The prolog (XML declaration, comments, DOCTYPE before the root; trimmed, not empty) as
+ * xml-formatter lays it out before a root element.
+ * @throws xml-formatter's error when it is not well-formed.
+ */
+export function formatProlog(prolog: string): string {
+  return xmlFormat(prolog + '<r/>', OPTIONS).split('\n').slice(0, -1).join('\n');
 }
 
 function formatElem(text: string, el: Elem, depth: number, out: string[]): void {
@@ -126,7 +166,7 @@ function formatElem(text: string, el: Elem, depth: number, out: string[]): void 
       flush(child.start);
       formatElem(text, child, depth + 1, out);
       from = child.end;
-    } else if (child.end - from >= BATCH) flush(child.end);
+    } else if (child.end - from >= XML_BATCH) flush(child.end);
   }
   flush(el.closeStart);
   out.push(pad + text.slice(el.closeStart, el.end));
@@ -145,7 +185,7 @@ export function prettyXml(text: string): string | undefined {
     // batches keep it, since text between siblings goes into the batch that follows it.
     const out: string[] = [];
     const prolog = text.slice(0, doc.prolog).trim();
-    if (prolog) out.push(xmlFormat(prolog + '<r/>', OPTIONS).split('\n').slice(0, -1).join('\n'));
+    if (prolog) out.push(formatProlog(prolog));
     formatElem(text, doc.root, 0, out);
     const epilog = text.slice(doc.epilog).trim();
     if (epilog) return undefined;

@@ -64,6 +64,7 @@ export const DEFAULT_SETTINGS: Required<Settings> = {
   insecure: false,
   proxy: null,
   caFile: null,
+  netrc: null,
 };
 
 /**
@@ -251,6 +252,7 @@ export class Session {
         insecure: s.insecure,
         proxy: proxyOptions(s.proxy),
         ...(s.caFile ? { trust: { caFile: expandPath(s.caFile, process.cwd()) } } : {}),
+        ...(s.netrc ? { auth: { netrc: { file: s.netrc } } } : {}),
       },
       ...(spillAt !== undefined ? { sink: (head: SinkHead) => (sink = new SpillSink(spillAt, MAX_BUFFERED_BODY, head.url, { headers: head.headers, raw: p.raw })) } : {}),
     }).catch((e: unknown) => {
@@ -381,7 +383,10 @@ export class Session {
   /** The request at point as a curl command line (`sheet/curl`). */
   async curl(p: CurlInput): Promise<CurlOutput> {
     const request = await this.exported(p);
-    return { command: toCurl(request, { alwaysMethod: true }), url: request.url };
+    // The netrc setting is curl's -n (`~/.netrc`) or --netrc-file (docs/networks.md).
+    const netrc = this.merged(p.settings).netrc;
+    const extraArgs = netrc ? (netrc === '~/.netrc' ? ['-n'] : ['--netrc-file', netrc]) : [];
+    return { command: toCurl(request, { alwaysMethod: true, extraArgs }), url: request.url };
   }
 
   /** The request at point as code for `p.target` (`sheet/code`, `sheet export`; ../snippet/to-code.ts). */

@@ -4,10 +4,11 @@
  * held bytes and the rest are written to a body file (src/session/body-file.ts) chunk by chunk, so
  * the engine never holds a big body, not even a gzip bomb expanding in its decoder.
  *
- * A UTF-8 JSON body (not asked raw) is re-indented on the way (present/json-stream.ts, the same
- * text json.ts gives a smaller body) into a second file, beside the one that takes the bytes as
- * received: at the end one of the two is kept, the re-indented one when the body was JSON, else
- * the raw one with the reason (`unformatted`) for the trailer (issue 22). Memory stays bounded
+ * A UTF-8 JSON or XML body (not asked raw) is re-indented on the way (present/json-stream.ts and
+ * present/xml-stream.ts, the same text json.ts and xml.ts give a smaller body) into a second
+ * file, beside the one that takes the bytes as received: at the end one of the two is kept, the
+ * re-indented one when the body was well-formed, else the raw one with the reason
+ * (`unformatted`) for the trailer (issue 22). Memory stays bounded
  * by the spill size and the chunks: neither the whole body nor its pretty form is held. The
  * answer names the file, as text in UTF-8 when the body is text whose bytes are valid UTF-8,
  * else as bytes.
@@ -19,6 +20,7 @@ import { EngineError } from '../errors.js';
 import { headerValue, type Header } from '../model.js';
 import { isUtf8Label, modeFor, parseContentType, type Mode } from '../present/present.js';
 import { JsonReindenter } from '../present/json-stream.js';
+import { XmlReindenter } from '../present/xml-stream.js';
 import { LongestLine } from '../present/longest-line.js';
 import type { PresentationInfo } from './types.js';
 import { newBodyFilePath, removeBodyFile } from './body-file.js';
@@ -64,7 +66,7 @@ interface Out {
 
 /**
  * The sink of a `sheet/send` body: memory up to `spillAt` bytes, then a body file (and, for
- * UTF-8 JSON, a second one re-indented as the bytes pass); more than `max` bytes in all fail
+ * UTF-8 JSON or XML, a second one re-indented as the bytes pass); more than `max` bytes in all fail
  * the exchange with `network-error` (the files are removed).
  */
 export class SpillSink extends Writable {
@@ -75,8 +77,8 @@ export class SpillSink extends Writable {
   file: string | undefined;
   private raw: Out | undefined;
   private pretty: Out | undefined;
-  /** The re-indenter while the body may still be JSON. */
-  private json: JsonReindenter | undefined;
+  /** The re-indenter while the body may still be JSON (or XML). */
+  private reindenter: JsonReindenter | XmlReindenter | undefined;
   /** The longest line of the bytes as received: counted only while they may be shown raw. */
   private rawLines: LongestLine | undefined;
   private prettyLines = new LongestLine();
@@ -102,11 +104,9 @@ export class SpillSink extends Writable {
     this.type = type;
     this.charset = charset;
     this.mode = modeFor(type);
-    if (!opts.raw && this.mode === 'json') {
-      if (isUtf8Label(charset)) this.json = new JsonReindenter();
+    if (!opts.raw && (this.mode === 'json' || this.mode === 'xml')) {
+      if (isUtf8Label(charset)) this.reindenter = this.mode === 'json' ? new JsonReindenter() : new XmlReindenter();
       else this.unformatted = `it is in ${charset}: bodies past ${SPILL_MIN_BYTES / 1048576} MiB are re-indented as they arrive only in UTF-8`;
-    } else if (!opts.raw && this.mode === 'xml') {
-      this.unformatted = `XML past ${SPILL_MIN_BYTES / 1048576} MiB is not pretty-printed (the XML formatter needs the whole document in memory)`;
     }
   }
 
@@ -124,8 +124,8 @@ export class SpillSink extends Writable {
   }
 
   /** The re-indenter is given up: the body will be named raw, with `why`. */
-  private dropJson(why: string): void {
-    this.json = undefined;
+  private dropReindenter(why: string): void {
+    this.reindenter = undefined;
     this.unformatted = why;
     this.pretty?.stream.end();
   }
@@ -136,19 +136,22 @@ export class SpillSink extends Writable {
     const done = () => {
       if (--waiting === 0) cb();
     };
+    // One 'drain' wait per file, however many of the chunks (the 16 MiB held) fill it.
+    const full = new Set<Out>();
     const write = (out: Out, data: Uint8Array) => {
-      if (!out.stream.write(data)) {
+      if (!out.stream.write(data) && !full.has(out)) {
+        full.add(out);
         waiting++;
         out.stream.once('drain', done);
       }
     };
-    if (this.json && !this.utf8) this.dropJson('its bytes are not valid UTF-8');
+    if (this.reindenter && !this.utf8) this.dropReindenter('its bytes are not valid UTF-8');
     for (const c of chunks) {
       this.rawLines?.feed(c);
       write(this.raw!, c);
-      if (this.json) {
-        const out = this.json.push(c);
-        if (this.json.error !== undefined) this.dropJson(this.json.error);
+      if (this.reindenter) {
+        const out = this.reindenter.push(c);
+        if (this.reindenter.error !== undefined) this.dropReindenter(this.reindenter.error);
         else if (out.length) {
           this.prettyLines.feed(out);
           write(this.pretty!, out);
@@ -182,7 +185,7 @@ export class SpillSink extends Writable {
     (async () => {
       this.raw = await this.open();
       this.file = this.raw.file;
-      if (this.json) this.pretty = await this.open();
+      if (this.reindenter) this.pretty = await this.open();
       else this.rawLines = new LongestLine();
     })().then(() => {
       // Chunk by chunk, as they came: no 16 MiB copy, no 16 MiB re-indenting at once.
@@ -195,10 +198,10 @@ export class SpillSink extends Writable {
   override _final(cb: (e?: Error | null) => void): void {
     if (this.carry.length) this.utf8 = false;
     if (!this.raw) return cb();
-    if (this.json && !this.utf8) this.dropJson('its bytes are not valid UTF-8');
-    if (this.json) {
-      const last = this.json.end();
-      if (last === undefined) this.dropJson(this.json.error!);
+    if (this.reindenter && !this.utf8) this.dropReindenter('its bytes are not valid UTF-8');
+    if (this.reindenter) {
+      const last = this.reindenter.end();
+      if (last === undefined) this.dropReindenter(this.reindenter.error!);
       else {
         this.prettyLines.feed(last);
         this.pretty!.stream.write(last);
@@ -209,13 +212,13 @@ export class SpillSink extends Writable {
       .then(async () => {
         // Raw after all, but its lines were not counted while it was re-indented: counted now,
         // from the file (in the page cache), in chunks.
-        if (!this.json && !this.rawLines && this.raw) {
+        if (!this.reindenter && !this.rawLines && this.raw) {
           this.rawLines = new LongestLine();
           for await (const chunk of fs.createReadStream(this.raw.file, { highWaterMark: 1 << 20 })) this.rawLines.feed(chunk as Buffer);
         }
         // One of the two files is kept; the other goes now.
-        const drop = this.json ? this.raw! : this.pretty;
-        if (this.json) {
+        const drop = this.reindenter ? this.raw! : this.pretty;
+        if (this.reindenter) {
           this.formatted = true;
           this.file = this.pretty!.file;
           this.raw = this.pretty;

@@ -53,6 +53,14 @@ export interface Settings {
    * relative to the engine's directory. null (default): the environment's (docs/networks.md).
    */
   caFile?: string | null;
+  /**
+   * A `.netrc` file whose credentials are sent (curl's `--netrc-file`; `"~/.netrc"` is curl's
+   * `-n`; `sheet run --netrc`, Emacs' `sheet-netrc`): for a request without an Authorization of
+   * its own and without a password in its URL, by curl's rules (docs/networks.md,
+   * "Credentials"). `~` expanded, relative to the engine's directory; unreadable: `bad-netrc`,
+   * nothing sent. null (default): none, as curl without `-n`.
+   */
+  netrc?: string | null;
 }
 
 /**
@@ -140,7 +148,7 @@ export interface PresentationInfo {
   formatted: boolean;
   /**
    * A JSON or XML body not pretty-printed although not asked raw: why, in words for the
-   * trailer (`not valid JSON at byte 12: unexpected "}"`, `XML past 16 MiB is not ...`).
+   * trailer (`not valid JSON at byte 12: unexpected "}"`, `not well-formed XML at line 3: ...`).
    */
   unformatted?: string;
   /**

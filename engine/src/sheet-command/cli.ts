@@ -43,6 +43,7 @@ Assertion hooks check the responses:
   -> expect-status 200 | 2xx          -> expect-header Content-Type json
   -> expect-jq '.items | length > 0'  -> expect-body "name": "Ada"
   -> expect-time < 500                (ms)
+  Any of them ending in the word retry (-> expect-status 200 retry) is retried under --retry.
 
 Options:
   --var :name=value     set a variable for every file (overrides the sheet's); repeatable
@@ -64,8 +65,9 @@ Options:
   --fail-fast, --bail   stop at the first request that fails or errs (without it, a .http
                         file goes on after a failed request; a sheet stops at an error)
   --timeout S           per-request timeout in seconds (default none)
-  --retry N             send a request that failed by transport again, up to N times;
-                        one that passes on a retry is reported flaky (hurl's --retry)
+  --retry N             send a request again, up to N times, that failed by transport
+                        or by an assertion marked retry (-> expect-status 200 retry);
+                        never a POST/PATCH unless marked; a pass on a retry is flaky
   --retry-delay MS      wait between tries (default 1000)
   --repeat N            run the files N times over (a soak)
   --insecure, -k        accept any TLS certificate
@@ -74,6 +76,8 @@ Options:
   --noproxy LIST        hosts that go direct (curl's --noproxy: over NO_PROXY)
   --cacert FILE         the authorities that verify servers (curl's --cacert: over
                         CURL_CA_BUNDLE and SSL_CERT_FILE)
+  --netrc, -n           send ~/.netrc's credentials (curl's -n; docs/networks.md)
+  --netrc-file FILE     send FILE's credentials (curl's --netrc-file)
   --cookie-jar PATH     load and save cookies in PATH (Netscape format, as curl -b/-c)
   --untrusted           run no code from the files: a := Lisp variable, a run-hook or a
                         .http handler or pre-request script stops its file before anything
@@ -156,6 +160,8 @@ export async function main(argv: string[], io: Io): Promise<number> {
         proxy: { type: 'string', short: 'x' },
         noproxy: { type: 'string' },
         cacert: { type: 'string' },
+        netrc: { type: 'boolean', short: 'n' },
+        'netrc-file': { type: 'string' },
         'cookie-jar': { type: 'string' },
         untrusted: { type: 'boolean' },
         'no-color': { type: 'boolean' },
@@ -299,6 +305,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
     insecure: !!v.insecure,
     ...(v.proxy !== undefined || v.noproxy !== undefined ? { proxy: { ...(v.proxy !== undefined ? { all: v.proxy } : {}), ...(v.noproxy !== undefined ? { noProxy: v.noproxy } : {}) } } : {}),
     ...(v.cacert !== undefined ? { caFile: path.resolve(v.cacert) } : {}),
+    ...(v['netrc-file'] !== undefined ? { netrc: path.resolve(v['netrc-file']) } : v.netrc ? { netrc: '~/.netrc' } : {}),
     cookieJar: v['cookie-jar'],
     retry,
     retryDelayMs: retryDelay,

@@ -35,7 +35,10 @@ export function failures(r: RequestResult): string[] {
 /** YAML's double-quoted scalar is JSON's string syntax. */
 const yamlString = (s: string) => JSON.stringify(s);
 
-/** The run as TAP 14: `ok N - name`, failures with a YAML diagnostic block. */
+/**
+ * The run as TAP 14: `ok N - name`, failures with a YAML diagnostic block; a request sent more
+ * than once (`--retry`) has `attempts` there, and a pass on a retry `flaky: true`.
+ */
 export function tap(files: FileResult[]): string {
   const points: string[] = [];
   let n = 0;
@@ -52,9 +55,10 @@ export function tap(files: FileResult[]): string {
         const diag = [`  message: ${yamlString(failures(r).join('; '))}`, `  outcome: ${r.outcome}`];
         if (r.status !== undefined) diag.push(`  status: ${r.status}`);
         if (r.durationMs !== undefined) diag.push(`  duration_ms: ${Math.round(r.durationMs)}`);
+        if (r.attempts) diag.push(`  attempts: ${r.attempts}`);
         if (r.assertions.length) diag.push('  assertions:', ...r.assertions.map((a) => `    - ${yamlString(a.message)}`));
         line += `\n  ---\n${diag.join('\n')}\n  ...`;
-      }
+      } else if (r.flaky) line += `\n  ---\n  flaky: true\n  attempts: ${r.attempts}\n  ...`;
       points.push(line);
     }
   }

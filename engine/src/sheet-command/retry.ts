@@ -1,14 +1,21 @@
 /**
  * `sheet run --retry N --retry-delay MS` (issue 26 item 4), after hurl's `--retry` and
- * `--retry-interval` (hurl.dev, "Manual", and the `[Options]` section's `retry`): a request
- * that fails by transport (connection refused, reset, timeout, TLS, unknown host, too many
- * redirects; not a Ctrl-C cancel) is sent again, up to N more times, waiting MS between tries
- * (default 1000 ms, hurl's default interval). Unlike hurl, a failed assertion is not retried:
- * an assertion marked retryable is not in the sheet format yet. A request that passed on a
- * retry is reported as flaky. Note that a retried POST may have reached the server before its
- * connection failed, as with hurl and curl's `--retry-all-errors`.
+ * `--retry-interval` (hurl.dev, "Manual", and the `[Options]` section's `retry`, which sends an
+ * entry again until its asserts pass). A request is sent again, up to N more times, waiting MS
+ * between tries (default 1000 ms, hurl's default interval), when
+ * - it failed by transport (connection refused, reset, timeout, TLS, unknown host, too many
+ *   redirects; not a Ctrl-C cancel), or
+ * - an assertion marked retryable (`-> expect-status 200 retry`, hooks/expect.ts) failed:
+ *   sent again until its retryable assertions pass or the tries run out.
+ * A request whose method is not idempotent (RFC 9110 section 9.2.2: anything but GET, HEAD,
+ * OPTIONS, TRACE, PUT, DELETE) is never sent again unless the user marked one of its assertions
+ * retryable: a POST whose connection failed may have reached the server. A request that passed
+ * on a retry is reported as flaky.
  */
 import { isEngineError, type ErrorCode } from '../errors.js';
+
+/** The methods RFC 9110 (section 9.2.2) calls idempotent: safe to send again unasked. */
+export const IDEMPOTENT_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS', 'TRACE', 'PUT', 'DELETE']);
 
 /**
  * Whether an error is worth another try: a transport failure (`transport`, runner.ts's
@@ -18,21 +25,38 @@ export function retryable(e: unknown, transport: ReadonlySet<ErrorCode>): boolea
   return isEngineError(e) && transport.has(e.code) && e.code !== 'cancelled';
 }
 
+export interface RetryOptions<T> {
+  /** `--retry N`: at most N more tries (default 0). */
+  retry?: number;
+  /** `--retry-delay MS`: the wait before each retry, in ms (default 1000). */
+  retryDelayMs?: number;
+  /** Polled before a retry: true stops (Ctrl-C, `--fail-fast`). */
+  stop?: () => boolean;
+  /** The error codes that are transport failures. */
+  transport: ReadonlySet<ErrorCode>;
+  /** Whether the request may be sent again at all: its method is idempotent or the user marked it. */
+  resend: boolean;
+  /** Whether an answer calls for another try (a retryable assertion failed); default never. */
+  again?: (answer: T) => boolean;
+  /** Called with an answer that is dropped for another try (to remove its body file). */
+  drop?: (answer: T) => Promise<void>;
+}
+
 /**
- * Run `send`, again after a transport failure, up to `o.retry` more times.
+ * Run `send`, again after a transport failure or an answer `o.again` rejects, up to `o.retry`
+ * more times, when `o.resend` allows it.
  * @param attempts told the number of the try about to be made (1, 2, ...).
- * @returns what `send` returned; @throws its last error.
+ * @returns what `send` returned last (an answer `again` still rejects once the tries run out);
+ *   @throws its last error.
  */
-export async function withRetry<T>(
-  send: () => Promise<T>,
-  o: { retry?: number; retryDelayMs?: number; stop?: () => boolean; transport: ReadonlySet<ErrorCode> },
-  attempts: (n: number) => void,
-): Promise<T> {
-  const max = 1 + Math.max(0, o.retry ?? 0);
+export async function withRetry<T>(send: () => Promise<T>, o: RetryOptions<T>, attempts: (n: number) => void): Promise<T> {
+  const max = o.resend ? 1 + Math.max(0, o.retry ?? 0) : 1;
   for (let n = 1; ; n++) {
     attempts(n);
     try {
-      return await send();
+      const answer = await send();
+      if (n >= max || !o.again?.(answer) || o.stop?.()) return answer;
+      await o.drop?.(answer);
     } catch (e) {
       if (n >= max || !retryable(e, o.transport) || o.stop?.()) throw e;
     }

@@ -16,8 +16,8 @@ import { requestAt } from '../sheet/parse.js';
 import { parseForFile } from '../http-file/index.js';
 import { noEmacsError, type BatchEmacs } from './lisp-batch.js';
 import { answersFor, type Ask } from './prompts.js';
-import { checkExpect } from '../hooks/expect.js';
-import { withRetry } from './retry.js';
+import { checkExpect, isRetryable } from '../hooks/expect.js';
+import { IDEMPOTENT_METHODS, withRetry } from './retry.js';
 
 /** Error codes that are transport failures (exit status 3); any other error is a sheet error (2). */
 export const TRANSPORT_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
@@ -59,7 +59,7 @@ export interface RequestResult {
   bytes?: number;
   /** How many times it was sent, when `--retry` sent it more than once. */
   attempts?: number;
-  /** It passed its transport only on a retry (`--retry`): flaky. */
+  /** It passed only on a retry (`--retry`: its transport, or its retryable assertions): flaky. */
   flaky?: boolean;
   /** When the exchange started (epoch ms): the HTML report's waterfall. */
   startedAt?: number;
@@ -93,7 +93,9 @@ export interface RunOptions {
   proxy?: ProxySetting;
   /** `--cacert FILE`, absolute (docs/networks.md); absent: CURL_CA_BUNDLE, SSL_CERT_FILE. */
   caFile?: string;
-  /** `--retry N`: send again, up to N more times, a request that failed by transport (retry.ts). */
+  /** `--netrc` (`~/.netrc`) / `--netrc-file FILE` (docs/networks.md, "Credentials"). */
+  netrc?: string;
+  /** `--retry N`: send again, up to N more times, a request that failed by transport or by a retryable assertion (retry.ts). */
   retry?: number;
   /** `--retry-delay MS`: the wait before each retry (default 1000, hurl's). */
   retryDelayMs?: number;
@@ -212,7 +214,7 @@ export async function runFile(file: string, o: RunOptions): Promise<FileResult> 
   // run's memory stays bounded whatever the body (issue 30), as over JSON-RPC.
   session.spillBigBodies = true;
   for (const [n, v] of o.vars) session.overrides.set(n, v);
-  await session.configure({ timeoutMs: o.timeoutMs, insecure: o.insecure, cookieJarFile: o.cookieJar ?? null, threshold: null, proxy: o.proxy ?? null, caFile: o.caFile ?? null });
+  await session.configure({ timeoutMs: o.timeoutMs, insecure: o.insecure, cookieJarFile: o.cookieJar ?? null, threshold: null, proxy: o.proxy ?? null, caFile: o.caFile ?? null, netrc: o.netrc ?? null });
   const lines = text.split(/\r?\n/);
   for (const step of steps) {
     if (o.stop?.()) break;
@@ -232,9 +234,24 @@ export async function runFile(file: string, o: RunOptions): Promise<FileResult> 
       // An error a library throws outside our awaits fails this request alone (src/call-scope.ts).
       r.startedAt = Date.now();
       const send = () => withCallScope((signal) => session.send({ text, line: node.line, path: file, ...(o.env ? { env: o.env } : {}), ...(prompts ? { prompts } : {}) }, signal));
-      const s = await withRetry(send, { ...o, transport: TRANSPORT_CODES }, (n) => {
-        if (n > 1) r.attempts = n;
-      });
+      // Assertions marked `retry` (hooks/expect.ts): sent again while one of them fails; the
+      // mark is also the user's leave to send a method that is not idempotent again.
+      const retryLines = new Set(node.hooks.filter(isRetryable).map((h) => h.line));
+      const s = await withRetry(
+        send,
+        {
+          ...o,
+          transport: TRANSPORT_CODES,
+          resend: IDEMPOTENT_METHODS.has(node.method) || retryLines.size > 0,
+          again: (a) => a.hooks.assertions.some((x) => !x.passed && retryLines.has(x.line)),
+          drop: async (a) => {
+            if (a.presentation.file) await removeBodyFile(a.presentation.file);
+          },
+        },
+        (n) => {
+          if (n > 1) r.attempts = n;
+        },
+      );
       Object.assign(r, {
         request: s.request,
         url: s.request.url,
@@ -265,7 +282,7 @@ export async function runFile(file: string, o: RunOptions): Promise<FileResult> 
       }
       if (s.presentation.file) await removeBodyFile(s.presentation.file);
       if (r.assertions.some((a) => !a.passed)) r.outcome = 'failed';
-      if (r.attempts && r.attempts > 1) r.flaky = true;
+      if (r.attempts && r.attempts > 1 && r.outcome === 'passed') r.flaky = true;
     } catch (e) {
       r.error = errorOf(e, file);
       r.outcome = isEngineError(e) && TRANSPORT_CODES.has(e.code) ? 'transport' : 'error';

@@ -185,11 +185,14 @@ export async function buildRequest(input: BuildInput): Promise<Built> {
 
   const headers: Header[] = [...opts.headers];
   const has = (name: string) => hasHeader(headers, name) || opts.removeHeaders.includes(name);
-  if (opts.user !== undefined && !has('authorization')) headers.push(basicAuthHeader(opts.user));
+  // --digest, --aws-sigv4 and .netrc: send()'s authenticator uses -u and the URL's credentials
+  // (http/auth.ts; run.ts hands it the options), so neither becomes a Basic header here.
+  const authLater = !!opts.digest || opts.awsSigv4 !== undefined || opts.netrc !== undefined || opts.netrcFile !== undefined;
+  if (opts.user !== undefined && !has('authorization') && !authLater) headers.push(basicAuthHeader(opts.user));
   // http://user:password@host in the base URL: Basic auth as curl sends it, when neither -u
   // nor -H gives one (then send() only takes them out of the URL).
   const cred = urlCredentials(url);
-  if (cred.user !== undefined && !has('authorization') && opts.user === undefined) {
+  if (cred.user !== undefined && !has('authorization') && opts.user === undefined && !authLater) {
     url = cred.url;
     headers.push(basicAuthHeader(cred.user));
   }

@@ -3,15 +3,15 @@
  * engine daemon"): the daemon runs with the environment of whichever shell started it, so each
  * call carries its own `http_proxy`, `https_proxy`, `HTTPS_PROXY`, `all_proxy`, `ALL_PROXY`,
  * `no_proxy`, `NO_PROXY`, `CURL_CA_BUNDLE`, `SSL_CERT_FILE` (curl's manual, ENVIRONMENT) and
- * `NODE_EXTRA_CA_CERTS` (Node's) in headers `X-Rest-Env: NAME=VALUE`, one a variable.
+ * `NODE_EXTRA_CA_CERTS` (Node's), and `HOME` (where `-n` finds `.netrc`) in headers `X-Rest-Env: NAME=VALUE`, one a variable.
  * shell/rest-verbs hands them to curl as a header file on a file descriptor (`-H @/dev/fd/3`),
  * so they never appear on a command line (where `ps` would show credentials) and the body keeps
  * the length curl knows (a streamed upload's Content-Length).
  */
 import { CA_VARIABLES, PROXY_VARIABLES } from '../http/send.js';
 
-/** The variables a call carries: the proxy's (http/proxy.ts) and the authorities' (http/trust.ts). */
-export const CALLER_VARIABLES: readonly string[] = [...PROXY_VARIABLES, ...CA_VARIABLES];
+/** The variables a call carries: the proxy's (http/proxy.ts), the authorities' (http/trust.ts), and HOME for `-n`'s ~/.netrc (http/netrc.ts). */
+export const CALLER_VARIABLES: readonly string[] = [...PROXY_VARIABLES, ...CA_VARIABLES, 'HOME'];
 
 const NAMES: ReadonlySet<string> = new Set(CALLER_VARIABLES);
 

@@ -17,7 +17,7 @@ import { withCallScope } from '../call-scope.js';
 import { headerValue, type Request, type Response } from '../model.js';
 import { SinkError } from '../http/send.js';
 import { collect, Forward, holdUpTo, type Outputs } from './output.js';
-import { curlSessionArgs } from './curl-session.js';
+import { curlSessionArgs, verbAuth, withAuthLine } from './curl-session.js';
 import { parseContentType } from '../present/present.js';
 import { renderHtml } from '../present/html.js';
 import { toCurl } from '../curl/to-curl.js';
@@ -94,7 +94,7 @@ async function runCall(input: RunInput, out: RunOutput, outputs: Outputs, err: (
     const timeoutMs = b.opts.maxTime !== undefined && b.opts.maxTime > 0 ? b.opts.maxTime * 1000 : undefined;
     if (b.flags.sheet) {
       // --sheet: the request as sheet text (src/sheet/write.ts); a piped body is read whole.
-      outputs.stdout.write(Buffer.from(requestToSheet(fileBodyAbsolute(await withPipedBody(b), input.cwd)) + '\n', 'utf8'));
+      outputs.stdout.write(Buffer.from(requestToSheet(fileBodyAbsolute(withAuthLine(b, await withPipedBody(b)), input.cwd)) + '\n', 'utf8'));
       return out;
     }
     if (b.flags.dryRun) {
@@ -150,7 +150,7 @@ async function runCall(input: RunInput, out: RunOutput, outputs: Outputs, err: (
     const req: Request = viaCurl ? b.request : { ...b.request, headers: [...b.own, ...b.request.headers.filter((h) => h !== b.cookies)] };
     const warn = (w: string) => err(`rest: warning: ${w}\n`);
     const { exchange: ex, jarWarning } = await exchange(req, {
-      ...(b.flags.historyFile ? { history: { file: b.flags.historyFile, secrets: b.flags.historySecrets, as: fileBodyAbsolute(b.request, input.cwd) } } : {}),
+      ...(b.flags.historyFile ? { history: { file: b.flags.historyFile, secrets: b.flags.historySecrets, as: fileBodyAbsolute(withAuthLine(b, b.request), input.cwd) } } : {}),
       warn,
       sink: route,
       ...(b.opts.verbose ? { trace: err } : {}),
@@ -168,6 +168,7 @@ async function runCall(input: RunInput, out: RunOutput, outputs: Outputs, err: (
         ...(b.cookies ? { cookies: b.cookies[1] } : {}),
         proxy: { proxy: b.opts.proxy, noProxy: b.opts.noProxy, proxyUser: b.opts.proxyUser, env: callerEnv },
         trust: { caFile: b.opts.cacert, env: callerEnv, cwd: input.cwd },
+        auth: verbAuth(b, req.headers.map(([n]) => n), callerEnv, input.cwd),
       },
     });
     if (jarWarning) void warn(jarWarning);
@@ -212,7 +213,7 @@ async function runCall(input: RunInput, out: RunOutput, outputs: Outputs, err: (
       out.code = EXIT.writeError;
       return out;
     }
-    const usage = ['bad-option', 'bad-argument', 'invalid-url', 'unknown-variable', 'bad-environment', 'vars-cycle'].includes(ee.code);
+    const usage = ['bad-option', 'bad-argument', 'invalid-url', 'unknown-variable', 'bad-environment', 'vars-cycle', 'bad-auth'].includes(ee.code);
     const curlExit = typeof ee.details?.curlExit === 'number' ? ee.details.curlExit : undefined;
     // A partial body on a terminal: the message starts on a fresh line.
     const fresh = bodyOut && bodyOut.bytes > 0 && bodyOut.last !== 0x0a ? '\n' : '';
