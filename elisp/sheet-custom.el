@@ -108,6 +108,28 @@ still adds to it.  nil leaves those environment variables to decide."
   :type '(choice (const :tag "From the environment" nil)
                  (file :tag "CA file")))
 
+(defcustom sheet-client-certificates nil
+  "Client certificates (mutual TLS) by host, as curl's --cert and --key.
+Each element is (HOST :cert CERT-FILE :key KEY-FILE :pass PASSPHRASE)
+where HOST is a host name or HOST:PORT (HOST:PORT wins; \"*\" is any
+other host) and the files are PEM.  Without :key the key is read
+from CERT-FILE, as curl does; :pass is needed only for an encrypted
+key.  The certificate goes to https:// requests to HOST, from
+\[sheet-http-send-current] and in the curl command of
+\[sheet-copy-curl-command] (which leaves the passphrase for curl to ask).
+A file that cannot be used is an error naming it; nothing is sent."
+  :type '(alist :key-type (string :tag "Host or host:port")
+                :value-type (plist :options ((:cert file)
+                                             (:key file)
+                                             (:pass string)))))
+
+(defcustom sheet-http2 nil
+  "Non-nil: offer HTTP/2 to https:// servers, as curl's --http2.
+The server chooses (ALPN); the response trailer's status line says
+which version answered (HTTP/2 or HTTP/1.1).  A request line ending
+in HTTP/2, or a `.http' request's # @http2, offers it for that request."
+  :type 'boolean)
+
 (defcustom sheet-netrc nil
   "Whether requests send credentials from a .netrc file, as curl's -n.
 nil (the default, as curl without -n) sends none; t reads ~/.netrc

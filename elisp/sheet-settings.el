@@ -67,11 +67,33 @@ docs/networks.md)."
               (and https (list :https https))
               (and no-proxy (list :noProxyRegexp no-proxy))))))
 
+(defun sheet-engine--client-certificates ()
+  "The engine's `clientCertificates' setting from `sheet-client-certificates'.
+A hash table of host to (:cert FILE :key FILE :pass STRING) with the
+files expanded, or nil when there are none."
+  (when sheet-client-certificates
+    (let ((table (make-hash-table :test #'equal)))
+      (dolist (entry sheet-client-certificates table)
+        (let ((cert (plist-get (cdr entry) :cert))
+              (key (plist-get (cdr entry) :key))
+              (pass (plist-get (cdr entry) :pass)))
+          (unless (stringp cert)
+            (user-error
+             "The `sheet-client-certificates' entry for %s has no :cert"
+             (car entry)))
+          (puthash (car entry)
+                   (append (list :cert (expand-file-name cert))
+                           (and key (list :key (expand-file-name key)))
+                           (and pass (list :pass pass)))
+                   table))))))
+
 (defun sheet-engine--settings ()
   "The engine settings from the current buffer's values of the options."
   (append
    (list :proxy (sheet-engine--proxy)
          :caFile (and sheet-ca-file (expand-file-name sheet-ca-file))
+         :clientCertificates (sheet-engine--client-certificates)
+         :http2 (if sheet-http2 t :json-false)
          :netrc (cond ((eq sheet-netrc t) "~/.netrc")
                       ((stringp sheet-netrc) (expand-file-name sheet-netrc)))
          :maxPasses sheet-vars-max-passes

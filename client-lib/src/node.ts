@@ -33,6 +33,19 @@ export interface EngineFetchOptions {
   proxy?: string;
   /** Hosts that go direct (curl's --noproxy list), over `NO_PROXY`. @default undefined */
   noProxy?: string;
+  /**
+   * A client certificate for mutual TLS, as curl's `--cert FILE[:PASS]` (PEM; relative to the
+   * working directory), with `key` (default: in the certificate's file) and `pass` (the key's
+   * passphrase). A file that cannot be used fails with the engine's `bad-client-cert` naming it,
+   * before anything is sent (docs/networks.md). @default undefined
+   */
+  cert?: string;
+  key?: string;
+  pass?: string;
+  /** Offer HTTP/2 to https:// servers by ALPN (curl's --http2). @default false */
+  http2?: boolean;
+  /** Connect to this Unix socket instead of the URL's host (curl's --unix-socket). @default undefined */
+  unixSocket?: string;
   /** Called with a warning (a cookie file that could not be written: the request itself was sent). @default console.warn */
   onWarning?: (message: string) => void;
 }
@@ -70,6 +83,9 @@ export function engineFetch(options: EngineFetchOptions = {}): (url: string, ini
       maxRedirects: options.maxRedirects,
       insecure: options.insecure,
       proxy: { proxy: options.proxy, noProxy: options.noProxy },
+      ...(options.cert ? { clientCert: { cert: options.cert, key: options.key, pass: options.pass } } : {}),
+      http2: options.http2,
+      ...(options.unixSocket ? { unixSocket: options.unixSocket } : {}),
     });
     if (j && options.cookieJar) {
       const warning = await trySaveJar(j, options.cookieJar);

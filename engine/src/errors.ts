@@ -37,6 +37,7 @@ export type ErrorCode =
   | 'too-many-redirects'
   | 'bad-proxy'
   | 'bad-ca-file'
+  | 'bad-client-cert'
   | 'bad-netrc'
   | 'bad-auth'
   // cookie jar (a warning: the request was sent)

@@ -15,6 +15,12 @@ export interface Request {
   method: string;
   /** Absolute http: or https: URL, non-ASCII already percent-encoded. */
   url: string;
+  /**
+   * The request target to send as written (path and query; non-ASCII sent as UTF-8 bytes)
+   * instead of `url`'s percent-encoded ones: a request marked `# @no-auto-encoding`
+   * (url/as-written.ts). Not carried to a redirect's request.
+   */
+  target?: string;
   headers: Header[];
   body?: Body;
   /** Where it came from: the sheet line of the request line, when from a sheet. */

@@ -118,3 +118,51 @@ describe('Node entry: proxies (docs/networks.md)', () => {
     }
   });
 });
+
+describe('Node entry: client certificates and HTTP/2 (docs/networks.md)', () => {
+  it('cert/key present a client certificate; a key of another certificate fails before sending', async () => {
+    // @ts-expect-error plain JS fixture
+    const { startPrivateCa } = await import('../fixtures/private-ca.mjs');
+    const d = fs.mkdtempSync(path.join(dir, 'mtls-'));
+    const s = await startPrivateCa(d, { mtls: true });
+    try {
+      const ok: any = await createClient({ baseUrl: s.url, insecure: true, cert: s.client.cert, key: s.client.key }).one('who').get();
+      expect(ok.client).toBe('test client');
+      const none = await failure(createClient({ baseUrl: s.url, insecure: true }).one('who').get());
+      expect((none.cause as any).code).toBe('tls-error');
+      const before = s.connections();
+      const bad = await failure(createClient({ baseUrl: s.url, insecure: true, cert: s.client.cert, key: s.client.otherKey }).one('who').get());
+      expect((bad.cause as any).code).toBe('bad-client-cert');
+      expect(s.connections()).toBe(before);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('http2 offers HTTP/2 to an h2 server', async () => {
+    // @ts-expect-error plain JS fixture
+    const { startPrivateCa } = await import('../fixtures/private-ca.mjs');
+    const s = await startPrivateCa(fs.mkdtempSync(path.join(dir, 'h2-')), { http2: true });
+    try {
+      const two: any = await createClient({ baseUrl: s.url, insecure: true, http2: true }).one('v').get();
+      expect(two.protocol).toBe('2');
+      const one: any = await createClient({ baseUrl: s.url, insecure: true }).one('v').get();
+      expect(one.protocol).toBe('1.1');
+    } finally {
+      await s.close();
+    }
+  });
+});
+
+describe('Node entry: IPv6 literals (docs/networks.md)', () => {
+  it('a base URL http://[::1]:PORT reaches the example API on the IPv6 loopback, Host as curl sends it', async () => {
+    const v6 = await startServer({ host: '::1' });
+    try {
+      const echo: any = await createClient({ baseUrl: v6.url }).one('echo', 'six').get({ q: '1' });
+      expect(echo.path).toBe('/echo/six');
+      expect(echo.headers.host).toBe(`[::1]:${v6.port}`);
+    } finally {
+      await v6.close();
+    }
+  });
+});

@@ -130,10 +130,10 @@ C-c C-c there inserts its request where point was; C-c C-k inserts nothing."
   "What the request leaves out is a warning naming the option; what it cannot write, an error."
   (sheet-test-with-sheet ""
     (let ((mark (sheet-test-messages-mark)))
-      (sheet-yank-curl "curl -k -F a=b http://127.0.0.1:9/up")
+      (sheet-yank-curl "curl -k -x http://127.0.0.1:3128 http://127.0.0.1:9/up")
       (let ((text (sheet-test-messages-since mark)))
         (should (string-match-p "warning: -k: not carried over" text))
-        (should (string-match-p "-F a=b: multipart" text))))
+        (should (string-match-p "-x http://127.0.0.1:3128: not carried over" text))))
     (let ((before (buffer-string)))
       (let ((err (should-error (sheet-yank-curl "curl -X FOO http://127.0.0.1:9/") :type 'user-error)))
         (should (string-match-p "-X FOO: a sheet request cannot use this method" (cadr err))))
@@ -142,24 +142,46 @@ C-c C-c there inserts its request where point was; C-c C-k inserts nothing."
       ;; Nothing was inserted.
       (should (equal (buffer-string) before)))))
 
+(defmacro sheet-test--in-http-file (&rest body)
+  "Run BODY in a `sheet-mode' buffer visiting a new `.http' file, then remove it."
+  (declare (indent 0) (debug t))
+  `(let* ((dir (make-temp-file "sheet-yank" t))
+          (file (expand-file-name "api.http" dir)))
+     (unwind-protect
+         (with-current-buffer (find-file-noselect file)
+           (unwind-protect
+               (progn (sheet-mode) ,@body)
+             (set-buffer-modified-p nil)
+             (kill-buffer)))
+       (delete-directory dir t))))
+
 (ert-deftest sheet-test-yank-curl-http-file ()
   "In a `.http' file the requests are separated by `###'."
-  (let* ((dir (make-temp-file "sheet-yank" t))
-         (file (expand-file-name "api.http" dir)))
-    (unwind-protect
-        (with-current-buffer (find-file-noselect file)
-          (unwind-protect
-              (progn
-                (sheet-mode)
-                (insert "GET http://127.0.0.1:9/a\n# a comment\n")
-                (sheet-yank-curl "curl -d x=1 http://127.0.0.1:9/b")
-                (should (equal (buffer-string)
-                               "GET http://127.0.0.1:9/a\n# a comment\n###\nPOST http://127.0.0.1:9/b\nContent-Type: application/x-www-form-urlencoded\n\nx=1\n"))
-                (should (equal (mapcar (lambda (r) (plist-get r :method)) (sheet--requests))
-                               '("GET" "POST"))))
-            (set-buffer-modified-p nil)
-            (kill-buffer)))
-      (delete-directory dir t))))
+  (sheet-test--in-http-file
+    (insert "GET http://127.0.0.1:9/a\n# a comment\n")
+    (sheet-yank-curl "curl -d x=1 http://127.0.0.1:9/b")
+    (should (equal (buffer-string)
+                   "GET http://127.0.0.1:9/a\n# a comment\n###\nPOST http://127.0.0.1:9/b\nContent-Type: application/x-www-form-urlencoded\n\nx=1\n"))
+    (should (equal (mapcar (lambda (r) (plist-get r :method)) (sheet--requests))
+                   '("GET" "POST")))))
+
+(ert-deftest sheet-test-yank-curl-glob-requests ()
+  "A URL glob inserts one request per URL curl sends, each in its own block."
+  (sheet-test--in-http-file
+    (sheet-yank-curl "curl 'http://127.0.0.1:9/u/{a,b}'")
+    (should (equal (buffer-string)
+                   "GET http://127.0.0.1:9/u/a\n###\nGET http://127.0.0.1:9/u/b\n"))
+    (should (equal (mapcar (lambda (r) (plist-get r :url)) (sheet--requests))
+                   '("http://127.0.0.1:9/u/a" "http://127.0.0.1:9/u/b")))))
+
+(ert-deftest sheet-test-yank-curl-form ()
+  "`-F' comes in as a multipart body that sends curl's parts."
+  (sheet-test-with-sheet ""
+    (sheet-yank-curl "curl -F name=ada http://127.0.0.1:9/up")
+    (let ((text (buffer-string)))
+      (should (string-match-p "^POST http://127.0.0.1:9/up$" text))
+      (should (string-match-p "^Content-Type: multipart/form-data; boundary=-\\{24\\}[0-9a-f]\\{16\\}$" text))
+      (should (string-match-p "^Content-Disposition: form-data; name=\"name\"\n\nada\n" text)))))
 
 (provide 'sheet-mode-yank-curl-test)
 ;;; sheet-mode-yank-curl-test.el ends here

@@ -9,7 +9,9 @@
 //   compared after de-chunking); curl's default `Accept: */*` equals no Accept (RFC 9110
 //   section 12.5.1: "no Accept header field implies that the user agent will accept any media
 //   type"); a Cookie header is compared pair by pair (curl joins -b values with ";", RFC 6265 "; ");
-// - the body bytes.
+// - the body bytes;
+// - a multipart boundary (curl picks a random one per run, so two curl runs differ there too)
+//   is read as the word BOUNDARY, in the Content-Type and the body alike.
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -55,15 +57,34 @@ export function normalHeaders(headers: [string, string][]): string[] {
   return out.sort();
 }
 
+/** `c` with its multipart boundary (Content-Type `boundary=`) replaced by BOUNDARY everywhere. */
+export function withoutBoundary(c: Captured): Captured {
+  const type = c.headers.find(([n]) => n.toLowerCase() === 'content-type')?.[1] ?? '';
+  const b = /^multipart\/.*;\s*boundary=("?)([^";]+)\1/i.exec(type)?.[2];
+  if (!b) return c;
+  const body = Buffer.from(c.body.toString('latin1').split(b).join('BOUNDARY'), 'latin1');
+  return { ...c, headers: c.headers.map(([n, v]) => [n, v.split(b).join('BOUNDARY')]), body };
+}
+
 /** What differs between two captured requests, as readable lines. */
-export function compare(a: Captured | undefined, b: Captured | undefined): string[] {
-  if (!a || !b) return [`curl ${a ? 'sent' : 'did not send'} a request, the sheet ${b ? 'sent' : 'did not send'} one`];
+export function compare(curl: Captured | undefined, sheet: Captured | undefined): string[] {
+  if (!curl || !sheet) return [`curl ${curl ? 'sent' : 'did not send'} a request, the sheet ${sheet ? 'sent' : 'did not send'} one`];
+  const a = withoutBoundary(curl);
+  const b = withoutBoundary(sheet);
   const out: string[] = [];
   if (a.requestLine !== b.requestLine) out.push(`request line: curl ${JSON.stringify(a.requestLine)}, sheet ${JSON.stringify(b.requestLine)}`);
   const ha = normalHeaders(a.headers);
   const hb = normalHeaders(b.headers);
   if (JSON.stringify(ha) !== JSON.stringify(hb)) out.push(`headers: curl ${JSON.stringify(ha)}, sheet ${JSON.stringify(hb)}`);
   if (!a.body.equals(b.body)) out.push(`body: curl ${JSON.stringify(a.body.toString('latin1').slice(0, 200))}, sheet ${JSON.stringify(b.body.toString('latin1').slice(0, 200))}`);
+  return out;
+}
+
+/** What differs between the requests curl sent and the sheet's, in order (URL globs make several). */
+export function compareAll(curl: Captured[], sheet: Captured[]): string[] {
+  if (curl.length === 0 && sheet.length === 0) return ['neither curl nor the sheet sent a request'];
+  const out = curl.length === sheet.length || !curl.length || !sheet.length ? [] : [`curl sent ${curl.length} requests, the sheet ${sheet.length}`];
+  for (let i = 0; i < Math.max(curl.length, sheet.length); i++) out.push(...compare(curl[i], sheet[i]).map((d) => (curl.length > 1 ? `request ${i + 1}: ${d}` : d)));
   return out;
 }
 
@@ -92,14 +113,16 @@ export async function wireBench(files: Record<string, string> = {}) {
     const curlPart = cutShellTail(command.trim()).command.replace(/^\$\s+/, '');
     const bashEnv = { ...process.env, ...env };
     await new Promise<void>((resolve) => execFile('bash', ['-c', `${curlPart.replace(/[\s\\]+$/, '')} -s -o /dev/null --max-time 10`], { cwd: dir, env: bashEnv }, () => resolve()));
-    const curl = take()[0];
-    const imported = await runSheet(['import-curl', command], { cwd: dir });
+    const curlAll = take();
+    const curl = curlAll[0];
+    const imported = await runSheet(['import-curl', command], { cwd: dir, env });
     const result: WireResult = { curl, importExit: imported.code, importErr: imported.err, sheetText: imported.out, differences: [] };
-    if (imported.code === 2) return { ...result, differences: ['not imported'] };
+    // A command curl refuses (exit 3, a bad URL glob) and the import refuses sends nothing both ways.
+    if (imported.code === 2) return { ...result, differences: curlAll.length === 0 ? [] : ['not imported'] };
     fs.writeFileSync(path.join(dir, 'imported.sheet'), imported.out);
-    const ran = await runSheet(['run', 'imported.sheet', '--timeout', '10'], { cwd: dir });
-    const sheet = take()[0];
-    return { ...result, sheet, runExit: ran.code, differences: compare(curl, sheet) };
+    const ran = await runSheet(['run', 'imported.sheet', '--timeout', '10'], { cwd: dir, env });
+    const sheetAll = take();
+    return { ...result, sheet: sheetAll[0], runExit: ran.code, differences: compareAll(curlAll, sheetAll) };
   }
   const close = async () => {
     await capture.close();

@@ -68,10 +68,19 @@ describe('http -> sheet', () => {
     ['# @no-redirect', '# @no-redirect\nGET http://h/', 1, '# @no-redirect'],
     ['a response handler', 'GET http://h/\n\n> {% client.log(1) %}', 3, '> {% ... %}'],
     ['a <@ body', 'POST http://h/\n\n<@ ./t.json', 3, '<@ ./t.json'],
-    ['a multipart body with parts', 'POST http://h/\nContent-Type: multipart/form-data; boundary=B\n\n--B\n\n< ./f\n--B--', 4, 'multipart body with < path parts'],
+    ['a body with < parts outside multipart', 'POST http://h/\nContent-Type: text/plain\n\nabc\n< ./f\nxyz', 4, 'body with < path parts'],
     ['a body line starting with #', 'POST http://h/\n\n# heading\ntext', 3, '# heading'],
   ])('%s is named with its line', (_, text, line, construct) => {
     expect(httpToSheet(text).problems).toContainEqual(expect.objectContaining({ line, construct }));
+  });
+
+  it('converts a multipart body with < parts into the sheet multipart form (same bytes: sheet-multipart.test.ts)', () => {
+    const http = 'POST http://h/\nContent-Type: multipart/form-data; boundary=B\n\n--B\nContent-Disposition: form-data; name="f"\n\n< ./f\n--B--\n';
+    const { text, problems } = httpToSheet(http);
+    expect(problems).toEqual([]);
+    const s = parseSheet(text);
+    expect(s.requests[0]!.body?.kind).toBe('parts');
+    expect(text).toContain('\n< ./f\n--B--\n');
   });
 
   it('converts file variables and keeps the request name as a comment', () => {
@@ -81,5 +90,15 @@ describe('http -> sheet', () => {
     expect(s.vars.map((v) => [v.name, v.value])).toEqual([[':host', 'http://127.0.0.1']]);
     expect(s.requests.map((r) => [r.method, r.url])).toEqual([['GET', ':host/users?page=2']]);
     expect(text).toContain('# @name list');
+  });
+});
+
+describe('HTTP/2 both ways (docs/networks.md)', () => {
+  it('# @http2 and HTTP/2 on a .http request line become HTTP/2 on the sheet line, and back', () => {
+    const { text, problems } = httpToSheet('# @http2\nGET https://h/a\n\n###\nGET https://h/b HTTP/2\n\n###\nGET https://h/c HTTP/1.1\n');
+    expect(problems).toEqual([]);
+    expect(text.split('\n').filter((l) => l.startsWith('GET'))).toEqual(['GET https://h/a HTTP/2', 'GET https://h/b HTTP/2', 'GET https://h/c']);
+    const back = sheetToHttp('GET https://h/a HTTP/2\n#\nGET https://h/c\n');
+    expect(back.text.split('\n').filter((l) => l.startsWith('GET'))).toEqual(['GET https://h/a HTTP/2', 'GET https://h/c']);
   });
 });

@@ -2,7 +2,7 @@
 // (engine/src/sheet/incremental.ts). Whatever the text and whatever the edits, the result must
 // be the whole parse's (parseSheet): sheets from the grammar's line kinds (comments, request
 // lines, headers, hooks, run-hook forms over lines, multi-line values, `< file` bodies, blank
-// lines, unknown methods), edited line by line and character by character (fast-check).
+// lines, unknown methods, `# @no-auto-encoding`, multipart bodies with `< path` parts), edited line by line and character by character (fast-check).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { IncrementalSheetParser } from '../../engine/src/sheet/incremental.js';
@@ -12,6 +12,7 @@ const line = fc.constantFrom(
   '#', '# comment', '#', '', '  ', 'GET http://h/a', 'POST :base/x?y=1', 'get http://h/lower', 'GET', 'Accept: */*', 'Content-Type: application/json',
   ':base = http://h', ':v = <<', ':f := (concat "a"', '"b")', '-> jq-set-var :t .t', '-> run-hook (message', '"x")', '-> expect-status 200',
   '{"a": 1}', '< body.bin', 'body text', ':hdrs', 'PUT http://h/b HTTP/1.1',
+  '# @no-auto-encoding', 'Content-Type: multipart/form-data; boundary=B', '--B', '< part.bin',
 );
 const text = fc.array(line, { maxLength: 40 }).map((ls) => ls.join('\n'));
 const edit = fc.record({ at: fc.nat(), del: fc.nat({ max: 12 }), ins: fc.oneof(fc.constant(''), fc.constant('\n'), fc.constant('#'), fc.constant('\n#\n'), line, line.map((l) => l + '\n')) });

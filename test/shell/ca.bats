@@ -22,11 +22,7 @@ teardown_file() {
 }
 
 setup() {
-  export HOME=$BATS_TEST_TMPDIR/home
-  mkdir -p "$HOME"
-  unset XDG_CONFIG_HOME XDG_DATA_HOME XDG_STATE_HOME XDG_RUNTIME_DIR REST_NO_PRESERVE_PATH REST_NO_DAEMON _rest_host _REST_PATH \
-    REST_HISTORY REST_HISTORY_SECRETS CURL_CA_BUNDLE SSL_CERT_FILE NODE_EXTRA_CA_CERTS http_proxy https_proxy HTTPS_PROXY all_proxy ALL_PROXY
-  export EDITOR=false
+  clean_network_env
 }
 
 # shellcheck disable=SC2016 # the code runs in the shell under test, which expands it

@@ -90,6 +90,16 @@ wait_for() {
   return 1
 }
 
+# clean_network_env: for the network tests (ca.bats, tls-sockets.bats): a fresh HOME, none of
+# the caller's rest state and none of its proxy or CA variables, so only what a test sets counts.
+clean_network_env() {
+  export HOME=$BATS_TEST_TMPDIR/home
+  mkdir -p "$HOME"
+  unset XDG_CONFIG_HOME XDG_DATA_HOME XDG_STATE_HOME XDG_RUNTIME_DIR REST_NO_PRESERVE_PATH REST_NO_DAEMON _rest_host _REST_PATH \
+    REST_HISTORY REST_HISTORY_SECRETS CURL_CA_BUNDLE SSL_CERT_FILE NODE_EXTRA_CA_CERTS http_proxy https_proxy HTTPS_PROXY all_proxy ALL_PROXY
+  export EDITOR=false
+}
+
 # start_daemon: make one call so the daemon of $REST_RUNTIME_DIR runs, and wait for its socket.
 # A second call if it did not come up: a daemon that started while the bundle was being
 # rebuilt (make build-engine elsewhere in this tree) stops at once.

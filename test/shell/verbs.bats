@@ -28,6 +28,16 @@ load test_helper
   [ "$(field .query.b)" = "2" ]
 }
 
+@test "-Q sends braces and quotes byte for byte, as curl -g does" {
+  run rsh 'rest "$API" >/dev/null; GET "/echo/{x}?m=\"b\"&y=<z>" -Q'
+  [ "$(field .rawPath)" = '/echo/{x}?m="b"&y=<z>' ]
+  run rsh 'rest "$API" >/dev/null; GET "/echo/{x}?m=\"b\"" -Q --dry-run'
+  [[ "$output" == *"-g 'http://"*'/echo/{x}?m="b"'"'"* ]]
+  run rsh 'rest "$API" >/dev/null; GET "/echo/{x}" -Q --sheet'
+  [ "${lines[0]}" = "# @no-auto-encoding" ]
+  [[ "${lines[1]}" == "GET http://"*"/echo/{x}" ]]
+}
+
 @test "-q appends the query string exactly as given" {
   run rsh 'rest "$API" >/dev/null; GET /echo -q "a=b&c=d%20e"'
   [ "$(field .rawPath)" = "/echo?a=b&c=d%20e" ]

@@ -4,6 +4,7 @@
  * the request, as the engine built it, goes to curl together with that option unchanged.
  */
 import type { Request } from '../model.js';
+import { urlWithTarget } from '../url/as-written.js';
 import { bodyContentTypeWords, headerWord, methodWords } from './rules.js';
 import { shorthandCurlWords } from './auth-shorthand.js';
 
@@ -25,6 +26,6 @@ export function curlArgv(req: Request, opts: CurlArgvOptions = {}): string[] {
   }
   if (req.body && opts.bodyFile) words.push('--data-binary', `@${opts.bodyFile}`, ...bodyContentTypeWords(req.headers));
   if (opts.extraArgs) words.push(...opts.extraArgs);
-  words.push('--url', req.url);
+  words.push(...(req.target !== undefined ? ['-g'] : []), '--url', urlWithTarget(req.url, req.target));
   return words;
 }

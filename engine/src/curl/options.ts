@@ -61,6 +61,16 @@ export interface CurlOptions {
   proxyUser?: string;
   /** --cacert FILE: the authorities that verify the server, over CURL_CA_BUNDLE and SSL_CERT_FILE (http/trust.ts). */
   cacert?: string;
+  /** -E / --cert FILE[:PASS]: the client certificate for mutual TLS (http/client-cert.ts). */
+  cert?: string;
+  /** --key FILE: the client certificate's private key (default: the --cert file). */
+  key?: string;
+  /** --pass PASS: the private key's passphrase. */
+  pass?: string;
+  /** --http2: offer HTTP/2 by ALPN to https:// servers. */
+  http2: boolean;
+  /** --unix-socket PATH: connect to this socket instead of the URL's host. */
+  unixSocket?: string;
   /** -n / --netrc (`required`), --netrc-optional: credentials from ~/.netrc (http/netrc.ts). */
   netrc?: 'required' | 'optional';
   /** --netrc-file FILE: that file instead of ~/.netrc (implies --netrc). */
@@ -149,6 +159,13 @@ const LONG: Record<string, Spec> = {
   noproxy: { arg: true, apply: (o, v) => (o.noProxy = v) },
   'proxy-user': { arg: true, apply: (o, v) => (o.proxyUser = v) },
   cacert: { arg: true, apply: (o, v) => (o.cacert = v) },
+  cert: { arg: true, apply: (o, v) => (o.cert = v) },
+  key: { arg: true, apply: (o, v) => (o.key = v) },
+  pass: { arg: true, apply: (o, v) => (o.pass = v) },
+  // PEM is curl's default and all the engine reads; another type (DER, P12, ENG) goes to curl.
+  'cert-type': { arg: true, apply: (o, v) => (v.toUpperCase() === 'PEM' ? undefined : o.unknown.push('--cert-type', v)) },
+  http2: { arg: false, apply: (o) => (o.http2 = true) },
+  'unix-socket': { arg: true, apply: (o, v) => (o.unixSocket = v) },
   netrc: { arg: false, apply: (o) => (o.netrc = 'required') },
   'netrc-optional': { arg: false, apply: (o) => (o.netrc = 'optional') },
   'netrc-file': { arg: true, apply: (o, v) => (o.netrcFile = v) },
@@ -179,6 +196,7 @@ const SHORT: Record<string, string> = {
   T: 'upload-file',
   x: 'proxy',
   U: 'proxy-user',
+  E: 'cert',
   n: 'netrc',
 };
 
@@ -220,6 +238,7 @@ export function emptyOptions(): CurlOptions {
     cookieFiles: [],
     junkSession: false,
     compressed: false,
+    http2: false,
     unknown: [],
   };
 }
@@ -301,6 +320,7 @@ function resetBoolean(o: CurlOptions, name: string): void {
     verbose: 'verbose',
     'junk-session-cookies': 'junkSession',
     compressed: 'compressed',
+    http2: 'http2',
   };
   const key = map[name];
   if (key) (o as unknown as Record<string, boolean>)[key] = false;
@@ -312,19 +332,19 @@ function resetBoolean(o: CurlOptions, name: string): void {
  */
 const OTHER_ARG_LONG = new Set([
   'url', 'form', 'form-string', 'upload-file', 'preproxy', 'range', 'write-out', 'dump-header',
-  'config', 'continue-at', 'speed-limit', 'speed-time', 'time-cond', 'ftp-port', 'quote', 'telnet-option', 'cert',
-  'cert-type', 'key', 'key-type', 'pass', 'capath', 'crlfile', 'pinnedpubkey', 'ciphers', 'tls13-ciphers',
+  'config', 'continue-at', 'speed-limit', 'speed-time', 'time-cond', 'ftp-port', 'quote', 'telnet-option',
+  'key-type', 'capath', 'crlfile', 'pinnedpubkey', 'ciphers', 'tls13-ciphers',
   'curves', 'resolve', 'connect-to', 'interface', 'local-port', 'dns-servers', 'dns-interface', 'limit-rate',
   'max-filesize', 'connect-timeout', 'retry', 'retry-delay', 'retry-max-time', 'keepalive-time', 'expect100-timeout',
   'happy-eyeballs-timeout-ms', 'oauth2-bearer', 'aws-sigv4', 'trace', 'trace-ascii', 'trace-config', 'output-dir',
-  'proto', 'proto-redir', 'proto-default', 'unix-socket', 'abstract-unix-socket', 'netrc-file',
+  'proto', 'proto-redir', 'proto-default', 'abstract-unix-socket', 'netrc-file',
   'request-target', 'socks4', 'socks4a', 'socks5', 'socks5-hostname', 'tls-max', 'sasl-authzid', 'login-options',
   'mail-from', 'mail-rcpt', 'mail-auth', 'variable', 'url-query', 'stderr', 'etag-save', 'etag-compare', 'hsts',
   'alt-svc', 'doh-url', 'proxy-header', 'engine', 'random-file', 'egd-file', 'ftp-method', 'krb',
   'create-file-mode', 'parallel-max', 'rate', 'ip-tos', 'vlan-priority',
 ]);
 const OTHER_ARG_SHORT: Record<string, string> = {
-  E: 'cert', F: 'form', T: 'upload-file', r: 'range', w: 'write-out', D: 'dump-header',
+  F: 'form', T: 'upload-file', r: 'range', w: 'write-out', D: 'dump-header',
   K: 'config', C: 'continue-at', Y: 'speed-limit', y: 'speed-time', z: 'time-cond', P: 'ftp-port', Q: 'quote', t: 'telnet-option',
 };
 /** Short flags (no argument) the engine does not perform, by curl's long name, so `-g` and `--globoff` read the same. */

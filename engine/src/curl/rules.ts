@@ -5,6 +5,7 @@
  * Source: curl's manual (https://curl.se/docs/manpage.html), options -I, -X, -H and -d.
  */
 import type { Header } from '../model.js';
+import type { DataPart } from './options.js';
 
 /**
  * The words that give curl the method: `-I` for HEAD (curl's -X HEAD would wait for a body);
@@ -117,6 +118,34 @@ export function urlencodeData(v: string): string | undefined {
   if (eq > 0 && (at < 0 || eq < at)) return `${v.slice(0, eq)}=${urlencodeText(v.slice(eq + 1))}`;
   if (at >= 0) return undefined;
   return urlencodeText(v);
+}
+
+/**
+ * The file a data option reads (`-d @file`, `--data-binary @file`, `--json @file`,
+ * `--data-urlencode @file` or `name@file`), or undefined when its value is the data itself
+ * (`--data-raw` never reads a file: curl's manual, --data-raw). `-` is standard input.
+ */
+export function dataFile(part: DataPart): string | undefined {
+  const v = part.value;
+  if (part.kind === 'raw') return undefined;
+  if (part.kind === 'urlencode') return urlencodeData(v) === undefined ? v.slice(v.indexOf('@') + 1) : undefined;
+  return v.startsWith('@') ? v.slice(1) : undefined;
+}
+
+/**
+ * The bytes curl sends for a data option that reads the file `bytes` ({@link dataFile}), by
+ * curl's manual: `-d`/`--data-ascii @file` drop carriage returns and newlines; `--data-binary`
+ * and `--json` send the file as it is; `--data-urlencode @file` the content URL-encoded,
+ * `name@file` as `name=` and the encoded content.
+ */
+export function fileDataBytes(part: DataPart, bytes: Uint8Array): Uint8Array {
+  if (part.kind === 'data' || part.kind === 'ascii') return bytes.filter((b) => b !== 0x0d && b !== 0x0a);
+  if (part.kind === 'urlencode') {
+    const at = part.value.indexOf('@');
+    const encoded = urlencodeText(new TextDecoder().decode(bytes));
+    return new TextEncoder().encode(at === 0 ? encoded : `${part.value.slice(0, at)}=${encoded}`);
+  }
+  return bytes;
 }
 
 /**

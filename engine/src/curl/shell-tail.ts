@@ -1,7 +1,8 @@
 /**
  * What bash does around a pasted curl command, read without running anything: API docs often
  * end the command with `| jq .`, `> out.json`, `2>&1` or `&& echo`, and an unquoted `&` in a URL
- * (`curl http://h/e?q=a&n=0`) makes bash run curl in the background with the URL cut at the `&`.
+ * (`curl http://h/e?q=a&n=0`) makes bash run curl in the background with the URL cut at the `&`
+ * (what the import then converts, saying so).
  * Quoting follows words.ts (single and double quotes, `$'...'`, backslash escapes, `#` comments),
  * so an operator inside quotes is text. Source: bash's manual, "Pipelines", "Lists of Commands"
  * and "Redirections" (https://www.gnu.org/software/bash/manual/bash.html).
@@ -13,7 +14,10 @@ export interface ShellTail {
   command: string;
   /** The rest of the line from that operator (`| jq .`, `> out.json`), trimmed; absent when none. */
   dropped?: string;
-  /** Words holding an unquoted `&` between two characters (`a=1&b=2`): bash would cut them there. */
+  /**
+   * The word holding an unquoted `&` between two characters (`a=1&b=2`), when there is one: bash
+   * ends the command at that `&` (and runs it in the background), so `command` ends there too.
+   */
   bareAmpersands: string[];
   /**
    * What bash would expand outside single quotes, as written: `$NAME`, `${...}`, `$(...)` (its
@@ -79,9 +83,9 @@ export function cutShellTail(line: string): ShellTail {
     }
     if (c === '$' || c === '`') expansion(i);
     if (c === '&' && wordStart >= 0 && i + 1 < n && !BLANK.test(line[i + 1]!) && line[i + 1] !== '&') {
-      if (!bare.includes(wordAt(i))) bare.push(wordAt(i));
-      i++;
-      continue;
+      // bash ends the command here and runs it in the background: curl gets the word up to `&`.
+      bare.push(wordAt(i));
+      return { command: line.slice(0, i), dropped: line.slice(i).trim(), bareAmpersands: bare, expansions };
     }
     if (c === '|' || c === '>' || c === '<' || c === ';' || c === '&') {
       let cut = i;

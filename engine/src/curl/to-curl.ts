@@ -3,6 +3,7 @@
  * (bash, zsh, dash; curl's manual: `-X`, `-H`, `--data-binary`, `--url`). Used by C-c C-u
  * and the shell's --dry-run.
  */
+import { urlWithTarget } from '../url/as-written.js';
 import { bodyBytes, type Request } from '../model.js';
 import { bodyContentTypeWords, headerWord, methodWords } from './rules.js';
 import { shorthandCurlWords } from './auth-shorthand.js';
@@ -110,7 +111,8 @@ export function toCurl(req: Request, opts: CurlOptions = {}): string {
   }
   if (opts.extraArgs) words.push(...opts.extraArgs.map(shellQuote));
   // curl expands {a,b} and [1-3] in URLs into several requests unless globbing is off.
-  if (/[[\]{}]/.test(req.url)) words.push('-g');
-  words.push(shellQuote(req.url));
+  const url = urlWithTarget(req.url, req.target);
+  if (/[[\]{}]/.test(url)) words.push('-g');
+  words.push(shellQuote(url));
   return prefix + words.join(' ');
 }

@@ -19,7 +19,7 @@ export const ENGINE_ERROR = -32001;
 // ---------------------------------------------------------------------------------------------
 // Shared payloads: the session's own types (engine/src/session/types.ts), under the protocol's names
 
-export type { Settings, ProxySetting, RequestContext, WireBody, RequestInfo, ResponseInfo, PresentationInfo, RedirectInfo } from '../session/types.js';
+export type { Settings, ProxySetting, ClientCertSetting, RequestContext, WireBody, RequestInfo, ResponseInfo, PresentationInfo, RedirectInfo } from '../session/types.js';
 export type { OutlineRequest, OutlineVariable } from '../session/types.js';
 import type { Settings, RequestContext, SendInput, SendOutput, Outline, VariablesInput, VariablesOutput, CurlInput, CurlOutput, CodeInput, CodeOutput, EnvironmentsInput, EnvironmentsOutput } from '../session/types.js';
 /** `sheet/send`'s parameters: the session's {@link SendInput}. */
@@ -180,7 +180,10 @@ export interface FromCurlParams {
   text?: string;
 }
 export interface FromCurlResult {
-  /** The request: `METHOD URL`, `Name: value` lines, an empty line and the body; ends with a newline. */
+  /**
+   * The request: `METHOD URL`, `Name: value` lines, an empty line and the body; ends with a
+   * newline. Several requests (curl's URL globs) are separated by `separator` lines.
+   */
   text: string;
   /** What the command does that the request does not carry, each naming the option. */
   warnings: { message: string }[];

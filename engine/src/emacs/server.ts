@@ -3,17 +3,20 @@
  * protocol goes to stdout; logs go to stderr. Engine errors travel as ResponseErrors with code
  * ENGINE_ERROR and `data` = { code, line, hint, details }. `$/cancelRequest` aborts a send.
  */
+import { dirname } from 'node:path';
 import { CancellationTokenSource, ResponseError, type CancellationToken, type MessageConnection } from 'vscode-jsonrpc';
 import { createMessageConnection, StreamMessageReader } from 'vscode-jsonrpc/node.js';
 import { EngineError, isEngineError, toEngineError } from '../errors.js';
 import { closeConnections } from '../http/send.js';
 import { containStrayErrors, withCallScope } from '../call-scope.js';
 import { curlToSheet } from '../curl/from-curl.js';
+import { curlFileReader } from '../resolve/body-parts.js';
 import { codeTargets } from '../snippet/to-code.js';
 import { syntaxFor } from '../http-file/index.js';
 import * as P from './protocol.js';
 import { VERSION } from '../version.js';
 import { Session, type SessionEvalLisp } from '../session/session.js';
+import { checkTlsSettings } from '../session/tls-settings.js';
 import { answerBadFrames, FramedStreamWriter, strictJsonDecoder } from './framing.js';
 import { FrameResync } from './resync.js';
 import { completionsFor } from './completions.js';
@@ -73,6 +76,10 @@ const SETTING_TYPES: Record<keyof P.Settings, [type: string, nullable: boolean]>
   insecure: ['boolean', false],
   proxy: ['object', true],
   caFile: ['string', true],
+  clientCert: ['object', true],
+  clientCertificates: ['object', true],
+  http2: ['boolean', false],
+  unixSocket: ['string', true],
   netrc: ['string', true],
 };
 
@@ -99,6 +106,7 @@ function checkSettings(s: unknown, where: string): P.Settings | undefined {
     if (badProxy) throw new EngineError('bad-argument', `${where}.proxy must be an object of strings (${PROXY_FIELDS.join(', ')}) or null, not ${JSON.stringify(v)}`, { hint: 'See ProxySetting in docs/protocol.md.' });
     out[k] = v;
   }
+  checkTlsSettings(out, where);
   return out as P.Settings;
 }
 
@@ -192,10 +200,12 @@ export function serve(conn: MessageConnection, onExit: () => void = () => proces
     if (typeof p?.command !== 'string') {
       throw new EngineError('bad-argument', `params.command must be a curl command line (a string), not ${JSON.stringify(p?.command)}`, { hint: 'See docs/protocol.md.' });
     }
-    const { text, warnings } = curlToSheet(p.command);
     const path = typeof p.path === 'string' ? p.path : undefined;
+    // Files the command names (-d @file, -b FILE) are read beside the sheet, where it reads `< file`.
+    const { requests, warnings } = curlToSheet(p.command, { readFile: curlFileReader(path ? dirname(path) : process.cwd()) });
     const separator = syntaxFor(typeof p.text === 'string' ? p.text : '', path) === 'http' ? '###' : '#';
-    return { text, warnings, separator };
+    // A command that makes several requests (URL globs) gives one request each, separated.
+    return { text: requests.join(`${separator}\n`), warnings, separator };
   }));
   conn.onRequest(P.SheetEnvironments, guard((p: P.EnvironmentsParams) => {
     if (p?.path !== undefined && p.path !== null && typeof p.path !== 'string') {

@@ -5,6 +5,8 @@
  * in the output). Callers show every problem. The table of what converts: docs/http-files.md
  * "Converting".
  */
+import { AS_WRITTEN_TAG } from '../url/as-written.js';
+import { isMultipart } from '../sheet/body-parts.js';
 import type { RequestNode, Sheet } from '../sheet/ast.js';
 import { parseSheet, splitLines } from '../sheet/parse.js';
 import { parseHttpFile } from './parse.js';
@@ -75,7 +77,8 @@ export function sheetToHttp(text: string): ConvertResult {
 }
 
 function requestToHttp(r: RequestNode, refs: (t: string) => string, problems: ConvertProblem[]): string[] {
-  const out = [`${r.method} ${refs(r.url)}`];
+  // `HTTP/2` on the line (curl's --http2) is JetBrains' form too; other versions are dropped.
+  const out = [`${r.method} ${refs(r.url)}${r.httpVersion === 'HTTP/2' ? ' HTTP/2' : ''}`];
   for (const h of r.headers) {
     if (h.kind === 'header') out.push(`${h.name}: ${refs(h.value)}`);
     else {
@@ -98,8 +101,9 @@ function requestToHttp(r: RequestNode, refs: (t: string) => string, problems: Co
  * `:name`, `# @name` kept as a comment.
  * Not convertible (named in `problems`): system variables (`{{$guid}}`...), request variables
  * (`{{login.response...}}`), names defined by no file variable (environment variables),
- * `# @no-redirect` / `# @no-cookie-jar` / `# @prompt`, response handlers, pre-request scripts, `<@` and multipart
- * `< path` parts, body lines starting with `#` (a comment in a sheet).
+ * `# @no-redirect` / `# @no-cookie-jar` / `# @prompt`, response handlers, pre-request scripts, `<@` bodies,
+ * `< path` parts outside a multipart body, body lines starting with `#` (a comment in a sheet).
+ * A multipart body with `< path` parts is converted: sheets read the same form.
  */
 export function httpToSheet(text: string): ConvertResult {
   const sheet = parseHttpFile(text);
@@ -118,11 +122,16 @@ export function httpToSheet(text: string): ConvertResult {
   for (const r of sheet.requests) {
     if (r.name) out.push(`# @name ${r.name}`);
     for (const d of r.directives ?? []) {
-      if (d.name === 'name' || d.name === 'note') continue;
+      if (d.name === 'name' || d.name === 'note' || d.name === 'http2') continue; // `# @http2` becomes the sheet's `HTTP/2` at the end of the request line (below)
+      if (d.name === AS_WRITTEN_TAG) {
+        out.push(`# @${AS_WRITTEN_TAG}`); // the one tag a sheet reads too (url/as-written.ts)
+        continue;
+      }
       problems.push({ line: d.line, construct: `# @${d.name} ${d.value}`.trim(), message: `the directive @${d.name} has no sheet equivalent` });
       out.push(`# not converted (line ${d.line}): @${d.name} ${d.value}`.trimEnd());
     }
-    out.push(`${r.method} ${refs(r.url, r.line)}`);
+    const http2 = r.httpVersion === 'HTTP/2' || !!r.directives?.some((d) => d.name === 'http2');
+    out.push(`${r.method} ${refs(r.url, r.line)}${http2 ? ' HTTP/2' : ''}`);
     for (const h of r.headers) if (h.kind === 'header') out.push(`${h.name}: ${refs(h.value, h.line)}`);
     const b = r.body;
     if (b?.kind === 'text') {
@@ -135,7 +144,25 @@ export function httpToSheet(text: string): ConvertResult {
       if (b.substitute) problems.push({ line: b.line, construct: `<@ ${b.path}`, message: 'sheets have no file body with variables substituted; it is converted to < path, sent as is' });
       out.push('', `< ${b.path}`);
     } else if (b?.kind === 'parts') {
-      problems.push({ line: b.line, construct: 'multipart body with < path parts', message: 'sheets cannot mix text and files in a body; the body is not converted: build it as one file and use < path' });
+      // A sheet reads the same form under a written multipart Content-Type (sheet/body-parts.ts).
+      const multipart = r.headers.some((h) => h.kind === 'header' && /^content-type$/i.test(h.name) && isMultipart(h.value));
+      if (!multipart) problems.push({ line: b.line, construct: 'body with < path parts', message: 'a sheet mixes text and files only in a multipart body; the body is not converted: build it as one file and use < path' });
+      else {
+        const lines: string[] = [];
+        for (const p of b.parts) {
+          if (p.kind === 'file') {
+            if (p.substitute) problems.push({ line: p.line, construct: `<@ ${p.path}`, message: 'converted as <@ path: a sheet multipart body substitutes :name variables in it' });
+            lines.push(`<${p.substitute ? `@${p.encoding ?? ''}` : ''} ${p.path}`);
+          } else {
+            p.text.split('\n').forEach((l, k) => {
+              if (l.startsWith('#')) problems.push({ line: p.line + k, construct: l, message: 'a body line starting with # would end the request in a sheet' });
+            });
+            lines.push(refs(p.text, p.line));
+          }
+        }
+        // .http drops the body's trailing blank lines; the sheet's last empty line is curl's closing CRLF.
+        out.push('', ...lines, '');
+      }
     }
     for (const h of r.handlers ?? []) {
       problems.push({ line: h.line, construct: h.kind === 'inline' ? '> {% ... %}' : `> ${h.path}`, message: 'response handlers have no sheet equivalent; use -> jq-set-var or -> run-hook' });

@@ -14,6 +14,8 @@ import path from 'node:path';
 import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser/lib/esm/main.js'; // the ESM build: esbuild cannot bundle the UMD one (dynamic requires)
 import { parse as parseDotenv } from 'dotenv';
 import { EngineError } from '../errors.js';
+import type { ClientCertSpec } from '../http/send.js';
+import { addCertificates } from './env-certificates.js';
 
 export interface Environment {
   /** The chosen environment's name, or undefined for `$shared` only. */
@@ -28,11 +30,18 @@ export interface Environment {
   available: string[];
   /** The `.env` next to the file (for `{{$dotenv}}`), empty when there is none. */
   dotenv: Record<string, string>;
+  /**
+   * Client certificates by host (`*`: every host): JetBrains' `SSLConfiguration`, httpyac's
+   * `clientCertificates` (env-certificates.ts), paths absolute.
+   */
+  clientCertificates: Record<string, ClientCertSpec>;
 }
 
 const JB_PUBLIC = 'http-client.env.json';
 const JB_PRIVATE = 'http-client.private.env.json';
 const VSCODE_KEY = 'rest-client.environmentVariables';
+/** VS Code REST Client's client certificates by host, for every environment. */
+const VSCODE_CERTIFICATES = 'rest-client.certificates';
 
 /** The nearest directory at or above `dir` holding `rel`, as the file's path. */
 function findUp(dir: string, rel: string): string | undefined {
@@ -85,8 +94,10 @@ export function loadEnvironment(filePath: string, envName?: string): Environment
   const sources: Record<string, unknown>[] = [];
   const vscode = findUp(dir, path.join('.vscode', 'settings.json'));
   let vs: Record<string, unknown> | undefined;
+  let vsCertificates: unknown;
   if (vscode) {
     const settings = readJson(vscode);
+    vsCertificates = settings[VSCODE_CERTIFICATES];
     const e = settings[VSCODE_KEY];
     if (e && typeof e === 'object') {
       vs = e as Record<string, unknown>;
@@ -119,6 +130,13 @@ export function loadEnvironment(filePath: string, envName?: string): Environment
   };
   for (const s of [vs, jbPub, jbPriv]) take(s, '$shared');
   if (envName !== undefined) for (const s of [vs, jbPub, jbPriv]) take(s, envName);
+  const clientCertificates: Record<string, ClientCertSpec> = {};
+  // VS Code's, relative to the workspace (the folder holding .vscode), under the environments'.
+  if (vsCertificates !== undefined) addCertificates({ clientCertificates: vsCertificates }, vscode!, clientCertificates, path.dirname(path.dirname(vscode!)), VSCODE_CERTIFICATES);
+  const fileOf = new Map<unknown, string>([[vs, vscode!], [jbPub, pub!], [jbPriv, priv!]]);
+  for (const key of envName !== undefined ? ['$shared', envName] : ['$shared']) {
+    for (const s of [vs, jbPub, jbPriv]) if (s) addCertificates(s[key], fileOf.get(s)!, clientCertificates);
+  }
   let dotenv: Record<string, string> = {};
   const envFile = path.join(dir, '.env');
   if (fs.existsSync(envFile)) {
@@ -128,5 +146,5 @@ export function loadEnvironment(filePath: string, envName?: string): Environment
       throw new EngineError('file-unreadable', `cannot read ${envFile} (${(e as NodeJS.ErrnoException).code ?? 'error'})`, { details: { path: envFile } });
     }
   }
-  return { ...(envName !== undefined ? { name: envName } : {}), variables, jetbrains, files, available, dotenv };
+  return { ...(envName !== undefined ? { name: envName } : {}), variables, jetbrains, files, available, dotenv, clientCertificates };
 }

@@ -14,6 +14,7 @@
  */
 import type { Block, BodyNode, BodyPart, Diagnostic, Directive, HeaderItem, RequestNode, ResponseHandler, Sheet, VarDecl } from '../sheet/ast.js';
 import { HTTP_VERSION, METHODS, splitLines } from '../sheet/parse.js';
+import { bodyNode } from '../sheet/body-parts.js';
 
 const METHOD_SET = new Set<string>([...METHODS, 'CONNECT']);
 const SEPARATOR = /^###(.*)$/;
@@ -35,11 +36,10 @@ function urlContinues(l: string): boolean {
   if (URL_PART.test(l)) return true;
   return /^[ \t]+\S/.test(l) && !COMMENT.test(l) && !HEADER.test(l);
 }
-const FILE_BODY = /^<(@(\w*))?[ \t]+(\S.*?)[ \t]*$/;
 const BLANK = /^[ \t]*$/;
 
 /** Directives we act on; others are kept and reported as unsupported (docs/http-files.md). */
-export const KNOWN_DIRECTIVES = new Set(['name', 'no-redirect', 'no-cookie-jar', 'prompt', 'note']);
+export const KNOWN_DIRECTIVES = new Set(['name', 'no-redirect', 'no-cookie-jar', 'prompt', 'note', 'no-auto-encoding', 'http2']);
 
 /**
  * `[METHOD] URL [HTTP/x.y]` split into [all, method?, url, version?] (a regex with a lazy URL
@@ -307,43 +307,3 @@ function readScript(lines: string[], at: number, end: number, first: string): { 
   }
 }
 
-/**
- * The body node of the body lines: a file body, text, or text with `< path` parts. Parts are
- * whole lines: the resolver joins them with the body's line ending.
- */
-function bodyNode(lines: { text: string; line: number }[]): BodyNode | undefined {
-  if (!lines.length) return undefined;
-  const first = lines[0]!.line;
-  const last = lines[lines.length - 1]!.line;
-  const fileOf = (l: { text: string; line: number }): BodyPart | undefined => {
-    if (l.text.charCodeAt(0) !== 60 /* < */) return undefined;
-    const f = FILE_BODY.exec(l.text);
-    if (!f) return undefined;
-    const part: BodyPart = { kind: 'file', path: f[3]!, line: l.line };
-    if (f[1]) part.substitute = true;
-    if (f[2]) part.encoding = f[2];
-    return part;
-  };
-  if (lines.length === 1) {
-    const f = fileOf(lines[0]!);
-    if (f && f.kind === 'file') return { ...f };
-  }
-  const parts: BodyPart[] = [];
-  let text: string[] = [];
-  let textLine = first;
-  for (const l of lines) {
-    const f = fileOf(l);
-    if (f) {
-      if (text.length) parts.push({ kind: 'text', text: text.join('\n'), line: textLine });
-      parts.push(f);
-      text = [];
-      textLine = l.line + 1;
-    } else {
-      if (!text.length) textLine = l.line;
-      text.push(l.text);
-    }
-  }
-  if (parts.length === 0) return { kind: 'text', text: text.join('\n'), line: first, endLine: last };
-  if (text.length) parts.push({ kind: 'text', text: text.join('\n'), line: textLine });
-  return { kind: 'parts', parts, line: first, endLine: last };
-}

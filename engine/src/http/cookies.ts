@@ -62,6 +62,19 @@ export function parseNetscape(text: string, junkSession = false): Cookie[] {
   return out;
 }
 
+/**
+ * The Cookie header value curl sends to `url` from a Netscape cookie file's text (curl's `-b
+ * FILE`, with `-j` dropping session cookies): the cookies whose domain, path and secure flag
+ * match, unexpired, by RFC 6265 section 5.4 (tough-cookie's matching); '' when none does.
+ */
+export function fileCookieString(text: string, url: string, junkSession = false): string {
+  const jar = newJar();
+  const store = jar.store as MemoryCookieStore;
+  // The memory store puts synchronously; its promise has nothing left to wait for.
+  for (const c of parseNetscape(text, junkSession)) void store.putCookie(c);
+  return jar.getCookieStringSync(url);
+}
+
 /** One cookie as a Netscape file line; null when it has expired. */
 function cookieLine(c: Cookie, now = Date.now()): string | null {
   // Expires or Max-Age (relative to when the cookie was stored); none: a session cookie (0).

@@ -17,6 +17,8 @@ export interface ResponseHead {
   status: number;
   statusText: string;
   headers: Header[];
+  /** The HTTP version that answered (`1.1`, or `2` when ALPN chose h2), set by send.ts. */
+  httpVersion?: string;
   /** The proxy the exchange went through (send.ts), `origin` and where it came from. */
   proxy?: { origin: string; source: string };
 }
@@ -176,7 +178,9 @@ export function dispatchOnce(dispatcher: Dispatcher, req: Request, signal: Abort
     dispatcher.dispatch(
       {
         origin: url.origin,
-        path: url.pathname + url.search,
+        // A target sent as written goes as the Latin-1 string of its UTF-8 bytes, as headers do.
+        // eslint-disable-next-line no-control-regex
+        path: req.target === undefined ? url.pathname + url.search : /[^\x00-\x7f]/.test(req.target) ? Buffer.from(req.target, 'utf8').toString('latin1') : req.target,
         method: req.method,
         headers,
         body: dispatchBody(req, stream),

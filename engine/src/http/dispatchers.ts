@@ -11,7 +11,9 @@
  * 7.30.2) turns a 407 into an error and then fails an internal assertion outside any promise,
  * which would take the whole daemon down; curl shows that 407 as the response, and so does this.
  */
-import { Agent, ProxyAgent, type Dispatcher } from 'undici';
+import tls from 'node:tls';
+import { Agent, buildConnector, Client, Pool, ProxyAgent, type Dispatcher } from 'undici';
+import type { ClientIdentity } from './client-cert.js';
 import type { ProxyChoice } from './proxy.js';
 import type { Trust } from './trust.js';
 
@@ -77,35 +79,123 @@ class ForwardProxy {
 
 const pools = new Map<string, Pick<Dispatcher, 'dispatch' | 'close'>>();
 
+/** The HTTP version each pool's connections negotiated, by `host:port` (ALPN: `2` for h2). */
+const negotiated = new WeakMap<object, Map<string, string>>();
+
 /**
- * The dispatcher for a request to `url`: direct (`proxy` undefined), or through the proxy
- * (a CONNECT tunnel for https://, absolute form for http://).
- * @param insecure skip the target's certificate verification (curl's -k; the proxy's own
- *   certificate, for an https:// proxy, is still verified, as curl's -k leaves it).
- * @param trust authorities other than Node's defaults (trust.ts), for the target's certificate.
- * @param timeoutMs the call's own timeout, which bounds connecting too (see connectTimeout).
+ * The last TLS alert a server sent on a pool's new connection, by `host:port`: under
+ * TLS 1.3 a server refuses a client certificate after the handshake, and undici reports only
+ * "other side closed"; the alert says why.
  */
-export function dispatcherFor(url: URL, proxy: ProxyChoice | undefined, insecure: boolean, trust?: Trust, timeoutMs?: number): Dispatcher {
+const alerts = new WeakMap<object, Map<string, Error>>();
+
+/** How one request connects: everything that decides which pool it takes. */
+export interface Connection {
+  /** The proxy (proxy.ts); undefined: direct. */
+  proxy?: ProxyChoice;
+  /**
+   * Skip the target's certificate verification (curl's -k; the proxy's own certificate, for an
+   * https:// proxy, is still verified, as curl's -k leaves it).
+   */
+  insecure: boolean;
+  /** Authorities other than Node's defaults (trust.ts), for the target's certificate. */
+  trust?: Trust;
+  /** The call's own timeout in ms, which bounds connecting too (see connectTimeout). */
+  timeoutMs?: number;
+  /** The client certificate presented to the target (client-cert.ts; inside a CONNECT tunnel too). */
+  identity?: ClientIdentity;
+  /**
+   * Offer HTTP/2 by ALPN (curl's --http2; undici's allowH2): https:// only, direct or inside a
+   * CONNECT tunnel; the server may still answer HTTP/1.1.
+   */
+  http2?: boolean;
+  /** Connect to this Unix socket instead of the URL's host (curl's --unix-socket); no proxy. */
+  socketPath?: string;
+}
+
+/**
+ * The dispatcher for a request to `url`: direct (`c.proxy` undefined), or through the proxy
+ * (a CONNECT tunnel for https://, absolute form for http://). Pools are kept per TLS mode, set
+ * of authorities, client certificate, HTTP/2 offer, socket and proxy.
+ */
+export function dispatcherFor(url: URL, c: Connection): Dispatcher {
+  const { proxy, insecure, trust, identity } = c;
   const tunnel = url.protocol === 'https:';
-  const timeout = connectTimeout(timeoutMs);
-  const tlsKey = `${insecure ? 'insecure' : 'verify'} ${trust?.key ?? 'default'} ${timeout}`;
-  const key = proxy ? `${tunnel ? 'connect' : 'forward'} ${proxy.origin} ${proxy.auth ?? ''} ${tunnel ? tlsKey : timeout}` : tlsKey;
-  const targetTls = { rejectUnauthorized: !insecure, ...(trust ? { secureContext: trust.context } : {}) };
+  const timeout = connectTimeout(c.timeoutMs);
+  const h2 = !!c.http2 && tunnel;
+  const tlsKey = `${insecure ? 'insecure' : 'verify'} ${trust?.key ?? 'default'} ${timeout} ${identity?.key ?? ''}`;
+  const key = proxy ? `${tunnel ? 'connect' : 'forward'} ${proxy.origin} ${proxy.auth ?? ''} ${tunnel ? `${tlsKey} ${h2 ? 'h2' : ''}` : timeout}` : `${tlsKey} ${h2 ? 'h2' : ''} ${c.socketPath ?? ''}`;
   let d = pools.get(key);
   if (!d) {
-    if (!proxy) d = new Agent({ keepAliveTimeout: KEEP_ALIVE_MS, connect: { ...targetTls, timeout } });
-    else if (!tunnel) d = new ForwardProxy(proxy, timeout);
+    // Node ignores cert and key beside a secureContext: with both, one context holds all three.
+    const context = trust && identity ? tls.createSecureContext({ ca: trust.ca, ...identity.tls }) : trust?.context;
+    const targetTls = { rejectUnauthorized: !insecure, ...(context ? { secureContext: context } : identity ? identity.tls : {}) };
+    const versions = new Map<string, string>();
+    const refused = new Map<string, Error>();
+    if (!proxy) {
+      const base = buildConnector({ ...targetTls, timeout, allowH2: h2, ...(c.socketPath ? { socketPath: c.socketPath } : {}) });
+      d = new Agent({ keepAliveTimeout: KEEP_ALIVE_MS, allowH2: h2, connect: recording(base, versions, refused) });
+    } else if (!tunnel) d = new ForwardProxy(proxy, timeout);
     else {
       d = new GroupedProxyAgent({
         uri: proxy.origin,
         ...(proxy.auth ? { token: proxy.auth } : {}),
         keepAliveTimeout: KEEP_ALIVE_MS,
-        requestTls: targetTls,
+        // HTTP/2 inside the tunnel, as curl --http2 -x: ALPN on the target's TLS (requestTls).
+        requestTls: { ...targetTls, ...(h2 ? { allowH2: true } : {}) },
+        ...(h2 ? { allowH2: true } : {}),
+        // undici's own factory (a Pool, a Client for one connection), its tunnels recorded.
+        factory: (origin: string | URL, o: Pool.Options) => {
+          const opts = { ...o, connect: recording(o.connect as buildConnector.connector, versions, refused) };
+          return o.connections === 1 ? new Client(origin, opts) : new Pool(origin, opts);
+        },
       });
     }
+    negotiated.set(d, versions);
+    alerts.set(d, refused);
     pools.set(key, d);
   }
   return d as Dispatcher;
+}
+
+/**
+ * The HTTP version that answered on `dispatcher` for `url`: `2` when ALPN chose h2 for its
+ * origin, else `1.1` (RFC 9113 3.2; undici speaks HTTP/1.1 or h2 only).
+ */
+export function versionFor(dispatcher: Dispatcher, url: URL): string {
+  return negotiated.get(dispatcher)?.get(originKey(url.hostname, url.port, url.protocol)) ?? '1.1';
+}
+
+/**
+ * `connect` recording, for each origin, which protocol ALPN chose (the trailer and -v) and the
+ * TLS alert a server sends after the handshake (a refused client certificate, TLS 1.3).
+ */
+function recording(connect: buildConnector.connector, versions: Map<string, string>, refused: Map<string, Error>): buildConnector.connector {
+  return (opts, cb) =>
+    connect(opts, (err, socket) => {
+      if (!err && socket) {
+        const origin = originKey(opts.hostname, opts.port, opts.protocol);
+        versions.set(origin, (socket as { alpnProtocol?: string | false }).alpnProtocol === 'h2' ? '2' : '1.1');
+        refused.delete(origin);
+        socket.on('error', (e: NodeJS.ErrnoException) => {
+          if (/ALERT/.test(e.code ?? '')) refused.set(origin, e);
+        });
+      }
+      (cb as (e: Error | null, s: unknown) => void)(err, socket);
+    });
+}
+
+/** The TLS alert the server of `url` sent on `dispatcher`'s last new connection, once (then forgotten). */
+export function tlsAlertFor(dispatcher: Dispatcher, url: URL): Error | undefined {
+  const m = alerts.get(dispatcher);
+  const k = originKey(url.hostname, url.port, url.protocol);
+  const e = m?.get(k);
+  m?.delete(k);
+  return e;
+}
+
+function originKey(hostname: string, port: string | number | null | undefined, protocol: string): string {
+  return `${hostname.replace(/^\[|\]$/g, '')}:${port || (protocol === 'https:' ? 443 : 80)}`;
 }
 
 /** Close the pooled connections (for a clean exit). */

@@ -65,5 +65,6 @@ export function redirectRequest(hop: Hop, original: string, redirects: Redirect[
   let headers = current.headers;
   if (toGet) headers = headers.filter(([n]) => !/^(content-type|content-length|transfer-encoding)$/i.test(n));
   if (new URL(next).origin !== url.origin) headers = headers.filter(([n]) => !/^(authorization|cookie)$/i.test(n));
-  return { ...current, url: next, method: toGet ? 'GET' : current.method, body: toGet ? undefined : current.body, headers };
+  const { target: _asWritten, ...rest } = current; // the Location is a new URL, encoded as such
+  return { ...rest, url: next, method: toGet ? 'GET' : current.method, body: toGet ? undefined : current.body, headers };
 }

@@ -22,8 +22,9 @@ import { isRedirect, MAX_REDIRECTS, redirectRequest } from './redirects.js';
 import { transportError } from './transport-error.js';
 import { Authenticator, type AuthHop, type AuthOptions } from './auth.js';
 import { chooseProxy, type ProxyOptions } from './proxy.js';
-import { dispatcherFor } from './dispatchers.js';
+import { dispatcherFor, tlsAlertFor, versionFor } from './dispatchers.js';
 import { chooseTrust, type TrustOptions } from './trust.js';
+import { chooseClientCert, type ClientCertOptions } from './client-cert.js';
 
 export { BodyError, SinkError, type BodyPlan, type ResponseHead } from './dispatch.js';
 export type { BodyStream } from './request-body.js';
@@ -32,6 +33,7 @@ export { CURL_EXIT, transportError } from './transport-error.js';
 export { closeConnections } from './dispatchers.js';
 export { chooseProxy, PROXY_VARIABLES, type ProxyOptions } from './proxy.js';
 export { CA_VARIABLES, type TrustOptions } from './trust.js';
+export { pickClientCert, splitCertArg, type ClientCertOptions, type ClientCertSpec } from './client-cert.js';
 export { authShorthand, type AuthOptions, type AuthShorthand } from './auth.js';
 export type { NetrcOptions } from './netrc.js';
 
@@ -92,6 +94,16 @@ export interface SendOptions {
    * `Authorization: AWS KEY SECRET ...` shorthands of a request are read whatever this says.
    */
   auth?: AuthOptions;
+  /**
+   * The client certificate for mutual TLS by curl's rules (client-cert.ts): `cert` (curl's
+   * --cert FILE[:PASS]), `key`, `pass` for every host, else `byHost`; relative names from `cwd`.
+   * Checked before anything is sent (`bad-client-cert`).
+   */
+  clientCert?: ClientCertOptions;
+  /** Offer HTTP/2 by ALPN to https:// servers (curl's --http2); the answer says which version spoke. */
+  http2?: boolean;
+  /** Connect through this Unix socket instead of the URL's host (curl's --unix-socket); no proxy then. */
+  unixSocket?: string;
 }
 
 /** Default cap of a body collected in memory (bytes): 512 MiB. */
@@ -130,7 +142,7 @@ function untilAborted<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
  *   headers with their case, body bytes), the redirects followed, and the duration in ms.
  * @throws EngineError with code `invalid-url`, `connection-refused`, `unknown-host`, `tls-error`,
  *   `timeout`, `cancelled`, `too-many-redirects` or `network-error`; the message names the URL
- *   (and the proxy, when the proxy failed); `bad-proxy` or `bad-ca-file` before anything is sent.
+ *   (and the proxy, when the proxy failed); `bad-proxy`, `bad-ca-file` or `bad-client-cert` before anything is sent.
  */
 export async function send(request: Request, opts: SendOptions = {}): Promise<Exchange> {
   const started = performance.now();
@@ -180,9 +192,11 @@ export async function send(request: Request, opts: SendOptions = {}): Promise<Ex
         });
       }
       // The proxy is chosen before anything is sent: a malformed one is `bad-proxy`, nothing sent.
-      const proxy = chooseProxy(url, opts.proxy);
-      const trust = url.protocol === 'https:' && !opts.insecure ? chooseTrust(opts.trust) : undefined;
-      const dispatcher = dispatcherFor(url, proxy, !!opts.insecure, trust, opts.timeoutMs);
+      const proxy = opts.unixSocket ? undefined : chooseProxy(url, opts.proxy);
+      const https = url.protocol === 'https:';
+      const trust = https && !opts.insecure ? chooseTrust(opts.trust) : undefined;
+      const identity = https ? chooseClientCert(url, opts.clientCert) : undefined;
+      const dispatcher = dispatcherFor(url, { proxy, insecure: !!opts.insecure, trust, timeoutMs: opts.timeoutMs, identity, http2: opts.http2, socketPath: opts.unixSocket });
       const hop: AuthHop = auth.hop(current, url);
       const sent: Request = { ...hop.request, headers: [...hop.request.headers] };
       if (headerValue(sent.headers, 'cookie') === undefined) {
@@ -194,7 +208,8 @@ export async function send(request: Request, opts: SendOptions = {}): Promise<Ex
       const plan = async (head: ResponseHead): Promise<BodyPlan> => {
         if (auth.willRetry(hop, head.status, head.headers)) return { kind: 'discard' };
         if (follow && isRedirect(head.status, head.headers)) return { kind: 'discard' };
-        if (opts.sink) return { kind: 'sink', target: await opts.sink(proxy ? { ...head, proxy: { origin: proxy.origin, source: proxy.source } } : head, sent) };
+        const known = { ...head, httpVersion: versionFor(dispatcher, url), ...(proxy ? { proxy: { origin: proxy.origin, source: proxy.source } } : {}) };
+        if (opts.sink) return { kind: 'sink', target: await opts.sink(known, sent) };
         return { kind: 'collect', max: opts.maxBodyBytes ?? MAX_BUFFERED_BODY };
       };
       let raw: RawResponse;
@@ -210,7 +225,7 @@ export async function send(request: Request, opts: SendOptions = {}): Promise<Ex
             details: { url: sent.url, maxBodyBytes: max },
           });
         }
-        throw transportError(e, sent.url, { timedOut, cancelled: ctrl.signal.aborted && !timedOut, timeoutMs: opts.timeoutMs, proxy, caSources: trust?.sources });
+        throw transportError(tlsAlertFor(dispatcher, url) ?? e, sent.url, { timedOut, cancelled: ctrl.signal.aborted && !timedOut, timeoutMs: opts.timeoutMs, proxy, caSources: trust?.sources, clientCert: identity?.source, socketPath: opts.unixSocket });
       }
       if (opts.jar) {
         for (const [n, v] of raw.headers) {
@@ -224,7 +239,7 @@ export async function send(request: Request, opts: SendOptions = {}): Promise<Ex
         current = redirectRequest({ current, url, status: raw.status, location, stream }, firstUrl, redirects, maxRedirects);
         continue;
       }
-      const response: Response = { httpVersion: '1.1', status: raw.status, statusText: raw.statusText, headers: raw.headers, body: raw.body };
+      const response: Response = { httpVersion: versionFor(dispatcher, url), status: raw.status, statusText: raw.statusText, headers: raw.headers, body: raw.body };
       return { request: sent, response, redirects, durationMs: performance.now() - started, ...(proxy ? { proxy: { origin: proxy.origin, source: proxy.source } } : {}) };
     }
   } finally {

@@ -36,7 +36,7 @@ export function errorCodeForCurlExit(code: number): ErrorCode {
  * Map a transport failure to an engine error that names the URL. `details.curlExit` is the
  * exit status curl gives for the same failure (the shell returns it, as resty does).
  */
-export function transportError(e: unknown, url: string, why: { timedOut: boolean; cancelled: boolean; timeoutMs?: number; proxy?: ProxyChoice; caSources?: string[] }): EngineError {
+export function transportError(e: unknown, url: string, why: { timedOut: boolean; cancelled: boolean; timeoutMs?: number; proxy?: ProxyChoice; caSources?: string[]; clientCert?: string; socketPath?: string }): EngineError {
   if (why.timedOut) {
     return new EngineError('timeout', `${url}: no complete response within ${why.timeoutMs} ms`, {
       hint: 'Raise the timeout, or check that the server answers.',
@@ -61,6 +61,13 @@ export function transportError(e: unknown, url: string, why: { timedOut: boolean
     const failed = proxyError(code, msg, url, why.proxy);
     if (failed) return failed;
   }
+  if (why.socketPath && (code === 'ECONNREFUSED' || code === 'ENOENT' || code === 'EACCES' || code === 'ENOTSOCK')) {
+    // curl --unix-socket: "Failed to connect to ... port 80" (exit 7) for a missing or dead socket.
+    return new EngineError('connection-refused', `${url}: cannot connect to the Unix socket ${why.socketPath} (${code})`, {
+      hint: code === 'EACCES' ? 'You may not open that socket; check its permissions (the Docker socket wants the docker group).' : 'Is the server listening on that socket? Check the path after --unix-socket.',
+      details: { url, socketPath: why.socketPath, curlExit: CURL_EXIT.refused },
+    });
+  }
   if (code === 'ECONNREFUSED') {
     return new EngineError('connection-refused', `${url}: connection refused`, { hint: 'Is the server running, and on that port?', details: { url, curlExit: CURL_EXIT.refused } });
   }
@@ -72,6 +79,25 @@ export function transportError(e: unknown, url: string, why: { timedOut: boolean
     return new EngineError('network-error', `${url}: the server switched protocols (101) though no upgrade was asked for`, {
       hint: 'The server answered with no final response; check the server (curl -v shows the exchange).',
       details: { url, status: 101, curlExit: CURL_EXIT.recv },
+    });
+  }
+  // The server refused the handshake over the client certificate: a TLS alert (TLS 1.2) or, in
+  // TLS 1.3, an alert or a close right after it. curl says "SSL connect error" (exit 35) for a
+  // refused handshake; curl 7.88 over TLS 1.3 reports the late alert as 56 or 52 instead.
+  const alert = /ALERT_(CERTIFICATE_REQUIRED|BAD_CERTIFICATE|UNKNOWN_CA|CERTIFICATE_UNKNOWN|HANDSHAKE_FAILURE|ACCESS_DENIED|DECRYPT_ERROR)/.exec(code + ' ' + msg);
+  // TLS 1.3 servers may instead close at once, before any byte of a response.
+  const closedAfterCert = !alert && why.clientCert && code === 'UND_ERR_SOCKET' && (e as { socket?: { bytesRead?: number } }).socket?.bytesRead === 0;
+  if (closedAfterCert) {
+    return new EngineError('tls-error', `${url}: the server closed the connection right after the TLS handshake, without a response: it did not accept the client certificate (${why.clientCert})`, {
+      hint: 'Check which authority the server wants client certificates from (curl -v shows it).',
+      details: { url, curlExit: CURL_EXIT.tls },
+    });
+  }
+  if (alert) {
+    const given = why.clientCert ? `the client certificate (${why.clientCert})` : 'no client certificate';
+    return new EngineError('tls-error', `${url}: the server refused the TLS handshake with ${given}: ${alert[1]!.toLowerCase().replace(/_/g, ' ')}`, {
+      hint: why.clientCert ? 'The server does not accept that certificate: check which authority it wants (curl -v shows it).' : 'The server wants a client certificate: give one with --cert FILE --key FILE.',
+      details: { url, alert: alert[1], curlExit: CURL_EXIT.tls },
     });
   }
   if (/CERT|SSL|TLS|self.signed|certificate/i.test(code + ' ' + msg)) {

@@ -39,6 +39,8 @@ export interface Trust {
   /** The files and their versions; pools are kept per key. */
   key: string;
   context: tls.SecureContext;
+  /** The authorities' PEM certificates, for a context that adds a client certificate (dispatchers.ts). */
+  ca: string[];
   /** The files and where each came from, for messages: `--cacert /x/ca.pem`. */
   sources: string[];
 }
@@ -129,5 +131,5 @@ export function chooseTrust(o: TrustOptions = {}): Trust | undefined {
     context = tls.createSecureContext({ ca });
     contexts.set(key, context);
   }
-  return { key, context, sources: parts.map((p) => `${p.source} ${p.file}`) };
+  return { key, context, ca, sources: parts.map((p) => `${p.source} ${p.file}`) };
 }

@@ -59,6 +59,8 @@ export interface HttpVarContext {
   now?: () => Date;
   /** Nesting limit of references in values (default 10). */
   maxDepth?: number;
+  /** Not a variable: the environment's client certificates by host, carried to the send (http-file/env-certificates.ts). */
+  clientCertificates?: Readonly<Record<string, { cert: string; key?: string; pass?: string }>>;
 }
 
 const REF = /\{\{\s*(.*?)\s*\}\}/g;

@@ -7,15 +7,15 @@
  * and each `< path` part replaced by the file's bytes as they are; `<@ path` reads the file as
  * text (UTF-8, or the encoding after `<@`) and substitutes variables in it.
  */
-import fs from 'node:fs/promises';
 import type { RequestNode, Sheet } from '../sheet/ast.js';
 import { EngineError } from '../errors.js';
 import { headerValue, type Body, type Header } from '../model.js';
-import { expandPath, normalizeUrl } from './url-path.js';
+import { asWrittenTarget, expandPath, normalizeUrl } from './url-path.js';
 import type { ResolvedRequest, ResolveOptions } from './types.js';
 import { substituteHttp, type HttpVarContext } from './http-vars.js';
 import { basicAuthorization } from './http-auth.js';
 import { formBody } from './http-form.js';
+import { isMultipart, multipartText, partsBody, readBodyFile, textOf } from './body-parts.js';
 import { graphQlRequest, isGraphQl } from './http-graphql.js';
 
 /** What a `.http` request asks of the sender, from its `# @` directives. */
@@ -25,6 +25,8 @@ export interface HttpRequestMeta {
   noRedirect: boolean;
   /** `# @no-cookie-jar`: neither send nor store cookies. */
   noCookieJar: boolean;
+  /** `# @http2` (httpyac), or `HTTP/2` on the request line (JetBrains): offer HTTP/2 (curl's --http2). */
+  http2: boolean;
 }
 
 export interface HttpResolvedRequest extends ResolvedRequest {
@@ -34,7 +36,7 @@ export interface HttpResolvedRequest extends ResolvedRequest {
 /** The directives of `req` as sender options. */
 export function requestMeta(req: RequestNode): HttpRequestMeta {
   const has = (n: string) => !!req.directives?.some((d) => d.name === n);
-  return { ...(req.name ? { name: req.name } : {}), noRedirect: has('no-redirect'), noCookieJar: has('no-cookie-jar') };
+  return { ...(req.name ? { name: req.name } : {}), noRedirect: has('no-redirect'), noCookieJar: has('no-cookie-jar'), http2: has('http2') || req.httpVersion === 'HTTP/2' };
 }
 
 /** The prompt variables a request asks for (`# @prompt name [description]`). */
@@ -87,27 +89,6 @@ function absoluteUrl(url: string, headers: Header[], c: HttpVarContext, line: nu
   return `${SCHEME.test(host) ? '' : 'http://'}${host}${url}`;
 }
 
-async function readFile(file: string, line: number): Promise<Buffer> {
-  try {
-    return await fs.readFile(file);
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    throw new EngineError('file-unreadable', `cannot read body file ${file}${code ? ` (${code})` : ''}`, {
-      line,
-      hint: code === 'ENOENT' ? 'Check the path; it is relative to the .http file\'s directory.' : 'Check the file\'s permissions.',
-      details: { path: file },
-    });
-  }
-}
-
-const textOf = (buf: Buffer, encoding: string | undefined, line: number): string => {
-  try {
-    return new TextDecoder(encoding || 'utf-8').decode(buf);
-  } catch {
-    throw new EngineError('bad-argument', `unknown text encoding ${encoding}`, { line, hint: 'Write <@ path (UTF-8) or an encoding name such as <@latin1 path.' });
-  }
-};
-
 /**
  * Resolve `req` of the `.http` `sheet`.
  * @param ctx the `{{...}}` sources (environment, request variables, prompts); the file
@@ -129,11 +110,13 @@ export async function resolveHttpRequest(sheet: Sheet, req: RequestNode, opts: R
     const value = sub(h.value, h.line);
     return [[h.name, /^authorization$/i.test(h.name) ? basicAuthorization(value) : value] as Header];
   });
-  const url = normalizeUrl(absoluteUrl(sub(req.url, req.line).trim(), headers, c, req.line), req.line);
+  const written = absoluteUrl(sub(req.url, req.line).trim(), headers, c, req.line);
+  const url = normalizeUrl(written, req.line);
+  const target = asWrittenTarget(req, written, req.line);
 
   let body: Body | undefined;
   const b = req.body;
-  const multipart = /^multipart\//i.test(headerValue(headers, 'content-type') ?? '');
+  const multipart = isMultipart(headerValue(headers, 'content-type'));
   if (b?.kind === 'text' && isGraphQl(headers)) {
     const g = graphQlRequest(headers, sub(b.text, b.line), b.line);
     headers = g.headers;
@@ -142,23 +125,13 @@ export async function resolveHttpRequest(sheet: Sheet, req: RequestNode, opts: R
     const text = sub(b.text, b.line);
     // A form body may be broken over lines, with blanks around `=` and `&` (http-form.ts).
     const form = /^application\/x-www-form-urlencoded\b/i.test(headerValue(headers, 'content-type') ?? '');
-    body = { kind: 'text', text: multipart ? text.replace(/\r?\n/g, '\r\n') : form ? formBody(text) : text };
+    body = { kind: 'text', text: multipart ? multipartText(text) : form ? formBody(text) : text };
   } else if (b?.kind === 'file') {
     const file = expandPath(sub(b.path, b.line), baseDir);
-    const buf = await readFile(file, b.line);
+    const buf = await readBodyFile(file, b.line);
     body = b.substitute ? { kind: 'text', text: sub(textOf(buf, b.encoding, b.line), b.line) } : { kind: 'bytes', bytes: buf, path: file };
   } else if (b?.kind === 'parts') {
-    const eol = multipart ? '\r\n' : '\n';
-    const chunks: Buffer[] = [];
-    for (const [i, p] of b.parts.entries()) {
-      if (i > 0) chunks.push(Buffer.from(eol));
-      if (p.kind === 'text') chunks.push(Buffer.from(sub(p.text, p.line).replace(/\r?\n/g, eol), 'utf8'));
-      else {
-        const buf = await readFile(expandPath(sub(p.path, p.line), baseDir), p.line);
-        chunks.push(p.substitute ? Buffer.from(sub(textOf(buf, p.encoding, p.line), p.line), 'utf8') : buf);
-      }
-    }
-    body = { kind: 'bytes', bytes: Buffer.concat(chunks) };
+    body = { kind: 'bytes', bytes: await partsBody(b.parts, multipart, sub, baseDir) };
   }
   const variables = new Map<string, string>();
   for (const [k, v] of fileVars) {
@@ -168,5 +141,5 @@ export async function resolveHttpRequest(sheet: Sheet, req: RequestNode, opts: R
       // a variable this request does not use may be unresolvable here; it is not reported
     }
   }
-  return { request: { method: req.method, url, headers, body, line: req.line }, hooks: req.hooks, variables, warnings: [], meta: requestMeta(req) };
+  return { request: { method: req.method, url, ...(target !== undefined ? { target } : {}), headers, body, line: req.line }, hooks: req.hooks, variables, warnings: [], meta: requestMeta(req) };
 }

@@ -7,19 +7,19 @@
  * Substitution applies to the URL, header values and the text body (sheet format doc,
  * "Variables"); a `< path` body is read from disk, binary-safe.
  */
-import fs from 'node:fs/promises';
 import type { RequestNode, Sheet, VarDecl } from '../sheet/ast.js';
 import { varsBefore } from '../sheet/parse.js';
 import { EngineError, isEngineError } from '../errors.js';
-import type { Body, Header, Request } from '../model.js';
+import { headerValue, type Body, type Header, type Request } from '../model.js';
+import { isMultipart, multipartText, partsBody, readBodyFile } from './body-parts.js';
 import { DEFAULT_MAX_PASSES, Substitution, type SubstitutionWarning } from './substitute.js';
 import { resolveHttpRequest } from './resolve-http.js';
 import { graphQlRequest, isGraphQl } from './http-graphql.js';
-import { expandPath, normalizeUrl } from './url-path.js';
+import { asWrittenTarget, expandPath, normalizeUrl } from './url-path.js';
 import type { EvalLisp, LispDecl, ResolvedRequest, ResolveOptions } from './types.js';
 
 // What resolve-http.ts shares with this file lives in url-path.ts and types.ts (no import cycle).
-export { expandPath, normalizeUrl };
+export { asWrittenTarget, expandPath, normalizeUrl };
 export type { EvalLisp, LispDecl, ResolvedRequest, ResolveOptions };
 
 /**
@@ -165,7 +165,9 @@ export async function resolveRequest(sheet: Sheet, req: RequestNode, opts: Resol
     return out;
   };
 
-  const url = checkedUrl(apply(req.url, req.line).trim(), req.line, warnings);
+  const written = apply(req.url, req.line).trim();
+  const url = checkedUrl(written, req.line, warnings);
+  const target = asWrittenTarget(req, written, req.line);
   let headers: Header[] = [];
   for (const h of req.headers) {
     if (h.kind === 'header') headers.push([h.name, apply(h.value, h.line)]);
@@ -181,26 +183,23 @@ export async function resolveRequest(sheet: Sheet, req: RequestNode, opts: Resol
     }
   }
   let body: Body | undefined;
+  const baseDir = opts.baseDir ?? process.cwd();
+  // A multipart body's lines end in CRLF and may hold `< path` parts, as in .http files.
+  const multipart = isMultipart(headerValue(headers, 'content-type'));
   if (req.body?.kind === 'text' && isGraphQl(headers, { contentType: true })) {
     // A GraphQL query (and its variables block) goes out as JSON: the same rule as `.http`.
     const g = graphQlRequest(headers, apply(req.body.text, req.body.line), req.body.line);
     headers = g.headers;
     body = { kind: 'text', text: g.body };
   } else if (req.body?.kind === 'text') {
-    body = { kind: 'text', text: apply(req.body.text, req.body.line) };
+    const text = apply(req.body.text, req.body.line);
+    body = { kind: 'text', text: multipart ? multipartText(text) : text };
   } else if (req.body?.kind === 'file') {
-    const file = expandPath(apply(req.body.path, req.body.line), opts.baseDir ?? process.cwd());
-    try {
-      body = { kind: 'bytes', bytes: await fs.readFile(file), path: file };
-    } catch (e) {
-      const code = (e as NodeJS.ErrnoException).code;
-      throw new EngineError('file-unreadable', `cannot read body file ${file}${code ? ` (${code})` : ''}`, {
-        line: req.body.line,
-        hint: code === 'ENOENT' ? 'Check the path; it is relative to the sheet file\'s directory.' : 'Check the file\'s permissions.',
-        details: { path: file },
-      });
-    }
+    const file = expandPath(apply(req.body.path, req.body.line), baseDir);
+    body = { kind: 'bytes', bytes: await readBodyFile(file, req.body.line), path: file };
+  } else if (req.body?.kind === 'parts') {
+    body = { kind: 'bytes', bytes: await partsBody(req.body.parts, multipart, apply, baseDir) };
   }
   const variables = new Map([...values].filter(([, v]) => !isUnevaluated(v)));
-  return { request: { method: req.method, url, headers, body, line: req.line }, hooks: req.hooks, variables, warnings };
+  return { request: { method: req.method, url, ...(target !== undefined ? { target } : {}), headers, body, line: req.line }, hooks: req.hooks, variables, warnings };
 }

@@ -3,6 +3,7 @@
  * wire (`wireBody`: UTF-8 text or base64), and a presentation's body inline or in a file from
  * `bodyFileMin` characters on. Split from session.ts, which runs the pipeline.
  */
+import { urlWithTarget } from '../url/as-written.js';
 import { isUtf8 } from 'node:buffer';
 import type { Request } from '../model.js';
 import { charLength, decodeExact, type Presentation } from '../present/present.js';
@@ -22,7 +23,8 @@ export function wireBody(bytes: Uint8Array | undefined): WireBody | undefined {
 
 export function requestInfo(r: Request): RequestInfo {
   const body = r.body ? (r.body.kind === 'text' ? Buffer.from(r.body.text, 'utf8') : r.body.bytes) : undefined;
-  return { method: r.method, url: r.url, headers: r.headers.map(([n, v]) => [n, v]), body: wireBody(body), line: r.line };
+  // A request sent as written (`# @no-auto-encoding`) shows the URL it put on the wire.
+  return { method: r.method, url: urlWithTarget(r.url, r.target), headers: r.headers.map(([n, v]) => [n, v]), body: wireBody(body), line: r.line };
 }
 
 /**

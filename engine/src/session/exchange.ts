@@ -18,7 +18,7 @@ import type { ExchangeJar } from './jar.js';
 
 /** The final response's head as a sink gets it: `send`'s, with the HTTP version. */
 export interface SinkHead extends ResponseHead {
-  /** `1.1` from the engine (undici speaks HTTP/1.1); curl's own when curl sent it. */
+  /** The engine's (`2` over HTTP/2, else `1.1`); curl's own when curl sent it. */
   httpVersion: string;
 }
 
@@ -44,6 +44,8 @@ export interface ExchangeOptions {
    * before the body goes to the sink (only with a sink).
    */
   trace?: (lines: string) => Promise<void>;
+  /** How the -v lines name the connection: the Unix socket as the caller typed it, HTTP/2 offered (trace.ts). */
+  traceConnection?: { socketPath?: string; http2?: boolean };
   /** Append the request to this sheet file first (history.ts; `secrets`: keep credentials; `as`: the request as recorded). */
   history?: { file: string; secrets: boolean; as?: Request };
   /** Send with the real curl instead, with these options (the jar is then curl's own `-b`/`-c`). */
@@ -94,8 +96,8 @@ export async function exchange(request: Request, o: ExchangeOptions): Promise<Ex
     ...(sink
       ? {
           sink: async (h: ResponseHead, sent: Request) => {
-            const head: SinkHead = { ...h, httpVersion: '1.1' };
-            await trace(head, sent, { bodyLength: stream ? (stream.length ?? 'chunked') : undefined, proxy: h.proxy });
+            const head: SinkHead = { ...h, httpVersion: h.httpVersion ?? '1.1' };
+            await trace(head, sent, { bodyLength: stream ? (stream.length ?? 'chunked') : undefined, proxy: h.proxy, ...o.traceConnection });
             return sink(head, sent);
           },
         }

@@ -49,7 +49,7 @@ export function httpContext(node: RequestNode | undefined, file: string | undefi
     }
   }
   const failed = state.failed;
-  return { env: env.variables, jetbrainsEnv: env.jetbrains, dotenv: env.dotenv, requests: state.requests, overrides, globals, ...(prompts.size ? { prompts } : {}), ...(failed.size ? { failed } : {}) };
+  return { env: env.variables, jetbrainsEnv: env.jetbrains, dotenv: env.dotenv, requests: state.requests, overrides, globals, ...(prompts.size ? { prompts } : {}), ...(failed.size ? { failed } : {}), ...(Object.keys(env.clientCertificates).length ? { clientCertificates: env.clientCertificates } : {}) };
 }
 
 /** The session's overrides as the client's and as `client.global` values (`state.globals`), by name without the colon. */

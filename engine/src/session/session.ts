@@ -17,6 +17,7 @@ import { DEFAULT_MAX_PASSES, type SubstitutionWarning } from '../resolve/substit
 import { MAX_BUFFERED_BODY, MAX_REDIRECTS, SinkError } from '../http/send.js';
 import { exchange as sendExchange, type SinkHead } from './exchange.js';
 import { FileJar } from './jar.js';
+import { connectionCurlArgs, connectionSendOptions, NO_CONNECTION_SETTINGS, wantsHttp2 } from './tls-settings.js';
 import { SPILL_MIN_BYTES, SpillSink, spillBytes } from './spill.js';
 
 /** Hooks that read the response body (the others read the status, headers or time). */
@@ -65,6 +66,7 @@ export const DEFAULT_SETTINGS: Required<Settings> = {
   proxy: null,
   caFile: null,
   netrc: null,
+  ...NO_CONNECTION_SETTINGS,
 };
 
 /**
@@ -252,6 +254,7 @@ export class Session {
         insecure: s.insecure,
         proxy: proxyOptions(s.proxy),
         ...(s.caFile ? { trust: { caFile: expandPath(s.caFile, process.cwd()) } } : {}),
+        ...connectionSendOptions(s, resolved.node, resolved.http?.clientCertificates),
         ...(s.netrc ? { auth: { netrc: { file: s.netrc } } } : {}),
       },
       ...(spillAt !== undefined ? { sink: (head: SinkHead) => (sink = new SpillSink(spillAt, MAX_BUFFERED_BODY, head.url, { headers: head.headers, raw: p.raw })) } : {}),
@@ -382,26 +385,27 @@ export class Session {
 
   /** The request at point as a curl command line (`sheet/curl`). */
   async curl(p: CurlInput): Promise<CurlOutput> {
-    const request = await this.exported(p);
+    const { request, curlArgs } = await this.exported(p);
     // The netrc setting is curl's -n (`~/.netrc`) or --netrc-file (docs/networks.md).
     const netrc = this.merged(p.settings).netrc;
-    const extraArgs = netrc ? (netrc === '~/.netrc' ? ['-n'] : ['--netrc-file', netrc]) : [];
+    const extraArgs = [...(netrc ? (netrc === '~/.netrc' ? ['-n'] : ['--netrc-file', netrc]) : []), ...curlArgs];
     return { command: toCurl(request, { alwaysMethod: true, extraArgs }), url: request.url };
   }
 
   /** The request at point as code for `p.target` (`sheet/code`, `sheet export`; ../snippet/to-code.ts). */
   async code(p: CodeInput): Promise<CodeOutput> {
-    const request = await this.exported(p);
+    const { request } = await this.exported(p);
     return { code: toCode(request, p.target), url: request.url };
   }
 
   /** The resolved request at point that the exports (curl, code) write. */
-  private async exported(p: CurlInput): Promise<Request> {
+  private async exported(p: CurlInput): Promise<{ request: Request; curlArgs: string[] }> {
     await this.ready;
     const s = this.merged(p.settings);
     const resolved = await this.resolveAt(p, s).catch((e: unknown) => {
       throw this.parse(p.text, p.path).syntax === 'http' ? explainNoEnvironment(e, p.path, p.env) : e;
     });
-    return resolved.request;
+    // The options curl needs to connect as the engine would (rpc/tls-settings.ts).
+    return { request: resolved.request, curlArgs: connectionCurlArgs(resolved.request.url, s, wantsHttp2(s, resolved.node), resolved.http?.clientCertificates) };
   }
 }

@@ -4,9 +4,9 @@
  */
 import type { Exchange, Header, Response } from '../model.js';
 
-/** The status line: `HTTP/1.1 200 OK`. */
+/** The status line: `HTTP/1.1 200 OK`; `HTTP/2 200` (HTTP/2 has no reason phrase, RFC 9113 8.3.2). */
 function statusLine(r: Response): string {
-  return `HTTP/${r.httpVersion} ${r.status}${r.statusText ? ' ' + r.statusText : ''}`;
+  return `HTTP/${r.httpVersion} ${r.status}${r.statusText && r.httpVersion !== '2' ? ' ' + r.statusText : ''}`;
 }
 
 /** The status line and the headers, CRLF-separated, ending in an empty line (-i, HEAD). */
@@ -21,21 +21,30 @@ export function headerBlock(r: Response): string {
  *   the body's `Content-Length` (`bodyLength` for a streamed body, `chunked` when its length is
  *   unknown; else the length of `request.body`) after the headers. Through a proxy
  *   (`wire.proxy`), a `*` line names it and where it came from, and an http:// request line is
- *   the absolute URL the proxy received, as curl -v shows them.
+ *   the absolute URL the proxy received, as curl -v shows them. Through a Unix socket
+ *   (`wire.socketPath`) a `* Connected to HOST (PATH)` line names it; when HTTP/2 was offered to
+ *   an https:// server (`wire.http2`), `* ALPN:` lines say what the server accepted, as curl's.
  */
-export function verboseLines(ex: Exchange, own: Header[], wire?: { bodyLength?: number | 'chunked'; proxy?: { origin: string; source: string } }): string {
+export function verboseLines(ex: Exchange, own: Header[], wire?: { bodyLength?: number | 'chunked'; proxy?: { origin: string; source: string }; socketPath?: string; http2?: boolean }): string {
   const u = new URL(ex.request.url);
   const proxy = wire?.proxy;
   const target = proxy && u.protocol === 'http:' ? `${u.origin}${u.pathname}${u.search}` : `${u.pathname}${u.search}`;
   const out = proxy ? [`* Uses proxy ${proxy.origin} (from ${proxy.source})`] : [];
-  out.push(`> ${ex.request.method} ${target} HTTP/1.1`, `> Host: ${u.host}`);
-  if (wire) out.push('> Connection: keep-alive');
+  if (wire?.socketPath) out.push(`* Connected to ${u.hostname} (${wire.socketPath}) port ${u.port || (u.protocol === 'https:' ? 443 : 80)}`);
+  if (wire?.http2 && u.protocol === 'https:') out.push('* ALPN: offers h2,http/1.1', `* ALPN: server accepted ${ex.response.httpVersion === '2' ? 'h2' : 'http/1.1'}`);
+  // HTTP/2 has no Connection header and sends Host as :authority (curl -v still shows Host).
+  const two = ex.response.httpVersion === '2';
+  out.push(`> ${ex.request.method} ${target} HTTP/${two ? '2' : '1.1'}`, `> Host: ${u.host}`);
+  if (wire && !two) out.push('> Connection: keep-alive');
   const headers = [...own, ...ex.request.headers];
   for (const [n, v] of headers) out.push(`> ${n}: ${v}`);
   if (wire && !headers.some(([n]) => /^(content-length|transfer-encoding)$/i.test(n))) {
     const body = ex.request.body;
     const length = wire.bodyLength ?? (body === undefined ? undefined : body.kind === 'text' ? Buffer.byteLength(body.text) : body.bytes.length);
-    if (length === 'chunked') out.push('> Transfer-Encoding: chunked');
+    // HTTP/2 frames the body itself (RFC 9113 8.2.2): no chunked coding.
+    if (length === 'chunked') {
+      if (!two) out.push('> Transfer-Encoding: chunked');
+    }
     else if (length !== undefined) out.push(`> Content-Length: ${length}`);
   }
   out.push('>');

@@ -61,6 +61,32 @@ export interface Settings {
    * nothing sent. null (default): none, as curl without `-n`.
    */
   netrc?: string | null;
+  /**
+   * A client certificate for every host (curl's `--cert`/`--key`/`--pass`; `sheet run --cert`),
+   * over `clientCertificates` (docs/networks.md). null (default): none.
+   */
+  clientCert?: ClientCertSetting | null;
+  /**
+   * Client certificates by host (`host` or `host:port`, any case): Emacs's
+   * `sheet-client-certificates`; a `.http` environment's `clientCertificates` /
+   * `SSLConfiguration` come after these. null (default): none.
+   */
+  clientCertificates?: Record<string, ClientCertSetting> | null;
+  /** Offer HTTP/2 to https:// servers by ALPN (curl's `--http2`; `sheet-http2`); default false. */
+  http2?: boolean;
+  /** Connect to this Unix socket instead of the URL's host (curl's `--unix-socket`); null: none. */
+  unixSocket?: string | null;
+}
+
+/**
+ * A client certificate for mutual TLS (docs/networks.md): PEM files, `~` expanded, relative to
+ * the engine's directory. `key` absent: the key is read from the `cert` file, as curl does.
+ */
+export interface ClientCertSetting {
+  cert: string;
+  key?: string;
+  /** The key's passphrase. */
+  pass?: string;
 }
 
 /**

@@ -22,6 +22,7 @@ import { runSteps } from './runner.js';
 import fs from 'node:fs';
 import { checkHttpFile, convertCommand } from './convert-cli.js';
 import { importCurlCommand } from './import-curl-cli.js';
+import { clientCertSetting } from '../session/tls-settings.js';
 import { exportCommand } from './export-cli.js';
 import { engineCommand } from './engine-cli.js';
 import { shellPathCommand } from './shell-path.js';
@@ -76,6 +77,11 @@ Options:
   --noproxy LIST        hosts that go direct (curl's --noproxy: over NO_PROXY)
   --cacert FILE         the authorities that verify servers (curl's --cacert: over
                         CURL_CA_BUNDLE and SSL_CERT_FILE)
+  --cert, -E FILE[:PASS]  a client certificate, PEM (curl's --cert), for every host
+  --key FILE            its private key (default: in the --cert file)
+  --pass PASS           the key's passphrase
+  --http2               offer HTTP/2 to https:// servers (curl's --http2)
+  --unix-socket PATH    connect to this socket instead of the URL's host (the Docker API)
   --netrc, -n           send ~/.netrc's credentials (curl's -n; docs/networks.md)
   --netrc-file FILE     send FILE's credentials (curl's --netrc-file)
   --cookie-jar PATH     load and save cookies in PATH (Netscape format, as curl -b/-c)
@@ -160,6 +166,11 @@ export async function main(argv: string[], io: Io): Promise<number> {
         proxy: { type: 'string', short: 'x' },
         noproxy: { type: 'string' },
         cacert: { type: 'string' },
+        cert: { type: 'string', short: 'E' },
+        key: { type: 'string' },
+        pass: { type: 'string' },
+        http2: { type: 'boolean' },
+        'unix-socket': { type: 'string' },
         netrc: { type: 'boolean', short: 'n' },
         'netrc-file': { type: 'string' },
         'cookie-jar': { type: 'string' },
@@ -216,6 +227,12 @@ export async function main(argv: string[], io: Io): Promise<number> {
   if (!(Number.isInteger(repeat) && repeat >= 1)) return usage(io, `--repeat ${v.repeat}: a number of runs, 1 or more`);
   const timeout = v.timeout === undefined ? 0 : Number(v.timeout);
   if (!(Number.isFinite(timeout) && timeout >= 0)) return usage(io, `--timeout ${v.timeout}: seconds, e.g. 5 or 0.5`);
+  let clientCert;
+  try {
+    clientCert = clientCertSetting(v, process.cwd()) ?? null;
+  } catch (e) {
+    return usage(io, (e as Error).message);
+  }
   const reports: Report[] = [];
   for (const s of v.report ?? []) {
     const r = parseReport(s);
@@ -305,6 +322,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
     insecure: !!v.insecure,
     ...(v.proxy !== undefined || v.noproxy !== undefined ? { proxy: { ...(v.proxy !== undefined ? { all: v.proxy } : {}), ...(v.noproxy !== undefined ? { noProxy: v.noproxy } : {}) } } : {}),
     ...(v.cacert !== undefined ? { caFile: path.resolve(v.cacert) } : {}),
+    connection: { clientCert, http2: !!v.http2, unixSocket: v['unix-socket'] !== undefined ? path.resolve(v['unix-socket']) : null },
     ...(v['netrc-file'] !== undefined ? { netrc: path.resolve(v['netrc-file']) } : v.netrc ? { netrc: '~/.netrc' } : {}),
     cookieJar: v['cookie-jar'],
     retry,

@@ -7,13 +7,14 @@
  *
  * Exit status: 0 the request is printed and sends what curl sends (notes on stderr name what
  * changes nothing of the request: `-k`, `-o`, a dropped `| jq .`); 1 it is printed, but it differs
- * from curl's request (each difference named on stderr, e.g. `-F`, a URL the sheet percent-encodes);
+ * from curl's request (each difference named on stderr, e.g. a proxy, a shell variable);
  * 2 nothing printed: a usage error or a command the sheet format cannot write (the message names
  * the option or the part, the hint what to do).
  */
 import { EngineError } from '../errors.js';
 import { curlToSheet } from '../curl/from-curl.js';
 import { shellQuote } from '../curl/to-curl.js';
+import { curlFileReader } from '../resolve/body-parts.js';
 
 /** Where output goes, and standard input for `-` (injectable for tests). */
 export interface ImportCurlIo {
@@ -31,10 +32,11 @@ export const IMPORT_CURL_HELP = `Usage: sheet import-curl 'curl ...'
        sheet import-curl -            (the command on standard input)
 
 Print the sheet request a curl command line sends (what "Copy as cURL" gives), ready to paste
-into a .sheet file or to run with sheet run. -X, -H, -d/--data*, --json, -u, -b, -A, -e, -G,
--I, -T and --compressed are converted; what a sheet cannot say is named on stderr: "note:" when
-the request stays as curl sends it (-k, -o, --max-time, a dropped | jq .), "left out:" when the
-request differs from curl's (-F, a URL the sheet would percent-encode, ...).
+into a .sheet file or to run with sheet run. -X, -H, -d/--data* (@file read from the current
+directory), --json, -F, -u, -b (a cookie file too), -A, -e, -G, -I, -T, -r and --compressed are
+converted; what a sheet cannot say is named on stderr: "note:" when the request stays as curl
+sends it (-k, -o, --max-time, a dropped | jq .), "left out:" when the request differs from
+curl's (a proxy, a shell variable, ...).
 Exit status: 0 printed, the same request as curl's; 1 printed, but it differs from curl's
 request as stderr says; 2 nothing printed.
 `;
@@ -90,7 +92,7 @@ export async function importCurlCommand(args: string[], io: ImportCurlIo): Promi
   }
   let result;
   try {
-    result = curlToSheet(command);
+    result = curlToSheet(command, { readFile: curlFileReader(process.cwd()) });
   } catch (e) {
     return fail(io, e);
   }

@@ -4,6 +4,7 @@
  * timings, each assertion). One test point / test case per request; its assertions are the
  * diagnostics. Reports are written to a temporary file and renamed, never half-written.
  */
+import { targetAsWritten } from '../url/as-written.js';
 import fs from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
@@ -16,13 +17,9 @@ const junit = ((junitModule as unknown as { default?: Builder }).default ?? juni
 
 /** A request's name in reports: `GET /users (demo.sheet:11)`. */
 export function requestName(r: RequestResult): string {
-  let where = r.url;
-  try {
-    const u = new URL(r.url);
-    where = u.pathname + u.search;
-  } catch {
-    // a template that did not resolve: as written
-  }
+  // The request target as sent (url/as-written.ts keeps a URL sent as written unencoded); a
+  // template that did not resolve is shown as written.
+  const where = targetAsWritten(r.url) ?? r.url;
   return `${r.method} ${where} (${path.basename(r.file)}:${r.line})`;
 }
 

@@ -10,7 +10,7 @@ import { firstCode } from './untrusted.js';
 import fs from 'node:fs/promises';
 import { Session } from '../session/session.js';
 import { isEngineError, type ErrorCode } from '../errors.js';
-import type { Assertion, HookResults, ProxySetting, RequestInfo } from '../session/types.js';
+import type { Assertion, HookResults, ProxySetting, RequestInfo, Settings } from '../session/types.js';
 import type { Block, RequestNode, Sheet } from '../sheet/ast.js';
 import { requestAt } from '../sheet/parse.js';
 import { parseForFile } from '../http-file/index.js';
@@ -93,6 +93,8 @@ export interface RunOptions {
   proxy?: ProxySetting;
   /** `--cacert FILE`, absolute (docs/networks.md); absent: CURL_CA_BUNDLE, SSL_CERT_FILE. */
   caFile?: string;
+  /** `--cert`/`--key`/`--pass`, `--http2`, `--unix-socket` as settings (docs/networks.md). */
+  connection?: Pick<Settings, 'clientCert' | 'http2' | 'unixSocket'>;
   /** `--netrc` (`~/.netrc`) / `--netrc-file FILE` (docs/networks.md, "Credentials"). */
   netrc?: string;
   /** `--retry N`: send again, up to N more times, a request that failed by transport or by a retryable assertion (retry.ts). */
@@ -214,7 +216,7 @@ export async function runFile(file: string, o: RunOptions): Promise<FileResult> 
   // run's memory stays bounded whatever the body (issue 30), as over JSON-RPC.
   session.spillBigBodies = true;
   for (const [n, v] of o.vars) session.overrides.set(n, v);
-  await session.configure({ timeoutMs: o.timeoutMs, insecure: o.insecure, cookieJarFile: o.cookieJar ?? null, threshold: null, proxy: o.proxy ?? null, caFile: o.caFile ?? null, netrc: o.netrc ?? null });
+  await session.configure({ timeoutMs: o.timeoutMs, insecure: o.insecure, cookieJarFile: o.cookieJar ?? null, threshold: null, proxy: o.proxy ?? null, caFile: o.caFile ?? null, netrc: o.netrc ?? null, ...o.connection });
   const lines = text.split(/\r?\n/);
   for (const step of steps) {
     if (o.stop?.()) break;

@@ -77,7 +77,7 @@ export interface RequestNode {
   body?: BodyNode;
   /** `.http` only: the request's name (`# @name login`, or the text after `###`). */
   name?: string;
-  /** `.http` only: the `# @...` directives of the request, in order. */
+  /** The `# @...` directives of the request, in order (a sheet reads only `# @no-auto-encoding`). */
   directives?: Directive[];
   /** `.http` only: response handlers (`> {% ... %}`, `> ./file.js`). */
   handlers?: ResponseHandler[];

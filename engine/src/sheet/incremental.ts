@@ -13,7 +13,7 @@
  * reused as it is (typing inside a line moves nothing).
  */
 import type { Block, Diagnostic, RequestNode, Sheet, VarDecl } from './ast.js';
-import { parseSheet, splitLines } from './parse.js';
+import { parseSheet, splitLines, tagAbove } from './parse.js';
 
 const isComment = (l: string) => l.startsWith('#');
 
@@ -136,7 +136,13 @@ export class IncrementalSheetParser {
     const out: Sheet = { vars: [], requests: [], blocks: [], diagnostics: [], lineCount: lines.length };
     for (const { part } of chunks) {
       for (const v of part.vars) out.vars.push(v);
-      for (const r of part.requests) out.requests.push(r);
+      for (const r of part.requests) {
+        // `# @no-auto-encoding` may be the `#` line that closed the chunk before: read it in the whole text.
+        const tag = tagAbove(lines, r.startLine - 1);
+        if (tag) r.directives = [tag];
+        else delete r.directives;
+        out.requests.push(r);
+      }
       for (const b of part.blocks) out.blocks.push(b);
       for (const d of part.diagnostics) out.diagnostics.push(d);
     }

@@ -7,11 +7,15 @@
  *   a line `:name` among them inserts the headers held in that variable;
  * - the body starts after an empty line (or at the first line that is none of the above) and
  *   runs to the next `#` line; the newline before that line is not part of the body;
- * - a body made of one line `< path` is the file's content;
+ * - a body made of one line `< path` is the file's content; a multipart body (a literal
+ *   `Content-Type: multipart/...` header) may mix text with `< path` lines, as `.http` files do;
+ * - `# @no-auto-encoding` among the comment lines above a request sends its URL as written;
  * - `:name = value`, `:name := form`, and `:name = <<` / `:name := <<` ... closed by a `#` line
  *   declare variables (only above a request line, outside requests).
  */
-import type { Block, BodyNode, Diagnostic, HeaderItem, HookNode, RequestNode, Sheet, VarDecl } from './ast.js';
+import { AS_WRITTEN_TAG } from '../url/as-written.js';
+import { bodyNode, isMultipart } from './body-parts.js';
+import type { Block, BodyNode, Diagnostic, Directive, HeaderItem, HookNode, RequestNode, Sheet, VarDecl } from './ast.js';
 import { EngineError } from '../errors.js';
 
 /** Methods a request line may use (RFC 9110 section 9 plus PATCH, RFC 5789). */
@@ -35,6 +39,17 @@ const BLANK = /^[ \t]*$/;
 export const HTTP_VERSION = /[ \t]+(HTTP\/\d+(?:\.\d+)?)$/;
 
 const isComment = (l: string) => l.startsWith('#');
+/** `# @no-auto-encoding` (the JetBrains HTTP Client's tag; ../url/as-written.ts), the one tag a sheet reads. */
+const AS_WRITTEN_LINE = new RegExp(`^#[ \t]*@(${AS_WRITTEN_TAG})[ \t]*$`);
+
+/** The `# @no-auto-encoding` line among the comment lines just above the block at `start` (0-based). */
+export function tagAbove(lines: string[], start: number): Directive | undefined {
+  for (let k = start - 1; k >= 0 && isComment(lines[k]!); k--) {
+    const m = AS_WRITTEN_LINE.exec(lines[k]!);
+    if (m) return { name: m[1]!, value: '', line: k + 1 };
+  }
+  return undefined;
+}
 
 /**
  * `text` without a leading UTF-8 byte order mark (U+FEFF, which Visual Studio writes at the
@@ -156,6 +171,8 @@ export function parseSheet(text: string): Sheet {
       if (r && METHOD_SET.has(r[1]!)) {
         const req = parseRequest(lines, j, end, block, diagnostics);
         if (req) {
+          const tag = tagAbove(lines, start);
+          if (tag) req.directives = [tag];
           block.request = req;
           requests.push(req);
         }
@@ -256,7 +273,11 @@ function parseRequest(lines: string[], at: number, end: number, block: Block, di
     const bodyLines = lines.slice(j, end + 1);
     // restclient.el: a body whose first line is `< path` is that file's content.
     const file = FILE_BODY.exec(bodyLines[0]!);
-    if (file) {
+    const multipart = headers.some((h) => h.kind === 'header' && /^content-type$/i.test(h.name) && isMultipart(h.value));
+    if (multipart && bodyLines.length > 1) {
+      // A multipart body may mix text with `< path` lines, as in .http files (body-parts.ts).
+      body = bodyNode(bodyLines.map((text, k) => ({ text, line: j + 1 + k })));
+    } else if (file) {
       body = { kind: 'file', path: file[1]!, line: j + 1 };
       const extra = bodyLines.findIndex((l, k) => k > 0 && !BLANK.test(l));
       if (extra > 0) {

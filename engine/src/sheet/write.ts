@@ -6,6 +6,7 @@
  */
 import { EngineError } from '../errors.js';
 import type { Request } from '../model.js';
+import { AS_WRITTEN_TAG, urlWithTarget } from '../url/as-written.js';
 
 /**
  * The sheet lines of a body. The parser drops the body's last newline and ends a body at a
@@ -23,13 +24,15 @@ export function sheetBodyLines(body: string, hint: string): string[] {
 }
 
 /**
- * One request as sheet text (no trailing separator). A text body is written as is; bytes must
+ * One request as sheet text (no trailing separator); a request with a `target` sent as written
+ * gets `# @no-auto-encoding` above it. A text body is written as is; bytes must
  * be valid UTF-8; a body read from a file (bytes with a `path` other than `-`) is written as
  * the file body line `< path`.
  * @throws EngineError `bad-argument` when the body cannot be written in a sheet.
  */
 export function requestToSheet(req: Request): string {
-  const lines = [`${req.method} ${req.url}`];
+  // A target sent as written keeps its bytes in the sheet: the tag, and the URL as written.
+  const lines = req.target !== undefined ? [`# @${AS_WRITTEN_TAG}`, `${req.method} ${urlWithTarget(req.url, req.target)}`] : [`${req.method} ${req.url}`];
   for (const [name, value] of req.headers) lines.push(`${name}: ${value}`);
   if (req.body?.kind === 'bytes' && req.body.path && req.body.path !== '-') {
     lines.push('', `< ${req.body.path}`);

@@ -19,7 +19,8 @@ import { EngineError } from '../errors.js';
 import type { Header, Request } from '../model.js';
 import type { BodyStream } from '../http/send.js';
 import { argBytes } from './bytes.js';
-import { basicAuthHeader, cookieHeader, dataContentType, hasHeader, urlCredentials, urlencodeData, urlencodeText } from '../curl/rules.js';
+import { targetAsWritten, unsendableTarget } from '../url/as-written.js';
+import { basicAuthHeader, cookieHeader, dataContentType, dataFile, fileDataBytes, hasHeader, urlCredentials, urlencodeData } from '../curl/rules.js';
 import { emptyOptions, parseCurlOptions, type CurlOptions } from '../curl/options.js';
 import { splitShellWords } from '../curl/words.js';
 import { appendQuery, buildUrl } from './url.js';
@@ -52,26 +53,10 @@ async function dataValue(part: CurlOptions['data'][number], input: BuildInput, s
       throw new EngineError('file-unreadable', `cannot read ${name}: ${(e as Error).message}`, { hint: 'Check the file name after @.' });
     }
   };
-  const v = part.value;
-  switch (part.kind) {
-    case 'raw':
-      return argBytes(v);
-    case 'data':
-    case 'ascii':
-      // -d @file: curl drops carriage returns and newlines.
-      return v.startsWith('@') ? Buffer.from((await readAt(v.slice(1))).toString('latin1').replace(/[\r\n]/g, ''), 'latin1') : argBytes(v);
-    case 'binary':
-    case 'json':
-      return v.startsWith('@') ? readAt(v.slice(1)) : argBytes(v);
-    case 'urlencode': {
-      // content | =content | name=content (curl/rules.ts); @file | name@file need the file.
-      const inline = urlencodeData(v);
-      if (inline !== undefined) return Buffer.from(inline);
-      const at = v.indexOf('@');
-      const encoded = urlencodeText((await readAt(v.slice(at + 1))).toString('utf8'));
-      return Buffer.from(at === 0 ? encoded : `${v.slice(0, at)}=${encoded}`);
-    }
-  }
+  // curl's rules for data read from a file (curl/rules.ts): the one home of -d @file's stripping.
+  const file = dataFile(part);
+  if (file !== undefined) return Buffer.from(fileDataBytes(part, await readAt(file)));
+  return part.kind === 'urlencode' ? Buffer.from(urlencodeData(part.value)!) : argBytes(part.value);
 }
 
 /** The call's request and what goes with it: what run.ts sends, or prints for --dry-run / --sheet. */
@@ -208,9 +193,13 @@ export async function buildRequest(input: BuildInput): Promise<Built> {
   const cookies = opts.cookieStrings.length ? cookieHeader(opts.cookieStrings) : undefined;
   if (cookies) headers.push(cookies);
 
+  // -Q: the path as written goes out byte for byte (url/as-written.ts), unless a blank or a
+  // control character makes that impossible (then it is percent-encoded as before).
+  const target = flags.raw ? targetAsWritten(url) : undefined;
   const request: Request = {
     method: m,
     url,
+    ...(target !== undefined && !unsendableTarget(target) ? { target } : {}),
     headers,
     body: bodyStream ? { kind: 'bytes', bytes: Buffer.alloc(0), path: streamPath } : body === undefined ? undefined : { kind: 'bytes', bytes: body },
   };

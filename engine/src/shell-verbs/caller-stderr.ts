@@ -10,17 +10,21 @@
  * another's `/proc/PID/fd/N` only when it may trace it (the same user), so nothing new is
  * reachable. Used only where writing through a second open file description cannot disturb
  * the shell: a terminal, a pipe or a character device (`/dev/null`), or a regular file the
- * shell opened for appending (`2>>log`). Elsewhere (a regular file opened with `2>file`, whose
- * offset the shell keeps; a socket; no `/proc`) the caller gets `undefined` and the per-call
- * file is used as before.
+ * shell opened for appending (`2>>log`); a closed stderr (`2>&-`) is `/dev/null`. Elsewhere
+ * (a regular file opened with `2>file`, whose offset only the shell's own descriptor moves; a
+ * socket; no `/proc`) the caller gets `undefined`, and the daemon relays stderr through the
+ * shell's own curl (src/shell-verbs/relay.ts).
  */
 import fs from 'node:fs';
+import { Writable } from 'node:stream';
 
 /** The `fs.open` flags for the caller's stderr, or undefined when it must not be opened directly. */
 export function callerStderr(pid: string): { path: string; flags: string } | undefined {
   if (process.platform !== 'linux' || !/^\d+$/.test(pid)) return undefined;
   const path = `/proc/${pid}/fd/2`;
   try {
+    // A closed stderr (`2>&-`): its bytes go nowhere, as curl's writes to it fail quietly.
+    if (!fs.existsSync(path) && fs.existsSync(`/proc/${pid}/fd`)) return { path: '/dev/null', flags: 'w' };
     const st = fs.statSync(path);
     if (st.isCharacterDevice() || st.isFIFO()) return { path, flags: 'w' };
     if (!st.isFile()) return undefined;
@@ -31,4 +35,27 @@ export function callerStderr(pid: string): { path: string; flags: string } | und
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The caller's stderr as a Writable, opened on the first byte (no bytes, nothing opened), or
+ * undefined when {@link callerStderr} says it must not be opened. A write is done once its
+ * bytes are in the file, not when buffered: on the caller's own terminal, -v lines must be
+ * there before the body that the caller's curl writes next. `close` settles when all is written.
+ */
+export function openCallerStderr(pid: string): { stream: Writable; close: () => Promise<void> } | undefined {
+  const target = callerStderr(pid);
+  if (!target) return undefined;
+  let ws: fs.WriteStream | undefined;
+  const stream = new Writable({
+    write(c: Buffer, _e, cb) {
+      ws ??= fs.createWriteStream(target.path, { flags: target.flags }).on('error', () => undefined);
+      ws.write(c, (e) => cb(e ?? null));
+    },
+  }).on('error', () => undefined); // a reader gone (EPIPE) fails the writes, not the daemon
+  const close = async () => {
+    await new Promise<void>((resolve) => stream.end(() => resolve()));
+    if (ws) await new Promise<void>((resolve) => ws!.end(() => resolve()));
+  };
+  return { stream, close };
 }

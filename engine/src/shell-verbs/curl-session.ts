@@ -11,7 +11,8 @@ import { shorthandFromCurl } from '../curl/auth-shorthand.js';
 /**
  * `-b`/`-c`/`-j` for the verb's cookie jar, `--max-redirs`, `-k`, `--max-time` (seconds),
  * `--compressed`, the proxy options `-x`, `--noproxy`, `-U`, `--cacert` (curl reads the proxy and
- * CA variables itself), and the authentication options of {@link curlAuthArgs}.
+ * CA variables itself), the client certificate `--cert`, `--key`, `--pass`, `--http2`,
+ * `--unix-socket`, and the authentication options of {@link curlAuthArgs}.
  */
 export function curlSessionArgs(b: Built, timeoutMs: number | undefined): string[] {
   const args: string[] = [];
@@ -26,6 +27,11 @@ export function curlSessionArgs(b: Built, timeoutMs: number | undefined): string
   if (b.opts.noProxy !== undefined) args.push('--noproxy', b.opts.noProxy);
   if (b.opts.proxyUser !== undefined) args.push('-U', b.opts.proxyUser);
   if (b.opts.cacert !== undefined) args.push('--cacert', b.opts.cacert);
+  if (b.opts.cert !== undefined) args.push('--cert', b.opts.cert);
+  if (b.opts.key !== undefined) args.push('--key', b.opts.key);
+  if (b.opts.pass !== undefined) args.push('--pass', b.opts.pass);
+  if (b.opts.http2) args.push('--http2');
+  if (b.opts.unixSocket !== undefined) args.push('--unix-socket', b.opts.unixSocket);
   args.push(...curlAuthArgs(b.opts));
   return args;
 }

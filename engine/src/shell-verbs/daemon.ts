@@ -9,23 +9,29 @@
  *   a      one per argument of {@link run} (in order; curl --form-string keeps the bytes)
  *   cwd    the caller's working directory
  *   PATH   the caller's PATH
- *   s      file to receive the exit status (decimal, newline), written only when it is not 0
- *          or there is something in `e`
- *   e      file to receive what goes to stderr (messages, -v lines, a non-2xx body)
+ *   s      the call's status file: written only when there is something to say, its exit
+ *          status (decimal, newline) when it is not 0, or `>1` / `>2` when the output goes on
+ *          in another segment (below)
  *   ep     the calling shell's PID: its fd 2 is written directly when that is safe
- *          (src/shell-verbs/caller-stderr.ts); then `e` stays unused
+ *          (src/shell-verbs/caller-stderr.ts)
  *   tty    "1" when the caller's stdout is a terminal, "12" when stderr is one too, "2" when
  *          only stderr is (anything else: neither)
  *   stdin  (optional, last, file part) the caller's standard input, streamed to the request
  * and, one header `X-Rest-Env: NAME=VALUE` each, the caller's proxy and CA variables that are
  * set (the daemon's own are never used; src/shell-verbs/caller-env.ts).
- * The response is `200`, chunked, with the stdout bytes as they arrive from the server; `s` and
- * `e` are complete before the response ends. So a 2xx call leaves no file at all; the shell
- * reads and removes `s` and `e` when `s` exists. A caller that goes away (curl killed, pipe
- * closed) closes the socket: the upstream request is aborted. `GET /ping` answers `pong`.
+ * The response is `200`, chunked, with the stdout bytes as they arrive from the server; `s` is
+ * complete before the response ends, so a 2xx call leaves no file at all; the shell reads and
+ * removes `s` when it exists. stderr (messages, -v lines, a non-2xx body) goes straight to the
+ * caller's fd 2 when the daemon may open it (a terminal, a pipe, `/dev/null`, a file opened
+ * for appending); otherwise both streams are relayed in segments, each the response to one curl
+ * of the shell, which points it at its fd 1 or fd 2 (`>N` in `s`, then `POST /next`;
+ * src/shell-verbs/relay.ts). Nothing is spooled in the runtime directory. A caller that goes away
+ * (curl killed) closes the socket: the upstream request is aborted; a stdout reader that left
+ * part-way through the body is curl's exit 23 or not by curl's rule, which `POST /wait`
+ * answers (src/shell-verbs/calls.ts, src/shell-verbs/output.ts). `GET /ping` answers `pong`.
  *
  * Safety: the socket lives in a directory of mode 0700 owned by the user and is itself 0600;
- * the daemon refuses to start otherwise; `s` and `e` are created 0600. It stops after
+ * the daemon refuses to start otherwise; `s` is created 0600. It stops after
  * `idleSeconds` without requests (a request in flight is aborted after another idle period),
  * when its bundle file changes (a rebuilt engine), and on SIGTERM/SIGINT (calls in flight are
  * aborted); it ignores SIGHUP so closing the terminal that started it does not matter.
@@ -42,8 +48,10 @@ import { readRunRequest } from './multipart.js';
 import { readFormRequest } from './urlencoded.js';
 import { BIG_CALL_BYTES, collectAfterBig, idleCollector } from './idle-gc.js';
 import { EXIT, run } from './run.js';
-import { callerStderr } from './caller-stderr.js';
+import { openCallerStderr } from './caller-stderr.js';
 import { callerEnv } from './caller-env.js';
+import { Relay } from './relay.js';
+import { Calls, type Call } from './calls.js';
 
 export const SOCKET_NAME = 'engine.sock';
 
@@ -63,27 +71,14 @@ export function ensurePrivateDir(dir: string): void {
 /** Calls in flight, to abort them when the daemon stops. */
 const inFlight = new Set<AbortController>();
 
+/** Calls by their status file, for the shell's `/next` and `/wait` (src/shell-verbs/calls.ts). */
+const calls = new Calls();
+
 /**
- * A Writable that opens `file` (mode 0600, or with `flags`) on the first byte: no bytes, no
- * file.
+ * How long a call whose stdout reader left part-way through the body keeps reading (to tell
+ * curl's exit status, src/shell-verbs/output.ts) without the shell's `/wait`: a killed shell never asks.
  */
-function lazyFile(file: string | undefined, flags = 'w'): { stream: Writable; used: () => boolean; close: () => Promise<void> } {
-  let ws: fs.WriteStream | undefined;
-  const stream = new Writable({
-    write(c: Buffer, _e, cb) {
-      if (!file) return cb();
-      ws ??= fs.createWriteStream(file, { mode: 0o600, flags });
-      // Done once the bytes are in the file, not when buffered: written to the caller's own
-      // terminal, -v lines must be there before the body the caller's curl writes next.
-      ws.write(c, (e) => cb(e ?? null));
-    },
-  });
-  return {
-    stream,
-    used: () => ws !== undefined,
-    close: () => (ws ? new Promise<void>((resolve) => ws!.end(() => resolve())) : Promise.resolve()),
-  };
-}
+const WAIT_GRACE_MS = 2000;
 
 async function handleRun(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
   const cl = req.headers['content-length'] !== undefined ? Number(req.headers['content-length']) : undefined;
@@ -95,7 +90,6 @@ async function handleRun(req: http.IncomingMessage, res: http.ServerResponse): P
   let pathEnv = process.env.PATH ?? '';
   const env = callerEnv(req.rawHeaders);
   let sFile: string | undefined;
-  let eFile: string | undefined;
   let callerPid = '';
   let tty = false;
   let ttyErr = false;
@@ -105,7 +99,6 @@ async function handleRun(req: http.IncomingMessage, res: http.ServerResponse): P
     else if (f.name === 'cwd') cwd = v;
     else if (f.name === 'PATH') pathEnv = v;
     else if (f.name === 's') sFile = v;
-    else if (f.name === 'e') eFile = v;
     else if (f.name === 'ep') callerPid = v;
     else if (f.name === 'tty') {
       tty = v === '1' || v === '12';
@@ -114,21 +107,50 @@ async function handleRun(req: http.IncomingMessage, res: http.ServerResponse): P
   }
   const ac = new AbortController();
   inFlight.add(ac);
-  // The caller went away before the end: cancel the upstream request.
-  res.once('close', () => {
-    if (!res.writableFinished) ac.abort();
-  });
-  // The caller's own stderr when it can take a second writer (caller-stderr.ts): bodies of any
-  // size stream there; else the per-call file the shell prints afterwards.
-  const direct = callerStderr(callerPid);
-  const err = direct ? lazyFile(direct.path, direct.flags) : lazyFile(eFile);
+  // The upload (stdin, the last part) read to its end; a relayed first segment ends only then.
+  const uploadDone = stdin ? new Promise<void>((resolve) => stdin.stream.once('end', resolve).once('close', resolve).once('error', resolve)) : Promise.resolve();
+  // Bytes written to the caller's stdout: a reader that left decides the status by them.
+  let stdoutBytes = 0;
+  let readerLeft = false;
+  let grace: NodeJS.Timeout | undefined;
+  let resolveEnded: (code: number) => void = () => undefined;
+  const call: Call = {
+    ended: new Promise<number>((r) => (resolveEnded = r)),
+    waiting: (w) => {
+      clearTimeout(grace);
+      w.once('close', () => {
+        if (!w.writableFinished) ac.abort();
+      });
+    },
+  };
+  // The caller went away before the end: cancel the upstream request, unless its stdout
+  // reader left part-way through the body (curl's status then depends on what follows:
+  // src/shell-verbs/output.ts), for which the shell asks with /wait.
+  const gone = (stream: 1 | 2) => {
+    if (stream === 1 && (call.relay?.stdoutBytes ?? stdoutBytes) > 0 && !readerLeft) {
+      readerLeft = true;
+      grace = setTimeout(() => ac.abort(), WAIT_GRACE_MS);
+    } else if (!readerLeft) ac.abort();
+  };
+  // The caller's own stderr when it can take a second writer (caller-stderr.ts); else both
+  // streams go through the caller's own curl processes, in segments (relay.ts).
+  const direct = openCallerStderr(callerPid);
   res.writeHead(200, { 'Content-Type': 'application/octet-stream' });
+  const relay = direct || !sFile ? undefined : new Relay({ first: res, sFile, uploadDone, onGone: gone });
+  if (relay) call.relay = relay;
+  else
+    res.once('close', () => {
+      if (!res.writableFinished) gone(1);
+    });
+  calls.begin(sFile, call);
   // A small body, its head and the end of the response leave in one write: the response stays
   // corked until the loop turn after the first body bytes (res.end() flushes it all at once).
   res.cork();
   const write = res.write.bind(res) as (...a: unknown[]) => boolean;
   let corked = true;
   res.write = ((...a: unknown[]) => {
+    const chunk = a[0];
+    if (!relay && (typeof chunk === 'string' || chunk instanceof Uint8Array)) stdoutBytes += chunk.length;
     const ok = write(...a);
     if (corked) {
       corked = false;
@@ -136,6 +158,7 @@ async function handleRun(req: http.IncomingMessage, res: http.ServerResponse): P
     }
     return ok;
   }) as typeof res.write;
+  let code: number = EXIT.failure;
   try {
     const readStdin = async (): Promise<Uint8Array> => (stdin ? buffer(stdin.stream) : Buffer.alloc(0));
     const result = await run({
@@ -145,23 +168,31 @@ async function handleRun(req: http.IncomingMessage, res: http.ServerResponse): P
       env,
       readStdin,
       stdinStream: () => stdin ?? { stream: Readable.from([]), size: 0 },
-      outputs: { stdout: res, stderr: err.stream, tty, ttyErr },
+      outputs: { stdout: relay?.stdout ?? res, stderr: relay?.stderr ?? direct?.stream ?? discard(), tty, ttyErr },
       signal: ac.signal,
     });
-    await new Promise<void>((resolve) => err.stream.end(() => resolve()));
-    await err.close();
-    if (ac.signal.aborted) {
-      // Nobody will read or remove them: the caller is gone.
-      if (err.used() && eFile && !direct) await fs.promises.rm(eFile, { force: true });
-    } else if (sFile && (result.code !== 0 || err.used())) await fs.promises.writeFile(sFile, `${result.code}\n`, { mode: 0o600 });
+    code = result.code;
+    if (relay) stdoutBytes = relay.stdoutBytes;
+    await direct?.close();
   } finally {
     inFlight.delete(ac);
+    clearTimeout(grace);
     // An upload the call did not read (a usage error): drain it so the caller's curl ends.
     stdin?.stream.resume();
   }
+  try {
+    if (relay) {
+      await uploadDone;
+      await relay.finish(code);
+    } else if (sFile && code !== 0 && !res.destroyed) await fs.promises.writeFile(sFile, `${code}\n`, { mode: 0o600 });
+  } finally {
+    // Even when `s` cannot be written (its directory removed): a /wait never waits for ever.
+    calls.end(sFile, call, code, stdoutBytes, readerLeft);
+    resolveEnded(code);
+  }
   // A big body went through: give its memory back before the answer ends (src/shell-verbs/idle-gc.ts).
   if (req.socket.bytesRead + req.socket.bytesWritten >= BIG_CALL_BYTES) collectAfterBig();
-  res.end();
+  if (!relay) res.end();
 }
 
 function probe(sock: string): Promise<boolean> {
@@ -228,8 +259,8 @@ export async function runDaemon(opts: DaemonOptions): Promise<number> {
       active--;
       touch();
       if (active === 0) collect();
-      // A rebuilt engine bundle: finish this request, then let the next call start the new one.
-      if (Date.now() - lastCheck > 1000) {
+      // A rebuilt engine bundle: finish the calls in flight, then let the next call start the new one.
+      if (active === 0 && Date.now() - lastCheck > 1000) {
         lastCheck = Date.now();
         if (selfMtime() !== startedMtime) void stop();
       }
@@ -237,6 +268,19 @@ export async function runDaemon(opts: DaemonOptions): Promise<number> {
     if (req.method === 'GET' && req.url === '/ping') {
       res.end('pong');
       done();
+      return;
+    }
+    if (req.method === 'POST' && (req.url === '/next' || req.url === '/wait')) {
+      // The shell asks about its call (src/shell-verbs/calls.ts): the next output segment, or the status.
+      const url = req.url;
+      readFormRequest(req)
+        .then((fields) => {
+          const f = fields.find((x) => x.name === 's');
+          const sFile = f ? decodeArg(f.data) : '';
+          return url === '/next' ? calls.next(sFile, res) : calls.wait(sFile, res);
+        })
+        .catch(() => res.destroy())
+        .finally(done);
       return;
     }
     if (req.method !== 'POST' || !req.url?.startsWith('/run')) {
@@ -342,4 +386,9 @@ export async function runDaemon(opts: DaemonOptions): Promise<number> {
   const code = await finished;
   clearInterval(watchdog);
   return code;
+}
+
+/** A Writable that drops what it is given (stderr of a caller that named no status file). */
+function discard(): Writable {
+  return new Writable({ write: (_c, _e, cb) => cb() });
 }

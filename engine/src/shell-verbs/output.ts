@@ -27,17 +27,47 @@ export function collect(into: Buffer[]): Writable {
 }
 
 /**
+ * curl writes a pipe through its stdio buffer: in blocks of this many bytes (glibc's buffer for
+ * a pipe, one page), the last one when the transfer ends. Measured with curl 7.88 and
+ * `curl -s URL | head -1; echo ${PIPESTATUS[0]}`: a body of at most one block is one write after
+ * the transfer, which a waiting reader takes whole, so curl exits 0 however the body arrived
+ * (httpbin's /stream/20, 3490 bytes in 20 chunks: 0 in 10 of 10); a longer body has a write
+ * after the first block, which fails once the reader has gone (64 KiB and more: 23 in 10 of 10).
+ */
+export const CURL_PIPE_BLOCK = 4096;
+
+/**
+ * The exit status of a call whose stdout reader went away (EPIPE, a closed socket) after
+ * `bytes` bytes were meant for it, as curl's (see {@link CURL_PIPE_BLOCK}): `code` (the status
+ * the response gave) when the whole output was at most one block and `complete`; otherwise
+ * 23, curl's "Failure writing output". One rule for the direct mode ({@link Forward}) and the
+ * daemon (a call that ended before it saw its caller's curl go; src/shell-verbs/daemon.ts).
+ */
+export function exitAfterReaderLeft(code: number, bytes: number, complete: boolean): number {
+  return complete && bytes <= CURL_PIPE_BLOCK ? code : 23;
+}
+
+/**
  * A Writable that forwards to `target` without ever ending it (send ends what it is given;
- * process.stdout must stay open). Tracks the last byte, for the terminal newline. Errors of
- * the target (EPIPE: the reader went away) fail the forwarder, which aborts the transfer.
+ * process.stdout must stay open). Tracks the last byte, for the terminal newline.
+ *
+ * When the target fails (EPIPE: the reader went away; a destroyed socket), the forwarder does
+ * not fail at once: curl would not have noticed yet while the output still fits in its first
+ * block ({@link CURL_PIPE_BLOCK}), so the rest of the body is read and dropped until it passes
+ * that block (then it fails, the transfer is aborted: curl's 23) or ends (the call ends as the
+ * response says, as `curl URL | head -1` does). `readerLeft` tells which happened.
  */
 export class Forward extends Writable {
   last = -1;
   bytes = 0;
+  /** The target failed: the bytes since are counted and dropped. */
+  readerLeft = false;
   constructor(private readonly target: Writable) {
     // 1 MiB in flight: fewer pause/resume turns with the socket than the 16 KiB default.
     super({ highWaterMark: 1 << 20 });
-    const onErr = (e: Error) => this.destroy(e);
+    const onErr = () => {
+      this.readerLeft = true;
+    };
     target.on('error', onErr);
     this.once('close', () => target.off('error', onErr));
   }
@@ -45,9 +75,21 @@ export class Forward extends Writable {
     if (!c.length) return cb();
     this.bytes += c.length;
     this.last = c[c.length - 1]!;
-    if (this.target.destroyed) return cb(new Error('output closed'));
-    if (this.target.write(c)) cb();
-    else this.target.once('drain', () => cb());
+    if (this.target.destroyed || this.target.writableEnded) this.readerLeft = true;
+    if (this.readerLeft) return cb(this.bytes > CURL_PIPE_BLOCK ? new Error('output closed') : null);
+    const onClose = () => {
+      this.readerLeft = true;
+      done();
+    };
+    const done = () => {
+      this.target.off('drain', done);
+      this.target.off('close', onClose);
+      cb(this.readerLeft && this.bytes > CURL_PIPE_BLOCK ? new Error('output closed') : null);
+    };
+    if (this.target.write(c)) return cb();
+    // Wait for room, or for the target to go (a closed socket never drains).
+    this.target.once('drain', done);
+    this.target.once('close', onClose);
   }
 }
 

@@ -153,7 +153,7 @@ async function runCall(input: RunInput, out: RunOutput, outputs: Outputs, err: (
       ...(b.flags.historyFile ? { history: { file: b.flags.historyFile, secrets: b.flags.historySecrets, as: fileBodyAbsolute(withAuthLine(b, b.request), input.cwd) } } : {}),
       warn,
       sink: route,
-      ...(b.opts.verbose ? { trace: err } : {}),
+      ...(b.opts.verbose ? { trace: err, traceConnection: { socketPath: b.opts.unixSocket, http2: b.opts.http2 } } : {}),
       ...(viaCurl
         ? { viaCurl: { extraArgs: [...curlSessionArgs(b, timeoutMs), ...b.opts.unknown], bodyStream: b.bodyStream, cwd: input.cwd, pathEnv: input.pathEnv, callerVars: Object.fromEntries(CALLER_VARIABLES.map((n) => [n, callerEnv[n]])) } }
         : { jar: openCallJar(b.cookieLoad, b.cookieSave, b.opts.junkSession) }),
@@ -169,6 +169,9 @@ async function runCall(input: RunInput, out: RunOutput, outputs: Outputs, err: (
         proxy: { proxy: b.opts.proxy, noProxy: b.opts.noProxy, proxyUser: b.opts.proxyUser, env: callerEnv },
         trust: { caFile: b.opts.cacert, env: callerEnv, cwd: input.cwd },
         auth: verbAuth(b, req.headers.map(([n]) => n), callerEnv, input.cwd),
+        clientCert: { cert: b.opts.cert, key: b.opts.key, pass: b.opts.pass, cwd: input.cwd },
+        http2: b.opts.http2,
+        ...(b.opts.unixSocket !== undefined ? { unixSocket: path.resolve(input.cwd, b.opts.unixSocket) } : {}),
       },
     });
     if (jarWarning) void warn(jarWarning);

@@ -21,6 +21,7 @@
  *   `bad-argument`, pointing to the curl export, which can.
  * Header names that repeat keep their last value (the library keeps headers by name).
  */
+import { urlWithTarget } from '../url/as-written.js';
 import { HTTPSnippet, availableTargets } from '@readme/httpsnippet';
 import { EngineError } from '../errors.js';
 import { bodyBytes, headerValue, type Request } from '../model.js';
@@ -142,12 +143,14 @@ export function toCode(request: Request, target: string): string {
     ...(text !== undefined ? { postData: postData(text, headerValue(request.headers, 'content-type')) } : {}),
   } as ConstructorParameters<typeof HTTPSnippet>[0]).init();
   const url = new URL(request.url);
+  // A request sent as written (`# @no-auto-encoding`) keeps its target's bytes (url/as-written.ts).
+  const exact = urlWithTarget(request.url, request.target);
   for (const r of snippet.requests) {
     // The request's URL as it is (see the file comment), in every field a client reads.
-    r.fullUrl = request.url;
-    r.url = request.url;
+    r.fullUrl = exact;
+    r.url = exact;
     r.queryObj = {};
-    Object.assign(r.uriObj, { href: request.url, search: url.search, path: url.pathname + url.search, query: {} });
+    Object.assign(r.uriObj, { href: exact, search: url.search, path: request.target ?? url.pathname + url.search, query: {} });
   }
   const [code] = snippet.convert(pair.target as Parameters<typeof snippet.convert>[0], pair.client);
   if (typeof code !== 'string') throw new EngineError('internal-error', `the snippet library wrote nothing for ${target}`);

@@ -1,0 +1,73 @@
+#!/usr/bin/env bats
+# Exit statuses a curl user expects (issue 21, item 3), compared with the real curl's in the
+# same run, through the daemon and directly: a reader that leaves after the body it wanted
+# (`GET /x | head -1`), with and without pipefail; a refused connection; https:// to a port
+# that speaks plain HTTP.
+
+load test_helper
+
+# curl_pipe URL: curl's own status when `head -1` reads its output (PIPESTATUS[0]).
+curl_pipe() {
+  curl -s "$1" | head -1 >/dev/null
+  echo "${PIPESTATUS[0]}"
+}
+
+# verb_pipe MODE PATH: the verb's status in the same pipe, then the pipeline's under pipefail.
+# MODE 1: REST_NO_DAEMON=1.
+# shellcheck disable=SC2016 # the code runs in the shell under test, which expands it
+verb_pipe() {
+  MODE=$1 P=$2 rsh '[ -n "$MODE" ] && export REST_NO_DAEMON=1; rest "$API" >/dev/null
+    GET "$P" -Q | head -1 >/dev/null; echo "${PIPESTATUS[0]-}${pipestatus[1]-}"
+    set -o pipefail; GET "$P" -Q | head -1 >/dev/null; echo "$?"'
+}
+
+@test "a reader that leaves after the line it wanted: curl's status, with and without pipefail, daemon and direct" {
+  start_daemon
+  # A body of one curl block (<= 4 KiB) arriving in 20 writes, one of two lines with a pause
+  # between: curl writes it once, at the end, and exits 0. 20 MB: curl's write fails, 23.
+  local p want got
+  for p in /stream/records '/stream/lines?ms=300' '/stream/bytes?mb=20'; do
+    want=$(curl_pipe "$API$p")
+    case $p in
+      /stream/bytes*) [ "$want" -eq 23 ] ;;
+      *) [ "$want" -eq 0 ] ;;
+    esac
+    for mode in '' 1; do
+      got=$(verb_pipe "$mode" "$p")
+      [ "$got" = "$(printf '%s\n%s' "$want" "$want")" ] || { echo "$p mode '$mode': curl $want, verb and pipefail: $got"; return 1; }
+    done
+  done
+  # The daemon still serves.
+  run rsh 'rest "$API" >/dev/null; GET /small'
+  [ "$(field .name)" = small ]
+}
+
+# shellcheck disable=SC2016 # the code runs in the shell under test, which expands it
+@test "a refused connection through the daemon: curl's 7, said once, never retried in a direct engine" {
+  start_daemon
+  local port log=$BATS_TEST_TMPDIR/node-runs
+  # A port nothing listens on: bound, then closed.
+  port=$(node -e 's=require("net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')
+  # A direct run would go through REST_NODE: this one records it.
+  printf '#!/bin/sh\necho run >>"%s"\nexec node "$@"\n' "$log" >"$BATS_TEST_TMPDIR/node"
+  chmod +x "$BATS_TEST_TMPDIR/node"
+  PORT=$port REST_NODE=$BATS_TEST_TMPDIR/node run --separate-stderr rsh 'rest "http://127.0.0.1:$PORT" >/dev/null; GET /x'
+  [ "$status" -eq 7 ]
+  [ "$(printf '%s\n' "$stderr" | grep -c 'connection refused')" -eq 1 ]
+  [ ! -e "$log" ]
+  run curl -s "http://127.0.0.1:$port/x"
+  [ "$status" -eq 7 ]
+}
+
+# shellcheck disable=SC2016 # the code runs in the shell under test, which expands it
+@test "https:// to a port that speaks plain HTTP: curl's 35 before any timeout, daemon and direct" {
+  start_daemon
+  run curl -s -m 5 "https://127.0.0.1:$API_PORT/small"
+  [ "$status" -eq 35 ]
+  for mode in '' 1; do
+    # -m 5: a client that waited for the handshake would end with 28 instead.
+    MODE=$mode run --separate-stderr rsh '[ -n "$MODE" ] && export REST_NO_DAEMON=1; rest "https://127.0.0.1:$API_PORT" >/dev/null; GET /small -m 5'
+    [ "$status" -eq 35 ] || { echo "mode '$mode': status $status, stderr: $stderr"; return 1; }
+    [[ $stderr == *"https://127.0.0.1:$API_PORT/small"* ]]
+  done
+}
