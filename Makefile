@@ -21,9 +21,9 @@ build-engine:
 	$(NODE_BIN)/tsc -p engine/tsconfig.json --noEmit
 	$(NODE_BIN)/esbuild engine/src/main.ts --bundle --platform=node --target=node20 --format=cjs \
 	  --outfile=$(ENGINE) --log-level=warning --legal-comments=none
-	$(NODE_BIN)/esbuild engine/src/cli/entry.ts --bundle --platform=node --target=node20 --format=cjs --outfile=engine/dist/rest-cli.cjs --log-level=warning --legal-comments=none
-	$(NODE_BIN)/esbuild engine/src/run/entry.ts --bundle --platform=node --target=node20 --format=cjs --outfile=engine/dist/sheet.cjs --log-level=warning --legal-comments=none
-	$(NODE_BIN)/esbuild engine/src/run/shell-path-entry.ts --bundle --platform=node --target=node20 --format=cjs --outfile=engine/dist/shell-path.cjs --log-level=warning --legal-comments=none
+	$(NODE_BIN)/esbuild engine/src/shell-verbs/entry.ts --bundle --platform=node --target=node20 --format=cjs --outfile=engine/dist/rest-cli.cjs --log-level=warning --legal-comments=none
+	$(NODE_BIN)/esbuild engine/src/sheet-command/entry.ts --bundle --platform=node --target=node20 --format=cjs --outfile=engine/dist/sheet.cjs --log-level=warning --legal-comments=none
+	$(NODE_BIN)/esbuild engine/src/sheet-command/shell-path-entry.ts --bundle --platform=node --target=node20 --format=cjs --outfile=engine/dist/shell-path.cjs --log-level=warning --legal-comments=none
 
 build-client-lib:
 	npm run --silent --if-present build -w client-lib

@@ -19,7 +19,7 @@
 
 ;; Evaluate sheet Lisp forms for `sheet run' in batch mode.
 ;;
-;; `sheet run' (engine/src/run/) starts one
+;; `sheet run' (engine/src/sheet-command/) starts one
 ;;   `emacs --batch -Q -L elisp -l sheet-batch -f sheet-batch-loop'
 ;; per run and hands it the sheet's Lisp: the forms of `:=' variables and of
 ;; `-> run-hook' hooks.  The protocol is one JSON object a line each way:

@@ -4,7 +4,7 @@
  *   engine.cjs cli ...        the shell verbs' command (see src/cli)
  *   engine.cjs --version
  */
-import { runStdioServer } from './rpc/server.js';
+import { runStdioServer } from './emacs/server.js';
 import { VERSION } from './version.js';
 
 async function main(argv: string[]): Promise<void> {
@@ -18,7 +18,7 @@ async function main(argv: string[]): Promise<void> {
     return;
   }
   if (cmd === 'cli') {
-    const { runCli } = await import('./cli/main.js');
+    const { runCli } = await import('./shell-verbs/main.js');
     process.exitCode = await runCli(rest);
     return;
   }

@@ -6,10 +6,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Session } from '../../engine/src/rpc/session.js';
+import { Session } from '../../engine/src/session/session.js';
 import { send } from '../../engine/src/http/send.js';
 import { isEngineError } from '../../engine/src/errors.js';
-import type { SendResult, Settings } from '../../engine/src/rpc/protocol.js';
+import type { SendResult, Settings } from '../../engine/src/emacs/protocol.js';
 import { startApi, tempDir, type Api } from './helpers.js';
 
 let api: Api;

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 // @ts-expect-error plain ESM fixture without types
 import { startCapture } from '../fixtures/http/capture-server.mjs';
-import { HttpFileRunner, type HttpRunnerOptions } from '../../engine/src/http-file/send.js';
+import { HttpFileRunner, type HttpRunnerOptions } from '../../engine/src/session/http-file-runner.js';
 import { runSheet, tempDir, type CliRun } from './helpers.js';
 
 export interface Captured {

@@ -4,7 +4,7 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadEnvironment } from '../../engine/src/http-file/environment.js';
-import { Session } from '../../engine/src/rpc/session.js';
+import { Session } from '../../engine/src/session/session.js';
 import { capture, wire, type Capture } from './http-field.js';
 
 let cap: Capture;

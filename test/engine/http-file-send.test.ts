@@ -1,13 +1,13 @@
-// HttpFileRunner (engine/src/http-file/send.ts) against the example API on 127.0.0.1: the
+// HttpFileRunner (engine/src/session/http-file-runner.ts) against the example API on 127.0.0.1: the
 // directives, prompts, <@ bodies, $dotenv, errors with their lines, and the shared resolver hook.
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HttpFileRunner } from '../../engine/src/http-file/send.js';
+import { HttpFileRunner } from '../../engine/src/session/http-file-runner.js';
 import { loadEnvironment } from '../../engine/src/http-file/environment.js';
 import { parseForFile } from '../../engine/src/http-file/index.js';
 import { resolveRequest } from '../../engine/src/resolve/resolve.js';
-import { Session } from '../../engine/src/rpc/session.js';
+import { Session } from '../../engine/src/session/session.js';
 import { startApi, tempDir, type Api } from './helpers.js';
 
 let api: Api;

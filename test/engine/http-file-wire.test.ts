@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error plain ESM fixture without types
 import { startHttpbin } from '../fixtures/httpbin.mjs';
 import { loadEnvironment } from '../../engine/src/http-file/environment.js';
-import { HttpFileRunner } from '../../engine/src/http-file/send.js';
+import { HttpFileRunner } from '../../engine/src/session/http-file-runner.js';
 // @ts-expect-error plain ESM fixture without types
 import { startCapture } from '../fixtures/http/capture-server.mjs';
 import { root, startApi, tempDir, type Api } from './helpers.js';

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runSheet, spawnEngine, startApi, tempDir, type Api } from './helpers.js';
-import { emacsRegexp, proxyOptions } from '../../engine/src/rpc/proxy-setting.js';
+import { emacsRegexp, proxyOptions } from '../../engine/src/session/proxy-setting.js';
 import { chooseProxy } from '../../engine/src/http/proxy.js';
 // @ts-expect-error plain ESM fixture without types
 import { startProxy } from '../fixtures/proxy.mjs';

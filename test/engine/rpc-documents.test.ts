@@ -1,10 +1,10 @@
-// Texts kept in step by their changes (engine/src/rpc/documents.ts; docs/protocol.md, "Texts
+// Texts kept in step by their changes (engine/src/emacs/documents.ts; docs/protocol.md, "Texts
 // kept in step"): over the real stdio server, a whole text, then changes in code points (an
 // emoji before the edit counts as one, as in Emacs), and each way a copy goes out of step:
 // a base the engine does not have, a size that does not match, a change past the end, a copy
 // dropped because more than MAX_DOCUMENTS texts are kept.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_DOCUMENTS } from '../../engine/src/rpc/documents.js';
+import { MAX_DOCUMENTS } from '../../engine/src/emacs/documents.js';
 import { spawnEngine, type EngineProcess } from './helpers.js';
 
 let engine: EngineProcess;

@@ -1,6 +1,6 @@
 // The JSON-RPC server driven over a real stdio pipe: `node engine/dist/engine.cjs --stdio`
 // (built by global-setup.ts), spoken to with vscode-jsonrpc's StreamMessageReader/Writer, as
-// sheet-mode does with jsonrpc.el. Covers every method of engine/src/rpc/protocol.ts, the
+// sheet-mode does with jsonrpc.el. Covers every method of engine/src/emacs/protocol.ts, the
 // lisp/eval callback, $/cancelRequest and the error data shape (docs/protocol.md).
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';

@@ -2,7 +2,7 @@
 // and body together, with Content-Length counting the UTF-8 bytes (docs/protocol.md, framing).
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { FramedStreamWriter } from '../../engine/src/rpc/server.js';
+import { FramedStreamWriter } from '../../engine/src/emacs/server.js';
 
 describe('FramedStreamWriter', () => {
   it('writes each message with one write: Content-Length (in bytes), blank line, the JSON', async () => {

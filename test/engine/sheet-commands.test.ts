@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VERSION } from '../../engine/src/version.js';
-import { packagedFile } from '../../engine/src/run/shell-path.js';
+import { packagedFile } from '../../engine/src/sheet-command/shell-path.js';
 import { root, runSheet, SHEET_BIN, spawnEngine, startApi, tempDir, type Api } from './helpers.js';
 
 let api: Api;

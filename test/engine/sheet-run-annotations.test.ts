@@ -1,6 +1,6 @@
 // `sheet run` in CI (issue 26 item 2): with GITHUB_ACTIONS=true each failed assertion, sheet error
 // and transport failure is also a `::error file=...,line=...,title=...::message` workflow
-// command, escaped by GitHub's rules (run/annotations.ts); the JUnit report's test cases carry
+// command, escaped by GitHub's rules (sheet-command/annotations.ts); the JUnit report's test cases carry
 // `file` and `line`. A real server on 127.0.0.1 (the fault server) and the real `sheet` command.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runSheet, tempDir } from './helpers.js';
 // @ts-expect-error plain ESM fixture without types
 import { startFaults } from '../fixtures/faults.mjs';
-import { escapeData, escapeProperty } from '../../engine/src/run/annotations.js';
+import { escapeData, escapeProperty } from '../../engine/src/sheet-command/annotations.js';
 
 let faults: { url: string; refused: string; close(): Promise<void> };
 let dir: string;

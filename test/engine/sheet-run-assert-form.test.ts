@@ -1,5 +1,5 @@
 // `sheet run`: a malformed assertion is a sheet error of its file before anything of the file is
-// sent (issue 26 item 5; engine/src/hooks/expect.ts checkExpect, run/runner.ts preflight): exit 2,
+// sent (issue 26 item 5; engine/src/hooks/expect.ts checkExpect, sheet-command/runner.ts preflight): exit 2,
 // `file:line: message`. The fault server counts what arrives per path, so "nothing was sent"
 // is checked at the server; a well-formed file beside it still runs.
 import fs from 'node:fs';

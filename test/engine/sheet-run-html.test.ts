@@ -1,4 +1,4 @@
-// `sheet run --report html:PATH` (issue 26 item 1; engine/src/run/report-html.ts) in a real
+// `sheet run --report html:PATH` (issue 26 item 1; engine/src/sheet-command/report-html.ts) in a real
 // headless Chromium (Debian's chromium, driven by puppeteer-core): the page loads from a file
 // with no console error and no network request, its counts match the JSON report of the same
 // run, a failed request is visible without scrolling, credentials are masked as in the history

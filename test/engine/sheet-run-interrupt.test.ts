@@ -1,4 +1,4 @@
-// Ctrl-C during `sheet run` (issue 26: reports whole on any exit; run/cli.ts onInterrupt,
+// Ctrl-C during `sheet run` (issue 26: reports whole on any exit; sheet-command/cli.ts onInterrupt,
 // entry.ts): SIGINT while a request hangs writes the JSON and HTML reports of what ran so far,
 // whole, then exits with status 130. A real `sheet` process and the fault server's
 // /slow-headers (a response that never ends its headers) on 127.0.0.1.

@@ -1,4 +1,4 @@
-// `sheet run --retry N --retry-delay MS` and `--repeat N` (issue 26 item 4; run/retry.ts): a
+// `sheet run --retry N --retry-delay MS` and `--repeat N` (issue 26 item 4; sheet-command/retry.ts): a
 // request that fails by transport, or by an assertion marked retry, is sent again (a POST only
 // when marked), a pass on a retry is reported flaky (progress line, JSON, JUnit property, TAP,
 // HTML); an assertion not marked retry is not retried; --repeat runs the

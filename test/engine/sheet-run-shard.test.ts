@@ -1,4 +1,4 @@
-// `sheet run --shard I/N` and `sheet report merge` (issue 26 item 3; run/shard.ts, run/merge.ts):
+// `sheet run --shard I/N` and `sheet report merge` (issue 26 item 3; sheet-command/shard.ts, sheet-command/merge.ts):
 // the shards of a file list are a partition, decided by the sorted relative paths (round-robin),
 // the same whatever the order or the form (relative, absolute) of the paths given; the JSON
 // reports of the shards merge into one run in any format, with sheet run's exit status.

@@ -1,4 +1,4 @@
-// `sheet run --untrusted` (engine/src/run/untrusted.ts, docs/sheet-run.md "Untrusted files"): a
+// `sheet run --untrusted` (engine/src/sheet-command/untrusted.ts, docs/sheet-run.md "Untrusted files"): a
 // file that carries code (a := Lisp variable, a run-hook form, a .http response handler inline
 // or in a file) stops before anything of it is sent, with exit 2 and a message naming the line;
 // a file of plain requests, jq-set-var and assertions runs as usual. The fault server counts

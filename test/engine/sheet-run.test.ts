@@ -31,7 +31,7 @@ beforeAll(async () => {
   // The bundle behind engine/bin/sheet, as the Makefile's build-engine makes it.
   const out = path.join(root, 'engine/dist/sheet.cjs');
   const tmp = `${out}.${process.pid}.tmp`;
-  await build({ absWorkingDir: root, entryPoints: ['engine/src/run/entry.ts'], bundle: true, platform: 'node', target: 'node20', format: 'cjs', outfile: tmp, logLevel: 'warning', legalComments: 'none' });
+  await build({ absWorkingDir: root, entryPoints: ['engine/src/sheet-command/entry.ts'], bundle: true, platform: 'node', target: 'node20', format: 'cjs', outfile: tmp, logLevel: 'warning', legalComments: 'none' });
   fs.renameSync(tmp, out);
   [api, hb] = await Promise.all([startApi(), startHttpbin()]);
   dir = tempDir('sheet-run-');

@@ -1,5 +1,5 @@
 // Big bodies over JSON-RPC for a client that takes files (`bodyFileMin`, as sheet-mode sends):
-// past 16 MiB (engine/src/rpc/spill.ts) the body is written to the body file as it arrives,
+// past 16 MiB (engine/src/session/spill.ts) the body is written to the body file as it arrives,
 // UTF-8 JSON and XML re-indented on the way (the same text as below 16 MiB; issue 22), anything
 // else or JSON (XML) that turns out not to be well-formed raw with the reason, and never held whole in the engine
 // (a 100 MiB JSON body re-indented with the engine's peak memory far below it); a gzip bomb is decoded into the file chunk by chunk

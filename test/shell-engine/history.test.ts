@@ -1,4 +1,4 @@
-// REST_HISTORY=1 (engine/src/cli/history.ts): calls from two concurrent shells (bash and zsh)
+// REST_HISTORY=1 (engine/src/session/history.ts): calls from two concurrent shells (bash and zsh)
 // land whole in history.sheet, which the engine's sheet parser reads back request by request,
 // and which `sheet run` replays: the same requests arrive again at a raw TCP server on 127.0.0.1.
 // Also the path history's cap and the masking rules.
@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error plain .mjs fixture without types
 import { startCapture } from '../fixtures/http/capture-server.mjs';
 import { parseSheet } from '../../engine/src/sheet/parse.js';
-import { maskHeader, maskUrl, rememberPath, PATHS_FILE_MAX, PATHS_KEEP } from '../../engine/src/cli/history.js';
+import { maskHeader, maskUrl, rememberPath, PATHS_FILE_MAX, PATHS_KEEP } from '../../engine/src/session/history.js';
 
 const root = path.resolve(new URL('../..', import.meta.url).pathname);
 const exec = promisify(execFile);

@@ -1,4 +1,4 @@
-// One verb call end to end (engine/src/cli/run.ts) against the example API on 127.0.0.1, the
+// One verb call end to end (engine/src/shell-verbs/run.ts) against the example API on 127.0.0.1, the
 // --dry-run command run by real bash, and the daemon protocol over a real Unix socket.
 import { execFile, spawn } from 'node:child_process';
 import { promisify } from 'node:util';
@@ -9,9 +9,9 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error plain .mjs fixture without types
 import { startServer } from '../fixtures/server.mjs';
-import { run, type RunInput } from '../../engine/src/cli/run.js';
-import { runDaemon } from '../../engine/src/cli/daemon.js';
-import { readRunRequest } from '../../engine/src/cli/multipart.js';
+import { run, type RunInput } from '../../engine/src/shell-verbs/run.js';
+import { runDaemon } from '../../engine/src/shell-verbs/daemon.js';
+import { readRunRequest } from '../../engine/src/shell-verbs/multipart.js';
 
 let api: { url: string; close(): Promise<void> };
 let tmp: string;

@@ -1,6 +1,6 @@
-// Paths and base URLs (engine/src/cli/url.ts), by resty's rules.
+// Paths and base URLs (engine/src/shell-verbs/url.ts), by resty's rules.
 import { describe, expect, it } from 'vitest';
-import { appendQuery, buildUrl, encodePath } from '../../engine/src/cli/url.js';
+import { appendQuery, buildUrl, encodePath } from '../../engine/src/shell-verbs/url.js';
 
 describe('encodePath', () => {
   it.each([

@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
 # rest --env NAME: the environments of .http files (http-client.env.json,
 # http-client.private.env.json, .vscode/settings.json) for the verbs: the base URL from
-# baseUrl/host, {{name}} in paths, queries, headers and bodies (engine/src/cli/env.ts).
+# baseUrl/host, {{name}} in paths, queries, headers and bodies (engine/src/shell-verbs/env.ts).
 
 load test_helper
 

@@ -2,8 +2,8 @@
 # Where stderr goes through the daemon (issue 30, item 3): an error body reaches the file the
 # shell's redirection names, through the shell's own descriptor (its offset moves, in order
 # with what the shell writes), in bounded memory, and never lands in the runtime directory.
-# The daemon writes a terminal, a pipe or an appended file itself (src/cli/caller-stderr.ts);
-# `2>file` and the rest are relayed by the shell's own curl in segments (src/cli/relay.ts).
+# The daemon writes a terminal, a pipe or an appended file itself (src/shell-verbs/caller-stderr.ts);
+# `2>file` and the rest are relayed by the shell's own curl in segments (src/shell-verbs/relay.ts).
 
 load test_helper
 

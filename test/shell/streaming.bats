@@ -215,7 +215,7 @@ kill_tree() {
   # A few KiB: the socket and pid files, never the body (it used to grow to 200 MiB there).
   [ "$(cat "$max")" -lt 1024 ] || { echo "runtime dir peaked at $(cat "$max") KiB"; return 1; }
   # Captured and appended stderr get the error body too (the daemon writes the caller's fd 2),
-  # and a file opened with 2> (the shell keeps its offset) through the shell's own curl (src/cli/relay.ts).
+  # and a file opened with 2> (the shell keeps its offset) through the shell's own curl (src/shell-verbs/relay.ts).
   run rsh 'rest "$API" >/dev/null; x=$(GET /stream/bytes -q n=10 -q status=404 2>&1 | od -An -c | wc -w); echo "$x"; GET /stream/bytes -q n=7 -q status=404 2>>"$BATS_TEST_TMPDIR/log"; GET /stream/bytes -q n=5 -q status=404 2>>"$BATS_TEST_TMPDIR/log"; { GET /stream/bytes -q n=3 -q status=404; echo x >&2; } 2>"$BATS_TEST_TMPDIR/log2"; wc -c <"$BATS_TEST_TMPDIR/log" | tr -d " "; wc -c <"$BATS_TEST_TMPDIR/log2" | tr -d " "'
   [ "${lines[0]}" = 10 ]
   [ "${lines[1]}" = 12 ]

@@ -23,7 +23,7 @@ rest \"\$API\" >/dev/null" "$1" "$2" 20
 missing_expect='-v\n> GET /nonexistent HTTP/1\.1\n(> [^\n]*\n)*>\n< HTTP/1\.1 404 Not Found\n(< [^\n]*\n)*<\n\{[^\n]*"/nonexistent"\}\n[# ]*\$ '
 
 @test "-v through the daemon, 2xx: the headers come first, as in the direct mode and curl, the body ends its line" {
-  # The daemon writes -v to the terminal itself (src/cli/caller-stderr.ts), before the body.
+  # The daemon writes -v to the terminal itself (src/shell-verbs/caller-stderr.ts), before the body.
   tty 'GET /small -v\r' '-v\n> GET /small HTTP/1\.1\n(> [^\n]*\n)*>\n< HTTP/1\.1 200 OK\n(< [^\n]*\n)*<\n\{[^\n]*"ok":true\}\n[# ]*\$ ' daemon
   [ "$status" -eq 0 ]
 }

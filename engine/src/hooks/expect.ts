@@ -7,7 +7,7 @@
  * - `-> expect-body REGEXP`: the body text matches;
  * - `-> expect-time < 500`: the exchange's duration in ms (`<`, `<=`, `>`, `>=`, `=`; default `<`).
  * Any of them ends in the word `retry` to be retryable (`-> expect-status 200 retry`): `sheet
- * run --retry N` sends the request again while it fails (run/retry.ts); elsewhere it is an
+ * run --retry N` sends the request again while it fails (sheet-command/retry.ts); elsewhere it is an
  * ordinary assertion.
  * The names and shapes follow hurl's asserts (status, header, jsonpath/jq, body, duration) and
  * VS Code REST Client's request-chaining users' requests (#199, #432). A failing assertion's

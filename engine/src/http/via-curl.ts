@@ -2,7 +2,7 @@
  * The curl fallback transport: a request sent through the real curl, streaming both ways, for
  * a shell verb given an option the engine does not know (passed to curl unchanged; docs/shell.md,
  * "What is streamed, what is buffered"). The verb decides the extra curl options
- * (cli/curl-session.ts); this file only runs curl and reads its answer.
+ * (shell-verbs/curl-session.ts); this file only runs curl and reads its answer.
  */
 import { spawn } from 'node:child_process';
 import type { Writable } from 'node:stream';

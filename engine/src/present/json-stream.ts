@@ -6,7 +6,7 @@
  * where that changes nothing, other escapes as written). A state machine over bytes: it
  * never parses a value, never holds one (a 100 MB string passes through), and keeps only its
  * state, one byte per level of nesting and at most 12 bytes of a pending escape.
- * Grammar: RFC 8259. Used by rpc/spill.ts for bodies written to a file as they arrive.
+ * Grammar: RFC 8259. Used by session/spill.ts for bodies written to a file as they arrive.
  */
 
 import { BACKSLASH, byteName, CLOSE_ARRAY, CLOSE_OBJECT, COLON, COMMA, FALSE, hex4, isWs, keepEscaped, LF, NULL } from './json-bytes.js';

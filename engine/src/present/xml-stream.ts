@@ -10,7 +10,7 @@
  * the limit: its content so far (at most the limit and one piece of markup) is then scanned
  * again at the level below. A part that cannot be cut (a leaf element, a text, comment or
  * CDATA section of more than `maxPending` characters) stops it with a reason: the body is then
- * shown as received. Used by rpc/spill.ts for bodies written to a file as they arrive.
+ * shown as received. Used by session/spill.ts for bodies written to a file as they arrive.
  */
 import { formatAt, formatProlog, Markup, markupEnd, prettyXml, XML_BATCH, XML_WHOLE_LIMIT } from './xml.js';
 

@@ -11,7 +11,7 @@ import fsSync from 'node:fs';
 import type { BodyPart } from '../sheet/ast.js';
 export { isMultipart } from '../sheet/body-parts.js';
 import { EngineError } from '../errors.js';
-import { expandPath } from './resolve.js';
+import { expandPath } from './url-path.js';
 
 /**
  * The bytes of a file named in a request body.

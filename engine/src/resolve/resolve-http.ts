@@ -10,7 +10,8 @@
 import type { RequestNode, Sheet } from '../sheet/ast.js';
 import { EngineError } from '../errors.js';
 import { headerValue, type Body, type Header } from '../model.js';
-import { asWrittenTarget, expandPath, normalizeUrl, type ResolvedRequest, type ResolveOptions } from './resolve.js';
+import { asWrittenTarget, expandPath, normalizeUrl } from './url-path.js';
+import type { ResolvedRequest, ResolveOptions } from './types.js';
 import { substituteHttp, type HttpVarContext } from './http-vars.js';
 import { basicAuthorization } from './http-auth.js';
 import { formBody } from './http-form.js';
@@ -52,7 +53,7 @@ export function promptsOf(req: RequestNode): { name: string; description: string
  * Names of `# @prompt` variables whose answer is read without echo: those holding password,
  * passwd, token or secret (any `pass...`), in any case. VS Code REST Client masks password
  * names; tokens and secrets are masked here too. `sheet run` on a terminal uses it
- * (run/prompts.ts); Emacs's `sheet-prompt-secret-regexp` has the same words as its default
+ * (sheet-command/prompts.ts); Emacs's `sheet-prompt-secret-regexp` has the same words as its default
  * (test/engine/sheet-run-prompt.test.ts checks that the two agree).
  */
 export const SECRET_PROMPT_NAME = /pass(?:word|wd)?|token|secret/i;

@@ -7,35 +7,20 @@
  * Substitution applies to the URL, header values and the text body (sheet format doc,
  * "Variables"); a `< path` body is read from disk, binary-safe.
  */
-import os from 'node:os';
-import path from 'node:path';
-import type { HookNode, RequestNode, Sheet, VarDecl } from '../sheet/ast.js';
+import type { RequestNode, Sheet, VarDecl } from '../sheet/ast.js';
 import { varsBefore } from '../sheet/parse.js';
 import { EngineError, isEngineError } from '../errors.js';
 import { headerValue, type Body, type Header, type Request } from '../model.js';
 import { isMultipart, multipartText, partsBody, readBodyFile } from './body-parts.js';
 import { DEFAULT_MAX_PASSES, Substitution, type SubstitutionWarning } from './substitute.js';
-import type { HttpVarContext } from './http-vars.js';
 import { resolveHttpRequest } from './resolve-http.js';
-import { AS_WRITTEN_TAG, targetAsWritten, unsendableTarget } from '../url/as-written.js';
 import { graphQlRequest, isGraphQl } from './http-graphql.js';
+import { asWrittenTarget, expandPath, normalizeUrl } from './url-path.js';
+import type { EvalLisp, LispDecl, ResolvedRequest, ResolveOptions } from './types.js';
 
-/** Evaluate one `:=` form in the client; resolves to the value as a string. */
-/**
- * Evaluate one `:=` form in the client; resolves to the value as a string.
- * @param signal aborted when the request that needs the value is cancelled.
- */
-export type EvalLisp = (form: string, decl: LispDecl, signal?: AbortSignal) => Promise<string>;
-
-/**
- * The `:=` declaration being evaluated; `vars`: the variables visible to it (declared above it,
- * then the overrides), substituted, for restclient.el's `restclient-get-var` in the form.
- */
-export interface LispDecl {
-  name: string;
-  line: number;
-  vars?: Record<string, string>;
-}
+// What resolve-http.ts shares with this file lives in url-path.ts and types.ts (no import cycle).
+export { asWrittenTarget, expandPath, normalizeUrl };
+export type { EvalLisp, LispDecl, ResolvedRequest, ResolveOptions };
 
 /**
  * The values visible so far, each substituted as far as it goes (for {@link LispDecl.vars}, and
@@ -55,34 +40,6 @@ export function visibleVars(values: Map<string, string>, overrides: ReadonlyMap<
     }
   }
   return out;
-}
-
-export interface ResolveOptions {
-  /** Variable overrides (name with colon -> value); they win over declarations. */
-  overrides?: ReadonlyMap<string, string>;
-  /** How `:=` forms are evaluated; absent on clients without Lisp (the command line). */
-  evalLisp?: EvalLisp;
-  /** Cancels the resolution (while waiting for the client's Lisp values). */
-  signal?: AbortSignal;
-  /** Substitution pass limit (default 10). */
-  maxPasses?: number;
-  /** Directory that `< path` bodies are relative to (the sheet's directory); default cwd. */
-  baseDir?: string;
-  /** `.http` files only: the `{{...}}` sources (environment, request variables, prompts). */
-  http?: HttpVarContext;
-}
-
-export interface ResolvedRequest {
-  request: Request;
-  /** The request's hook lines, for `hooks/`. */
-  hooks: HookNode[];
-  /** Final variable values used (name -> value), Lisp results included. */
-  variables: Map<string, string>;
-  /**
-   * References left after the pass limit (`vars-cycle`, `vars-unresolved`), in sheet order:
-   * the request was resolved all the same, with those references as written.
-   */
-  warnings: SubstitutionWarning[];
 }
 
 /**
@@ -153,54 +110,6 @@ function checkLisp(text: string, unevaluated: Map<string, VarDecl>): void {
       });
     }
   }
-}
-
-/** Expand `~` and make `p` absolute against `baseDir`. */
-export function expandPath(p: string, baseDir: string): string {
-  let out = p;
-  if (out === '~') out = os.homedir();
-  else if (out.startsWith('~/')) out = path.join(os.homedir(), out.slice(2));
-  return path.resolve(baseDir, out);
-}
-
-/**
- * Validate a URL and percent-encode what needs it (non-ASCII in path and query, IDN hosts).
- * @throws EngineError `invalid-url` naming the line.
- */
-export function normalizeUrl(url: string, line?: number): string {
-  let u: URL;
-  try {
-    u = new URL(url);
-  } catch {
-    throw new EngineError('invalid-url', `invalid URL ${JSON.stringify(url)}`, {
-      line,
-      hint: /^[a-z][a-z0-9+.-]*:\/\//i.test(url) ? 'Check the URL for spaces or stray characters.' : 'Write an absolute URL starting with http:// or https://.',
-      details: { url },
-    });
-  }
-  if (u.protocol !== 'http:' && u.protocol !== 'https:') {
-    throw new EngineError('invalid-url', `unsupported URL scheme ${u.protocol} in ${JSON.stringify(url)}`, {
-      line,
-      hint: 'Use an http:// or https:// URL.',
-      details: { url },
-    });
-  }
-  return u.href;
-}
-
-/**
- * The request target to send as written when `req` carries `# @no-auto-encoding`
- * (docs/sheet-format.md, "Request line"; ../url/as-written.ts), else undefined.
- * @param url the URL after substitution, absolute.
- * @throws EngineError `invalid-url` naming the line when the target holds a blank or a control character.
- */
-export function asWrittenTarget(req: RequestNode, url: string, line: number): string | undefined {
-  if (!req.directives?.some((d) => d.name === AS_WRITTEN_TAG)) return undefined;
-  const target = targetAsWritten(url);
-  if (target === undefined) return undefined;
-  const why = unsendableTarget(target);
-  if (why) throw new EngineError('invalid-url', `${why} (# @${AS_WRITTEN_TAG})`, { line, hint: 'Percent-encode it (a space as %20), or remove the # @no-auto-encoding line.', details: { url } });
-  return target;
 }
 
 /** Parse `Name: value` lines (a variable used as a header block). */

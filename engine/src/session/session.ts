@@ -1,0 +1,411 @@
+/**
+ * The session (issue 24): one place for the pipeline every front end shares. Its state: the
+ * variable overrides, the cookie jar (jar.ts), the settings, what `.http` files carry from one
+ * request to the next (http-file.ts). Its operations on a sheet: parse -> resolve -> exchange
+ * (exchange.ts: the jar, send, the body to a sink) -> present -> hooks, as in DESIGN.md's data
+ * flow, and the look-ups an editor asks (outline, variables, curl, environments). Inputs and
+ * outputs are the session's own types (types.ts); it knows nothing of JSON-RPC, the shell or
+ * the `sheet` command, which are adapters over it (emacs/, shell-verbs/, sheet-command/).
+ */
+import path from 'node:path';
+import { requestAt } from '../sheet/parse.js';
+import { parseForFile, syntaxChoice, withSyntaxHint } from '../http-file/index.js';
+import type { Sheet } from '../sheet/ast.js';
+import { IncrementalSheetParser } from '../sheet/incremental.js';
+import { expandPath, resolveRequest, visibleVars, type EvalLisp, type LispDecl } from '../resolve/resolve.js';
+import { DEFAULT_MAX_PASSES, type SubstitutionWarning } from '../resolve/substitute.js';
+import { MAX_BUFFERED_BODY, MAX_REDIRECTS, SinkError } from '../http/send.js';
+import { exchange as sendExchange, type SinkHead } from './exchange.js';
+import { FileJar } from './jar.js';
+import { connectionCurlArgs, connectionSendOptions, NO_CONNECTION_SETTINGS, wantsHttp2 } from './tls-settings.js';
+import { SPILL_MIN_BYTES, SpillSink, spillBytes } from './spill.js';
+
+/** Hooks that read the response body (the others read the status, headers or time). */
+const BODY_HOOKS = new Set(['jq-set-var', 'expect-jq', 'expect-body', 'run-hook']);
+import { proxyOptions } from './proxy-setting.js';
+import { present, DEFAULT_THRESHOLD } from '../present/present.js';
+import { longestLineOf } from '../present/longest-line.js';
+import { bodyOut, receivedOut, requestInfo } from './answer.js';
+import { HOOK_TYPES, runHooks } from '../hooks/run.js';
+import { filterBody } from '../hooks/jq-filter.js';
+import { toCurl } from '../curl/to-curl.js';
+import { toCode } from '../snippet/to-code.js';
+import { loadEnvironment } from '../http-file/environment.js';
+import { promptsOf, requestMeta } from '../resolve/resolve-http.js';
+import { sheetVariables } from './variables.js';
+import { afterHttp, beforeHttp, explainNoEnvironment, httpContext, httpVariables, newHttpState, noteHttpFailure } from './http-file.js';
+import { isEngineError } from '../errors.js';
+import type { Request } from '../model.js';
+import type {
+  CodeInput,
+  CodeOutput,
+  CurlInput,
+  CurlOutput,
+  EnvironmentsInput,
+  EnvironmentsOutput,
+  HookResults,
+  Outline,
+  RequestContext,
+  SendInput,
+  SendOutput,
+  Settings,
+  VariablesInput,
+  VariablesOutput,
+} from './types.js';
+
+/** Settings with every default filled in. */
+export const DEFAULT_SETTINGS: Required<Settings> = {
+  maxPasses: DEFAULT_MAX_PASSES,
+  threshold: DEFAULT_THRESHOLD,
+  inhibitCookies: false,
+  timeoutMs: 0,
+  followRedirects: true,
+  maxRedirects: MAX_REDIRECTS,
+  cookieJarFile: null,
+  insecure: false,
+  proxy: null,
+  caFile: null,
+  netrc: null,
+  ...NO_CONNECTION_SETTINGS,
+};
+
+/**
+ * How the session has `:=` forms evaluated: an {@link EvalLisp} that also gets the `context`
+ * of the request being served, to pass on to the client.
+ */
+export type SessionEvalLisp = (
+  form: string,
+  decl: LispDecl,
+  signal?: AbortSignal,
+  context?: RequestContext,
+) => Promise<string>;
+
+/**
+ * One engine session (one Emacs connection, one `sheet run` file, or one test): the variable
+ * overrides, the cookie jar and the settings, and the operations on a sheet (docs/protocol.md
+ * names each, `sheet/send` for {@link Session.send}). Errors are thrown as EngineError with a
+ * stable code (docs/errors.md); each front end reports them its own way.
+ */
+export class Session {
+  readonly overrides = new Map<string, string>();
+  settings: Required<Settings> = { ...DEFAULT_SETTINGS };
+  /**
+   * Spill every body past {@link SPILL_MIN_BYTES} to a private file as it arrives, whatever
+   * the threshold and `bodyFileMin` say: `sheet run` keeps no body, so its memory stays
+   * bounded (issue 30); the caller removes the file (`presentation.file`).
+   */
+  spillBigBodies = false;
+  /** The cookie jar, and its file once one is set (jar.ts). */
+  private readonly jar = new FileJar();
+  /** The cookie file could not be read: said once, with the next send's warnings. */
+  private jarReadWarning: string | null = null;
+  /** Settles when the settings given so far (and their cookie jar) are in place. */
+  private ready: Promise<void> = Promise.resolve();
+  /** `.http` files: named requests, failed requests and `client.global` values so far. */
+  private http = newHttpState();
+  /** Settings `:=` forms changed while a request was resolved (`lisp/eval`'s `settings`), by its context. */
+  private lispSettings = new Map<RequestContext, Settings>();
+  /** Last parse, reused while the text is the same (navigation asks often). */
+  private cache: { text: string; fileName?: string; sheet: Sheet } | undefined;
+  /** Sheets re-parsed after an edit chunk by chunk (an editor types in one place at a time). */
+  private sheetParser = new IncrementalSheetParser();
+
+  /**
+   * @param evalLisp how `:=` forms are evaluated (asks the client); undefined on clients without
+   *   Lisp, whose requests then fail with `lisp-unavailable` only when they use a `:=` variable.
+   * The syntax of a sheet is chosen by its file name (`path` of each call; http-file/index.ts).
+   */
+  constructor(public evalLisp?: SessionEvalLisp) {}
+
+  /** The evaluator for one request: `evalLisp` with that request's context, or undefined. */
+  private lispFor(context: RequestContext | undefined): EvalLisp | undefined {
+    const evalLisp = this.evalLisp;
+    return evalLisp && ((form, decl, signal) => evalLisp(form, decl, signal, context));
+  }
+
+  /**
+   * Apply settings; a new cookie jar file is loaded (missing file: empty jar). Settings are
+   * applied one call after the other, and the sheet operations wait for the ones given before
+   * them, so a request that follows a jar change always uses the new jar.
+   * A cookie file that exists but cannot be read (a directory, no permission) is not an
+   * error: the session uses an empty jar that is not saved, and the next send carries a
+   * `cookie-jar-unreadable` warning once (docs/errors.md).
+   */
+  configure(s: Settings | undefined): Promise<void> {
+    const run = this.ready.then(() => this.apply(s));
+    this.ready = run.catch(() => undefined);
+    return run;
+  }
+
+  private async apply(s: Settings | undefined): Promise<void> {
+    if (!s) return;
+    for (const [k, v] of Object.entries(s)) if (v !== undefined) (this.settings as Record<string, unknown>)[k] = v;
+    const file = this.settings.cookieJarFile ? expandPath(this.settings.cookieJarFile, process.cwd()) : null;
+    if (file !== this.jar.file) {
+      // An unreadable cookie file (a directory, no permission) does not stop requests: they go
+      // out without its cookies, nothing is saved there, and the next send says so once.
+      this.jarReadWarning = await this.jar.use(file);
+    }
+  }
+
+  /**
+   * Parse `text` (pure), reusing the last result while the text and file name are the same.
+   * @param fileName picks the syntax (`.http`/`.rest`: VS Code / JetBrains; see
+   *   engine/src/http-file/index.ts), default the sheet syntax.
+   */
+  parse(text: string, fileName?: string): Sheet {
+    if (this.cache?.text === text && this.cache.fileName === fileName) return this.cache.sheet;
+    const sheet = parseForFile(text, fileName, (t) => this.sheetParser.parse(t));
+    this.cache = { text, fileName, sheet };
+    return sheet;
+  }
+
+  private merged(s: Settings | undefined): Required<Settings> {
+    return { ...this.settings, ...Object.fromEntries(Object.entries(s ?? {}).filter(([, v]) => v !== undefined)) };
+  }
+
+  private async resolveAt(p: { text: string; line: number; path?: string; env?: string; context?: RequestContext; prompts?: Record<string, string>; lookup?: boolean }, s: Required<Settings>, signal?: AbortSignal) {
+    const sheet = this.parse(p.text, p.path);
+    const node = requestAt(sheet, p.line);
+    const file = p.path;
+    const prompts = p.prompts && typeof p.prompts === 'object' ? p.prompts : undefined;
+    // `.http`: JetBrains pre-request scripts run first; their per-request variables join the context.
+    const lookup = p.lookup === true;
+    const ctx = sheet.syntax === 'http' ? httpContext(node, file, p.env, this.overrides, this.http, prompts) : undefined;
+    // A look-up (Eldoc) runs no pre-request script and evaluates no `:=` form.
+    const pre = ctx && !lookup ? await beforeHttp(sheet, node, ctx, file, this.overrides, this.http) : undefined;
+    const http = pre?.ctx ?? ctx;
+    const resolved = await resolveRequest(sheet, node, {
+      overrides: http ? undefined : this.overrides,
+      evalLisp: lookup ? undefined : this.lispFor(p.context),
+      signal,
+      maxPasses: s.maxPasses,
+      baseDir: file ? path.dirname(path.resolve(file)) : process.cwd(),
+      ...(http ? { http } : {}),
+    });
+    return { ...resolved, node, sheet, http, preTests: pre?.assertions ?? [] };
+  }
+
+  /**
+   * Note settings a `:=` form changed (`lisp/eval`'s `settings`): they apply to the request
+   * being served under `context`, from its exchange on (docs/protocol.md, `lisp/eval`).
+   */
+  noteLispSettings(context: RequestContext | undefined, s: Settings): void {
+    if (context !== undefined) this.lispSettings.set(context, { ...this.lispSettings.get(context), ...s });
+  }
+
+  /**
+   * The environment names defined for the `.http` file at `path`
+   * (http-client.env.json, its private file, VS Code's rest-client.environmentVariables;
+   * docs/http-files.md "Environments") and the files they come from.
+   * @throws EngineError `bad-environment` when a file is not valid JSON, `file-unreadable`.
+   */
+  environments(p: EnvironmentsInput): EnvironmentsOutput {
+    const env = loadEnvironment(p.path ?? path.join(process.cwd(), 'untitled.http'));
+    return { names: env.available, files: env.files };
+  }
+
+  /**
+   * The request at point, resolved, sent; the response presented; hooks run (`sheet/send`, each request of `sheet run`).
+   * The cookie jar is saved to the session's cookie file after the exchange when it changed.
+   * @param signal aborts the exchange (`$/cancelRequest`).
+   * @throws EngineError with a parse, resolve or HTTP code (docs/errors.md); an HTTP error
+   *   status is a result, not an error.
+   */
+  async send(p: SendInput, signal?: AbortSignal): Promise<SendOutput> {
+    return this.sendOnce(p, signal).catch((e: unknown) => {
+      const sheet = this.parse(p.text, p.path);
+      const at = sheet.requests.find((r) => r.startLine <= p.line && p.line <= r.endLine);
+      const node = sheet.syntax === 'http' ? at : undefined;
+      if (node) noteHttpFailure(this.http.failed, node, e);
+      // Every error names the line; in a file whose syntax was guessed it says how to pin it.
+      const told = sheet.syntax === 'http' ? explainNoEnvironment(e, p.path, p.env) : e;
+      throw withSyntaxHint(told, syntaxChoice(p.text, p.path), at?.line);
+    });
+  }
+
+  private async sendOnce(p: SendInput, signal?: AbortSignal): Promise<SendOutput> {
+    await this.ready;
+    let s = this.merged(p.settings);
+    let resolved;
+    try {
+      resolved = await this.resolveAt(p, s, signal);
+    } finally {
+      const changed = p.context !== undefined ? this.lispSettings.get(p.context) : undefined;
+      if (changed) {
+        this.lispSettings.delete(p.context!);
+        s = this.merged({ ...p.settings, ...changed });
+      }
+    }
+    // `.http` directives `# @no-cookie-jar` and `# @no-redirect` (docs/http-files.md).
+    const meta = resolved.http ? requestMeta(resolved.node) : undefined;
+    // A client that takes files gets a big body in one, written as it arrives (spill.ts).
+    const spillAt = this.spillBigBodies ? SPILL_MIN_BYTES : spillBytes(s.threshold, p.bodyFileMin);
+    let sink: SpillSink | undefined;
+    // The request was sent: a jar that cannot be saved is a warning, never the request's failure.
+    const sent = await sendExchange(resolved.request, {
+      ...(s.inhibitCookies ? {} : { jar: this.jar }),
+      sendCookies: !meta?.noCookieJar,
+      send: {
+        signal,
+        timeoutMs: s.timeoutMs,
+        followRedirects: s.followRedirects && !meta?.noRedirect,
+        maxRedirects: s.maxRedirects,
+        insecure: s.insecure,
+        proxy: proxyOptions(s.proxy),
+        ...(s.caFile ? { trust: { caFile: expandPath(s.caFile, process.cwd()) } } : {}),
+        ...connectionSendOptions(s, resolved.node, resolved.http?.clientCertificates),
+        ...(s.netrc ? { auth: { netrc: { file: s.netrc } } } : {}),
+      },
+      ...(spillAt !== undefined ? { sink: (head: SinkHead) => (sink = new SpillSink(spillAt, MAX_BUFFERED_BODY, head.url, { headers: head.headers, raw: p.raw })) } : {}),
+    }).catch((e: unknown) => {
+      throw e instanceof SinkError && isEngineError(e.cause) ? e.cause : e;
+    });
+    let exchange = sent.exchange;
+    const jarWarning = sent.jarWarning;
+    const spilled = sink?.file ? sink : undefined;
+    if (sink && !spilled) exchange = { ...exchange, response: { ...exchange.response, body: sink.body() } };
+    const before = resolved.http ? new Map(this.overrides) : undefined;
+    const handlerTests = resolved.http ? await afterHttp(resolved.node, exchange.request, exchange.response, p.path, this.overrides, this.http, resolved.http) : [];
+    // What the `.http` handlers set (`client.global.set`) is reported with jq-set-var's, so a
+    // client that keeps the session's overrides (sheet-mode) knows it too.
+    const handlerSet = before ? [...this.overrides].filter(([n, v]) => before.get(n) !== v).map(([name, value]) => ({ name, value })) : [];
+    // A spilled body was presented by its sink as it passed (re-indented or raw, in the file);
+    // hooks do not read it.
+    const pres = spilled ? undefined : present(exchange.response, { raw: p.raw, threshold: s.threshold });
+    const hooks = await runHooks(resolved.hooks, pres?.kind === 'text' ? pres.text! : '', (n, v) => this.overrides.set(n, v), {
+      status: exchange.response.status,
+      statusText: exchange.response.statusText,
+      headers: exchange.response.headers,
+      durationMs: exchange.durationMs,
+    });
+    hooks.assertions.unshift(...resolved.preTests);
+    hooks.assertions.push(...handlerTests);
+    hooks.setVars.unshift(...handlerSet);
+    hooks.warnings.unshift(...this.requestWarnings(p, resolved.warnings));
+    if (jarWarning) hooks.warnings.push({ line: resolved.request.line ?? p.line, code: 'cookie-jar-unwritable', message: jarWarning });
+    if (spilled && resolved.hooks.some((h) => BODY_HOOKS.has(h.name))) {
+      // Hooks read a body held in memory; this one went to a file as it came (never whole).
+      const line = resolved.hooks.find((h) => BODY_HOOKS.has(h.name))!.line;
+      hooks.warnings.push({ line, code: 'body-not-read', message: `line ${line}: the body (${spilled.size} bytes) is over ${SPILL_MIN_BYTES / 1048576} MiB and was not kept in memory, so hooks that read it (jq-set-var, expect-jq, expect-body, run-hook) saw an empty body` });
+    }
+    if (this.jarReadWarning) {
+      hooks.warnings.push({ line: resolved.request.line ?? p.line, code: 'cookie-jar-unreadable', message: this.jarReadWarning });
+      this.jarReadWarning = null;
+    }
+    const { request, response } = exchange;
+    return {
+      request: requestInfo(request),
+      response: {
+        httpVersion: response.httpVersion,
+        status: response.status,
+        statusText: response.statusText,
+        headers: response.headers,
+        bytes: spilled ? spilled.size : response.body.length,
+      },
+      presentation: !pres
+        ? spilled!.presentation()
+        : {
+            kind: pres.kind,
+            ...(await bodyOut(pres, response.body, p.bodyFileMin)),
+            ...(p.received && pres.formatted ? await receivedOut(pres, response.body, p.bodyFileMin) : {}),
+            contentType: pres.contentType,
+            charset: pres.charset,
+            mode: pres.mode,
+            formatted: pres.formatted,
+            ...(pres.unformatted ? { unformatted: pres.unformatted } : {}),
+            ...(pres.kind === 'text' ? { longestLine: longestLineOf(pres.text ?? '') } : {}),
+            overThreshold: pres.overThreshold,
+          },
+      redirects: exchange.redirects,
+      durationMs: exchange.durationMs,
+      hooks,
+      ...(exchange.proxy ? { proxy: `${exchange.proxy.origin} (from ${exchange.proxy.source})` } : {}),
+      vars: visibleVars(resolved.variables, new Map(hooks.setVars.map((v) => [v.name, v.value])), s.maxPasses),
+      ...(p.jq ? { jq: await filterBody(p.jq, pres?.kind === 'text' ? pres.text! : '') } : {}),
+    };
+  }
+
+  /**
+   * The warnings of the request itself, before the hooks' (`HookResults`, hooks/results.ts): parse
+   * warnings inside its block (e.g. lines ignored after a file body), then the references
+   * substitution left (`vars-cycle`, `vars-unresolved`), each with its line.
+   */
+  private requestWarnings(p: { text: string; line: number; path?: string }, left: SubstitutionWarning[]): HookResults['warnings'] {
+    const sheet = this.parse(p.text, p.path);
+    const node = requestAt(sheet, p.line);
+    const out: HookResults['warnings'] = [];
+    for (const d of sheet.diagnostics) {
+      if (d.severity === 'warning' && d.line >= node.startLine && d.line <= node.endLine) {
+        out.push({ line: d.line, code: d.code, message: `line ${d.line}: ${d.message}` });
+      }
+    }
+    for (const w of left) out.push({ line: w.line ?? node.line, code: w.code, message: w.message });
+    return out;
+  }
+
+  /** Requests and variable declarations with their lines (`sheet/outline`). */
+  outline(text: string, fileName?: string): Outline {
+    const sheet = this.parse(text, fileName);
+    return {
+      requests: sheet.requests.map((r) => ({
+        method: r.method,
+        url: r.url,
+        line: r.line,
+        startLine: r.startLine,
+        endLine: r.endLine,
+        ...(r.body ? { bodyLine: r.body.line } : {}),
+        ...(sheet.syntax === 'http' && promptsOf(r).length ? { prompts: promptsOf(r) } : {}),
+      })),
+      variables: sheet.vars.map((v) => ({ ...v })),
+      diagnostics: sheet.diagnostics.map((d) => ({ ...d })),
+    };
+  }
+
+  /** The overrides and the variables visible at a line, resolved (`sheet/variables`). */
+  async variables(p: VariablesInput): Promise<VariablesOutput> {
+    await this.ready;
+    const s = this.merged(p.settings);
+    const sheet = this.parse(p.text, p.path);
+    if (sheet.syntax === 'http') {
+      const ctx = httpContext(undefined, p.path, p.env, this.overrides, this.http);
+      return {
+        overrides: [...this.overrides].map(([name, value]) => ({ name, value })),
+        variables: httpVariables(sheet, ctx, s.maxPasses),
+        hookTypes: HOOK_TYPES,
+      };
+    }
+    const variables = await sheetVariables(sheet, p.line, { overrides: this.overrides, evalLisp: p.lookup === true ? undefined : this.lispFor(p.context), maxPasses: s.maxPasses });
+    return {
+      overrides: [...this.overrides].map(([name, value]) => ({ name, value })),
+      variables,
+      hookTypes: HOOK_TYPES,
+    };
+  }
+
+  /** The request at point as a curl command line (`sheet/curl`). */
+  async curl(p: CurlInput): Promise<CurlOutput> {
+    const { request, curlArgs } = await this.exported(p);
+    // The netrc setting is curl's -n (`~/.netrc`) or --netrc-file (docs/networks.md).
+    const netrc = this.merged(p.settings).netrc;
+    const extraArgs = [...(netrc ? (netrc === '~/.netrc' ? ['-n'] : ['--netrc-file', netrc]) : []), ...curlArgs];
+    return { command: toCurl(request, { alwaysMethod: true, extraArgs }), url: request.url };
+  }
+
+  /** The request at point as code for `p.target` (`sheet/code`, `sheet export`; ../snippet/to-code.ts). */
+  async code(p: CodeInput): Promise<CodeOutput> {
+    const { request } = await this.exported(p);
+    return { code: toCode(request, p.target), url: request.url };
+  }
+
+  /** The resolved request at point that the exports (curl, code) write. */
+  private async exported(p: CurlInput): Promise<{ request: Request; curlArgs: string[] }> {
+    await this.ready;
+    const s = this.merged(p.settings);
+    const resolved = await this.resolveAt(p, s).catch((e: unknown) => {
+      throw this.parse(p.text, p.path).syntax === 'http' ? explainNoEnvironment(e, p.path, p.env) : e;
+    });
+    // The options curl needs to connect as the engine would (rpc/tls-settings.ts).
+    return { request: resolved.request, curlArgs: connectionCurlArgs(resolved.request.url, s, wantsHttp2(s, resolved.node), resolved.http?.clientCertificates) };
+  }
+}

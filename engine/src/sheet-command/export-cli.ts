@@ -1,0 +1,88 @@
+/**
+ * `sheet export --to TARGET FILE:LINE` (docs/sheet-run.md, "sheet export"): the request at a
+ * line of a sheet or `.http` file as code (Python requests, JavaScript fetch, Go, HTTPie,
+ * PowerShell, curl, ...), the same resolution and the same converter as Emacs's C-c C-S-u
+ * (`sheet/code`: `../rpc/session.ts`, `../snippet/to-code.ts`), on stdout.
+ *
+ * Exit status: 0 printed; 2 nothing printed: a usage error (no `--to`, an unknown target, no
+ * `FILE:LINE`, an unreadable file) or a sheet error at that line (no request there, an
+ * undefined environment, a `:=` Lisp variable, which needs Emacs: give its value with `--var`).
+ */
+import fs from 'node:fs';
+import { isEngineError } from '../errors.js';
+import { Session } from '../session/session.js';
+import { codeTargets } from '../snippet/to-code.js';
+import type { Io } from './io.js';
+
+export const EXPORT_HELP = `Usage: sheet export --to TARGET FILE:LINE [--env NAME] [--var :name=value]...
+       sheet export --list
+
+Print the request whose block holds LINE of FILE (a .sheet or .http file) as code that sends
+it: --to python (Requests), javascript (fetch), node, go, httpie, wget, powershell, php, ruby,
+java, csharp, swift, kotlin, c, curl, ... or TARGET-CLIENT (javascript-axios,
+powershell-restmethod, ...): --list names them all. Variables are substituted as sheet run
+does (--var sets one, as a hook would; --env picks a .http environment). The same as Emacs's
+C-c C-S-u. Exit status: 0 printed, 2 nothing printed (the message says why).
+`;
+
+/**
+ * Run `sheet export ARGS` (`args` without the subcommand).
+ * @returns the exit status (see the file comment).
+ */
+export async function exportCommand(args: string[], io: Pick<Io, 'out' | 'err'>): Promise<number> {
+  const usage = (msg: string) => {
+    io.err(`sheet export: ${msg}\nTry 'sheet export --help'.\n`);
+    return 2;
+  };
+  let to: string | undefined;
+  let env: string | undefined;
+  let at: string | undefined;
+  const vars: [string, string][] = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    const value = () => (a.includes('=') && a.startsWith('--') ? a.slice(a.indexOf('=') + 1) : args[++i]);
+    if (a === '-h' || a === '--help') {
+      io.out(EXPORT_HELP);
+      return 0;
+    }
+    if (a === '--list') {
+      io.out(codeTargets().map((t) => `${t.name.padEnd(24)} ${t.title}\n`).join(''));
+      return 0;
+    }
+    if (a === '--to' || a.startsWith('--to=')) to = value();
+    else if (a === '--env' || a.startsWith('--env=')) env = value();
+    else if (a === '--var' || a.startsWith('--var=')) {
+      const s = value() ?? '';
+      const m = /^(:?[^=\s]+)=([\s\S]*)$/.exec(s);
+      if (!m) return usage(`--var ${s}: use --var :name=value`);
+      vars.push([m[1]!, m[2]!]);
+    } else if (a.startsWith('-') && a !== '-') return usage(`unknown option ${a}`);
+    else if (at === undefined) at = a;
+    else return usage(`one FILE:LINE only (got ${at} and ${a})`);
+  }
+  if (!to) return usage('--to TARGET is needed (sheet export --list names them)');
+  if (!at) return usage('FILE:LINE is needed, e.g. sheet export --to python api.sheet:12');
+  const m = /^(.+):([1-9]\d*)$/.exec(at);
+  if (!m) return usage(`${at}: give the file and a line of its request, FILE:LINE (e.g. api.sheet:12)`);
+  const file = m[1]!;
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (e) {
+    return usage(`cannot read ${file} (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
+  }
+  const session = new Session();
+  // Overrides are kept by name with the colon, in both syntaxes (as `sheet run --var`).
+  for (const [n, v] of vars) session.overrides.set(n.startsWith(':') ? n : `:${n}`, v);
+  try {
+    const { code } = await session.code({ text, line: Number(m[2]), path: file, target: to, ...(env ? { env } : {}) });
+    io.out(code);
+    return 0;
+  } catch (e) {
+    if (!isEngineError(e)) throw e;
+    const hint = e.code === 'lisp-unavailable' && typeof e.details?.variable === 'string' ? `Give its value: --var ${e.details.variable}=VALUE, or copy the request from Emacs (C-c C-S-u).` : e.hint;
+    const where = e.line !== undefined ? `${file}:${e.line}: ` : `${file}: `;
+    io.err(`sheet export: ${where}${e.message.replace(/^line \d+: /, '')}${hint ? `\n  ${hint}` : ''}\n`);
+    return 2;
+  }
+}

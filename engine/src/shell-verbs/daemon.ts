@@ -1,0 +1,394 @@
+/**
+ * The per-user engine daemon: one Node process that serves the shell verbs over a Unix socket,
+ * so a verb costs one `curl --unix-socket` run instead of a Node start (docs/shell.md,
+ * "The daemon").
+ *
+ * Protocol (HTTP/1.1 on the socket): `POST /run`, `multipart/form-data`, read as a stream
+ * (src/shell-verbs/multipart.ts), or `application/x-www-form-urlencoded` when there is no `stdin`
+ * part (src/shell-verbs/urlencoded.ts), with the fields
+ *   a      one per argument of {@link run} (in order; curl --form-string keeps the bytes)
+ *   cwd    the caller's working directory
+ *   PATH   the caller's PATH
+ *   s      the call's status file: written only when there is something to say, its exit
+ *          status (decimal, newline) when it is not 0, or `>1` / `>2` when the output goes on
+ *          in another segment (below)
+ *   ep     the calling shell's PID: its fd 2 is written directly when that is safe
+ *          (src/shell-verbs/caller-stderr.ts)
+ *   tty    "1" when the caller's stdout is a terminal, "12" when stderr is one too, "2" when
+ *          only stderr is (anything else: neither)
+ *   stdin  (optional, last, file part) the caller's standard input, streamed to the request
+ * and, one header `X-Rest-Env: NAME=VALUE` each, the caller's proxy and CA variables that are
+ * set (the daemon's own are never used; src/shell-verbs/caller-env.ts).
+ * The response is `200`, chunked, with the stdout bytes as they arrive from the server; `s` is
+ * complete before the response ends, so a 2xx call leaves no file at all; the shell reads and
+ * removes `s` when it exists. stderr (messages, -v lines, a non-2xx body) goes straight to the
+ * caller's fd 2 when the daemon may open it (a terminal, a pipe, `/dev/null`, a file opened
+ * for appending); otherwise both streams are relayed in segments, each the response to one curl
+ * of the shell, which points it at its fd 1 or fd 2 (`>N` in `s`, then `POST /next`;
+ * src/shell-verbs/relay.ts). Nothing is spooled in the runtime directory. A caller that goes away
+ * (curl killed) closes the socket: the upstream request is aborted; a stdout reader that left
+ * part-way through the body is curl's exit 23 or not by curl's rule, which `POST /wait`
+ * answers (src/shell-verbs/calls.ts, src/shell-verbs/output.ts). `GET /ping` answers `pong`.
+ *
+ * Safety: the socket lives in a directory of mode 0700 owned by the user and is itself 0600;
+ * the daemon refuses to start otherwise; `s` is created 0600. It stops after
+ * `idleSeconds` without requests (a request in flight is aborted after another idle period),
+ * when its bundle file changes (a rebuilt engine), and on SIGTERM/SIGINT (calls in flight are
+ * aborted); it ignores SIGHUP so closing the terminal that started it does not matter.
+ */
+import { buffer } from 'node:stream/consumers';
+import fs from 'node:fs';
+import http from 'node:http';
+import net from 'node:net';
+import path from 'node:path';
+import { Readable, Writable } from 'node:stream';
+import { closeConnections } from '../http/send.js';
+import { decodeArg } from './bytes.js';
+import { readRunRequest } from './multipart.js';
+import { readFormRequest } from './urlencoded.js';
+import { BIG_CALL_BYTES, collectAfterBig, idleCollector } from './idle-gc.js';
+import { EXIT, run } from './run.js';
+import { openCallerStderr } from './caller-stderr.js';
+import { callerEnv } from './caller-env.js';
+import { Relay } from './relay.js';
+import { Calls, type Call } from './calls.js';
+
+export const SOCKET_NAME = 'engine.sock';
+
+/**
+ * Check the runtime directory: it exists (the shell makes it; a daemon started late, after its
+ * directory was removed, must not bring it back), is owned by us, has mode 0700 and is not a
+ * symlink.
+ */
+export function ensurePrivateDir(dir: string): void {
+  const st = fs.lstatSync(dir);
+  const uid = process.getuid?.();
+  if (!st.isDirectory()) throw new Error(`${dir} is not a directory`);
+  if (uid !== undefined && st.uid !== uid) throw new Error(`${dir} belongs to another user`);
+  if ((st.mode & 0o077) !== 0) throw new Error(`${dir} is open to other users (mode ${(st.mode & 0o777).toString(8)}); it must be 0700`);
+}
+
+/** Calls in flight, to abort them when the daemon stops. */
+const inFlight = new Set<AbortController>();
+
+/** Calls by their status file, for the shell's `/next` and `/wait` (src/shell-verbs/calls.ts). */
+const calls = new Calls();
+
+/**
+ * How long a call whose stdout reader left part-way through the body keeps reading (to tell
+ * curl's exit status, src/shell-verbs/output.ts) without the shell's `/wait`: a killed shell never asks.
+ */
+const WAIT_GRACE_MS = 2000;
+
+async function handleRun(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+  const cl = req.headers['content-length'] !== undefined ? Number(req.headers['content-length']) : undefined;
+  const type = req.headers['content-type'] ?? '';
+  // Without a body to stream the fields come urlencoded (cheaper for curl), else as multipart.
+  const { fields, stdin } = /^application\/x-www-form-urlencoded/i.test(type) ? { fields: await readFormRequest(req), stdin: undefined } : await readRunRequest(req, type, cl);
+  const argv: string[] = [];
+  let cwd = '/';
+  let pathEnv = process.env.PATH ?? '';
+  const env = callerEnv(req.rawHeaders);
+  let sFile: string | undefined;
+  let callerPid = '';
+  let tty = false;
+  let ttyErr = false;
+  for (const f of fields) {
+    const v = decodeArg(f.data);
+    if (f.name === 'a') argv.push(v);
+    else if (f.name === 'cwd') cwd = v;
+    else if (f.name === 'PATH') pathEnv = v;
+    else if (f.name === 's') sFile = v;
+    else if (f.name === 'ep') callerPid = v;
+    else if (f.name === 'tty') {
+      tty = v === '1' || v === '12';
+      ttyErr = v === '2' || v === '12';
+    }
+  }
+  const ac = new AbortController();
+  inFlight.add(ac);
+  // The upload (stdin, the last part) read to its end; a relayed first segment ends only then.
+  const uploadDone = stdin ? new Promise<void>((resolve) => stdin.stream.once('end', resolve).once('close', resolve).once('error', resolve)) : Promise.resolve();
+  // Bytes written to the caller's stdout: a reader that left decides the status by them.
+  let stdoutBytes = 0;
+  let readerLeft = false;
+  let grace: NodeJS.Timeout | undefined;
+  let resolveEnded: (code: number) => void = () => undefined;
+  const call: Call = {
+    ended: new Promise<number>((r) => (resolveEnded = r)),
+    waiting: (w) => {
+      clearTimeout(grace);
+      w.once('close', () => {
+        if (!w.writableFinished) ac.abort();
+      });
+    },
+  };
+  // The caller went away before the end: cancel the upstream request, unless its stdout
+  // reader left part-way through the body (curl's status then depends on what follows:
+  // src/shell-verbs/output.ts), for which the shell asks with /wait.
+  const gone = (stream: 1 | 2) => {
+    if (stream === 1 && (call.relay?.stdoutBytes ?? stdoutBytes) > 0 && !readerLeft) {
+      readerLeft = true;
+      grace = setTimeout(() => ac.abort(), WAIT_GRACE_MS);
+    } else if (!readerLeft) ac.abort();
+  };
+  // The caller's own stderr when it can take a second writer (caller-stderr.ts); else both
+  // streams go through the caller's own curl processes, in segments (relay.ts).
+  const direct = openCallerStderr(callerPid);
+  res.writeHead(200, { 'Content-Type': 'application/octet-stream' });
+  const relay = direct || !sFile ? undefined : new Relay({ first: res, sFile, uploadDone, onGone: gone });
+  if (relay) call.relay = relay;
+  else
+    res.once('close', () => {
+      if (!res.writableFinished) gone(1);
+    });
+  calls.begin(sFile, call);
+  // A small body, its head and the end of the response leave in one write: the response stays
+  // corked until the loop turn after the first body bytes (res.end() flushes it all at once).
+  res.cork();
+  const write = res.write.bind(res) as (...a: unknown[]) => boolean;
+  let corked = true;
+  res.write = ((...a: unknown[]) => {
+    const chunk = a[0];
+    if (!relay && (typeof chunk === 'string' || chunk instanceof Uint8Array)) stdoutBytes += chunk.length;
+    const ok = write(...a);
+    if (corked) {
+      corked = false;
+      setImmediate(() => res.uncork());
+    }
+    return ok;
+  }) as typeof res.write;
+  let code: number = EXIT.failure;
+  try {
+    const readStdin = async (): Promise<Uint8Array> => (stdin ? buffer(stdin.stream) : Buffer.alloc(0));
+    const result = await run({
+      argv,
+      cwd,
+      pathEnv,
+      env,
+      readStdin,
+      stdinStream: () => stdin ?? { stream: Readable.from([]), size: 0 },
+      outputs: { stdout: relay?.stdout ?? res, stderr: relay?.stderr ?? direct?.stream ?? discard(), tty, ttyErr },
+      signal: ac.signal,
+    });
+    code = result.code;
+    if (relay) stdoutBytes = relay.stdoutBytes;
+    await direct?.close();
+  } finally {
+    inFlight.delete(ac);
+    clearTimeout(grace);
+    // An upload the call did not read (a usage error): drain it so the caller's curl ends.
+    stdin?.stream.resume();
+  }
+  try {
+    if (relay) {
+      await uploadDone;
+      await relay.finish(code);
+    } else if (sFile && code !== 0 && !res.destroyed) await fs.promises.writeFile(sFile, `${code}\n`, { mode: 0o600 });
+  } finally {
+    // Even when `s` cannot be written (its directory removed): a /wait never waits for ever.
+    calls.end(sFile, call, code, stdoutBytes, readerLeft);
+    resolveEnded(code);
+  }
+  // A big body went through: give its memory back before the answer ends (src/shell-verbs/idle-gc.ts).
+  if (req.socket.bytesRead + req.socket.bytesWritten >= BIG_CALL_BYTES) collectAfterBig();
+  if (!relay) res.end();
+}
+
+function probe(sock: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const c = net.connect(sock);
+    c.once('connect', () => {
+      c.destroy();
+      resolve(true);
+    });
+    c.once('error', () => resolve(false));
+  });
+}
+
+/** Remove per-call files (s.*, e.*, i.*; r.* of older versions) a killed shell left over a minute ago. */
+function sweep(dir: string): void {
+  const old = Date.now() - 60_000;
+  try {
+    for (const f of fs.readdirSync(dir)) {
+      if (!/^[srei]\.\d+(\.\d+)?$/.test(f)) continue;
+      const p = path.join(dir, f);
+      try {
+        if (fs.lstatSync(p).mtimeMs < old) fs.rmSync(p, { force: true });
+      } catch {
+        /* gone */
+      }
+    }
+  } catch {
+    /* directory gone */
+  }
+}
+
+export interface DaemonOptions {
+  dir: string;
+  idleSeconds: number;
+}
+
+/**
+ * Serve until idle. Resolves when the daemon stops (0) or could not start / another daemon
+ * already serves the directory (0 as well: there is nothing for the caller to do).
+ */
+export async function runDaemon(opts: DaemonOptions): Promise<number> {
+  ensurePrivateDir(opts.dir);
+  const sock = path.join(opts.dir, SOCKET_NAME);
+  const tmp = path.join(opts.dir, `engine.${process.pid}.sock`);
+  const pidFile = path.join(opts.dir, 'engine.pid');
+  const self = process.argv[1] ?? '';
+  const selfMtime = () => {
+    try {
+      return fs.statSync(self).mtimeMs;
+    } catch {
+      return -1;
+    }
+  };
+  const startedMtime = selfMtime();
+  let lastCheck = Date.now();
+  let stopping = false;
+
+  let active = 0;
+  const collect = idleCollector(() => active > 0);
+  const server = http.createServer((req, res) => {
+    active++;
+    touch();
+    const done = () => {
+      active--;
+      touch();
+      if (active === 0) collect();
+      // A rebuilt engine bundle: finish the calls in flight, then let the next call start the new one.
+      if (active === 0 && Date.now() - lastCheck > 1000) {
+        lastCheck = Date.now();
+        if (selfMtime() !== startedMtime) void stop();
+      }
+    };
+    if (req.method === 'GET' && req.url === '/ping') {
+      res.end('pong');
+      done();
+      return;
+    }
+    if (req.method === 'POST' && (req.url === '/next' || req.url === '/wait')) {
+      // The shell asks about its call (src/shell-verbs/calls.ts): the next output segment, or the status.
+      const url = req.url;
+      readFormRequest(req)
+        .then((fields) => {
+          const f = fields.find((x) => x.name === 's');
+          const sFile = f ? decodeArg(f.data) : '';
+          return url === '/next' ? calls.next(sFile, res) : calls.wait(sFile, res);
+        })
+        .catch(() => res.destroy())
+        .finally(done);
+      return;
+    }
+    if (req.method !== 'POST' || !req.url?.startsWith('/run')) {
+      res.writeHead(404).end();
+      done();
+      return;
+    }
+    handleRun(req, res)
+      .catch((e) => {
+        if (!res.headersSent) {
+          res.writeHead(500, { 'X-Rest-Exit': String(EXIT.failure) });
+          res.end(`rest: engine daemon: ${e instanceof Error ? e.message : String(e)}\n`);
+        } else res.destroy();
+      })
+      .finally(done);
+  });
+  server.keepAliveTimeout = 5000;
+
+  const oldMask = process.umask(0o177);
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(tmp, resolve);
+    });
+  } finally {
+    process.umask(oldMask);
+  }
+  fs.chmodSync(tmp, 0o600);
+  // link() is atomic and fails when the name exists: exactly one daemon wins the name.
+  for (;;) {
+    try {
+      fs.linkSync(tmp, sock);
+      break;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+      if (await probe(sock)) {
+        server.close();
+        fs.rmSync(tmp, { force: true });
+        return 0;
+      }
+      fs.rmSync(sock, { force: true });
+    }
+  }
+  fs.rmSync(tmp, { force: true });
+  const ino = fs.statSync(sock).ino;
+  // Written whole under another name, then renamed: a reader (rest --stop, a test) never sees
+  // it empty.
+  const pidTmp = `${pidFile}.${process.pid}`;
+  fs.writeFileSync(pidTmp, `${process.pid}\n`, { mode: 0o600 });
+  fs.renameSync(pidTmp, pidFile);
+
+  let timer: NodeJS.Timeout | undefined;
+  function touch() {
+    if (timer) clearTimeout(timer);
+    // Never stop under a request in flight; look again after another idle period.
+    // (A call whose caller went away was aborted when its socket closed.)
+    timer = setTimeout(() => (active > 0 ? touch() : void stop()), opts.idleSeconds * 1000);
+    timer.unref?.();
+  }
+  let resolveDone: (code: number) => void = () => undefined;
+  const finished = new Promise<number>((r) => (resolveDone = r));
+  async function stop(): Promise<void> {
+    if (stopping) return;
+    stopping = true;
+    if (timer) clearTimeout(timer);
+    try {
+      // Remove the name only when it is still ours (a newer daemon may have taken it).
+      if (fs.statSync(sock).ino === ino) fs.rmSync(sock, { force: true });
+    } catch {
+      /* gone */
+    }
+    try {
+      if (fs.readFileSync(pidFile, 'utf8').trim() === String(process.pid)) fs.rmSync(pidFile, { force: true });
+    } catch {
+      /* gone */
+    }
+    sweep(opts.dir);
+    for (const ac of inFlight) ac.abort();
+    process.off('SIGHUP', onHup);
+    process.off('SIGTERM', onStop);
+    process.off('SIGINT', onStop);
+    server.close();
+    server.closeAllConnections?.();
+    // Pooled upstream connections close; a stuck one does not hold the stop (the caller exits).
+    await Promise.race([closeConnections(), new Promise((r) => setTimeout(r, 500).unref())]);
+    resolveDone(0);
+  }
+  const onHup = () => undefined;
+  const onStop = () => void stop();
+  process.on('SIGHUP', onHup);
+  process.on('SIGTERM', onStop);
+  process.on('SIGINT', onStop);
+  touch();
+  // Stop as soon as the socket is gone or replaced (directory removed, a newer daemon).
+  const watchdog = setInterval(() => {
+    try {
+      if (fs.statSync(sock).ino !== ino) void stop();
+    } catch {
+      void stop();
+    }
+  }, 1000);
+  watchdog.unref();
+  const code = await finished;
+  clearInterval(watchdog);
+  return code;
+}
+
+/** A Writable that drops what it is given (stderr of a caller that named no status file). */
+function discard(): Writable {
+  return new Writable({ write: (_c, _e, cb) => cb() });
+}

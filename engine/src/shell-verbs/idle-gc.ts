@@ -1,0 +1,77 @@
+/**
+ * Give memory back when the daemon goes idle. A big transfer leaves the V8 heap grown and
+ * buffers waiting for a collection that an idle process never runs, so the daemon would sit
+ * at its peak for its whole idle time (issue 10: back under 80 MB after the transfers). One
+ * full collection a second after the last call ended costs a few ms, off any call's path; the
+ * memory goes back to the system because the daemon runs with glibc's mmap threshold at 64 KiB
+ * (src/shell-verbs/main.ts), so body chunks are mappings of their own, unmapped when freed.
+ */
+import v8 from 'node:v8';
+import vm from 'node:vm';
+
+let found: { gc: (() => void) | undefined } | undefined;
+
+/**
+ * V8's `gc()`: the global one under --expose-gc, else enabled at run time (v8 flags), found
+ * once per process (the run-time way makes a new VM context).
+ */
+function gcFunction(): (() => void) | undefined {
+  found ??= { gc: findGc() };
+  return found.gc;
+}
+
+function findGc(): (() => void) | undefined {
+  const g = (globalThis as { gc?: () => void }).gc;
+  if (typeof g === 'function') return g;
+  try {
+    v8.setFlagsFromString('--expose-gc');
+    return vm.runInNewContext('gc') as () => void;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Delay between the end of the last call and the collection, in ms. */
+export const IDLE_GC_MS = 1000;
+
+/**
+ * A function to call whenever a call ends and none is in flight: it (re)arms one collection
+ * after {@link IDLE_GC_MS}; `busy()` tells whether a call started meanwhile (then it waits
+ * for the next idle moment).
+ */
+export function idleCollector(busy: () => boolean): () => void {
+  const gc = gcFunction();
+  let timer: NodeJS.Timeout | undefined;
+  return () => {
+    if (!gc) return;
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(() => {
+      timer = undefined;
+      if (busy()) return;
+      gc();
+      // Buffers' memory is released by V8's sweeper after a collection, and given back to
+      // the C heap only at the next one.
+      timer = setTimeout(() => {
+        timer = undefined;
+        if (!busy()) gc();
+      }, 100);
+      timer.unref();
+    }, IDLE_GC_MS);
+    timer.unref();
+  };
+}
+
+/** Calls that moved at least this many bytes collect before they end. */
+export const BIG_CALL_BYTES = 128 * 1024 * 1024;
+
+/**
+ * After a big transfer, before its answer ends: collect now, twice (the second collection
+ * finishes the sweep that frees the first one's buffers), so the chunks the transfer left are
+ * given back by the time the caller has its answer. Some ms after a transfer of seconds.
+ */
+export function collectAfterBig(): void {
+  const gc = gcFunction();
+  if (!gc) return;
+  gc();
+  gc();
+}

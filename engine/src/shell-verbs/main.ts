@@ -1,0 +1,169 @@
+/**
+ * The command the shell verbs call (`engine.cjs cli ...`); see docs/shell.md.
+ *
+ *   cli run [--start-daemon DIR] ARGS...   one verb call (argument vector: src/shell-verbs/run.ts);
+ *                                          with --start-daemon, also start the daemon for
+ *                                          the next calls, detached, when none runs in DIR
+ *   cli daemon --dir DIR [--idle SECONDS]  serve verb calls on DIR/engine.sock until idle
+ *   cli start-daemon DIR                   start that daemon detached and return at once
+ *   cli split LINE                         print the words of an option-file line, one per line
+ *   cli options                            print the curl options the engine understands
+ *   cli env [NAME]                         `rest --env`: with NAME, check the environment
+ *                                          (files found walking up from the working directory)
+ *                                          and print its base URL (`baseUrl`, else `host`) or an
+ *                                          empty line, then the directory it belongs to;
+ *                                          empty line; without, print the environment names
+ */
+import { containStrayErrors } from '../call-scope.js';
+import { buffer } from 'node:stream/consumers';
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import type { Readable } from 'node:stream';
+import { rawArgv } from './bytes.js';
+import path from 'node:path';
+import { closeConnections } from '../http/send.js';
+import { KNOWN_OPTIONS } from '../curl/options.js';
+import { splitShellWords } from '../curl/words.js';
+import { EXIT, run } from './run.js';
+import { toEngineError } from '../errors.js';
+
+/** Standard input read whole. */
+const readAllStdin = (): Promise<Uint8Array> => buffer(process.stdin);
+
+/** Standard input as a stream, with its size when it is a regular file (a Content-Length). */
+function stdinStream(): { stream: Readable; size?: number } {
+  let size: number | undefined;
+  try {
+    const st = fs.fstatSync(0);
+    // The shell opens `< file` at offset 0; a seekable file read from elsewhere is rare.
+    if (st.isFile()) size = st.size;
+  } catch {
+    /* unknown */
+  }
+  return { stream: process.stdin, size };
+}
+
+/** Idle time of the daemon, in seconds: REST_DAEMON_IDLE, default 900 (15 minutes). */
+export function idleSeconds(): number {
+  const n = Number(process.env.REST_DAEMON_IDLE);
+  return Number.isFinite(n) && n > 0 ? n : 900;
+}
+
+/** V8 flags of the daemon: a 2 MB semi-space keeps its resident size low while bodies stream. */
+export const DAEMON_NODE_FLAGS = ['--max-semi-space-size=2'];
+
+/** Start the daemon, detached. When one already serves `dir`, the new one sees it and exits. */
+function startDaemon(dir: string): void {
+  // The same bundle as this process: rest-cli.cjs takes `daemon`, engine.cjs `cli daemon`.
+  const pre = process.argv[2] === 'cli' ? ['cli'] : [];
+  // A small young generation: bodies pass through in chunks, so a large one only costs RSS.
+  const child = spawn(process.execPath, [...DAEMON_NODE_FLAGS, path.resolve(process.argv[1]!), ...pre, 'daemon', '--dir', dir, '--idle', String(idleSeconds())], {
+    // glibc keeps freed body chunks (64 KiB each) in its heap, where fragmentation keeps them
+    // from the system; mapped one by one from 64 KiB on, they go back when freed, and the
+    // daemon's RSS falls back after a big transfer (docs/shell.md, "The engine daemon").
+    // Node would trust this shell's NODE_EXTRA_CA_CERTS in every later call: each call brings its own (shell-verbs/caller-env.ts).
+    env: { MALLOC_MMAP_THRESHOLD_: '65536', MALLOC_TRIM_THRESHOLD_: '131072', ...process.env, NODE_EXTRA_CA_CERTS: undefined },
+    detached: true,
+    stdio: 'ignore',
+    cwd: '/',
+  });
+  child.on('error', () => undefined);
+  child.unref();
+}
+
+export async function runCli(argv: string[]): Promise<number> {
+  const [cmd, ...rest] = argv;
+  switch (cmd) {
+    case 'run': {
+      // An error a library throws outside our awaits ends the call with a message and exit 8,
+      // not a stack trace (src/call-scope.ts; run() puts the call in its scope).
+      containStrayErrors('rest', false);
+      // The arguments as bytes (non-UTF-8 data reaches the request unchanged): src/shell-verbs/bytes.ts.
+      const raw = rawArgv();
+      let args = raw.length >= rest.length ? raw.slice(raw.length - rest.length) : rest;
+      if (args[0] === '--start-daemon' && args[1]) {
+        try {
+          startDaemon(args[1]);
+        } catch {
+          /* the direct mode works without it */
+        }
+        args = args.slice(2);
+      }
+      // A closed pipe is an exit status (23), not an uncaught error.
+      process.stdout.on('error', () => undefined);
+      process.stderr.on('error', () => undefined);
+      const r = await run({
+        argv: args,
+        cwd: process.cwd(),
+        pathEnv: process.env.PATH ?? '',
+        readStdin: readAllStdin,
+        stdinStream,
+        outputs: { stdout: process.stdout, stderr: process.stderr, tty: process.stdout.isTTY === true, ttyErr: process.stderr.isTTY === true },
+      });
+      await closeConnections();
+      return r.code;
+    }
+    case 'start-daemon': {
+      // REST_DAEMON=eager at `source` time: start it now, detached, and leave (shell/rest).
+      if (!rest[0]) {
+        process.stderr.write('rest: cli start-daemon needs DIR\n');
+        return EXIT.usage;
+      }
+      try {
+        startDaemon(rest[0]);
+      } catch {
+        /* the first call starts it then */
+      }
+      return 0;
+    }
+    case 'daemon': {
+      const i = rest.indexOf('--dir');
+      const dir = i >= 0 ? rest[i + 1] : undefined;
+      const j = rest.indexOf('--idle');
+      const idle = j >= 0 ? Number(rest[j + 1]) : idleSeconds();
+      if (!dir) {
+        process.stderr.write('rest: cli daemon needs --dir DIR\n');
+        return EXIT.usage;
+      }
+      const { runDaemon } = await import('./daemon.js');
+      // One call's stray error ends that call; the daemon serves the others (src/call-scope.ts).
+      containStrayErrors('rest engine daemon');
+      try {
+        const code = await runDaemon({ dir, idleSeconds: idle > 0 ? idle : idleSeconds() });
+        // Stopped: leave now, whatever handle (a hung upstream socket) is still open.
+        process.exit(code);
+      } catch (e) {
+        process.stderr.write(`rest: engine daemon: ${e instanceof Error ? e.message : String(e)}\n`);
+        return EXIT.failure;
+      }
+    }
+    case 'split': {
+      try {
+        for (const w of splitShellWords(rest[0] ?? '')) process.stdout.write(w + '\n');
+        return 0;
+      } catch (e) {
+        process.stderr.write(`rest: ${(e as Error).message}\n`);
+        return EXIT.usage;
+      }
+    }
+    case 'env': {
+      const { environmentBase, environmentRoot, shellEnvironment } = await import('./env.js');
+      try {
+        const env = shellEnvironment(process.cwd(), rest[0]);
+        if (rest[0] === undefined) process.stdout.write(env.available.map((n) => n + '\n').join(''));
+        else process.stdout.write(`${environmentBase(env) ?? ''}\n${environmentRoot(env, process.cwd())}\n`);
+        return 0;
+      } catch (e) {
+        const ee = toEngineError(e);
+        process.stderr.write(`rest: --env: ${ee.message}${ee.hint ? ` (${ee.hint})` : ''}\n`);
+        return EXIT.usage;
+      }
+    }
+    case 'options':
+      process.stdout.write(KNOWN_OPTIONS.join('\n') + '\n');
+      return 0;
+    default:
+      process.stderr.write(`rest: unknown engine command ${JSON.stringify(cmd ?? '')}; use run, daemon, split, options or env\n`);
+      return EXIT.usage;
+  }
+}
