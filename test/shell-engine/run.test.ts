@@ -159,7 +159,7 @@ describe('the daemon', () => {
     });
   });
 
-  it('serves a verb call over its socket; the exit status and stderr files only when not 2xx', async () => {
+  it('serves a verb call over its socket; the exit status file only when not 2xx, the error body as the next segment', async () => {
     const dir = fs.mkdtempSync(path.join('/tmp', 'rest-vt-'));
     fs.chmodSync(dir, 0o700);
     const done = runDaemon({ dir, idleSeconds: 2 });
@@ -183,10 +183,21 @@ describe('the daemon', () => {
     expect(fs.existsSync(`${dir}/e`)).toBe(false);
     const missing = await curl('/users/999');
     expect(missing.stdout.length).toBe(0);
-    expect(fs.readFileSync(`${dir}/s`, 'utf8')).toBe('4\n');
-    expect(fs.readFileSync(`${dir}/e`, 'utf8')).toContain('no user 999');
+    // No caller pid to write stderr through: the error body is the next segment, fetched by the
+    // shell's next curl (POST /next, src/shell-verbs/relay.ts); nothing is spooled in `e`.
+    expect(fs.readFileSync(`${dir}/s`, 'utf8')).toBe('>2\n');
     expect(fs.statSync(`${dir}/s`).mode & 0o777).toBe(0o600);
-    expect(fs.statSync(`${dir}/e`).mode & 0o777).toBe(0o600);
+    fs.rmSync(`${dir}/s`);
+    const next = await new Promise<Buffer>((resolve) => {
+      const child = spawn('curl', ['-s', '-N', '--unix-socket', sock, '--data-urlencode', `s=${dir}/s`, 'http://rest/next']);
+      const out: Buffer[] = [];
+      child.stdout.on('data', (d: Buffer) => out.push(d));
+      child.on('close', () => resolve(Buffer.concat(out)));
+    });
+    expect(next.toString('utf8')).toContain('no user 999');
+    expect(fs.readFileSync(`${dir}/s`, 'utf8')).toBe('4\n');
+    expect(fs.statSync(`${dir}/s`).mode & 0o777).toBe(0o600);
+    expect(fs.existsSync(`${dir}/e`)).toBe(false);
     // Idle for 2 s: it stops and removes its socket.
     await expect(done).resolves.toBe(0);
     expect(fs.existsSync(sock)).toBe(false);

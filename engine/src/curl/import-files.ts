@@ -5,7 +5,7 @@
  * body) and `-b FILE` cookie files. The import does no I/O: the caller hands a reader.
  */
 import { EngineError } from '../errors.js';
-import { fileCookieString } from '../http/cookies.js';
+import { fileCookieString } from './cookie-file.js';
 import type { CurlArg, DataPart } from './options.js';
 import { dataFile, fileDataBytes, urlencodeData } from './rules.js';
 
