@@ -249,6 +249,17 @@ describe('sheet run: reports', () => {
     expect(result.failures[0]!.diag.message).toContain('rep.sheet:19: expect-status 200: failed, got 404');
   });
 
+  it('--report FORMAT:- writes the report on stdout (progress on stderr), never a file named -', async () => {
+    const f = write('rep-dash.sheet', `GET BASE/users/9\n-> expect-status 200\n`);
+    const t = await sheet(['run', f, '--report', 'tap:-']);
+    expect(t.code).toBe(1);
+    expect(t.out).toMatch(/^TAP version 14\n/);
+    expect(t.err).toContain('✗ 404 GET /users/9');
+    const j = await sheet(['run', f, '--report', 'json:-']);
+    expect(JSON.parse(j.out).summary).toMatchObject({ requests: 1, failed: 1 });
+    expect(fs.existsSync(path.join(dir, '-'))).toBe(false);
+  });
+
   it('--report junit:PATH is well-formed JUnit XML; --report json:PATH has the request as sent and each assertion', async () => {
     const f = write('rep2.sheet', `${CHAIN}#\nGET BASE/users/9?q=<&>\n-> expect-status 200\n`);
     const broken = write('rep3.sheet', 'GET http://127.0.0.1:1/\n');

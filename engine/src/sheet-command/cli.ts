@@ -263,7 +263,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
   }
   // Standard input read for the answers cannot also be the terminal's.
   const ask = v['prompts-from'] === '-' ? undefined : io.ask;
-  const tapToStdout = reports.some((r) => r.format === 'tap' && !r.path);
+  const tapToStdout = reports.some((r) => !r.path); // a report on stdout: progress goes to stderr
   // With TAP on stdout, the progress lines go to stderr.
   const say = tapToStdout ? io.err : io.out;
   const color = io.isTTY && !v['no-color'] && !io.env.NO_COLOR;

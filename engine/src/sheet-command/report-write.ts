@@ -7,7 +7,10 @@ import type { FileResult } from './runner.js';
 import { json, junitXml, tap, writeReport } from './report.js';
 import { htmlReport, type RunSummary } from './report-html.js';
 
-/** One `--report FORMAT[:PATH]`; without a path (TAP only), standard output. */
+/**
+ * One `--report FORMAT[:PATH]`; no path means standard output: TAP without a path, or any
+ * format with the path `-` (the usual Unix spelling, as curl's `-o -`).
+ */
 export interface Report {
   format: 'tap' | 'junit' | 'json' | 'html';
   path?: string;
@@ -18,7 +21,7 @@ export function parseReport(s: string): Report | string {
   const m = /^(tap|junit|json|html)(?::(.+))?$/.exec(s);
   if (!m) return `--report ${s}: use tap, tap:PATH, junit:PATH, json:PATH or html:PATH`;
   if (m[1] !== 'tap' && !m[2]) return `--report ${m[1]} needs a file: --report ${m[1]}:PATH`;
-  return { format: m[1] as Report['format'], path: m[2] };
+  return { format: m[1] as Report['format'], path: m[2] === '-' ? undefined : m[2] };
 }
 
 /** The counts of a run (or of merged runs) from its file results. */
