@@ -2,7 +2,7 @@
  * What a request's hooks produce: the `run-hook` forms, the variables `jq-set-var` set, the
  * warnings and the assertion results (docs/sheet-format.md, "Hooks" and "Assertions"). The
  * types live here, with the hooks that fill them; emacs/protocol.ts re-exports them as part of
- * the protocol (docs/protocol.md), so nothing in hooks/ imports from rpc/.
+ * the protocol (docs/protocol.md), so nothing in hooks/ imports from emacs/.
  */
 
 /** What the request's hooks produced. */

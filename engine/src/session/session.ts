@@ -13,17 +13,15 @@ import { parseForFile, syntaxChoice, withSyntaxHint } from '../http-file/index.j
 import type { Sheet } from '../sheet/ast.js';
 import { IncrementalSheetParser } from '../sheet/incremental.js';
 import { expandPath, resolveRequest, visibleVars, type EvalLisp, type LispDecl } from '../resolve/resolve.js';
-import { DEFAULT_MAX_PASSES, type SubstitutionWarning } from '../resolve/substitute.js';
-import { MAX_BUFFERED_BODY, MAX_REDIRECTS, SinkError } from '../http/send.js';
+import type { SubstitutionWarning } from '../resolve/substitute.js';
+import { MAX_BUFFERED_BODY, SinkError } from '../http/send.js';
 import { exchange as sendExchange, type SinkHead } from './exchange.js';
 import { FileJar } from './jar.js';
-import { connectionCurlArgs, connectionSendOptions, NO_CONNECTION_SETTINGS, wantsHttp2 } from './tls-settings.js';
+import { connectionCurlArgs, connectionSendOptions, wantsHttp2 } from './tls-settings.js';
 import { SPILL_MIN_BYTES, SpillSink, spillBytes } from './spill.js';
 
-/** Hooks that read the response body (the others read the status, headers or time). */
-const BODY_HOOKS = new Set(['jq-set-var', 'expect-jq', 'expect-body', 'run-hook']);
 import { proxyOptions } from './proxy-setting.js';
-import { present, DEFAULT_THRESHOLD } from '../present/present.js';
+import { present } from '../present/present.js';
 import { longestLineOf } from '../present/longest-line.js';
 import { bodyOut, receivedOut, requestInfo } from './answer.js';
 import { HOOK_TYPES, runHooks } from '../hooks/run.js';
@@ -52,22 +50,12 @@ import type {
   VariablesInput,
   VariablesOutput,
 } from './types.js';
+import { DEFAULT_SETTINGS } from './settings.js';
 
-/** Settings with every default filled in. */
-export const DEFAULT_SETTINGS: Required<Settings> = {
-  maxPasses: DEFAULT_MAX_PASSES,
-  threshold: DEFAULT_THRESHOLD,
-  inhibitCookies: false,
-  timeoutMs: 0,
-  followRedirects: true,
-  maxRedirects: MAX_REDIRECTS,
-  cookieJarFile: null,
-  insecure: false,
-  proxy: null,
-  caFile: null,
-  netrc: null,
-  ...NO_CONNECTION_SETTINGS,
-};
+export { DEFAULT_SETTINGS } from './settings.js';
+
+/** Hooks that read the response body (the others read the status, headers or time). */
+const BODY_HOOKS = new Set(['jq-set-var', 'expect-jq', 'expect-body', 'run-hook']);
 
 /**
  * How the session has `:=` forms evaluated: an {@link EvalLisp} that also gets the `context`
@@ -405,7 +393,7 @@ export class Session {
     const resolved = await this.resolveAt(p, s).catch((e: unknown) => {
       throw this.parse(p.text, p.path).syntax === 'http' ? explainNoEnvironment(e, p.path, p.env) : e;
     });
-    // The options curl needs to connect as the engine would (rpc/tls-settings.ts).
+    // The options curl needs to connect as the engine would (tls-settings.ts).
     return { request: resolved.request, curlArgs: connectionCurlArgs(resolved.request.url, s, wantsHttp2(s, resolved.node), resolved.http?.clientCertificates) };
   }
 }

@@ -2,7 +2,7 @@
  * `sheet export --to TARGET FILE:LINE` (docs/sheet-run.md, "sheet export"): the request at a
  * line of a sheet or `.http` file as code (Python requests, JavaScript fetch, Go, HTTPie,
  * PowerShell, curl, ...), the same resolution and the same converter as Emacs's C-c C-S-u
- * (`sheet/code`: `../rpc/session.ts`, `../snippet/to-code.ts`), on stdout.
+ * (`sheet/code`: `../session/session.ts`, `../snippet/to-code.ts`), on stdout.
  *
  * Exit status: 0 printed; 2 nothing printed: a usage error (no `--to`, an unknown target, no
  * `FILE:LINE`, an unreadable file) or a sheet error at that line (no request there, an
