@@ -34,10 +34,6 @@ export function installEnhance(c: Core): void {
 
   function clientizeBase(ref: any, elem: any, route: any, reqParams: any, fromServer: any, isCollection: boolean): any {
     const old = elem[META] as Meta | undefined;
-    const proto = c.protoFor(isCollection);
-    if (typeof elem === 'function') adoptPrototype(elem, proto);
-    // A prototype switch costs the object its map (V8): only when it is another prototype.
-    else if (Object.getPrototypeOf(elem) !== proto) Object.setPrototypeOf(elem, proto);
     const m: Meta = {
       route,
       parentResource: ref,
@@ -51,7 +47,13 @@ export function installEnhance(c: Core): void {
       cannonicalId: undefined,
       parentList: undefined,
     };
+    // The slot before the prototype: V8 adds a property to a JSON.parse object about twice as
+    // fast before a prototype switch as after it (test/bench/client-lib.bench.mjs, issue 23).
     setMeta(elem, m);
+    const proto = c.protoFor(isCollection);
+    if (typeof elem === 'function') adoptPrototype(elem, proto);
+    // A prototype switch costs the object its map (V8): only when it is another prototype.
+    else if (Object.getPrototypeOf(elem) !== proto) Object.setPrototypeOf(elem, proto);
     return m;
   }
 
