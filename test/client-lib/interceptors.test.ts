@@ -298,6 +298,53 @@ describe('error interceptors', () => {
     expect(requestInterceptorRuns).toBe(1);
   });
 
+  it('an error interceptor that returns false and rejects later through a detached deferred.reject rejects the call with that reason', () => {
+    let later: (() => void) | undefined;
+    const t = ng((p) =>
+      p.setErrorInterceptor((response: any, deferred: any) => {
+        const reject = deferred.reject;
+        later = () => reject(new Error('gave up after ' + response.status));
+        return false;
+      }),
+    );
+    t.$httpBackend.expectGET('/x/1').respond(503, '');
+    const r = settle(t, t.Client.one('x', 1).get());
+    expect(r.done).toBe(false);
+    later!();
+    t.$rootScope.$digest();
+    expect(r.error.message).toBe('gave up after 503');
+  });
+
+  it("a response interceptor's deferred.reject wins over the data it returns (first settle wins)", () => {
+    const t = ng((p) =>
+      p.addResponseInterceptor((data: any, op: string, what: string, url: string, response: any, deferred: any) => {
+        deferred.reject('refused by interceptor');
+        return data;
+      }),
+    );
+    t.$httpBackend.expectGET('/x/1').respond(200, { id: 1 });
+    const r = settle(t, t.Client.one('x', 1).get());
+    expect(r.error).toBe('refused by interceptor');
+  });
+
+  it("a response interceptor's deferred.resolve wins over the data it returns, and deferred.promise settles with the call", () => {
+    let held: any;
+    const t = ng((p) =>
+      p.addResponseInterceptor((data: any, op: string, what: string, url: string, response: any, deferred: any) => {
+        held = deferred.promise;
+        deferred.resolve('from interceptor');
+        return data;
+      }),
+    );
+    t.$httpBackend.expectGET('/x/1').respond(200, { id: 1 });
+    const r = settle(t, t.Client.one('x', 1).get());
+    expect(r.value).toBe('from interceptor');
+    let heldValue: any;
+    held.then((v: any) => (heldValue = v));
+    t.$rootScope.$digest();
+    expect(heldValue).toBe('from interceptor');
+  });
+
   it('addErrorInterceptor allows several; any false stops', () => {
     const calls: string[] = [];
     const t = ng((p) => {

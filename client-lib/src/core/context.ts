@@ -4,6 +4,7 @@
  * functions to it, and calls the others' through it. Not public API.
  */
 import type { Meta } from './meta.js';
+import type { LazyDeferred } from './settle.js';
 import type { ClientConfiguration, ClientPromise, ClientService, HttpConfig, HttpResponse, Deferred, Runtime } from './types.js';
 
 /** Data that may carry the META slot: an element, a collection, a plain value. */
@@ -49,7 +50,7 @@ export interface Core {
   // promises.ts
   enhancePromise<T>(promise: PromiseLike<T>, isCollection: boolean, valueToFill: unknown): ClientPromise<T>;
   fill(filled: unknown, data: unknown): void;
-  resolvePromise(d: Deferred, response: HttpResponse, data: unknown, filled: unknown): void;
+  resolvePromise(d: LazyDeferred, response: HttpResponse, data: unknown, filled: unknown): void;
 
   // requests.ts
   fetchFunction(self: Enhanced, what: unknown, reqParams?: unknown, headers?: unknown): ClientPromise<any>;

@@ -4,7 +4,8 @@
  */
 import type { Core } from './context.js';
 import { isObject, metaOf, setMeta } from './meta.js';
-import type { ClientPromise, Deferred, HttpResponse } from './types.js';
+import { RESOLVED, type LazyDeferred } from './settle.js';
+import type { ClientPromise, HttpResponse } from './types.js';
 
 /** Adds this part's functions to `c` (see context.ts). */
 export function installPromises(c: Core): void {
@@ -65,10 +66,9 @@ export function installPromises(c: Core): void {
     }
   }
 
-  function resolvePromise(d: Deferred, response: HttpResponse, data: any, filled: any): void {
+  function resolvePromise(d: LazyDeferred, response: HttpResponse, data: any, filled: any): void {
     fill(filled, data);
-    if (config.fullResponse) d.resolve(Object.assign(response, { data }));
-    else d.resolve(data);
+    d.settle(RESOLVED, config.fullResponse ? Object.assign(response, { data }) : data);
   }
 
   c.enhancePromise = enhancePromise;

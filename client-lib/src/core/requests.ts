@@ -6,6 +6,7 @@ import type { Core } from './context.js';
 import { ClientError, ClientHttpError, toHttpError } from './errors.js';
 import { OPERATIONS, isObject, metaOf, Meta } from './meta.js';
 import { recordRequest } from './record.js';
+import { LazyDeferred, REJECTED } from './settle.js';
 import type { ClientPromise, Deferred, HttpConfig, HttpResponse } from './types.js';
 
 /** Adds this part's functions to `c` (see context.ts). */
@@ -13,7 +14,7 @@ export function installRequests(c: Core): void {
   const { config, runtime } = c;
   const F = () => config.clientFields;
   /** Run the response interceptors; returns the data and the ETag to store. */
-  function parseResponse(resData: any, operation: string, route: any, url: string, response: HttpResponse, d: Deferred) {
+  function parseResponse(resData: any, operation: string, route: any, url: string, response: HttpResponse, d: LazyDeferred) {
     const data = config.responseExtractor(resData, operation, route, url, response, d);
     const etag = typeof response.headers === 'function' ? response.headers('ETag') : undefined;
     return { data, etag };
@@ -26,42 +27,48 @@ export function installRequests(c: Core): void {
     else Object.defineProperty(data, F().etag, { value: etag, writable: true, configurable: true, enumerable: false });
   }
 
-  function failWith(d: Deferred, response: any, cfg: HttpConfig, okCallback: (r: HttpResponse) => void): void {
+  function failWith(d: LazyDeferred, response: any, cfg: HttpConfig, okCallback: (r: HttpResponse) => void): void {
     const error = toHttpError(response, cfg);
     const list = config.errorInterceptors.slice();
     for (let i = 0; i < list.length; i++) if (list[i]!(error, d, okCallback) === false) return;
-    d.reject(error);
+    d.settle(REJECTED, error);
   }
 
   // ---------------------------------------------------------------- requests
-  function send(cfg: HttpConfig, ok: (r: HttpResponse) => void, err: (r: any) => void, d: Deferred): void {
+  /**
+   * Send `cfg`; `ok`/`err` settle `d`. Returns the call's promise: the `then` of the transport's
+   * promise, which takes `d`'s outcome (settle.ts: no deferred made unless an interceptor holds it).
+   */
+  function send(cfg: HttpConfig, ok: (r: HttpResponse) => void, err: (r: any) => void, d: LazyDeferred): PromiseLike<any> {
     if (c.capture) {
       // toCurl(): the request is taken, not sent (the promise stays pending).
       c.capture(cfg);
-      return;
+      return d.promise;
     }
     recordRequest(runtime, cfg);
     let p: PromiseLike<HttpResponse>;
     try {
       p = runtime.http(cfg);
     } catch (e) {
-      d.reject(toHttpError(e, cfg));
-      return;
+      d.settle(REJECTED, toHttpError(e, cfg));
+      return d.promise;
     }
-    p.then(
+    return p.then(
       (r) => {
         try {
           ok(r);
         } catch (e) {
-          d.reject(e);
+          d.settle(REJECTED, e);
         }
+        return d.outcome();
       },
       (r) => {
         try {
           err(r);
         } catch (e) {
-          d.reject(e);
+          d.settle(REJECTED, e);
         }
+        return d.outcome();
       },
     );
   }
@@ -76,7 +83,7 @@ export function installRequests(c: Core): void {
 
   function fetchFunction(self: any, what: any, reqParams?: any, headers?: any): ClientPromise<any> {
     const m = metaFor(self, 'getList');
-    const d = runtime.defer();
+    const d = new LazyDeferred(runtime);
     const operation = 'getList';
     const baseUrl = c.fetchUrl(self);
     const url = what ? baseUrl + '/' + what : baseUrl;
@@ -109,13 +116,12 @@ export function installRequests(c: Core): void {
       else failWith(d, response, cfg, okCallback);
     };
     const cfg = c.httpConfigFor(self, request.httpConfig, request.headers, request.params, what, m.etag, callOperation, undefined, false, baseUrl);
-    send(cfg, okCallback, errorCallback, d);
-    return c.enhancePromise(d.promise, true, filled);
+    return c.enhancePromise(send(cfg, okCallback, errorCallback, d), true, filled);
   }
 
   function elemFunction(self: any, operation: string, what: any, params: any, obj: any, headers: any): ClientPromise<any> {
     const m = metaFor(self, operation);
-    const d = runtime.defer();
+    const d = new LazyDeferred(runtime);
     const route = what || m.route;
     const baseUrl = c.fetchUrl(self);
     const fetchU = what ? baseUrl + '/' + what : baseUrl;
@@ -173,8 +179,7 @@ export function installRequests(c: Core): void {
       hasData = true;
     }
     const cfg = c.httpConfigFor(self, request.httpConfig, callHeaders, request.params, what, etag, callOperation, data, hasData, baseUrl);
-    send(cfg, okCallback, errorCallback, d);
-    return c.enhancePromise(d.promise, false, filled);
+    return c.enhancePromise(send(cfg, okCallback, errorCallback, d), false, filled);
   }
 
   function customFunction(self: any, operation: any, path: any, params: any, headers: any, elem: any): ClientPromise<any> {
