@@ -121,3 +121,42 @@ describe('a .http request goes one way, through HttpFileRunner as through Sessio
     expect(cookieLine(jars[1]!)).toEqual(cookieLine(jars[0]!));
   });
 });
+
+describe("what the runner adds to the session's path", () => {
+  it('asks a # @prompt through its callback only while no value is set; a client.global value answers it', async () => {
+    const f = write('shared', 'p.http', [
+      '# @prompt id The user id',
+      `GET ${api.url}/users/{{id}}`,
+      '',
+      '> {% client.global.set("id", "2"); %}',
+      '',
+      '###',
+      '# @prompt id The user id',
+      `GET ${api.url}/users/{{id}}`,
+    ].join('\n'));
+    const asked: string[] = [];
+    const runner = new HttpFileRunner({ file: f, prompt: async (name, description, line) => (asked.push(`${line} ${name}: ${description}`), '1') });
+    const [first, second] = await runner.sendAll(fs.readFileSync(f, 'utf8'));
+    expect(asked).toEqual(['1 id: The user id']);
+    expect([first!.request.url, second!.request.url]).toEqual([`${api.url}/users/1`, `${api.url}/users/2`]);
+    expect(runner.globals.get('id')).toBe('2');
+  });
+
+  it("returns the scripts' client.log lines and tests, and gives handlers its own time limit", async () => {
+    const f = write('shared', 'h.http', [
+      `GET ${api.url}/users/1`,
+      '',
+      '> {% client.log("status", response.status); client.test("is 200", () => client.assert(response.status === 200)); %}',
+      '',
+      '###',
+      `GET ${api.url}/users/1`,
+      '',
+      '> {% while (true) {} %}',
+    ].join('\n'));
+    const [logged, looped] = await new HttpFileRunner({ file: f, handlerTimeoutMs: 300 }).sendAll(fs.readFileSync(f, 'utf8'));
+    expect(logged!.logs).toEqual(['status 200']);
+    expect(logged!.tests).toEqual([{ name: 'is 200', passed: true, line: 3 }]);
+    expect(logged!.output.hooks.assertions).toMatchObject([{ name: 'client.test', args: 'is 200', passed: true }]);
+    expect(looped!.tests).toMatchObject([{ passed: false, message: 'the handler ran longer than 300 ms' }]);
+  });
+});
