@@ -140,6 +140,9 @@ describe("what the runner adds to the session's path", () => {
     expect(asked).toEqual(['1 id: The user id']);
     expect([first!.request.url, second!.request.url]).toEqual([`${api.url}/users/1`, `${api.url}/users/2`]);
     expect(runner.globals.get('id')).toBe('2');
+    // Without a callback the prompt is the session's located error, with a hint for a program.
+    const err = await new HttpFileRunner({ file: f }).sendAll(fs.readFileSync(f, 'utf8')).catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: 'bad-argument', line: 1, message: 'line 1: # @prompt id needs a value (The user id)', hint: expect.stringContaining("runner.session.overrides.set(':id', VALUE)") });
   });
 
   it("returns the scripts' client.log lines and tests, and gives handlers its own time limit", async () => {

@@ -13,7 +13,7 @@ import type { CookieJar } from 'tough-cookie';
 import { requestAt } from '../sheet/parse.js';
 import { promptsOf, requestMeta, type HttpRequestMeta } from '../resolve/resolve-http.js';
 import type { RequestRecord } from '../resolve/http-vars.js';
-import { EngineError } from '../errors.js';
+import { EngineError, isEngineError } from '../errors.js';
 import type { Exchange, Request } from '../model.js';
 import type { HandlerTestResult } from '../http-file/handlers.js';
 import type { Environment } from '../http-file/environment.js';
@@ -97,11 +97,15 @@ export class HttpFileRunner {
       if (this.opts.prompt && !this.session.overrides.has(`:${p.name}`)) prompts[p.name] = await this.opts.prompt(p.name, p.description, p.line);
     }
     const env = this.opts.env;
-    const d = await this.session.sendDetailed(
-      { text, line, path: this.file, ...(env?.name ? { env: env.name } : {}), ...(Object.keys(prompts).length ? { prompts } : {}) },
-      signal,
-      { ...(env ? { environment: env } : {}), ...(this.opts.handlerTimeoutMs !== undefined ? { handlerTimeoutMs: this.opts.handlerTimeoutMs } : {}) },
-    );
+    const d = await this.session
+      .sendDetailed(
+        { text, line, path: this.file, ...(env?.name ? { env: env.name } : {}), ...(Object.keys(prompts).length ? { prompts } : {}) },
+        signal,
+        { ...(env ? { environment: env } : {}), ...(this.opts.handlerTimeoutMs !== undefined ? { handlerTimeoutMs: this.opts.handlerTimeoutMs } : {}) },
+      )
+      .catch((e: unknown) => {
+        throw unansweredPrompt(e);
+      });
     return { request: d.exchange.request, exchange: d.exchange, meta: requestMeta(node), tests: d.scripts.tests, logs: d.scripts.logs, output: d.output };
   }
 
@@ -119,4 +123,16 @@ export class HttpFileRunner {
     for (const req of sheet.requests) out.push(await this.sendAt(text, req.line, signal));
     return out;
   }
+}
+
+/** The session's error for a `# @prompt` without a value, with a hint for a program (the session's names `sheet run` and Emacs). */
+function unansweredPrompt(e: unknown): unknown {
+  const name = isEngineError(e) && e.code === 'bad-argument' ? e.details?.variable : undefined;
+  if (typeof name !== 'string' || !(e as Error).message.includes(`# @prompt ${name} needs a value`)) return e;
+  return new EngineError(e.code, e.message.replace(/^line \d+: /, ''), {
+    line: e.line,
+    hint: `Give the HttpFileRunner a prompt callback, or a value first: runner.session.overrides.set(':${name}', VALUE).`,
+    details: e.details,
+    cause: e,
+  });
 }
