@@ -127,8 +127,9 @@ export class HttpFileRunner {
 
 /** The session's error for a `# @prompt` without a value, with a hint for a program (the session's names `sheet run` and Emacs). */
 function unansweredPrompt(e: unknown): unknown {
-  const name = isEngineError(e) && e.code === 'bad-argument' ? e.details?.variable : undefined;
-  if (typeof name !== 'string' || !(e as Error).message.includes(`# @prompt ${name} needs a value`)) return e;
+  if (!isEngineError(e) || e.code !== 'bad-argument') return e;
+  const name = e.details?.variable;
+  if (typeof name !== 'string' || !e.message.includes(`# @prompt ${name} needs a value`)) return e;
   return new EngineError(e.code, e.message.replace(/^line \d+: /, ''), {
     line: e.line,
     hint: `Give the HttpFileRunner a prompt callback, or a value first: runner.session.overrides.set(':${name}', VALUE).`,
