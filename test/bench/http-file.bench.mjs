@@ -118,6 +118,7 @@ const rHandler = await measure('handler', 200, 20, () => {
 
 // Sending: the example API in its own process, so the clients measured have their event loop to themselves.
 const N = Number(process.env.HTTP_FILE_BENCH_REQUESTS ?? 300);
+const load = os.loadavg()[0].toFixed(1);
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'http-file-send-bench-'));
 const portFile = path.join(work, 'port');
 const server = spawn(process.execPath, [path.join(root, 'test/fixtures/server.mjs'), '--port', '0', '--port-file', portFile], { stdio: 'ignore' });
@@ -192,7 +193,7 @@ process.stdout.write([
   row('anchor: the same requests as a sheet, parseSheet + resolveRequest', rSheet),
   row('one response handler with a client.test, in a fresh node:vm context', rHandler, 5),
   '',
-  `Sending ${N} requests to the example API (its own process, 127.0.0.1, keep-alive); every 10th named and checked by a handler (\`client.test\`; in the sheet \`jq-set-var\` + \`expect-status\`), the next one using its response. \`sheet run\`: whole command, process start included; the others in-process. Median of 5 interleaved rounds.`,
+  `Sending ${N} requests to the example API (its own process, 127.0.0.1, keep-alive); every 10th named and checked by a handler (\`client.test\`; in the sheet \`jq-set-var\` + \`expect-status\`), the next one using its response. \`sheet run\`: whole command, process start included; the others in-process. Median of 5 interleaved rounds; load average ${load} at the start (2 cores shared).`,
   '',
   '| What | Median | Min / max | Runs | Target | |',
   '|---|---|---|---|---|---|',
