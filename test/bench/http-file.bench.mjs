@@ -183,9 +183,9 @@ process.stderr.write(`  sheet run .http ${rCliHttp.median.toFixed(0)} ms, .sheet
 
 const row = (what, r, target, label = `< ${target} ms`) => `| ${what} | ${r.median.toFixed(1)} ms | ${r.min.toFixed(1)} / ${r.max.toFixed(1)} ms | ${r.runs} | ${target ? label : 'anchor'} | ${target ? (r.median < target ? 'met' : '**missed**') : ''} |`;
 process.stdout.write([
-  '## .http files: parse + resolve, response handlers',
+  '## .http files: parse + resolve, response handlers, sending',
   '',
-  'test/bench/http-file.bench.mjs; the functions of engine/src bundled by esbuild, called in-process (no I/O). The anchor is the sheet parser on the same requests, in the same run.',
+  'test/bench/http-file.bench.mjs; the functions of engine/src bundled by esbuild. First in-process without I/O, the anchor being the sheet parser on the same requests, in the same run:',
   '',
   '| What | Median | Min / max | Runs | Target | |',
   '|---|---|---|---|---|---|',
