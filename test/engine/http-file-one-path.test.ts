@@ -119,6 +119,10 @@ describe('a .http request goes one way, through HttpFileRunner as through Sessio
     const cookieLine = (file: string) => fs.readFileSync(file, 'utf8').split('\n').filter((l) => /\tflavour\toat$/.test(l));
     expect(cookieLine(jars[0]!)).toHaveLength(1);
     expect(cookieLine(jars[1]!)).toEqual(cookieLine(jars[0]!));
+
+    // The settings' shape is checked as the JSON-RPC server checks Emacs's: a located message, nothing sent.
+    expect(() => new HttpFileRunner({ file: f, settings: { caFile: 3 } as never })).toThrow('HttpFileRunner settings.caFile must be a string or null, not 3');
+    expect(() => new HttpFileRunner({ file: f, timeoutMs: -1 })).toThrow('HttpFileRunner options.timeoutMs must be a number (not negative), not -1');
   });
 });
 

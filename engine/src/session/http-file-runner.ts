@@ -18,6 +18,7 @@ import type { Exchange, Request } from '../model.js';
 import type { HandlerTestResult } from '../http-file/handlers.js';
 import type { Environment } from '../http-file/environment.js';
 import { Session } from './session.js';
+import { checkSettings } from './settings.js';
 import type { SendOutput, Settings } from './types.js';
 
 export interface HttpRunnerOptions {
@@ -57,11 +58,15 @@ export class HttpFileRunner {
   /** Settles when `opts.settings` are in place (a cookie file loaded); its failure is the first send's. */
   private readonly configured: Promise<void>;
 
+  /** @throws EngineError `bad-argument` naming a setting (or `timeoutMs`) of the wrong shape. */
   constructor(readonly opts: HttpRunnerOptions = {}) {
     this.session = new Session(undefined, { cookieJar: opts.jar });
     // Without a file the request is still `.http` syntax, relative to the working directory.
     this.file = opts.file ?? path.join(process.cwd(), 'untitled.http');
-    this.configured = this.session.configure({ ...opts.settings, ...(opts.timeoutMs !== undefined ? { timeoutMs: opts.timeoutMs } : {}) });
+    // A program in plain JavaScript may pass anything: the settings' shape is checked as the
+    // JSON-RPC server checks Emacs's (settings.ts).
+    const settings = { ...checkSettings(opts.settings, 'HttpFileRunner settings'), ...checkSettings(opts.timeoutMs !== undefined ? { timeoutMs: opts.timeoutMs } : undefined, 'HttpFileRunner options') };
+    this.configured = this.session.configure(settings);
     this.configured.catch(() => undefined);
   }
 
