@@ -164,6 +164,8 @@ describe("what the runner adds to the session's path", () => {
     expect(logged!.logs).toEqual(['status 200']);
     expect(logged!.tests).toEqual([{ name: 'is 200', passed: true, line: 3 }]);
     expect(logged!.output.hooks.assertions).toMatchObject([{ name: 'client.test', args: 'is 200', passed: true }]);
+    expect(logged!.output.logs).toEqual(['status 200']);
+    expect(looped!.output.logs).toBeUndefined();
     expect(looped!.tests).toMatchObject([{ passed: false, message: 'the handler ran longer than 300 ms' }]);
   });
 });

@@ -223,7 +223,7 @@ export class Session {
   /**
    * {@link send} for programs (the library's `HttpFileRunner`): the same pipeline, with inputs
    * no protocol carries (`local`: a loaded `.http` environment, the scripts' time limit), and
-   * what the answer leaves out: the exchange with its body bytes, the scripts' `client.log` lines.
+   * what the answer leaves out: the exchange with its body bytes, the scripts' tests as they are.
    * @throws EngineError as {@link send}.
    */
   async sendDetailed(p: SendInput, signal?: AbortSignal, local: SendLocal = {}): Promise<SendDetail> {
@@ -308,6 +308,7 @@ export class Session {
       this.jarReadWarning = null;
     }
     const { request, response } = exchange;
+    const scripts = after ? { tests: [...resolved.pre.tests, ...after.tests], logs: [...resolved.pre.logs, ...after.logs] } : resolved.pre;
     const output: SendOutput = {
       request: requestInfo(request),
       response: {
@@ -324,9 +325,9 @@ export class Session {
       ...(exchange.proxy ? { proxy: `${exchange.proxy.origin} (from ${exchange.proxy.source})` } : {}),
       vars: visibleVars(resolved.variables, new Map(hooks.setVars.map((v) => [v.name, v.value])), s.maxPasses),
       ...(p.jq ? { jq: await filterBody(p.jq, pres?.kind === 'text' ? pres.text! : '') } : {}),
+      ...(scripts.logs.length ? { logs: scripts.logs } : {}),
     };
-    const pre = resolved.pre;
-    return { output, exchange, scripts: after ? { tests: [...pre.tests, ...after.tests], logs: [...pre.logs, ...after.logs] } : pre };
+    return { output, exchange, scripts };
   }
 
   /** Requests and variable declarations with their lines (`sheet/outline`). */

@@ -261,6 +261,8 @@ export interface SendOutput {
   vars: Record<string, string>;
   /** When `jq` was asked: the filter's output (`output`) or why there is none (`error`). */
   jq?: JqFilterResult;
+  /** `.http` files: the `client.log` lines of the request's pre-request scripts and response handlers, in order; absent when none. */
+  logs?: string[];
 }
 
 /** What a `.http` request's scripts leave besides `client.global` values (session/http-file.ts): their tests (failed `client.assert`s and script errors included) and their `client.log` lines. */
@@ -285,7 +287,7 @@ export interface SendDetail {
   output: SendOutput;
   /** The exchange itself: the request as sent, the response with its body bytes (empty when spilled to `output.presentation.file`). */
   exchange: Exchange;
-  /** The `.http` scripts' tests (also in `output.hooks.assertions`) and their `client.log` lines. */
+  /** The `.http` scripts' tests (also in `output.hooks.assertions`) and their `client.log` lines (also `output.logs`). */
   scripts: ScriptOutcome;
 }
 
