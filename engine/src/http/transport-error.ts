@@ -100,6 +100,16 @@ export function transportError(e: unknown, url: string, why: { timedOut: boolean
       details: { url, alert: alert[1], curlExit: CURL_EXIT.tls },
     });
   }
+  if (code === 'ERR_SSL_WRONG_VERSION_NUMBER' || /wrong version number/.test(msg)) {
+    // OpenSSL's "wrong version number": the first bytes back were not a TLS record, most often
+    // a plain HTTP server's answer on an https:// URL. curl says the same, "SSL connect error" (35).
+    const u = new URL(url);
+    const plain = `http:${url.slice(u.protocol.length)}`;
+    return new EngineError('tls-error', `${url}: the server at ${u.hostname}:${u.port || 443} answered in plain HTTP, not TLS; use http://`, {
+      hint: `Send it to ${plain}, or check the port: the server on it does not speak TLS.`,
+      details: { url, curlExit: CURL_EXIT.tls },
+    });
+  }
   if (/CERT|SSL|TLS|self.signed|certificate/i.test(code + ' ' + msg)) {
     const cert = /CERT|self.signed|certificate|UNABLE_TO_VERIFY/i.test(code + ' ' + msg);
     const against = why.caSources?.length ? ` (authorities: ${why.caSources.join(', ')})` : '';
