@@ -1,7 +1,8 @@
 // An https:// URL whose server answers in plain HTTP (http/transport-error.ts, docs/errors.md):
 // OpenSSL's "wrong version number" becomes one sentence naming HOST:PORT and http://, code
 // `tls-error`, curl's exit 35 (curl itself exits 35 on the same URL), whoever sends: `send`
-// (the shell verbs, the client library in Node) and sheet/send (Emacs, `sheet run`). Servers:
+// (the shell verbs, the client library in Node), the curl fallback (`http/via-curl.ts`, from
+// curl's own message) and sheet/send (Emacs, `sheet run`). Servers:
 // a node:http server (HTTP/1.1) and Python's `python3 -m http.server` (HTTP/1.0).
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
@@ -10,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ResponseError } from 'vscode-jsonrpc/node.js';
 import { EngineError } from '../../engine/src/errors.js';
 import { send } from '../../engine/src/http/send.js';
+import { sendWithCurl } from '../../engine/src/http/via-curl.js';
 import { spawnEngine } from './helpers.js';
 // @ts-expect-error plain ESM fixture without types
 import { startPythonHttpServer } from '../fixtures/python-http-server.mjs';
@@ -59,6 +61,16 @@ describe('https:// to a plain HTTP port', () => {
   it('-k does not change it: there is no certificate to skip', async () => {
     const e = await sendError(`https://127.0.0.1:${plainPort}/`, true);
     expect(e.message).toContain('answered in plain HTTP, not TLS; use http://');
+  });
+
+  it("the curl fallback (an option only curl performs): curl's 35 and the same sentence, not OpenSSL's", async () => {
+    const url = `https://127.0.0.1:${plainPort}/x`;
+    const e = await sendWithCurl({ method: 'GET', url, headers: [] }, { extraArgs: ['--noproxy', '*', '--retry', '0'], cwd: process.cwd(), pathEnv: process.env.PATH ?? '' }, async () => {
+      throw new Error('no response was expected');
+    }).then(() => undefined, (err: unknown) => err);
+    expect(e).toBeInstanceOf(EngineError);
+    expect((e as EngineError).message).toBe(`${url}: the server at 127.0.0.1:${plainPort} answered in plain HTTP, not TLS; use http://`);
+    expect((e as EngineError).details).toMatchObject({ curlExit: 35 });
   });
 
   it('sheet/send (Emacs, sheet run): the same message and code over JSON-RPC', async () => {

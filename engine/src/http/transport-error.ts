@@ -33,6 +33,30 @@ export function errorCodeForCurlExit(code: number): ErrorCode {
 }
 
 /**
+ * The error of a transfer the real curl failed with exit status `code` (the curl fallback,
+ * via-curl.ts), named from curl's `stderr` as the engine names its own failures.
+ */
+export function curlExitError(code: number, stderr: string, url: string, partial: boolean): EngineError {
+  if (code === CURL_EXIT.tls && WRONG_VERSION.test(stderr)) return plainHttpError(url);
+  return new EngineError(errorCodeForCurlExit(code), `${url}: ${stderr.trim() || `curl exited ${code}`}`, { details: { url, curlExit: code, partial } });
+}
+
+/** OpenSSL's words when the first bytes back are not a TLS record. */
+const WRONG_VERSION = /wrong version number/;
+
+/**
+ * An https:// URL answered without TLS (OpenSSL's "wrong version number"): most often a plain
+ * HTTP server on that port. curl fails the same way, "SSL connect error" (exit 35).
+ */
+function plainHttpError(url: string): EngineError {
+  const u = new URL(url);
+  return new EngineError('tls-error', `${url}: the server at ${u.hostname}:${u.port || 443} answered in plain HTTP, not TLS; use http://`, {
+    hint: `Send it to http:${url.slice(u.protocol.length)}, or check the port: the server on it does not speak TLS.`,
+    details: { url, curlExit: CURL_EXIT.tls },
+  });
+}
+
+/**
  * Map a transport failure to an engine error that names the URL. `details.curlExit` is the
  * exit status curl gives for the same failure (the shell returns it, as resty does).
  */
@@ -100,16 +124,7 @@ export function transportError(e: unknown, url: string, why: { timedOut: boolean
       details: { url, alert: alert[1], curlExit: CURL_EXIT.tls },
     });
   }
-  if (code === 'ERR_SSL_WRONG_VERSION_NUMBER' || /wrong version number/.test(msg)) {
-    // OpenSSL's "wrong version number": the first bytes back were not a TLS record, most often
-    // a plain HTTP server's answer on an https:// URL. curl says the same, "SSL connect error" (35).
-    const u = new URL(url);
-    const plain = `http:${url.slice(u.protocol.length)}`;
-    return new EngineError('tls-error', `${url}: the server at ${u.hostname}:${u.port || 443} answered in plain HTTP, not TLS; use http://`, {
-      hint: `Send it to ${plain}, or check the port: the server on it does not speak TLS.`,
-      details: { url, curlExit: CURL_EXIT.tls },
-    });
-  }
+  if (code === 'ERR_SSL_WRONG_VERSION_NUMBER' || WRONG_VERSION.test(msg)) return plainHttpError(url);
   if (/CERT|SSL|TLS|self.signed|certificate/i.test(code + ' ' + msg)) {
     const cert = /CERT|self.signed|certificate|UNABLE_TO_VERIFY/i.test(code + ' ' + msg);
     const against = why.caSources?.length ? ` (authorities: ${why.caSources.join(', ')})` : '';
