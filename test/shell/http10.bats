@@ -7,19 +7,12 @@ load test_helper
 
 setup_file() {
   api_start
-  node "$REST_ROOT/test/fixtures/python-http-server.mjs" --port-file "$BATS_FILE_TMPDIR/py-port" >/dev/null 2>&1 3>&- &
-  echo $! >"$BATS_FILE_TMPDIR/py.pid"
-  local _
-  for _ in $(seq 1 150); do
-    [ -s "$BATS_FILE_TMPDIR/py-port" ] && break
-    sleep 0.1
-  done
-  PY=http://127.0.0.1:$(cat "$BATS_FILE_TMPDIR/py-port")
+  PY=http://127.0.0.1:$(fixture_start py python-http-server.mjs) || return 1
   export PY
 }
 
 teardown_file() {
-  kill "$(cat "$BATS_FILE_TMPDIR/py.pid")" 2>/dev/null || true
+  fixture_stop py
   api_stop
 }
 
