@@ -92,8 +92,8 @@ describe('sheet/send (Emacs, sheet run)', () => {
     const eng = spawnEngine();
     try {
       await eng.conn.sendRequest('initialize', { clientName: 'test', lisp: false });
-      const r = await eng.conn.sendRequest<{ response: { httpVersion: string; status: number } }>('sheet/send', { text: `GET ${py.url}/hello.json\n`, line: 1 });
-      expect(r.response).toMatchObject({ httpVersion: '1.0', status: 200 });
+      const r = await eng.conn.sendRequest<{ response: { httpVersion: string; status: number; statusLine: string } }>('sheet/send', { text: `GET ${py.url}/hello.json\n`, line: 1 });
+      expect(r.response).toMatchObject({ httpVersion: '1.0', status: 200, statusLine: 'HTTP/1.0 200 OK' });
     } finally {
       await eng.close();
     }
