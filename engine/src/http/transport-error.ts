@@ -14,7 +14,7 @@ export const CURL_EXIT = { unknownProxy: 5, unknownHost: 6, refused: 7, partial:
  * The engine error code for a transfer curl failed with exit status `code` (the curl fallback,
  * via-curl.ts): the reverse of {@link CURL_EXIT}; `network-error` for any other status.
  */
-export function errorCodeForCurlExit(code: number): ErrorCode {
+function errorCodeForCurlExit(code: number): ErrorCode {
   switch (code) {
     case CURL_EXIT.timeout:
       return 'timeout';
