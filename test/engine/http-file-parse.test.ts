@@ -169,6 +169,20 @@ describe('response handlers', () => {
   });
 });
 
+describe('pre-request script files (kulala.nvim tests/functional/requests/advanced_E.http)', () => {
+  it('a < ./script.js line, then blank lines and directives, then the request line: one request with its script and directives', () => {
+    const s = parseHttpFile(http('### Request 1', '', '< ./../scripts/pre.js', '# @prompt PROMPT_VAR', '', 'POST https://h/x', '', '{"a": 1}'));
+    expect(s.diagnostics).toEqual([]);
+    expect(s.requests.length).toBe(1);
+    expect(s.requests[0]).toMatchObject({
+      method: 'POST',
+      line: 6,
+      preScripts: [{ kind: 'file', path: './../scripts/pre.js', line: 3, endLine: 3 }],
+      directives: [{ name: 'prompt', value: 'PROMPT_VAR', line: 4 }],
+    });
+  });
+});
+
 describe('robustness', () => {
   it('never throws and locates every diagnostic', () => {
     fc.assert(

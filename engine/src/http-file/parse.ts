@@ -37,6 +37,8 @@ function urlContinues(l: string): boolean {
   return /^[ \t]+\S/.test(l) && !COMMENT.test(l) && !HEADER.test(l);
 }
 const BLANK = /^[ \t]*$/;
+/** `< ./script.js` above the request line: a JetBrains pre-request script file. */
+const PRE_SCRIPT_FILE = /^<[ \t]+(\S.*?)[ \t]*$/;
 
 /** Directives we act on; others are kept and reported as unsupported (docs/http-files.md). */
 export const KNOWN_DIRECTIVES = new Set(['name', 'no-redirect', 'no-cookie-jar', 'prompt', 'note', 'no-auto-encoding', 'http2']);
@@ -99,7 +101,9 @@ function splitRequests(lines: string[], n: number): { start: number; end: number
       continue;
     }
     if (!hasRequest) {
-      hasRequest = !BLANK.test(sl) && !COMMENT.test(sl) && !/^[ \t]*@/.test(sl);
+      // A `< ./script.js` line before the request line is a pre-request script (JetBrains),
+      // not the request: a blank line may follow it.
+      hasRequest = !BLANK.test(sl) && !COMMENT.test(sl) && !/^[ \t]*@/.test(sl) && !PRE_SCRIPT_FILE.test(sl);
       continue;
     }
     if (!NEW_REQUEST.test(sl)) continue;
@@ -155,7 +159,7 @@ export function parseHttpFile(text: string): Sheet {
         i = sc.end;
         continue;
       }
-      const preFile = /^<[ \t]+(\S.*?)[ \t]*$/.exec(l);
+      const preFile = PRE_SCRIPT_FILE.exec(l);
       if (preFile) {
         preScripts.push({ kind: 'file', path: preFile[1]!, line: i, endLine: i });
         continue;
