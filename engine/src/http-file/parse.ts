@@ -16,7 +16,19 @@ import type { Block, BodyNode, BodyPart, Diagnostic, Directive, HeaderItem, Requ
 import { HTTP_VERSION, METHODS, splitLines } from '../sheet/parse.js';
 import { bodyNode } from '../sheet/body-parts.js';
 
-const METHOD_SET = new Set<string>([...METHODS, 'CONNECT']);
+/**
+ * The methods a `.http` request line may start with: RFC 9110's and PATCH (RFC 5789), then
+ * WebDAV's (RFC 4918), DeltaV's (RFC 3253), ACL (RFC 3744), MKCALENDAR (RFC 4791) and SEARCH
+ * (RFC 5323): the union of VS Code REST Client's list (src/utils/httpRequestParser.ts) and
+ * httpyac's (requestHttpRegionParser.ts). A method outside it is a located `unknown-method`.
+ */
+export const HTTP_FILE_METHODS: readonly string[] = [
+  ...METHODS, 'CONNECT',
+  'PROPFIND', 'PROPPATCH', 'MKCOL', 'COPY', 'MOVE', 'LOCK', 'UNLOCK',
+  'CHECKOUT', 'CHECKIN', 'REPORT', 'MERGE', 'MKACTIVITY', 'MKWORKSPACE', 'VERSION-CONTROL', 'BASELINE-CONTROL',
+  'ACL', 'MKCALENDAR', 'SEARCH',
+];
+const METHOD_SET = new Set<string>(HTTP_FILE_METHODS);
 const SEPARATOR = /^###(.*)$/;
 const COMMENT = /^[ \t]*(#|\/\/)/;
 const DIRECTIVE = /^[ \t]*(?:#|\/\/)[ \t]*@([A-Za-z][\w-]*)(?:[ \t]*=?[ \t]*(.*?))?[ \t]*$/;
@@ -56,7 +68,7 @@ function requestLine(raw: string): [string, string | undefined, string, string |
     version = v[1];
     rest = rest.slice(0, v.index);
   }
-  const w = /^([A-Za-z]+)[ \t]+/.exec(rest);
+  const w = /^([A-Za-z]+(?:-[A-Za-z]+)*)[ \t]+/.exec(rest);
   if (w && rest.length > w[0].length) return [t, w[1], rest.slice(w[0].length), version];
   return [t, undefined, rest, version];
 }
@@ -188,9 +200,9 @@ export function parseHttpFile(text: string): Sheet {
     const m = requestLine(raw);
     let method = m[1] ? m[1] : 'GET';
     let url = m[2]!;
-    if (m[1] && !/^[A-Z]+$/.test(m[1])) {
+    if (m[1] && !/^[A-Z]+(?:-[A-Z]+)*$/.test(m[1])) {
       // `localhost:3000/x`-like lines have no method; a lower-case word followed by a URL is a wrong method.
-      if (/^[a-z]+$/.test(m[1]) && METHOD_SET.has(m[1].toUpperCase())) method = m[1].toUpperCase();
+      if (/^[a-z]+(?:-[a-z]+)*$/.test(m[1]) && METHOD_SET.has(m[1].toUpperCase())) method = m[1].toUpperCase();
       else {
         method = 'GET';
         url = `${m[1]} ${m[2]}`;

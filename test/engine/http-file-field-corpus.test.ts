@@ -1,0 +1,23 @@
+// What the corpus of public .http files (test/fixtures/http-corpus, test/engine/http-corpus.test.ts)
+// revealed, one construct a block, sent to a raw capture server on 127.0.0.1 and compared with
+// what the tool that wrote the file documents.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { capture, wire, type Capture } from './http-field.js';
+
+let cap: Capture;
+beforeAll(async () => {
+  cap = await capture();
+});
+afterAll(async () => {
+  await cap?.close();
+});
+
+describe('WebDAV and DeltaV methods (REST Client and httpyac accept them; httpyac examples/project/http/httpMethods.http)', () => {
+  it('each starts its own request after a blank line and is sent as written', async () => {
+    const got = await cap.runAll('webdav.http', ['TRACE HOST/trace', '', 'PROPFIND HOST/dav', 'Depth: 1', '', 'MKCOL HOST/dav/new', '', 'VERSION-CONTROL HOST/dav/v', '', '###', 'search HOST/dav/s', ''].join('\n'));
+    expect(got.map((r) => wire(r).line)).toEqual(['TRACE /trace HTTP/1.1', 'PROPFIND /dav HTTP/1.1', 'MKCOL /dav/new HTTP/1.1', 'VERSION-CONTROL /dav/v HTTP/1.1', 'SEARCH /dav/s HTTP/1.1']);
+    expect(wire(got[1]!).headers).toMatchObject({ depth: '1' });
+    // TRACE has no body: the PROPFIND below it is a request, not TRACE's body.
+    expect(got[0]!.body.length).toBe(0);
+  });
+});
