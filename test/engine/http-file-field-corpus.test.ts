@@ -21,3 +21,28 @@ describe('WebDAV and DeltaV methods (REST Client and httpyac accept them; httpya
     expect(got[0]!.body.length).toBe(0);
   });
 });
+
+describe("JetBrains' GRAPHQL method (JetBrains HTTP Client reference, \"GraphQL\"; httpyac, kulala)", () => {
+  it('is sent as POST with the query and variables as GraphQL JSON, as with X-REQUEST-TYPE: GraphQL', async () => {
+    const got = await cap.runAll('graphql.http', [
+      '### Request with    graphql',
+      '',
+      'GRAPHQL HOST/graphql HTTP/1.1',
+      '',
+      'query GetCountry($code: ID!) {',
+      'country(code: $code) { name }',
+      '}',
+      '',
+      '{ "code": "US" }',
+      '',
+      'GRAPHQL HOST/graphql',
+      'Content-Type: application/json; charset=utf-8',
+      '',
+      '{ hello }',
+    ].join('\n'));
+    expect(got.map(wire)).toEqual([
+      { line: 'POST /graphql HTTP/1.1', headers: { 'content-type': 'application/json', 'content-length': expect.any(String) }, body: JSON.stringify({ query: 'query GetCountry($code: ID!) {\ncountry(code: $code) { name }\n}', operationName: 'GetCountry', variables: { code: 'US' } }) },
+      { line: 'POST /graphql HTTP/1.1', headers: { 'content-type': 'application/json; charset=utf-8', 'content-length': expect.any(String) }, body: JSON.stringify({ query: '{ hello }' }) },
+    ]);
+  });
+});

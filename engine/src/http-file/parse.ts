@@ -73,8 +73,14 @@ function requestLine(raw: string): [string, string | undefined, string, string |
   return [t, undefined, rest, version];
 }
 
+/**
+ * JetBrains' `GRAPHQL URL` request line (HTTP Client reference, "GraphQL"; httpyac and kulala
+ * read it too): sent as `POST` with the body as a GraphQL query (resolve/http-graphql.ts).
+ */
+const GRAPHQL_METHOD = 'GRAPHQL';
+
 /** A request line that starts a new request after a blank line (httpyac): an upper-case method, a blank, a target. */
-const NEW_REQUEST = new RegExp(`^(?:${[...METHOD_SET].join('|')})[ \\t]+\\S`);
+const NEW_REQUEST = new RegExp(`^(?:${[...METHOD_SET, GRAPHQL_METHOD].join('|')})[ \\t]+\\S`);
 
 /**
  * The line ranges of the requests: split at `###` lines (VS Code REST Client, JetBrains), and,
@@ -202,12 +208,14 @@ export function parseHttpFile(text: string): Sheet {
     let url = m[2]!;
     if (m[1] && !/^[A-Z]+(?:-[A-Z]+)*$/.test(m[1])) {
       // `localhost:3000/x`-like lines have no method; a lower-case word followed by a URL is a wrong method.
-      if (/^[a-z]+(?:-[a-z]+)*$/.test(m[1]) && METHOD_SET.has(m[1].toUpperCase())) method = m[1].toUpperCase();
+      if (/^[a-z]+(?:-[a-z]+)*$/.test(m[1]) && (METHOD_SET.has(m[1].toUpperCase()) || m[1].toUpperCase() === GRAPHQL_METHOD)) method = m[1].toUpperCase();
       else {
         method = 'GET';
         url = `${m[1]} ${m[2]}`;
       }
     }
+    const graphql = method === GRAPHQL_METHOD;
+    if (graphql) method = 'POST';
     if (!METHOD_SET.has(method)) {
       const e: Diagnostic = { code: 'unknown-method', severity: 'error', line: i, message: `unknown method ${method}`, hint: `Use one of ${[...METHOD_SET].join(', ')}.` };
       diagnostics.push(e);
@@ -285,6 +293,7 @@ export function parseHttpFile(text: string): Sheet {
     while (bodyLines.length && BLANK.test(bodyLines[bodyLines.length - 1]!.text)) bodyLines.pop();
     const req: RequestNode = { method, url: url.trim(), line: reqLine, startLine: r.start, endLine: r.end, headers, hooks: [] };
     if (m[3] ?? lastVersion?.[1]) req.httpVersion = m[3] ?? lastVersion![1];
+    if (graphql) req.graphql = true;
     const body = bodyNode(bodyLines);
     if (body) req.body = body;
     const nameDir = [...directives].reverse().find((d) => d.name === 'name');
