@@ -26,19 +26,32 @@ const file = path.join(root, 'proj/requests/deep/a.http');
 describe('loadEnvironment', () => {
   it('walks up to the JetBrains files; the private file wins; $shared underneath', () => {
     const e = loadEnvironment(file, 'dev');
-    expect(e.variables).toEqual({ api: 'v1', lang: 'en', host: 'http://127.0.0.1:1', user: 'secret' });
+    expect(e.variables).toEqual({ SECRET: 'dotenv-value', api: 'v1', lang: 'en', host: 'http://127.0.0.1:1', user: 'secret' });
     expect(e.available).toEqual(['dev', 'local', 'prod']);
-    expect(e.files.map((f) => path.relative(root, f))).toEqual(['proj/.vscode/settings.json', 'proj/http-client.env.json', 'proj/http-client.private.env.json']);
+    expect(e.files.map((f) => path.relative(root, f))).toEqual(['proj/.vscode/settings.json', 'proj/http-client.env.json', 'proj/http-client.private.env.json', 'proj/requests/deep/.env']);
   });
 
   it('reads VS Code settings with comments and trailing commas', () => {
-    expect(loadEnvironment(file, 'local').variables).toEqual({ api: 'v1', lang: 'en', host: 'http://127.0.0.1:3' });
+    expect(loadEnvironment(file, 'local').variables).toEqual({ SECRET: 'dotenv-value', api: 'v1', lang: 'en', host: 'http://127.0.0.1:3' });
   });
 
-  it('without a name: $shared only; the .env next to the file', () => {
+  it('without a name: $shared only (and the .env); the .env next to the file', () => {
     const e = loadEnvironment(file);
-    expect(e.variables).toEqual({ api: 'v1', lang: 'en' });
+    expect(e.variables).toEqual({ SECRET: 'dotenv-value', api: 'v1', lang: 'en' });
     expect(e.dotenv).toEqual({ SECRET: 'dotenv-value' });
+  });
+
+  it('the nearest .env above the file gives plain variables, under the environment files (httpyac, kulala.nvim)', () => {
+    write('dotenv/.env', 'host=https://from-dotenv\nuser=dot\n');
+    write('dotenv/http-client.env.json', JSON.stringify({ dev: { user: 'jb' } }));
+    write('dotenv/requests/deep/a.http', 'GET {{host}}\n');
+    const e = loadEnvironment(path.join(root, 'dotenv/requests/deep/a.http'), 'dev');
+    expect(e.variables).toEqual({ host: 'https://from-dotenv', user: 'jb' });
+    // Only a file variable or the JetBrains file outranks .env values: they are not JetBrains'.
+    expect([...e.jetbrains]).toEqual(['user']);
+    // {{$dotenv NAME}} keeps VS Code's rule: the .env next to the file only.
+    expect(e.dotenv).toEqual({});
+    expect(e.files.map((f) => path.relative(root, f))).toEqual(['dotenv/http-client.env.json', 'dotenv/.env']);
   });
 
   it('an unknown name lists the known ones', () => {

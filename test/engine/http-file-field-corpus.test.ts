@@ -46,3 +46,12 @@ describe("JetBrains' GRAPHQL method (JetBrains HTTP Client reference, \"GraphQL\
     ]);
   });
 });
+
+describe("the .env above the file as plain variables (httpyac's examples/.env: host=https://httpbin.org; kulala.nvim)", () => {
+  it('sheet run sends GET /path to the host of a .env two folders up, and a file variable still wins', async () => {
+    cap.write('proj/.env', 'host=HOST\ntoken=from-dotenv\nuser=from-dotenv\n');
+    const r = await cap.sheetRun('proj/examples/variables/basicAuth.http', '@user = doe\n###\nGET /basic-auth/{{user}}\nX-Token: {{token}}\n');
+    expect(r.code, r.err).toBe(0);
+    expect(r.got.map(wire)).toEqual([{ line: 'GET /basic-auth/doe HTTP/1.1', headers: { 'x-token': 'from-dotenv' }, body: '' }]);
+  });
+});

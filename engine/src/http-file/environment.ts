@@ -8,6 +8,8 @@
  * of each kind). Variables merge in this order, later winning: VS Code `$shared`, JetBrains
  * `$shared`, VS Code's environment, JetBrains' public, JetBrains' private.
  * The `.env` file for `{{$dotenv NAME}}` is the one next to the `.http` file (VS Code's rule).
+ * The nearest `.env` at or above the file also gives plain `{{NAME}}` variables (httpyac and
+ * kulala.nvim read it so), under every environment file's values and the file variables.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -73,6 +75,15 @@ function readJson(file: string): Record<string, unknown> {
   return v as Record<string, unknown>;
 }
 
+/** The `NAME=value` lines of a `.env` file (dotenv's syntax). */
+function readDotenv(file: string): Record<string, string> {
+  try {
+    return parseDotenv(fs.readFileSync(file));
+  } catch (e) {
+    throw new EngineError('file-unreadable', `cannot read ${file} (${(e as NodeJS.ErrnoException).code ?? 'error'})`, { hint: 'Check the file\'s permissions.', details: { path: file } });
+  }
+}
+
 /** String values of one environment section; objects (e.g. JetBrains' SSLConfiguration) are skipped. */
 function section(v: unknown): Record<string, string> {
   const out: Record<string, string> = {};
@@ -120,6 +131,12 @@ export function loadEnvironment(filePath: string, envName?: string): Environment
     });
   }
   const variables: Record<string, string> = {};
+  // httpyac's and kulala's `.env` (the nearest above the file): plain variables, below the rest.
+  const dotenvAbove = findUp(dir, '.env');
+  if (dotenvAbove) {
+    Object.assign(variables, readDotenv(dotenvAbove));
+    files.push(dotenvAbove);
+  }
   const jetbrains = new Set<string>();
   const take = (s: Record<string, unknown> | undefined, key: string) => {
     for (const [k, v] of Object.entries(s ? section(s[key]) : {})) {
@@ -137,14 +154,7 @@ export function loadEnvironment(filePath: string, envName?: string): Environment
   for (const key of envName !== undefined ? ['$shared', envName] : ['$shared']) {
     for (const s of [vs, jbPub, jbPriv]) if (s) addCertificates(s[key], fileOf.get(s)!, clientCertificates);
   }
-  let dotenv: Record<string, string> = {};
   const envFile = path.join(dir, '.env');
-  if (fs.existsSync(envFile)) {
-    try {
-      dotenv = parseDotenv(fs.readFileSync(envFile));
-    } catch (e) {
-      throw new EngineError('file-unreadable', `cannot read ${envFile} (${(e as NodeJS.ErrnoException).code ?? 'error'})`, { details: { path: envFile } });
-    }
-  }
+  const dotenv = envFile === dotenvAbove ? readDotenv(envFile) : {};
   return { ...(envName !== undefined ? { name: envName } : {}), variables, jetbrains, files, available, dotenv, clientCertificates };
 }
