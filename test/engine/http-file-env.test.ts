@@ -54,6 +54,15 @@ describe('loadEnvironment', () => {
     expect(e.files.map((f) => path.relative(root, f))).toEqual(['dotenv/http-client.env.json', 'dotenv/.env']);
   });
 
+  it('$schema (kulala.nvim tests/functional/fixtures/export/http-client.env.json) is no environment', () => {
+    write('schema/http-client.env.json', JSON.stringify({ $schema: 'https://example.com/http-client.env.schema.json', $shared: { a: '1' }, dev: { b: '2' } }));
+    write('schema/a.http', 'GET {{b}}\n');
+    const e = loadEnvironment(path.join(root, 'schema/a.http'), 'dev');
+    expect(e.available).toEqual(['dev']);
+    expect(e.variables).toEqual({ a: '1', b: '2' });
+    expect(() => loadEnvironment(path.join(root, 'schema/a.http'), '$schema')).toThrow(expect.objectContaining({ code: 'bad-environment' }));
+  });
+
   it('an unknown name lists the known ones', () => {
     expect(() => loadEnvironment(file, 'staging')).toThrow(expect.objectContaining({ code: 'bad-environment', hint: 'Choose one of: dev, local, prod.' }));
   });

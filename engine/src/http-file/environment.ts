@@ -123,7 +123,8 @@ export function loadEnvironment(filePath: string, envName?: string): Environment
   const jbPriv = priv ? readJson(priv) : undefined;
   if (priv) files.push(priv);
   for (const s of [vs, jbPub, jbPriv]) if (s) sources.push(s);
-  const available = [...new Set(sources.flatMap((s) => Object.keys(s)).filter((k) => k !== '$shared'))].sort();
+  // `$shared` and other `$` keys (`$schema`, which kulala's environment files carry) are no environments.
+  const available = [...new Set(sources.flatMap((s) => Object.keys(s)).filter((k) => !k.startsWith('$')))].sort();
   if (envName !== undefined && !available.includes(envName)) {
     throw new EngineError('bad-environment', `no environment named ${JSON.stringify(envName)}`, {
       hint: available.length ? `Choose one of: ${available.join(', ')}.` : `No environment file found above ${dir} (${JB_PUBLIC}, or ${VSCODE_KEY} in .vscode/settings.json).`,
