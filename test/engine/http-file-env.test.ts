@@ -104,6 +104,12 @@ describe('substituteHttp', () => {
     expect(substituteHttp(text, ctx, 1)).toBe(out);
   });
 
+  it("$date: kulala.nvim's local date, YYYY-MM-DD (fg-gas-backend's api.http writes {{$date}}T12:00:00Z)", () => {
+    const d = now();
+    const local = `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+    expect(substituteHttp('"{{$date}}T12:00:00Z"', ctx, 1)).toBe(`"${local}T12:00:00Z"`);
+  });
+
   it('$guid and $randomInt', () => {
     expect(substituteHttp('{{$guid}}', ctx)).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     for (let i = 0; i < 50; i++) expect(Number(substituteHttp('{{$randomInt 5 8}}', ctx))).toBeGreaterThanOrEqual(5);

@@ -68,6 +68,7 @@ export const SYSTEM_VARIABLES: { name: string; args: string }[] = [
   { name: '$randomInt', args: 'min max' },
   { name: '$timestamp', args: '[offset unit]' },
   { name: '$isoTimestamp', args: '' },
+  { name: '$date', args: '' },
   { name: '$datetime', args: 'rfc1123|iso8601 [offset unit]' },
   { name: '$localDatetime', args: 'rfc1123|iso8601 [offset unit]' },
   { name: '$processEnv', args: 'NAME' },

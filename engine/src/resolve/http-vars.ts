@@ -187,7 +187,7 @@ function requestVariable(expr: string, ctx: HttpVarContext, line?: number): stri
   return typeof v === 'string' ? v : JSON.stringify(v);
 }
 
-/** `$guid`, `$randomInt`, `$timestamp`, `$datetime`, `$localDatetime`, `$processEnv`, `$dotenv` (+ JetBrains' `$uuid`, `$isoTimestamp`, and `$random.*` in http-random.ts). */
+/** `$guid`, `$randomInt`, `$timestamp`, `$datetime`, `$localDatetime`, `$processEnv`, `$dotenv` (+ JetBrains' `$uuid`, `$isoTimestamp`, and `$random.*` in http-random.ts; kulala's `$date`). */
 function systemVariable(expr: string, ctx: HttpVarContext, line?: number): string {
   if (expr.startsWith('$random.')) return randomVariable(expr, line);
   const words = expr.match(/"[^"]*"|'[^']*'|\S+/g) ?? [];
@@ -216,6 +216,9 @@ function systemVariable(expr: string, ctx: HttpVarContext, line?: number): strin
       return String(Math.floor(offset(now(), args[0], args[1]).getTime() / 1000));
     case '$isoTimestamp':
       return now().toISOString();
+    case '$date':
+      // kulala.nvim's: today's local date, YYYY-MM-DD (os.date("%Y-%m-%d")).
+      return localIso(now()).slice(0, 10);
     case '$datetime':
     case '$localDatetime': {
       const fmt = args[0];
@@ -237,7 +240,7 @@ function systemVariable(expr: string, ctx: HttpVarContext, line?: number): strin
     default:
       throw new EngineError('unsupported-construct', `system variable ${name} is not supported`, {
         line,
-        hint: 'Supported: $guid, $uuid, $randomInt, $random.*, $timestamp, $isoTimestamp, $datetime, $localDatetime, $processEnv, $dotenv (docs/http-files.md).',
+        hint: 'Supported: $guid, $uuid, $randomInt, $random.*, $timestamp, $isoTimestamp, $date, $datetime, $localDatetime, $processEnv, $dotenv (docs/http-files.md).',
         details: { variable: name },
       });
   }
