@@ -98,6 +98,10 @@ describe('substituteHttp', () => {
     ['$timestamp with an offset', '{{$timestamp -1 d}}', String(Date.UTC(2024, 0, 1, 3, 4, 5) / 1000)],
     ['$datetime rfc1123', '{{$datetime rfc1123}}', 'Tue, 02 Jan 2024 03:04:05 GMT'],
     ['$datetime iso8601 with an offset', '{{$datetime iso8601 1 h}}', '2024-01-02T04:04:05.000Z'],
+    // REST Client's custom formats: Day.js tokens in quotes (httpyac's examples/variables/restClient.http).
+    ['$datetime "DD.MM.YYYY"', '{{$datetime "DD.MM.YYYY"}}', '02.01.2024'],
+    ["$datetime 'DD.MM.YYYY HH:mm' with an offset", "{{$datetime 'DD.MM.YYYY HH:mm' 3 d}}", '05.01.2024 03:04'],
+    ['$datetime with a quarter offset', '{{$datetime iso8601 1 Q}}', '2024-04-02T03:04:05.000Z'],
     ['$processEnv', '{{$processEnv HOME_DIR}}', '/home/x'],
     ['$dotenv', '{{$dotenv SECRET}}', 's3'],
   ])('%s', (_, text, out) => {
@@ -108,6 +112,18 @@ describe('substituteHttp', () => {
     const d = now();
     const local = `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
     expect(substituteHttp('"{{$date}}T12:00:00Z"', ctx, 1)).toBe(`"${local}T12:00:00Z"`);
+  });
+
+  it("$localDatetime as REST Client writes it (Day.js in local time): iso8601 without milliseconds, rfc1123 with the zone's offset, custom formats", () => {
+    const d = now();
+    const p2 = (n: number) => String(Math.abs(n)).padStart(2, '0');
+    const off = -d.getTimezoneOffset();
+    const zone = (sep: string) => `${off >= 0 ? '+' : '-'}${p2(Math.floor(Math.abs(off) / 60))}${sep}${p2(Math.abs(off) % 60)}`;
+    const ymd = `${d.getFullYear()}-${p2(d.getMonth() + 1)}-${p2(d.getDate())}`;
+    const hms = `${p2(d.getHours())}:${p2(d.getMinutes())}:${p2(d.getSeconds())}`;
+    expect(substituteHttp('{{$localDatetime iso8601}}', ctx, 1)).toBe(`${ymd}T${hms}${zone(':')}`);
+    expect(substituteHttp('{{$localDatetime rfc1123}}', ctx, 1)).toMatch(new RegExp(`^[A-Z][a-z]{2}, ${p2(d.getDate())} [A-Z][a-z]{2} ${d.getFullYear()} ${hms} \\${zone('')}$`));
+    expect(substituteHttp('{{$localDatetime "YYYY-MM-DD HH:mm"}}', ctx, 1)).toBe(`${ymd} ${hms.slice(0, 5)}`);
   });
 
   it('$guid and $randomInt', () => {
@@ -122,7 +138,8 @@ describe('substituteHttp', () => {
     ['a cycle', '{{loop}}', 'vars-cycle'],
     ['an unsupported system variable', '{{$aadToken}}', 'unsupported-construct'],
     ['bad $randomInt arguments', '{{$randomInt 9 1}}', 'bad-argument'],
-    ['a custom date format', '{{$datetime "DD-MM-YYYY"}}', 'unsupported-construct'],
+    ['a date format without quotes', '{{$datetime DD-MM-YYYY}}', 'bad-argument'],
+    ['an offset unit REST Client has not', '{{$datetime iso8601 1 days}}', 'bad-argument'],
   ])('%s is a located error', (_, text, code) => {
     expect(() => substituteHttp(text, ctx, 12)).toThrow(expect.objectContaining({ code, line: 12 }));
   });
