@@ -195,3 +195,16 @@ describe('robustness', () => {
     );
   });
 });
+
+describe("kulala.nvim's run and import lines (tests/functional/fixtures/format.http)", () => {
+  it('are named in a warning each and never read as a request line', () => {
+    const s = parseHttpFile(http('run   #Ndjson', 'run #Multi-form   ( @host  =example.com,   @user= userName)', 'run    ./export/simple.http  ', '', 'import ./export/simple.http', '', 'GET http://h/post HTTP/1.1', 'Accept: application/json'));
+    expect(s.diagnostics.map((d) => [d.line, d.code, d.severity])).toEqual([[1, 'unsupported-construct', 'warning'], [2, 'unsupported-construct', 'warning'], [3, 'unsupported-construct', 'warning'], [5, 'unsupported-construct', 'warning']]);
+    expect(s.diagnostics[0]!.message).toMatch(/kulala\.nvim's run line/);
+    expect(s.requests.map((r) => [r.line, r.method, r.url])).toEqual([[7, 'GET', 'http://h/post']]);
+  });
+
+  it('a URL without a method that starts with run is still a request', () => {
+    expect(parseHttpFile('runner.example.com/x\n').requests.map((r) => r.url)).toEqual(['runner.example.com/x']);
+  });
+});

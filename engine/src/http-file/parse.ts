@@ -49,6 +49,11 @@ function urlContinues(l: string): boolean {
   return /^[ \t]+\S/.test(l) && !COMMENT.test(l) && !HEADER.test(l);
 }
 const BLANK = /^[ \t]*$/;
+/**
+ * kulala.nvim's `run #Name`, `run ./other.http`, `import ./other.http` lines before a request
+ * line: not a request line (`run` is no method), so they are named and passed over.
+ */
+const KULALA_COMMAND = /^(run|import)[ \t]+(?:#|\.{0,2}\/|\S+\.(?:http|rest)\b)/;
 /** `< ./script.js` above the request line: a JetBrains pre-request script file. */
 const PRE_SCRIPT_FILE = /^<[ \t]+(\S.*?)[ \t]*$/;
 
@@ -180,6 +185,11 @@ export function parseHttpFile(text: string): Sheet {
       const preFile = PRE_SCRIPT_FILE.exec(l);
       if (preFile) {
         preScripts.push({ kind: 'file', path: preFile[1]!, line: i, endLine: i });
+        continue;
+      }
+      const k = KULALA_COMMAND.exec(l);
+      if (k) {
+        diagnostics.push({ code: 'unsupported-construct', severity: 'warning', line: i, message: `kulala.nvim's ${k[1]} line is not supported: what it names is not ${k[1] === 'run' ? 'run' : 'imported'} here`, hint: 'Send the requests it names where they are written (sheet run FILE runs a whole file).' });
         continue;
       }
       const d = DIRECTIVE.exec(l);
