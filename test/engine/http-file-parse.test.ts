@@ -208,3 +208,20 @@ describe("kulala.nvim's run and import lines (tests/functional/fixtures/format.h
     expect(parseHttpFile('runner.example.com/x\n').requests.map((r) => r.url)).toEqual(['runner.example.com/x']);
   });
 });
+
+describe('what stands above a request line across blank lines stays with it (kulala.nvim format.http)', () => {
+  it('pre-request scripts, directives and run lines, then blank lines, then the request line: one request', () => {
+    const s = parseHttpFile(http('### two', '< ./post.js', '', '< {%', 'client.log("x");', '%}', '', '# @no-redirect', '', 'run #Other', '', '', 'GET http://h/post'));
+    expect(s.requests.length).toBe(1);
+    expect(s.requests[0]).toMatchObject({ line: 13, preScripts: [{ kind: 'file', line: 2 }, { kind: 'inline', line: 4 }], directives: [{ name: 'no-redirect', line: 8 }] });
+    expect(s.diagnostics.map((d) => d.line)).toEqual([10]);
+  });
+});
+
+describe('directives and scripts with no request line below them', () => {
+  it('are named in a warning (they apply to nothing), not dropped silently', () => {
+    const s = parseHttpFile(http('### one', '# @pageId=', '# @name orphan', '< ./pre.js', '', '###', 'GET http://h/a'));
+    expect(s.requests.map((r) => [r.line, r.name])).toEqual([[7, undefined]]);
+    expect(s.diagnostics).toEqual([expect.objectContaining({ line: 3, severity: 'warning', message: expect.stringMatching(/# @name has no request line below it/) })]);
+  });
+});

@@ -125,8 +125,8 @@ function splitRequests(lines: string[], n: number): { start: number; end: number
     }
     if (!hasRequest) {
       // A `< ./script.js` line before the request line is a pre-request script (JetBrains),
-      // not the request: a blank line may follow it.
-      hasRequest = !BLANK.test(sl) && !COMMENT.test(sl) && !/^[ \t]*@/.test(sl) && !PRE_SCRIPT_FILE.test(sl);
+      // and a kulala `run`/`import` line is none either: a blank line may follow them.
+      hasRequest = !BLANK.test(sl) && !COMMENT.test(sl) && !/^[ \t]*@/.test(sl) && !PRE_SCRIPT_FILE.test(sl) && !KULALA_COMMAND.test(sl);
       continue;
     }
     if (!NEW_REQUEST.test(sl)) continue;
@@ -208,6 +208,12 @@ export function parseHttpFile(text: string): Sheet {
         continue;
       }
       break;
+    }
+    if (i > r.end && !block.error) {
+      // Directives and scripts with no request line below them apply to nothing: say so (an
+      // unknown `# @x` there is read as the comment it may be, e.g. a commented-out `# @id=`).
+      const lost = [...directives.filter((d) => KNOWN_DIRECTIVES.has(d.name)).map((d) => ({ line: d.line, what: `# @${d.name}` })), ...preScripts.map((p) => ({ line: p.line, what: 'the pre-request script' }))].sort((a, b) => a.line - b.line)[0];
+      if (lost) diagnostics.push({ code: 'unsupported-construct', severity: 'warning', line: lost.line, message: `${lost.what} has no request line below it (before the next ###) and applies to nothing`, hint: 'Put it right above a request line, or remove it.' });
     }
     if (i > r.end || block.error) continue;
     // Request line.
