@@ -138,7 +138,10 @@ const SAMPLES: [string, number, { method: string; url: string | RegExp; headers?
     'REST Client: {{$datetime "DD.MM.YYYY"}} in Day.js tokens'],
   ['DEFRA+fg-gas-backend/api.http', 32, { method: 'POST', url: 'https://fg-gas-backend.dev.cdp-int.defra.cloud/grants/pigs-might-fly/applications', headers: [['Content-Type', 'application/json'], ['Authorization', 'Bearer placeholder-service-token']], body: /"clientRef": "[0-9a-f-]{36}",[\s\S]*"submittedAt": "\d{4}-\d\d-\d\dT12:00:00Z"/ },
     "JetBrains' {{$uuid}} and kulala's {{$date}} in a JSON body"],
-  // Where the engine knowingly differs: JetBrains documents that a public environment value wins
+  // Where the engine knowingly differs from one of them.
+  ['httpyac+httpyac.github.io/examples/variables/basicAuthColon.http', 6, { method: 'GET', url: 'https://httpbin.org/basic-auth/john%20doe/12345678', headers: [['Authorization', `Basic ${Buffer.from('john:doe:12345678').toString('base64')}`]] },
+    'KNOWN DIFFERENCE from httpyac: "Basic john doe:12345678" splits at the first blank, as REST Client does (httpClient.ts: user john, password doe:12345678); httpyac splits at the last colon (john doe / 12345678), so its example gets 200 from httpbin and we get 401'],
+  // JetBrains documents that a public environment value wins
   // over the private file's; here the private one wins (docs/http-files.md, "Which value wins").
   ['httpyac+httpyac.github.io/examples/project/intellijEnvironments/test.http', 1, { method: 'GET', url: 'https://httpbin.org/anything?var=private', headers: [] },
     'KNOWN DIFFERENCE from JetBrains: http-client.private.env.json wins over http-client.env.json (httpyac: the same)'],
