@@ -26,6 +26,9 @@ const EXPLAINED: Record<string, Record<string, string>> = {
   'mistweaverco+kulala.nvim/docs/static/import/demos/5.script.http': {
     '3 unsupported-construct': 'the pre-request script stands in a ### block of its own, above ### login: a warning says it applies to nothing',
   },
+  'mistweaverco+kulala.nvim/docs/static/import/demos/4.cookie.http': {
+    '8 unsupported-construct': "{{setCookies.response.cookies.sample.value}}: kulala's cookies in request variables",
+  },
   'mistweaverco+kulala.nvim/tests/functional/fixtures/export/export_1.http': {
     '52 file-unreadable': '< ../../requests/demo.png is missing in the source repository too',
   },
@@ -105,7 +108,7 @@ describe('the .http corpus', () => {
   });
 });
 
-const MEASURED = { files: 49, requests: 213, resolved: 154, clean: 40 };
+const MEASURED = { files: 49, requests: 213, resolved: 154, clean: 39 };
 
 /**
  * A sample of requests and what the tool that wrote the file sends, per its documentation (and,

@@ -135,6 +135,7 @@ describe('substituteHttp', () => {
   it.each([
     ['an unknown name', '{{nope}}', 'unknown-variable'],
     ['a request not sent yet', '{{other.response.body.$.a}}', 'unknown-variable'],
+    ["kulala's response.cookies", '{{login.response.cookies.sample.value}}', 'unsupported-construct'],
     ['a cycle', '{{loop}}', 'vars-cycle'],
     ['an unsupported system variable', '{{$aadToken}}', 'unsupported-construct'],
     ['bad $randomInt arguments', '{{$randomInt 9 1}}', 'bad-argument'],

@@ -134,6 +134,15 @@ function failedError(what: string, f: FailedRequest, line?: number): EngineError
 
 /** `login.response.body.$.token`, `login.response.headers.X-Token`, `login.request.body.*`. */
 function requestVariable(expr: string, ctx: HttpVarContext, line?: number): string | undefined {
+  const other = /^[\w-]+\.(?:request|response)\.(?!(?:body|headers)(?:\.|$))(\w+)/.exec(expr);
+  if (other && !ctx.fileVars?.has(expr) && !(ctx.env && Object.prototype.hasOwnProperty.call(ctx.env, expr))) {
+    // kulala.nvim's `{{login.response.cookies.NAME.value}}` (its demos/4.cookie.http) and the like.
+    throw new EngineError('unsupported-construct', `{{${expr}}}: a request variable reads .body or .headers (REST Client, JetBrains), not .${other[1]}`, {
+      line,
+      hint: 'Read the header instead ({{name.response.headers.Set-Cookie}}), or set a value in a response handler (client.global.set).',
+      details: { variable: expr },
+    });
+  }
   const m = /^([\w-]+)\.(request|response)\.(body|headers)(?:\.(.*))?$/.exec(expr);
   if (!m || !ctx.requests) return undefined;
   const [, name, side, part, path] = m as unknown as [string, string, 'request' | 'response', string, string | undefined];
