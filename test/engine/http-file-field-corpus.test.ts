@@ -1,7 +1,10 @@
 // What the corpus of public .http files (test/fixtures/http-corpus, test/engine/http-corpus.test.ts)
 // revealed, one construct a block, sent to a raw capture server on 127.0.0.1 and compared with
 // what the tool that wrote the file documents.
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CORPUS_DIR } from './http-corpus.js';
 import { capture, wire, type Capture } from './http-field.js';
 
 let cap: Capture;
@@ -53,5 +56,29 @@ describe("the .env above the file as plain variables (httpyac's examples/.env: h
     const r = await cap.sheetRun('proj/examples/variables/basicAuth.http', '@user = doe\n###\nGET /basic-auth/{{user}}\nX-Token: {{token}}\n');
     expect(r.code, r.err).toBe(0);
     expect(r.got.map(wire)).toEqual([{ line: 'GET /basic-auth/doe HTTP/1.1', headers: { 'x-token': 'from-dotenv' }, body: '' }]);
+  });
+});
+
+describe('Visual Studio files of the corpus, byte for byte, through sheet run (BOM; BOM and CRLF)', () => {
+  const corpus = (rel: string) => fs.readFileSync(path.join(CORPUS_DIR, rel));
+
+  it("dotnet/eShop's Catalog.API.http (a BOM): the six requests, the file variable overridden by --var", async () => {
+    const r = await cap.sheetRun('Catalog.API.http', corpus('dotnet+eShop/src/Catalog.API/Catalog.API.http'), ['--var', `Catalog.API_HostAddress=${cap.base}`]);
+    expect(r.code, r.err).toBe(0);
+    expect(r.got.map((g) => wire(g).line)).toEqual([
+      'GET /openapi/v1.json HTTP/1.1',
+      'GET /api/catalog/items?api-version=1.0 HTTP/1.1',
+      'GET /api/catalog/items/type/1/brand/2?api-version=1.0 HTTP/1.1',
+      'GET /api/catalog/items/463/pic?api-version=99 HTTP/1.1',
+      'GET /api/catalog/items/463/pic?api-version=1.0 HTTP/1.1',
+      'PUT /api/catalog/items?api-version=1.0 HTTP/1.1',
+    ]);
+    expect(JSON.parse(wire(r.got[5]!).body)).toMatchObject({ id: 999, name: 'Item1', catalogBrandId: 2 });
+  });
+
+  it("dotnet/aspire-samples' CatalogService.http (BOM and CRLF): no \\r in the header value or the path", async () => {
+    const r = await cap.sheetRun('CatalogService.http', corpus('dotnet+aspire-samples/samples/aspire-shop/AspireShop.CatalogService/CatalogService.http'), ['--var', `MyBackend_HostAddress=${cap.base}`]);
+    expect(r.code, r.err).toBe(0);
+    expect(r.got.map(wire)).toEqual([{ line: 'GET /api/v1/catalog/items/type/all/brand HTTP/1.1', headers: { accept: 'application/json' }, body: '' }]);
   });
 });
