@@ -63,6 +63,18 @@ describe('loadEnvironment', () => {
     expect(() => loadEnvironment(path.join(root, 'schema/a.http'), '$schema')).toThrow(expect.objectContaining({ code: 'bad-environment' }));
   });
 
+  it("Visual Studio's http-client.env.json.user beside the public file overrides it, under the JetBrains private file", () => {
+    write('vsuser/http-client.env.json', JSON.stringify({ $shared: { token: 'shared' }, Development: { baseUrl: 'http://public', secret: 'public' } }));
+    write('vsuser/http-client.env.json.user', JSON.stringify({ $shared: { token: 'user-token' }, Development: { secret: 'local-secret' }, Mine: { baseUrl: 'http://mine' } }));
+    write('vsuser/api/a.http', 'GET {{baseUrl}}\n');
+    const e = loadEnvironment(path.join(root, 'vsuser/api/a.http'), 'Development');
+    expect(e.variables).toEqual({ token: 'user-token', baseUrl: 'http://public', secret: 'local-secret' });
+    expect(e.available).toEqual(['Development', 'Mine']);
+    expect(e.files.map((f) => path.relative(root, f))).toEqual(['vsuser/http-client.env.json', 'vsuser/http-client.env.json.user']);
+    write('vsuser/http-client.private.env.json', JSON.stringify({ Development: { secret: 'private' } }));
+    expect(loadEnvironment(path.join(root, 'vsuser/api/a.http'), 'Development').variables.secret).toBe('private');
+  });
+
   it('an unknown name lists the known ones', () => {
     expect(() => loadEnvironment(file, 'staging')).toThrow(expect.objectContaining({ code: 'bad-environment', hint: 'Choose one of: dev, local, prod.' }));
   });
