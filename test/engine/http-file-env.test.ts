@@ -152,6 +152,7 @@ describe('substituteHttp', () => {
     ['an unsupported system variable', '{{$aadToken}}', 'unsupported-construct'],
     ['bad $randomInt arguments', '{{$randomInt 9 1}}', 'bad-argument'],
     ['a date format without quotes', '{{$datetime DD-MM-YYYY}}', 'bad-argument'],
+    ['a .NET or Java date pattern (Day.js would read dd as a weekday)', '{{$datetime "yyyy-MM-dd"}}', 'unsupported-construct'],
     ['an offset unit REST Client has not', '{{$datetime iso8601 1 days}}', 'bad-argument'],
   ])('%s is a located error', (_, text, code) => {
     expect(() => substituteHttp(text, ctx, 12)).toThrow(expect.objectContaining({ code, line: 12 }));

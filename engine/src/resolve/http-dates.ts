@@ -55,6 +55,14 @@ export function dateVariable(name: string, args: string[], expr: string, now: Da
       if (fmt === 'iso8601') return local ? d.format() : d.toISOString();
       const custom = /^(["'])(.+)\1$/.exec(fmt);
       if (!custom) throw bad(`Write the format as rfc1123, iso8601 or in quotes: {{${name} "DD.MM.YYYY"}} (Day.js tokens).`);
+      // `yyyy-MM-dd` is a .NET or Java pattern: Day.js would keep `yyyy` as text and read `dd`
+      // as a weekday, a silently wrong date; refuse it instead.
+      if (/yy/.test(custom[2]!.replace(/\[[^\]]*\]/g, ''))) {
+        throw new EngineError('unsupported-construct', `{{${expr}}}: ${custom[2]} is a .NET or Java date pattern, not Day.js tokens`, {
+          line,
+          hint: 'Write the format in Day.js tokens, as VS Code REST Client reads it: YYYY for the year, DD for the day (e.g. "YYYY-MM-DD").',
+        });
+      }
       return d.format(custom[2]);
     }
   }
