@@ -6,6 +6,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { httpToSheet } from '../../engine/src/http-file/convert.js';
+import { parseForFile } from '../../engine/src/http-file/index.js';
+import { lintSheet } from '../../engine/src/lint/diagnostics.js';
 import { CORPUS_DIR, corpusFiles, needsRunTime, readCorpusFile, type FileOutcome } from './http-corpus.js';
 
 /** `file` -> `line code` -> why the engine reports it (a diagnostic or a request's error). */
@@ -149,6 +152,18 @@ const SAMPLES: [string, number, { method: string; url: string | RegExp; headers?
   ['httpyac+httpyac.github.io/examples/project/intellijEnvironments/test.http', 1, { method: 'GET', url: 'https://httpbin.org/anything?var=private', headers: [] },
     'KNOWN DIFFERENCE from JetBrains: http-client.private.env.json wins over http-client.env.json (httpyac: the same)'],
 ];
+
+describe('the other readers of a .http file on the corpus', () => {
+  it('sheet convert and the editor diagnostics read every file without a crash, each problem at a line of it', () => {
+    for (const f of corpusFiles()) {
+      const text = fs.readFileSync(path.join(CORPUS_DIR, f), 'utf8');
+      const lines = text.split('\n').length;
+      const converted = httpToSheet(text);
+      for (const p of converted.problems) expect(p.line >= 1 && p.line <= lines, `${f}: ${JSON.stringify(p)}`).toBe(true);
+      for (const d of lintSheet(text, parseForFile(text, f))) expect(d.line >= 1 && d.line <= lines, `${f}: ${JSON.stringify(d)}`).toBe(true);
+    }
+  });
+});
 
 describe('a sample, as the tool that wrote the file sends it', () => {
   it.each(SAMPLES)('%s line %i', (file, line, want) => {
