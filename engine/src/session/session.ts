@@ -21,7 +21,7 @@ import { SPILL_MIN_BYTES, SpillSink, spillBytes } from './spill.js';
 
 import { proxyOptions } from './proxy-setting.js';
 import { present } from '../present/present.js';
-import { presentationOut, requestInfo } from './answer.js';
+import { presentationOut, requestInfo, responseInfo } from './answer.js';
 import { requestWarnings } from './warnings.js';
 import { HOOK_TYPES, runHooks } from '../hooks/run.js';
 import { filterBody } from '../hooks/jq-filter.js';
@@ -311,13 +311,7 @@ export class Session {
     const scripts = after ? { tests: [...resolved.pre.tests, ...after.tests], logs: [...resolved.pre.logs, ...after.logs] } : resolved.pre;
     const output: SendOutput = {
       request: requestInfo(request),
-      response: {
-        httpVersion: response.httpVersion,
-        status: response.status,
-        statusText: response.statusText,
-        headers: response.headers,
-        bytes: spilled ? spilled.size : response.body.length,
-      },
+      response: responseInfo(response, spilled ? spilled.size : response.body.length),
       presentation: !pres ? spilled!.presentation() : await presentationOut(pres, response.body, p),
       redirects: exchange.redirects,
       durationMs: exchange.durationMs,
