@@ -3,8 +3,10 @@
 // put the same request on the wire and get the same answer. Each case below is a rule that lived
 // in the session only while the runner resolved and sent on its own: the environment read
 // without a name (`$shared`, `.env`), the environment's client certificate, `# @http2`, and the
-// session's settings (CA file, cookie jar file). Servers: the example API and
-// test/fixtures/private-ca.mjs (mutual TLS; HTTP/2), all on 127.0.0.1.
+// session's settings (CA file, cookie jar file; their shape checked as the JSON-RPC server
+// checks them). Then what the runner adds to that path: prompts through a callback, the
+// scripts' client.log lines (also in the session's answer), its handler time limit.
+// Servers: the example API and test/fixtures/private-ca.mjs (mutual TLS; HTTP/2), all on 127.0.0.1.
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
