@@ -91,20 +91,23 @@ export function median(xs) {
 }
 
 /**
- * `rounds` rounds of `runs` runs of `run(lib)` for each of `libs` after one warm-up, the order
- * rotating run by run (A B C, B C A, C A B; for two, A B then B A), so that a change of machine
- * load, and the garbage one contestant leaves to the next, fall on all alike. `run` returns ms
- * (or `{ ms, cpu }`) and may be async. Returns per round the medians, `{ [lib]: ms }`, and, when
- * `run` gives `cpu`, `{ [lib + ' cpu']: ms }` too.
+ * `rounds` rounds of `runs` runs of `run(lib)` for each of `libs` after one warm-up, in a new
+ * order each run: every rotation of `libs`, then every rotation of it reversed (for two: A B,
+ * B A; for three: A B C, B C A, C A B, C B A, B A C, A C B), so that each contestant runs
+ * right after each other one equally often (a change of machine load, and the garbage one leaves
+ * to the next, fall on all alike; a rotation alone would put C after A every time). `run`
+ * returns ms (or `{ ms, cpu }`) and may be async. Returns per round the medians,
+ * `{ [lib]: ms }`, and, when `run` gives `cpu`, `{ [lib + ' cpu']: ms }` too.
  */
 export async function alternate(libs, rounds, runs, run, onRound = () => {}) {
+  const rotations = (list) => list.map((_, k) => list.slice(k).concat(list.slice(0, k)));
+  const orders = libs.length > 2 ? rotations(libs).concat(rotations([...libs].reverse())) : rotations(libs);
   const out = [];
   for (let round = 1; round <= rounds; round++) {
     onRound(round);
     const t = {};
     for (let r = 0; r <= runs; r++) {
-      const k = r % libs.length;
-      for (const lib of libs.slice(k).concat(libs.slice(0, k))) {
+      for (const lib of orders[r % orders.length]) {
         const got = await run(lib);
         if (r === 0) continue;
         for (const [key, v] of typeof got === 'number' ? [[lib, got]] : [[lib, got.ms], [lib + ' cpu', got.cpu]]) (t[key] ??= []).push(v);
