@@ -5,8 +5,9 @@
 //   (b) 1,000 x one('accounts', 1).get(), until all promises resolve; 5 rounds, each its own
 //       ratio (the target is met in every round). Beside the two libraries, `$http` alone
 //       (`$http({method, url}).then(r => r.data)`): the floor of any $http-based library.
-// Median of 7 runs after one warm-up, the contestants alternating run by run. Then a CPU
-// profile (node:inspector) of client-lib's (b) runs: the share of the samples spent in the
+// Median of 7 runs after one warm-up, the contestants taking turns in a new order each run
+// (client-lib-measure.mjs `alternate`). Then a CPU profile (node:inspector) of client-lib's
+// (b) runs: the share of the samples spent in the
 // library's own code (self time in its bundle) against AngularJS $http/$q/$digest,
 // angular-mocks and jsdom; per-call counts of what each contestant makes AngularJS do
 // (client-lib-counts.mjs, a process of its own); and (b) again in headless Chromium
@@ -118,7 +119,7 @@ In Chromium, client-lib's own code is ${pct(chromium.shares.own)} of the samples
 }
 process.stdout.write(`## Client library (client-lib) vs Restangular 1.6.1
 
-jsdom 26 + angular ${angular.version.full} + angular-mocks (\`$httpBackend\` answers with JSON text); median of ${RUNS} runs after one warm-up, the contestants in the same window and alternating run by run, a fresh injector for every run.
+jsdom 26 + angular ${angular.version.full} + angular-mocks (\`$httpBackend\` answers with JSON text); median of ${RUNS} runs after one warm-up, the contestants in the same window, taking turns in a new order each run (every rotation, then every reversed rotation), a fresh injector for every run.
 
 | Case | Restangular 1.6.1 | client-lib | Ratio | Target |
 |---|---|---|---|---|
