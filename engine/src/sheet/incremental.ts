@@ -13,7 +13,7 @@
  * reused as it is (typing inside a line moves nothing).
  */
 import type { Block, Diagnostic, RequestNode, Sheet, VarDecl } from './ast.js';
-import { parseSheet, splitLines, tagAbove } from './parse.js';
+import { parseSheet, splitLines, tagsAbove } from './parse.js';
 
 const isComment = (l: string) => l.startsWith('#');
 
@@ -137,9 +137,9 @@ export class IncrementalSheetParser {
     for (const { part } of chunks) {
       for (const v of part.vars) out.vars.push(v);
       for (const r of part.requests) {
-        // `# @no-auto-encoding` may be the `#` line that closed the chunk before: read it in the whole text.
-        const tag = tagAbove(lines, r.startLine - 1);
-        if (tag) r.directives = [tag];
+        // A tag (`# @no-auto-encoding`, `# @proxy`) may be the `#` line that closed the chunk before: read it in the whole text.
+        const tags = tagsAbove(lines, r.startLine - 1);
+        if (tags.length) r.directives = tags;
         else delete r.directives;
         out.requests.push(r);
       }
