@@ -174,7 +174,8 @@ export function curlToSheet(commandLine: string, io: CurlImportIo = {}): CurlImp
         tags.set(o.name, `# @${o.name}${o.arg !== undefined ? ` ${o.arg.trim()}` : ''}`);
         if (CONNECTION_TAGS[o.name as keyof typeof CONNECTION_TAGS].file && !/^([/~]|[A-Za-z]:[\\/])/.test(o.arg!)) note(`${what}: the sheet reads ${o.arg} relative to the sheet file's directory (curl: the current directory)`);
       }
-    } else if (CONNECTION_ELSEWHERE[o.name]) note(`${o.written} ${o.arg ?? ''}: not carried over, a sheet request has no line for it (${CONNECTION_ELSEWHERE[o.name]})`);
+    } else if (o.name === 'cert-type' && o.arg?.toUpperCase() === 'PEM') continue;
+    else if (CONNECTION_ELSEWHERE[o.name]) warn(`${o.written}${o.arg !== undefined ? ` ${o.arg}` : ''}: not carried over, a sheet request has no line for it (${CONNECTION_ELSEWHERE[o.name]})`);
     else if (o.name === 'globoff') globoff = true;
     else if (o.name === 'form' || o.name === 'form-string') forms.push(o);
     else if (o.name === 'oauth2-bearer') extraHeaders.push(['Authorization', `Bearer ${o.arg!}`]);
