@@ -14,7 +14,7 @@ import { lintSheet } from '../../engine/src/lint/diagnostics.js';
 import { curlToSheet } from '../../engine/src/curl/from-curl.js';
 import { httpToSheet } from '../../engine/src/http-file/convert.js';
 import { Session } from '../../engine/src/session/session.js';
-import { tempDir } from './helpers.js';
+import { spawnEngine, tempDir } from './helpers.js';
 
 let dir: string;
 beforeAll(() => {
@@ -92,6 +92,18 @@ describe('what is wrong with them: lint and the refusal before sending', () => {
     ['a socket that is not there yet: a warning', '# @unix-socket d.sock\nGET http://localhost/\n', [/^1:3 warning connection-refused/]],
     ['.http: the same checks', '# @proxy ftp://p\nGET http://h/\n', [/^1:3 error bad-proxy/]],
   ])('%s', (_, text, want) => expect(lint(text)).toEqual(want.map((w) => expect.stringMatching(w))));
+
+  it('sheet/diagnostics (Flymake) reads the files from the sheet\'s directory', async () => {
+    const eng = spawnEngine();
+    try {
+      await eng.conn.sendRequest('initialize', { clientName: 'test', lisp: false });
+      const text = '# @cacert ca.pem\n# @key missing.key\n# @cert c.pem\nGET https://h/\n';
+      const r = (await eng.conn.sendRequest('sheet/diagnostics', { text, path: path.join(dir, 'a.sheet') })) as { diagnostics: { line: number; column: number; severity: string; code: string; message: string }[] };
+      expect(r.diagnostics).toEqual([expect.objectContaining({ line: 2, column: 3, severity: 'error', code: 'file-unreadable', message: expect.stringMatching(/^# @key \(line 2\): cannot read missing\.key \(ENOENT\)/) })]);
+    } finally {
+      await eng.close();
+    }
+  });
 
   it('the session refuses to send, naming the line, and sends nothing', async () => {
     const s = new Session();
