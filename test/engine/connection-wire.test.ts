@@ -10,6 +10,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runSheet, startApi, tempDir, type Api } from './helpers.js';
+import { HttpFileRunner } from '../../engine/src/session/http-file-runner.js';
 // @ts-expect-error plain ESM fixture without types
 import { startProxy } from '../fixtures/proxy.mjs';
 // @ts-expect-error plain ESM fixture without types
@@ -119,6 +120,15 @@ describe('curl -> sheet -> curl on the wire', () => {
     const run = await sheet(['run', file]);
     expect(run.out + run.err).toMatch(/0 failed/);
     expect(run.code).toBe(0);
+  });
+
+  it('HttpFileRunner (the library API for .http files) honours them too', async () => {
+    const file = path.join(dir, 'runner.http');
+    const text = `# @proxy ${proxy.url}\nGET ${api.url}/small?wire=runner\n`;
+    fs.writeFileSync(file, text);
+    const r = await new HttpFileRunner({ file }).sendAt(text, 2);
+    expect(r.exchange.response.status).toBe(200);
+    expect(proxy.requests().filter((l) => l.includes('wire=runner'))).toEqual([`GET ${api.url}/small?wire=runner HTTP/1.1`]);
   });
 });
 

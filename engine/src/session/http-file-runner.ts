@@ -16,6 +16,8 @@ import type { HttpVarContext, RequestRecord } from '../resolve/http-vars.js';
 import { runPreRequest } from '../http-file/pre-request.js';
 import { requestAfter } from '../http-file/request-api.js';
 import { exchange as sendExchange } from './exchange.js';
+import { connectionSend } from './connection.js';
+import { DEFAULT_SETTINGS } from './settings.js';
 import type { ExchangeJar } from './jar.js';
 import { newJar } from '../http/cookies.js';
 import { bodyText, rememberRequest } from '../http-file/named.js';
@@ -106,7 +108,8 @@ export class HttpFileRunner {
     const { exchange } = await sendExchange(resolved.request, {
       jar: this.exchangeJar,
       sendCookies: !meta.noCookieJar,
-      send: { signal, timeoutMs: this.opts.timeoutMs, followRedirects: !meta.noRedirect },
+      // The request's connection directives (`# @proxy`, `# @cacert`, ...) over the defaults (connection.ts).
+      send: { signal, timeoutMs: this.opts.timeoutMs, followRedirects: !meta.noRedirect, ...connectionSend({ settings: DEFAULT_SETTINGS, node: req, baseDir: this.baseDir, envCertificates: env?.clientCertificates }) },
     });
     const rq = resolved.request;
     const rs = exchange.response;
