@@ -77,6 +77,7 @@ describe('what is wrong with them: lint and the refusal before sending', () => {
     ['# @insecure yes\nGET http://h/\n', [/^1: # @insecure takes no value .*"yes"/]],
     ['# @key k.pem\nGET https://h/\n', [/^1: # @key needs # @cert/]],
     ['# @pass s\n# @cert c.pem\nGET https://h/\n', []],
+    ['# @proxy {{proxy}}\nGET http://h/\n', [/^1: # @proxy \{\{proxy\}\}: a directive's value is taken as written/]],
   ])('%j', (text, want) => expect(problems(text)).toEqual(want.map((w) => expect.stringMatching(w))));
 
   const lint = (text: string) =>

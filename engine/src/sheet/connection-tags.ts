@@ -110,6 +110,10 @@ export function connectionOf(directives: readonly Directive[] | undefined): Conn
       problems.push({ line: d.line, message: `# @${name} takes no value (curl's ${spec.curl}), but has ${JSON.stringify(value)}`, hint: `Write # @${name} alone on its line.` });
       continue;
     }
+    if (/\{\{.*\}\}/.test(value)) {
+      problems.push({ line: d.line, message: `# @${name} ${value}: a directive's value is taken as written; {{...}} is not substituted here`, hint: `Write the value itself after # @${name}.` });
+      continue;
+    }
     tags[name] = { value, line: d.line, where: tagWhere(name, d.line) };
   }
   for (const n of ['key', 'pass'] as const) {
