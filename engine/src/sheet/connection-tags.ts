@@ -46,6 +46,9 @@ export const CONNECTION_TAGS: Readonly<Record<ConnectionTagName, TagSpec>> = {
   insecure: { value: false, curl: '-k' },
 };
 
+/** Each canonical name as {@link connectionTagName} answers it (made once: parsing a big sheet asks often). */
+const CANONICAL = Object.fromEntries(Object.keys(CONNECTION_TAGS).map((n) => [n, { name: n }])) as Record<ConnectionTagName, { name: ConnectionTagName }>;
+
 /** Other tools' spellings: the canonical name, and the value a switch form stands for. */
 const ALIASES: Record<string, { name: ConnectionTagName; empty?: string }> = {
   'no-proxy': { name: 'noproxy', empty: '*' }, // httpyac: `# @no-proxy` sends this request direct
@@ -58,9 +61,10 @@ const ALIASES: Record<string, { name: ConnectionTagName; empty?: string }> = {
  * first letter.
  */
 export function connectionTagName(written: string): { name: ConnectionTagName; empty?: string } | undefined {
+  if (Object.hasOwn(CANONICAL, written)) return CANONICAL[written as ConnectionTagName];
   let n = written.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`).replace(/^-/, '');
   if (n.startsWith('curl-')) n = n.slice(5);
-  if (Object.hasOwn(CONNECTION_TAGS, n)) return { name: n as ConnectionTagName };
+  if (Object.hasOwn(CANONICAL, n)) return CANONICAL[n as ConnectionTagName];
   return Object.hasOwn(ALIASES, n) ? ALIASES[n] : undefined;
 }
 
