@@ -117,7 +117,7 @@ describe('what is wrong with them: lint and the refusal before sending', () => {
     expect(await err('# @noproxy *.example.com\nGET http://127.0.0.1:9/\n')).toMatchObject({ code: 'bad-proxy', line: 1, message: expect.stringMatching(/# @noproxy \(line 1\)/) });
     expect(await err('# @insecure 1\nGET http://127.0.0.1:9/\n')).toMatchObject({ code: 'bad-option', line: 1 });
     // The CA file is there but holds no certificate: trust.ts's check names the directive.
-    expect(await err('# @cacert ca.pem\nGET https://127.0.0.1:9/\n')).toMatchObject({ code: 'bad-ca-file', message: expect.stringMatching(/# @cacert \(line 1\) .*ca\.pem: the CA file holds no PEM certificate/) });
+    expect(await err('# @cacert ca.pem\nGET https://127.0.0.1:9/\n')).toMatchObject({ code: 'bad-ca-file', line: 1, message: expect.stringMatching(/# @cacert \(line 1\) .*ca\.pem: the CA file holds no PEM certificate/) });
   });
 });
 

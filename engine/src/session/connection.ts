@@ -71,6 +71,16 @@ export function checkedTags(node: RequestNode, baseDir: string): Tags {
   return tags;
 }
 
+/**
+ * `e` with the line of the directive its message starts with (`# @cacert (line 3) /x/ca.pem: the
+ * CA file holds no PEM certificate`, from ../http/ which knows no lines), for the front ends that
+ * point at `EngineError.line`; any other error as it is.
+ */
+export function atDirectiveLine(e: unknown): unknown {
+  const m = e instanceof EngineError && e.line === undefined ? /^# @[\w-]+ \(line (\d+)\)/.exec(e.message) : null;
+  return m ? new EngineError((e as EngineError).code, (e as EngineError).message, { line: Number(m[1]), hint: (e as EngineError).hint, details: (e as EngineError).details, cause: e }) : e;
+}
+
 /** The directives naming files read before sending, their error code and curl's exit status for it. */
 const FILES: [keyof Tags, 'bad-ca-file' | 'bad-client-cert' | 'bad-netrc', number][] = [
   ['cacert', 'bad-ca-file', 77],

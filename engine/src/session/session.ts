@@ -18,7 +18,7 @@ import { MAX_BUFFERED_BODY, SinkError } from '../http/send.js';
 import { exchange as sendExchange, type SinkHead } from './exchange.js';
 import { FileJar } from './jar.js';
 import { wantsHttp2 } from './tls-settings.js';
-import { connectionCurl, connectionSend, type ConnectionInput } from './connection.js';
+import { atDirectiveLine, connectionCurl, connectionSend, type ConnectionInput } from './connection.js';
 import { SPILL_MIN_BYTES, SpillSink, spillBytes } from './spill.js';
 
 import { present } from '../present/present.js';
@@ -243,7 +243,7 @@ export class Session {
       },
       ...(spillAt !== undefined ? { sink: (head: SinkHead) => (sink = new SpillSink(spillAt, MAX_BUFFERED_BODY, head.url, { headers: head.headers, raw: p.raw })) } : {}),
     }).catch((e: unknown) => {
-      throw e instanceof SinkError && isEngineError(e.cause) ? e.cause : e;
+      throw atDirectiveLine(e instanceof SinkError && isEngineError(e.cause) ? e.cause : e);
     });
     let exchange = sent.exchange;
     const jarWarning = sent.jarWarning;
