@@ -189,6 +189,10 @@ describe('export: C-c C-u (sheet/curl) and sheet export --to curl print them bac
     expect(await curlOf('GET http://h.example/x\n', { proxy: { http: 'el-proxy:3128', noProxyRegexp: 'example' } })).toBe("curl -X GET --noproxy '*' http://h.example/x");
     expect(await curlOf('# @proxy http://tag:1\nGET http://h.example/x\n', { proxy: { http: 'el-proxy:3128' } })).toBe('curl -X GET -x http://tag:1 http://h.example/x');
     expect(await curlOf('# @no-proxy\nGET http://h.example/x\n', { proxy: { http: 'el-proxy:3128' } })).toBe("curl -X GET --noproxy '*' http://h.example/x");
+    // `sheet run --noproxy` and url.el's no_proxy still send their hosts direct past a request's proxy.
+    expect(await curlOf('# @proxy http://tag:1\nGET http://h.example/x\n', { proxy: { all: 'http://run:1', noProxy: 'example' } })).toBe("curl -X GET -x http://tag:1 --noproxy '*' http://h.example/x");
+    expect(await curlOf('# @proxy http://tag:1\nGET http://h.example/x\n', { proxy: { http: 'el-proxy:3128', noProxyRegexp: 'example' } })).toBe("curl -X GET -x http://tag:1 --noproxy '*' http://h.example/x");
+    expect(await curlOf('# @proxy http://tag:1\nGET http://h.example/x\n', { proxy: { all: 'http://run:1', noProxy: 'other.org' } })).toBe('curl -X GET -x http://tag:1 http://h.example/x');
     delete process.env.http_proxy;
     expect(await curlOf('GET http://h.example/x\n')).toBe('curl -X GET http://h.example/x');
   });

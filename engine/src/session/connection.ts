@@ -13,7 +13,7 @@ import fs from 'node:fs';
 import { EngineError } from '../errors.js';
 import { expandPath } from '../resolve/url-path.js';
 import { chooseProxy, splitCertArg, type ClientCertSpec, type SendOptions } from '../http/send.js';
-import { parseNoProxy, parseProxyUrl } from '../http/proxy.js';
+import { parseNoProxy, parseProxyUrl, type ProxyOptions } from '../http/proxy.js';
 import { connectionOf, type ConnectionDirectives, type TagValue } from '../sheet/connection-tags.js';
 import type { RequestNode } from '../sheet/ast.js';
 import { connectionCurlArgs, connectionSendOptions } from './tls-settings.js';
@@ -93,9 +93,10 @@ const FILES: [keyof Tags, 'bad-ca-file' | 'bad-client-cert' | 'bad-netrc', numbe
 function proxyOf(s: Required<Settings>, tags: Tags): NonNullable<SendOptions['proxy']> {
   const base = proxyOptions(s.proxy);
   if (!tags.proxy && !tags.noproxy && !tags['proxy-user']) return base;
-  // A proxy of the request replaces url.el's per-scheme proxies; the environment's NO_PROXY
-  // still applies to it, as to curl's -x, unless `# @noproxy` says otherwise.
-  const out = tags.proxy ? { env: process.env, proxy: tags.proxy.value } : { ...base };
+  // A proxy of the request replaces the setting's (url.el's per-scheme ones too); the hosts that
+  // go direct stay the setting's (`--noproxy`, url.el's no_proxy), else NO_PROXY's, as for
+  // curl's -x, unless `# @noproxy` says otherwise.
+  const out: ProxyOptions = tags.proxy ? { env: process.env, proxy: tags.proxy.value, ...(base.noProxy !== undefined ? { noProxy: base.noProxy } : {}), ...(base.bypass ? { bypass: base.bypass } : {}) } : { ...base };
   if (tags.noproxy) {
     delete out.bypass;
     out.noProxy = tags.noproxy.value;
