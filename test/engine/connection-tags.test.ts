@@ -12,7 +12,7 @@ import { IncrementalSheetParser } from '../../engine/src/sheet/incremental.js';
 import { connectionOf } from '../../engine/src/sheet/connection-tags.js';
 import { lintSheet } from '../../engine/src/lint/diagnostics.js';
 import { curlToSheet } from '../../engine/src/curl/from-curl.js';
-import { httpToSheet } from '../../engine/src/http-file/convert.js';
+import { httpToSheet, sheetToHttp } from '../../engine/src/http-file/convert.js';
 import { Session } from '../../engine/src/session/session.js';
 import { spawnEngine, tempDir } from './helpers.js';
 
@@ -61,6 +61,11 @@ describe('parsing: curl names, other tools\' spellings, in sheets and .http file
     const after = p.parse('GET http://h/a\n# @cacert ca.pem\nGET http://h/b\n');
     expect(after.requests.map((r) => r.directives)).toEqual(parseSheet('GET http://h/a\n# @cacert ca.pem\nGET http://h/b\n').requests.map((r) => r.directives));
     expect(after.requests[1]!.directives).toEqual([{ name: 'cacert', value: 'ca.pem', line: 2 }]);
+  });
+
+  it('sheet -> .http keeps them above the request', () => {
+    const r = sheetToHttp(':h = http://x\n# @proxy http://p:1\n# @insecure\nGET :h/a\n');
+    expect(tags(r.text, 'a.http')).toEqual(['proxy=http://p:1@3', 'insecure=@4']);
   });
 
   it('.http -> sheet keeps them (a sheet reads them too)', () => {
