@@ -182,7 +182,7 @@ export function connectionCurl(url: string, c: ConnectionInput, http2: boolean):
     words.push('--cert', cc.cert!, ...(cc.key ? ['--key', cc.key] : []), ...(tags.pass || cc.pass !== undefined ? ['--pass', cc.pass!] : []));
   }
   // The settings' client certificate, HTTP/2 and socket (tls-settings.ts), unless a directive said otherwise.
-  const rest = connectionCurlArgs(url, tags.cert ? { ...s, clientCert: null, clientCertificates: null } : s, http2, c.envCertificates);
+  const rest = tags.cert ? connectionCurlArgs(url, { ...s, clientCert: null, clientCertificates: null }, http2) : connectionCurlArgs(url, s, http2, c.envCertificates);
   words.push(...(tags['unix-socket'] ? [...rest.filter((w, i, a) => w !== '--unix-socket' && a[i - 1] !== '--unix-socket'), '--unix-socket', send.unixSocket!] : rest));
   return words;
 }
