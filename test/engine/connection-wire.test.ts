@@ -2,7 +2,8 @@
 // curl` -> bash, for curl's connection options, each leg checked where it arrives: a real proxy's
 // log (Debian's tinyproxy, test/fixtures/proxy.mjs), an API on a Unix socket
 // (test/fixtures/server.mjs --socket), an HTTPS server of a private CA that requires a client
-// certificate (test/fixtures/private-ca.mjs --mtls). curl runs the same command beside the
+// certificate (test/fixtures/private-ca.mjs --mtls), a capture server behind the proxy comparing
+// the request bytes (curl-wire.ts). curl runs the same command beside the
 // engine; a directive the session refuses sends nothing (a listening socket counts connections).
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
@@ -11,6 +12,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runSheet, startApi, tempDir, type Api } from './helpers.js';
 import { HttpFileRunner } from '../../engine/src/session/http-file-runner.js';
+import { wireBench } from './curl-wire.js';
 // @ts-expect-error plain ESM fixture without types
 import { startProxy } from '../fixtures/proxy.mjs';
 // @ts-expect-error plain ESM fixture without types
@@ -120,6 +122,21 @@ describe('curl -> sheet -> curl on the wire', () => {
     const run = await sheet(['run', file]);
     expect(run.out + run.err).toMatch(/0 failed/);
     expect(run.code).toBe(0);
+  });
+
+  it('through the proxy, the capture server receives the same request from curl and from the imported sheet', async () => {
+    const bench = await wireBench();
+    try {
+      // The proxy without a scheme, so only the target is pointed at the capture server.
+      const r = await bench.run(`curl -x ${proxy.url.replace('http://', '')} -H 'X-Trace: 1' -d 'a=b' 'http://api.example/wire?via=capture'`, CLEAN);
+      expect(r.sheetText).toMatch(/^# @proxy 127\.0\.0\.1:\d+\nPOST http:\/\/127\.0\.0\.1:\d+\/wire\?via=capture\n/);
+      expect(r.importExit).toBe(0);
+      expect(r.differences).toEqual([]);
+      expect(r.curl!.headers.some(([n]) => n.toLowerCase() === 'via')).toBe(true); // tinyproxy's mark on both
+      expect(proxy.requests().filter((l) => l.includes('via=capture'))).toHaveLength(2);
+    } finally {
+      await bench.close();
+    }
   });
 
   it('HttpFileRunner (the library API for .http files) honours them too', async () => {
