@@ -104,8 +104,8 @@ COL is the 0-based column of the diagnostic's start, the span's text is TEXT's t
         (let ((report (sheet-test--flymake-report)))
           (should (equal (mapcar (lambda (d) (seq-take d 3)) report)
                          '((2 2 :error) (3 2 :error))))
-          (should (string-match-p "# @proxy (line 2): not a proxy URL" (nth 4 (nth 0 report))))
-          (should (string-match-p "# @cacert (line 3): cannot read no-such-ca.pem" (nth 4 (nth 1 report)))))
+          (should (string-match-p "# @proxy: not a proxy URL" (nth 4 (nth 0 report))))
+          (should (string-match-p "# @cacert: cannot read no-such-ca.pem" (nth 4 (nth 1 report)))))
       (flymake-mode -1))))
 
 (ert-deftest sheet-test-flymake-http-environment-and-names ()

@@ -90,10 +90,10 @@ describe('what is wrong with them: lint and the refusal before sending', () => {
       fileCheck: (name) => (fs.existsSync(path.resolve(dir, name)) ? undefined : 'ENOENT'),
     }).map((d) => `${d.line}:${d.column} ${d.severity} ${d.code} ${d.message}`);
   it.each([
-    ['a malformed proxy URL', '# @proxy http://[::1\nGET http://h/\n', [/^1:3 error bad-proxy # @proxy \(line 1\): not a proxy URL/]],
+    ['a malformed proxy URL', '# @proxy http://[::1\nGET http://h/\n', [/^1:3 error bad-proxy # @proxy: not a proxy URL/]],
     ['a SOCKS proxy', '# @proxy socks5://p:1080\nGET http://h/\n', [/^1:3 error bad-proxy .*http:\/\/ and https:\/\/ proxies only/]],
-    ['a no-proxy entry with a port', '# @noproxy localhost:8080\nGET http://h/\n', [/^1:3 error bad-proxy # @noproxy \(line 1\): curl matches host names, never ports/]],
-    ['a missing CA file, certificate and .netrc', '# @cacert nope.pem\n# @cert gone.pem:pw\n# @key k.pem\n# @netrc-file no.netrc\nGET https://h/\n', [/^1:3 error file-unreadable # @cacert \(line 1\): cannot read nope\.pem \(ENOENT\)/, /^2:3 error file-unreadable .*gone\.pem/, /^4:3 error file-unreadable .*no\.netrc/]],
+    ['a no-proxy entry with a port', '# @noproxy localhost:8080\nGET http://h/\n', [/^1:3 error bad-proxy # @noproxy: curl matches host names, never ports/]],
+    ['a missing CA file, certificate and .netrc', '# @cacert nope.pem\n# @cert gone.pem:pw\n# @key k.pem\n# @netrc-file no.netrc\nGET https://h/\n', [/^1:3 error file-unreadable # @cacert: cannot read nope\.pem \(ENOENT\)/, /^2:3 error file-unreadable .*gone\.pem/, /^4:3 error file-unreadable .*no\.netrc/]],
     ['files that are there', '# @cacert ca.pem\n# @cert c.pem\n# @key k.pem\n# @netrc-file n.netrc\nGET https://h/\n', []],
     ['a socket that is not there yet: a warning', '# @unix-socket d.sock\nGET http://localhost/\n', [/^1:3 warning connection-refused/]],
     ['.http: the same checks', '# @proxy ftp://p\nGET http://h/\n', [/^1:3 error bad-proxy/]],
@@ -105,7 +105,7 @@ describe('what is wrong with them: lint and the refusal before sending', () => {
       await eng.conn.sendRequest('initialize', { clientName: 'test', lisp: false });
       const text = '# @cacert ca.pem\n# @key missing.key\n# @cert c.pem\nGET https://h/\n';
       const r = (await eng.conn.sendRequest('sheet/diagnostics', { text, path: path.join(dir, 'a.sheet') })) as { diagnostics: { line: number; column: number; severity: string; code: string; message: string }[] };
-      expect(r.diagnostics).toEqual([expect.objectContaining({ line: 2, column: 3, severity: 'error', code: 'file-unreadable', message: expect.stringMatching(/^# @key \(line 2\): cannot read missing\.key \(ENOENT\)/) })]);
+      expect(r.diagnostics).toEqual([expect.objectContaining({ line: 2, column: 3, severity: 'error', code: 'file-unreadable', message: expect.stringMatching(/^# @key: cannot read missing\.key \(ENOENT\)/) })]);
     } finally {
       await eng.close();
     }
@@ -116,13 +116,13 @@ describe('what is wrong with them: lint and the refusal before sending', () => {
     const file = path.join(dir, 'a.sheet');
     const err = (text: string, line = 2) => s.send({ text, line, path: file }).then(() => undefined, (e: { code: string; line?: number; message: string; details?: unknown }) => e);
     // 127.0.0.1:9 (discard) would be refused; these fail before connecting.
-    expect(await err('# @cacert nope.pem\nGET https://127.0.0.1:9/\n')).toMatchObject({ code: 'bad-ca-file', line: 1, message: expect.stringMatching(/^line 1: # @cacert \(line 1\): cannot read .*nope\.pem \(ENOENT\); nothing was sent/), details: { curlExit: 77 } });
+    expect(await err('# @cacert nope.pem\nGET https://127.0.0.1:9/\n')).toMatchObject({ code: 'bad-ca-file', line: 1, message: expect.stringMatching(/^line 1: # @cacert: cannot read .*nope\.pem \(ENOENT\); nothing was sent/), details: { curlExit: 77 } });
     expect(await err('# @cert none.pem\nGET https://127.0.0.1:9/\n')).toMatchObject({ code: 'bad-client-cert', line: 1, details: { curlExit: 58 } });
     expect(await err('# @proxy http://[::1\nGET http://127.0.0.1:9/\n')).toMatchObject({ code: 'bad-proxy', line: 1 });
-    expect(await err('# @noproxy *.example.com\nGET http://127.0.0.1:9/\n')).toMatchObject({ code: 'bad-proxy', line: 1, message: expect.stringMatching(/# @noproxy \(line 1\)/) });
+    expect(await err('# @noproxy *.example.com\nGET http://127.0.0.1:9/\n')).toMatchObject({ code: 'bad-proxy', line: 1, message: expect.stringMatching(/# @noproxy/) });
     expect(await err('# @insecure 1\nGET http://127.0.0.1:9/\n')).toMatchObject({ code: 'bad-option', line: 1 });
     // The CA file is there but holds no certificate: trust.ts's check names the directive.
-    expect(await err('# @cacert ca.pem\nGET https://127.0.0.1:9/\n')).toMatchObject({ code: 'bad-ca-file', line: 1, message: expect.stringMatching(/# @cacert \(line 1\) .*ca\.pem: the CA file holds no PEM certificate/) });
+    expect(await err('# @cacert ca.pem\nGET https://127.0.0.1:9/\n')).toMatchObject({ code: 'bad-ca-file', line: 1, message: expect.stringMatching(/^line 1: # @cacert \S*ca\.pem: the CA file holds no PEM certificate/) });
   });
 });
 

@@ -164,9 +164,9 @@ describe('bad directives: nothing is sent', () => {
   afterAll(() => new Promise<void>((r) => server.close(() => r())));
 
   it.each([
-    ['a missing CA file', '# @cacert missing.pem', 'https', /bad\.sheet:1: # @cacert \(line 1\): cannot read .*missing\.pem \(ENOENT\); nothing was sent/],
-    ['a missing client certificate', '# @cert gone.pem', 'https', /# @cert \(line 1\): cannot read .*gone\.pem/],
-    ['a malformed proxy URL', '# @proxy http://[::1', 'http', /# @proxy \(line 1\): not a proxy URL/],
+    ['a missing CA file', '# @cacert missing.pem', 'https', /bad\.sheet:1: # @cacert: cannot read .*missing\.pem \(ENOENT\); nothing was sent/],
+    ['a missing client certificate', '# @cert gone.pem', 'https', /# @cert: cannot read .*gone\.pem/],
+    ['a malformed proxy URL', '# @proxy http://[::1', 'http', /# @proxy: not a proxy URL/],
     ['a key without its certificate', '# @key k.pem', 'https', /bad\.sheet:1: .*# @key needs # @cert/],
   ])('%s: sheet run names the line, exit 2, no connection', async (_, tag, scheme, message) => {
     const file = path.join(dir, 'bad.sheet');

@@ -42,8 +42,8 @@ export function connectionProblems(req: RequestNode, fileCheck: FileCheck | unde
       push(line, 'error', e.code, e.message, `${e.hint ?? ''} Nothing is sent until it is fixed.`.trim());
     }
   };
-  if (tags.proxy) proxyRule(() => parseProxyUrl(tags.proxy!.value, tags.proxy!.where), tags.proxy.line);
-  if (tags.noproxy) proxyRule(() => parseNoProxy(tags.noproxy!.value, tags.noproxy!.where), tags.noproxy.line);
+  if (tags.proxy) proxyRule(() => parseProxyUrl(tags.proxy!.value, '# @proxy'), tags.proxy.line);
+  if (tags.noproxy) proxyRule(() => parseNoProxy(tags.noproxy!.value, '# @noproxy'), tags.noproxy.line);
   if (!fileCheck) return;
   for (const name of Object.keys(tags) as ConnectionTagName[]) {
     const t = tags[name]!;
@@ -51,7 +51,7 @@ export function connectionProblems(req: RequestNode, fileCheck: FileCheck | unde
     const file = name === 'cert' ? splitCertArg(t.value).file : t.value;
     const why = fileCheck(file);
     if (!why) continue;
-    if (name === 'unix-socket') push(t.line, 'warning', 'connection-refused', `${t.where}: no socket at ${file} (${why}) yet`, 'Start the server that listens there before sending, or fix the path.');
-    else push(t.line, 'error', 'file-unreadable', `${t.where}: cannot read ${file} (${why}); nothing is sent`, `Check the file name after # @${name} (relative names start at the sheet's directory).`);
+    if (name === 'unix-socket') push(t.line, 'warning', 'connection-refused', `# @${name}: no socket at ${file} (${why}) yet`, 'Start the server that listens there before sending, or fix the path.');
+    else push(t.line, 'error', 'file-unreadable', `# @${name}: cannot read ${file} (${why}); nothing is sent`, `Check the file name after # @${name} (relative names start at the sheet's directory).`);
   }
 }

@@ -48,10 +48,10 @@ export function checkedTags(node: RequestNode, baseDir: string): Tags {
   if (p) throw new EngineError('bad-option', `line ${p.line}: ${p.message}`, { line: p.line, hint: p.hint });
   // The proxy and no-proxy list by curl's rules (http/proxy.ts), before anything is sent.
   try {
-    if (tags.proxy) parseProxyUrl(tags.proxy.value, tags.proxy.where);
-    if (tags.noproxy) parseNoProxy(tags.noproxy.value, tags.noproxy.where);
+    if (tags.proxy) parseProxyUrl(tags.proxy.value, '# @proxy');
+    if (tags.noproxy) parseNoProxy(tags.noproxy.value, '# @noproxy');
   } catch (e) {
-    if (e instanceof EngineError) throw new EngineError(e.code, e.message, { line: (tags.proxy && e.message.startsWith(tags.proxy.where) ? tags.proxy : tags.noproxy)!.line, hint: e.hint, details: e.details });
+    if (e instanceof EngineError) throw new EngineError(e.code, e.message, { line: (tags.proxy && e.message.startsWith('# @proxy:') ? tags.proxy : tags.noproxy)!.line, hint: e.hint, details: e.details });
     throw e;
   }
   for (const [name, code, exit] of FILES) {
@@ -61,7 +61,7 @@ export function checkedTags(node: RequestNode, baseDir: string): Tags {
     try {
       fs.accessSync(file, fs.constants.R_OK);
     } catch (e) {
-      throw new EngineError(code, `${t.where}: cannot read ${file} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}); nothing was sent`, {
+      throw new EngineError(code, `# @${name}: cannot read ${file} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}); nothing was sent`, {
         line: t.line,
         hint: `Check the file name after # @${name} (relative names start at the sheet's directory).`,
         details: { path: file, curlExit: exit },
@@ -78,7 +78,8 @@ export function checkedTags(node: RequestNode, baseDir: string): Tags {
  */
 export function atDirectiveLine(e: unknown): unknown {
   const m = e instanceof EngineError && e.line === undefined ? /^# @[\w-]+ \(line (\d+)\)/.exec(e.message) : null;
-  return m ? new EngineError((e as EngineError).code, (e as EngineError).message, { line: Number(m[1]), hint: (e as EngineError).hint, details: (e as EngineError).details, cause: e }) : e;
+  // The error's line says it: the message drops its own `(line N)`.
+  return m ? new EngineError((e as EngineError).code, (e as EngineError).message.replace(/^(# @[\w-]+) \(line \d+\)/, '$1'), { line: Number(m[1]), hint: (e as EngineError).hint, details: (e as EngineError).details, cause: e }) : e;
 }
 
 /** The directives naming files read before sending, their error code and curl's exit status for it. */
