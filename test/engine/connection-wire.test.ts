@@ -139,6 +139,17 @@ describe('curl -> sheet -> curl on the wire', () => {
     }
   });
 
+  it("a request's directives win over sheet run's -x and --cacert for that request only", async () => {
+    const file = path.join(dir, 'over.sheet');
+    fs.writeFileSync(file, `# @proxy ${proxy.url}\nGET ${api.url}/small?wire=over\n#\n# @no-proxy\n# @cacert ${mtls.ca}\n# @cert ${mtls.client.cert}\n# @key ${mtls.client.key}\nGET ${mtls.url}/who?wire=ca-over\n-> expect-status 200\n#\nGET ${api.url}/small?wire=dead-proxy\n`);
+    // -x points at a port nobody listens on, --cacert at a CA that signed no server here.
+    const run = await sheet(['run', file, '-x', 'http://127.0.0.1:9', '--cacert', path.join(dir, 'm', 'other.pem')]);
+    expect(run.out).toMatch(/✓ 200 GET \/small\?wire=over/);
+    expect(run.out).toMatch(/GET \/small\?wire=dead-proxy.*\n.*refused by the proxy http:\/\/127\.0\.0\.1:9 \(from --proxy\)/);
+    expect(run.out).toMatch(/✓ 200 GET \/who\?wire=ca-over/);
+    expect(proxy.requests().filter((l) => l.includes('wire=over'))).toHaveLength(1);
+  });
+
   it('HttpFileRunner (the library API for .http files) honours them too', async () => {
     const file = path.join(dir, 'runner.http');
     const text = `# @proxy ${proxy.url}\nGET ${api.url}/small?wire=runner\n`;
