@@ -25,7 +25,7 @@ import { parse as parseJsonc, type ParseError } from 'jsonc-parser/lib/esm/main.
 import { checkExpect } from '../hooks/expect.js';
 import { HOOK_TYPES } from '../hooks/run.js';
 import type { ErrorCode } from '../errors.js';
-import { linesOf } from '../sheet/incremental.js';
+import { linesOf } from '../sheet/lines.js';
 import type { RequestNode, Sheet } from '../sheet/ast.js';
 import { jsonErrorText, lineColumn, templateLines } from './positions.js';
 
