@@ -128,12 +128,15 @@ longest has %d characters)" long)))
              (plist-get (plist-get result :hooks) :warnings)))))
 
 (defun sheet--status-line (result)
-  "The status line of RESULT's response."
+  "The status line of RESULT's response, as curl prints it.
+The engine's `statusLine' (`HTTP/1.0 200 OK', `HTTP/2 200'); made
+from the version, status and reason of an engine older than it."
   (let ((response (plist-get result :response)))
-    (string-trim-right
-     (format "HTTP/%s %s %s" (plist-get response :httpVersion)
-             (plist-get response :status)
-             (or (plist-get response :statusText) "")))))
+    (or (plist-get response :statusLine)
+        (string-trim-right
+         (format "HTTP/%s %s %s" (plist-get response :httpVersion)
+                 (plist-get response :status)
+                 (or (plist-get response :statusText) ""))))))
 
 (defun sheet--long-line (result)
   "The longest line of RESULT's response when it is too long, else nil.

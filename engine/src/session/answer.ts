@@ -5,10 +5,11 @@
  */
 import { urlWithTarget } from '../url/as-written.js';
 import { isUtf8 } from 'node:buffer';
-import type { Request } from '../model.js';
+import type { Request, Response } from '../model.js';
 import { charLength, decodeExact, type Presentation } from '../present/present.js';
 import { writeBodyFile } from './body-file.js';
-import type { PresentationInfo, RequestInfo, WireBody } from './types.js';
+import { statusLine } from './trace.js';
+import type { PresentationInfo, RequestInfo, ResponseInfo, WireBody } from './types.js';
 
 /**
  * A body for the wire: UTF-8 text as a string when it is valid UTF-8 without NUL, else base64
@@ -19,6 +20,11 @@ export function wireBody(bytes: Uint8Array | undefined): WireBody | undefined {
   const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (isUtf8(buf) && !buf.includes(0)) return { encoding: 'utf-8', data: buf.toString('utf8') };
   return { encoding: 'base64', data: buf.toString('base64') };
+}
+
+/** The response part of an answer: `bytes` is the body's size as received (spilled or kept). */
+export function responseInfo(r: Response, bytes: number): ResponseInfo {
+  return { httpVersion: r.httpVersion, status: r.status, statusText: r.statusText, statusLine: statusLine(r), headers: r.headers, bytes };
 }
 
 export function requestInfo(r: Request): RequestInfo {

@@ -23,7 +23,7 @@ import { SPILL_MIN_BYTES, SpillSink, spillBytes } from './spill.js';
 import { proxyOptions } from './proxy-setting.js';
 import { present } from '../present/present.js';
 import { longestLineOf } from '../present/longest-line.js';
-import { bodyOut, receivedOut, requestInfo } from './answer.js';
+import { bodyOut, receivedOut, requestInfo, responseInfo } from './answer.js';
 import { HOOK_TYPES, runHooks } from '../hooks/run.js';
 import { filterBody } from '../hooks/jq-filter.js';
 import { toCurl } from '../curl/to-curl.js';
@@ -284,13 +284,7 @@ export class Session {
     const { request, response } = exchange;
     return {
       request: requestInfo(request),
-      response: {
-        httpVersion: response.httpVersion,
-        status: response.status,
-        statusText: response.statusText,
-        headers: response.headers,
-        bytes: spilled ? spilled.size : response.body.length,
-      },
+      response: responseInfo(response, spilled ? spilled.size : response.body.length),
       presentation: !pres
         ? spilled!.presentation()
         : {

@@ -138,6 +138,8 @@ export interface ResponseInfo {
   httpVersion: string;
   status: number;
   statusText: string;
+  /** The status line as curl prints it (`HTTP/1.0 200 OK`, `HTTP/2 200`; trace.ts), for a trailer. */
+  statusLine: string;
   headers: [string, string][];
   /** Body size in bytes as received. */
   bytes: number;
