@@ -42,6 +42,8 @@
 
 (declare-function sheet--request-label "sheet-send" ())
 (declare-function sheet--first-request-label "sheet-send" (text))
+(declare-function org-src-edit-buffer-p "org-src" (&optional buffer))
+(declare-function org-src-source-buffer "org-src" ())
 (declare-function org-babel-get-src-block-info "ob-core"
                   (&optional no-eval datum))
 
@@ -53,9 +55,16 @@ when longer than `sheet-response-history-max-body'), :size (bytes
 received).")
 
 (defun sheet-history-key (buffer label)
-  "The history key of the request LABEL (\"GET :base/x\") of BUFFER."
-  (cons (with-current-buffer buffer (or buffer-file-name (buffer-name)))
-        label))
+  "The history key of the request LABEL (\"GET :base/x\") of BUFFER.
+BUFFER's file, or its name; for Org's edit buffer of a block
+\(\\[org-edit-special]), the Org file's: a block sent from there
+shares the block's history (ob-sheet.el)."
+  (with-current-buffer buffer
+    (let ((source (and (fboundp 'org-src-edit-buffer-p)
+                       (org-src-edit-buffer-p)
+                       (org-src-source-buffer))))
+      (with-current-buffer (if (buffer-live-p source) source buffer)
+        (cons (or buffer-file-name (buffer-name)) label)))))
 
 (defun sheet-history--strip (result)
   "RESULT with its presentation's body (text, file, bytes) left out."

@@ -152,6 +152,28 @@ GET :base/users/:id
        10 "the diff")
       (should (string-match-p "^\\+.*Alan Turing" (buffer-string))))))
 
+(ert-deftest sheet-test-babel-history-shared-with-edit-buffer ()
+  "A block sent from Org's edit buffer (C-c ') goes to the block's history."
+  (clrhash sheet-history--table)
+  (ob-sheet-test-with-org "#+name: one
+#+begin_src sheet
+GET %s/users/1
+#+end_src
+"
+    (ob-sheet-test-run "one")
+    (goto-char (org-babel-find-named-block "one"))
+    (forward-line)
+    (org-edit-special)
+    (unwind-protect
+        (progn
+          (should (derived-mode-p 'sheet-mode))
+          (goto-char (point-min))
+          (sheet-test-send-and-wait))
+      (org-edit-src-exit))
+    (let ((key (cons buffer-file-name
+                     (format "GET %s/users/1" (sheet-test-api-url)))))
+      (should (= (length (gethash key sheet-history--table)) 2)))))
+
 (ert-deftest sheet-test-babel-assertions-in-echo-area ()
   "The assertions' summary goes to the echo area, as after C-c C-c."
   (ob-sheet-test-with-org "#+name: checked
