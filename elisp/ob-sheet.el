@@ -123,9 +123,8 @@ Only those named as one of PROMPTS: as Org users expect of a block's
 LOCATION is its place for the engine, PARAMS its header arguments.
 A `:var' of the prompt's name answers it; the others are read in
 the minibuffer as `sheet-http-send-current' reads them
-\(sheet-prompt.el).  Return
-\(:prompts (:NAME ANSWER ...)) for `sheet/send', or nil when the
-request has no prompt.  Before asking, a request that fails
+\(sheet-prompt.el).  Return (:prompts (:NAME ANSWER ...)) for
+`sheet/send', or nil when the request has no prompt.  Before asking, a request that fails
 whatever the answers says so (`sheet--check-before-prompts'),
 unless blocks before it are still in flight: their hooks may set
 what it needs."
@@ -155,9 +154,9 @@ ANSWERS: its prompts' answers (`sheet-babel--prompt-answers')."
 
 (defun sheet-babel--record (key result params)
   "Keep RESULT, the response of the block with PARAMS, under KEY.
-In the response history as `sheet-http-send-current' keeps a
-sheet's (sheet-history.el):
-the body as a send shows it, the trailer made again when shown."
+In the response history, as `sheet-http-send-current' keeps a
+sheet's (sheet-history.el): the body as a send shows it, the
+trailer made again when it is shown."
   (when key
     (let ((raw (sheet-babel--raw-send-p params)))
       (with-temp-buffer
