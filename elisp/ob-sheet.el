@@ -124,10 +124,10 @@ LOCATION is its place for the engine, PARAMS its header arguments.
 A `:var' of the prompt's name answers it; the others are read in
 the minibuffer as `sheet-http-send-current' reads them
 \(sheet-prompt.el).  Return (:prompts (:NAME ANSWER ...)) for
-`sheet/send', or nil when the request has no prompt.  Before asking, a request that fails
-whatever the answers says so (`sheet--check-before-prompts'),
-unless blocks before it are still in flight: their hooks may set
-what it needs."
+`sheet/send', or nil when the request has no prompt.  Before
+asking, a request that fails whatever the answers says so
+\(`sheet--check-before-prompts'), unless blocks before it are still
+in flight: their hooks may set what it needs."
   (let ((prompts (plist-get request :prompts)))
     (when (> (length prompts) 0)
       (let ((answers (sheet-babel--var-answers prompts params)))
