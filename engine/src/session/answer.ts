@@ -7,6 +7,7 @@ import { urlWithTarget } from '../url/as-written.js';
 import { isUtf8 } from 'node:buffer';
 import type { Request, Response } from '../model.js';
 import { charLength, decodeExact, type Presentation } from '../present/present.js';
+import { longestLineOf } from '../present/longest-line.js';
 import { writeBodyFile } from './body-file.js';
 import { statusLine } from './trace.js';
 import type { PresentationInfo, RequestInfo, ResponseInfo, WireBody } from './types.js';
@@ -69,3 +70,23 @@ export async function receivedOut(pres: Presentation, bytes: Uint8Array, min: nu
   return nul ? {} : { received: text };
 }
 
+
+/**
+ * A presented body as the answer's `presentation` (docs/protocol.md): its body inline or in a
+ * file from `p.bodyFileMin` characters on ({@link bodyOut}), the body as received when
+ * `p.received` asks and it was pretty-printed ({@link receivedOut}), the longest line of text.
+ */
+export async function presentationOut(pres: Presentation, bytes: Uint8Array, p: { bodyFileMin?: number; received?: boolean }): Promise<PresentationInfo> {
+  return {
+    kind: pres.kind,
+    ...(await bodyOut(pres, bytes, p.bodyFileMin)),
+    ...(p.received && pres.formatted ? await receivedOut(pres, bytes, p.bodyFileMin) : {}),
+    contentType: pres.contentType,
+    charset: pres.charset,
+    mode: pres.mode,
+    formatted: pres.formatted,
+    ...(pres.unformatted ? { unformatted: pres.unformatted } : {}),
+    ...(pres.kind === 'text' ? { longestLine: longestLineOf(pres.text ?? '') } : {}),
+    overThreshold: pres.overThreshold,
+  };
+}

@@ -308,6 +308,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
     say(`${mark} ${status} ${name}${ms}${flaky}  [${done}/${total}]\n`);
     for (const m of failures(r)) say(`    ${paint('31', m)}\n`);
     for (const w of r.warnings) say(`    warning: ${w.message}\n`);
+    for (const l of r.logs ?? []) say(`    log: ${l}\n`);
     if (annotate) for (const a of requestAnnotations(r, io.env)) say(a);
     if (failFast && r.outcome !== 'passed') stopped = true;
   };

@@ -67,6 +67,8 @@ export interface RequestResult {
   response?: { headers: [string, string][]; body?: string; bodyCut?: boolean };
   assertions: Assertion[];
   warnings: HookResults['warnings'];
+  /** `.http` files: the `client.log` lines of its scripts (`SendOutput.logs`); absent when none. */
+  logs?: string[];
   error?: RunError;
 }
 
@@ -264,6 +266,7 @@ export async function runFile(file: string, o: RunOptions): Promise<FileResult> 
         },
         assertions: s.hooks.assertions,
         warnings: s.hooks.warnings,
+        ...(s.logs ? { logs: s.logs } : {}),
       });
       // run-hook forms read the values the request used (`vars`), as in Emacs's response buffer.
       const hookVars = new Map(Object.entries(s.vars));
