@@ -14,7 +14,7 @@ import type { Assertion, HookResults, ProxySetting, RequestInfo, Settings } from
 import type { Block, RequestNode, Sheet } from '../sheet/ast.js';
 import { requestAt } from '../sheet/parse.js';
 import { parseForFile } from '../http-file/index.js';
-import { noEmacsError, type BatchEmacs } from './lisp-batch.js';
+import { batchEvalLisp, noEmacsError, type BatchEmacs } from './lisp-batch.js';
 import { answersFor, type Ask } from './prompts.js';
 import { checkExpect, isRetryable } from '../hooks/expect.js';
 import { IDEMPOTENT_METHODS, withRetry } from './retry.js';
@@ -210,10 +210,7 @@ export async function runFile(file: string, o: RunOptions): Promise<FileResult> 
     return out;
   }
   const lisp = o.lisp;
-  const session: Session = new Session(
-    // `sheet-get-var` in a `:=` form reads the variables above it, as in Emacs (`lisp/eval`'s vars).
-    lisp && (async (form, decl): Promise<string> => (await lisp.eval(form, undefined, new Map(Object.entries(decl.vars ?? {})))).value),
-  );
+  const session: Session = new Session(lisp && batchEvalLisp(lisp));
   // Bodies past 16 MiB go to a private file as they arrive, removed after the request: the
   // run's memory stays bounded whatever the body (issue 30), as over JSON-RPC.
   session.spillBigBodies = true;
