@@ -49,8 +49,13 @@ export function idleSeconds(): number {
   return Number.isFinite(n) && n > 0 ? n : 900;
 }
 
-/** V8 flags of the daemon: a 2 MB semi-space keeps its resident size low while bodies stream. */
-export const DAEMON_NODE_FLAGS = ['--max-semi-space-size=2'];
+/**
+ * V8 flags of the daemon: a 2 MB semi-space keeps its resident size low while bodies stream;
+ * WebAssembly (undici's HTTP parser, llhttp) stays on V8's baseline compiler: its optimizing
+ * tier compiled the parser on the first big transfer with about 30 MB of compiler memory, the
+ * daemon's peak (issue 21: 104-113 MB -> 83-87 MB, times within the noise).
+ */
+export const DAEMON_NODE_FLAGS = ['--max-semi-space-size=2', '--liftoff-only'];
 
 /** Start the daemon, detached. When one already serves `dir`, the new one sees it and exits. */
 function startDaemon(dir: string): void {
