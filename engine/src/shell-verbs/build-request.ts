@@ -120,16 +120,18 @@ export async function buildRequest(input: BuildInput): Promise<Built> {
   let streamPath = '';
   const fileStream = (name: string): BodyStream => {
     const f = path.resolve(input.cwd, name);
-    let size: number;
+    let size: number | undefined;
     try {
       const st = fs.statSync(f);
-      if (!st.isFile()) throw new Error('not a regular file');
-      size = st.size;
+      // A pipe (`<(...)`, a FIFO) streams without a length, read once, as curl sends it.
+      if (st.isFIFO()) size = undefined;
+      else if (!st.isFile()) throw new Error('not a regular file');
+      else size = st.size;
     } catch (e) {
       throw new EngineError('file-unreadable', `cannot read ${name}: ${(e as Error).message}`, { hint: 'Check the file name.' });
     }
     streamPath = name;
-    return { open: () => fs.createReadStream(f, { highWaterMark: 256 * 1024 }), length: size, reopen: true };
+    return { open: () => fs.createReadStream(f, { highWaterMark: 256 * 1024 }), length: size, reopen: size !== undefined };
   };
   const stdinBody = (): BodyStream => {
     streamPath = '-';
