@@ -64,12 +64,26 @@ carried() {
 }
 
 # shellcheck disable=SC2016
-@test "stderr a 2>file too: stdout falls back to the relay through the shell's curl, bytes and order unchanged" {
+@test "> out 2> err, two files: the daemon writes stdout, stderr is relayed, each file in its own order" {
   local f=$BATS_TEST_TMPDIR/out.txt e=$BATS_TEST_TMPDIR/err.txt
-  F=$f E=$e run rsh 'PATH=$SHIM_PATH; rest "$API" >/dev/null; { echo a; GET /small; echo b; } >"$F" 2>"$E"'
+  F=$f E=$e run rsh 'PATH=$SHIM_PATH; rest "$API" >/dev/null; { echo a; echo x >&2; GET /small; GET /status/404; echo b; echo y >&2; } >"$F" 2>"$E"'
   [ "$status" -eq 0 ]
   [ "$(cat "$f")" = "$(printf 'a\n%sb' "$(curl -s "$API/small")")" ]
-  [ ! -s "$e" ]
+  [ "$(cat "$e")" = "$(printf 'x\n%sy' "$(curl -s "$API/status/404")")" ]
+  # The 2xx body did not pass through the shell's curl.
+  [ "$(carried)" -lt "$(curl -s "$API/small" | wc -c)" ]
+}
+
+# shellcheck disable=SC2016
+@test "> f 2>&1, one file: stdout falls back to the relay through the shell's curl, -v lines and body in order" {
+  local f=$BATS_TEST_TMPDIR/out.txt
+  F=$f run rsh 'PATH=$SHIM_PATH; rest "$API" >/dev/null; { echo a; GET /small -v; echo b; } >"$F" 2>&1'
+  [ "$status" -eq 0 ]
+  [ "$(head -1 "$f")" = a ]
+  grep -q '^> GET /small HTTP/1.1' "$f"
+  # The -v lines, then the body right before b.
+  [ "$(tail -c "$(( $(curl -s "$API/small" | wc -c) + 2 ))" "$f")" = "$(printf '%sb' "$(curl -s "$API/small")")" ]
+  [ "$(grep -n '^> GET' "$f" | cut -d: -f1)" -lt "$(grep -n 'small' "$f" | tail -1 | cut -d: -f1)" ]
   [ "$(carried)" -gt 0 ]
 }
 

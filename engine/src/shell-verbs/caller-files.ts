@@ -56,6 +56,20 @@ export function callerFd(pid: string, fd: number): CallerFd | undefined {
   }
 }
 
+/**
+ * fds `a` and `b` of the caller are the same file (`> f 2>&1`): its stdout may then not be
+ * written by the daemon while its stderr is relayed, which moves the shared offset under it.
+ */
+export function sameFile(pid: string, a: number, b: number): boolean {
+  try {
+    const x = fs.statSync(`/proc/${pid}/fd/${a}`);
+    const y = fs.statSync(`/proc/${pid}/fd/${b}`);
+    return x.dev === y.dev && x.ino === y.ino;
+  } catch {
+    return true;
+  }
+}
+
 /** The caller's stdout as a file the daemon writes itself (see the file comment). */
 export interface CallerOutput {
   stream: Writable;
