@@ -149,7 +149,7 @@ export function openCallerInput(pid: string, fd: number): CallerInput | undefine
     fs.closeSync(handle);
     return { stream: Readable.from([]), size, consumed: () => 0 };
   }
-  const stream = fs.createReadStream('', { fd: handle, start: f.pos, end: f.pos + size - 1, highWaterMark: 256 * 1024 });
+  const stream = fs.createReadStream('', { fd: handle, start: f.pos, end: f.pos + size - 1, highWaterMark: 1 << 20 });
   return { stream, size, consumed: () => stream.bytesRead };
 }
 

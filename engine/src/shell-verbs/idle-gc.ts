@@ -3,8 +3,8 @@
  * buffers waiting for a collection that an idle process never runs, so the daemon would sit
  * at its peak for its whole idle time (issue 10: back under 80 MB after the transfers). One
  * full collection a second after the last call ended costs a few ms, off any call's path; the
- * memory goes back to the system because the daemon runs with glibc's mmap threshold at 64 KiB
- * (src/shell-verbs/main.ts), so body chunks are mappings of their own, unmapped when freed.
+ * memory goes back to the system through glibc's trim of the C heap's top
+ * (`MALLOC_TRIM_THRESHOLD_`, src/shell-verbs/main.ts) once the chunks are freed.
  */
 import v8 from 'node:v8';
 import vm from 'node:vm';
