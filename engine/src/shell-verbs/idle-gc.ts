@@ -77,10 +77,10 @@ export function collectAfterBig(): void {
 }
 
 /** Bytes of Buffers (`process.memoryUsage().arrayBuffers`) past which a call in flight collects. */
-export const BUFFER_PRESSURE_BYTES = 4 * 1024 * 1024;
+export const BUFFER_PRESSURE_BYTES = 2 * 1024 * 1024;
 
 /** How often a call in flight looks at its Buffers, in ms. */
-export const PRESSURE_CHECK_MS = 25;
+export const PRESSURE_CHECK_MS = 10;
 
 /**
  * While `busy()`, look every {@link PRESSURE_CHECK_MS} at the memory held by Buffers and run a
