@@ -16,6 +16,7 @@
  * shell's curl as before (src/shell-verbs/relay.ts).
  */
 import fs from 'node:fs';
+import net from 'node:net';
 import { Readable, Writable } from 'node:stream';
 
 /** What the caller has as fd N. */
@@ -88,6 +89,7 @@ export interface CallerOutput {
  */
 export function openCallerOutput(pid: string, fd: number): CallerOutput | undefined {
   const f = callerFd(pid, fd);
+  if (f?.kind === 'pipe') return openCallerPipe(f.path);
   if (!f || f.kind !== 'file') return undefined;
   let handle: number;
   try {
@@ -119,6 +121,54 @@ export function openCallerOutput(pid: string, fd: number): CallerOutput | undefi
     await fileClosed;
   };
   return { stream, written: () => written, advance: () => (f.append ? 0 : written), close };
+}
+
+/**
+ * A pipe of the caller opened for writing: no offset to keep, and the bytes reach the reader
+ * in the order written, before and after the shell's own. Opened without blocking (a pipe
+ * whose reader has gone would block the open for ever: ENXIO, undefined, the relay) and
+ * written through libuv's pipe handle, which waits for room as process.stdout does. A reader
+ * that leaves fails the writes (EPIPE), which the writer (src/shell-verbs/output.ts) turns
+ * into curl's status, as in the direct mode.
+ */
+function openCallerPipe(path: string): CallerOutput | undefined {
+  let handle: number;
+  try {
+    handle = fs.openSync(path, fs.constants.O_WRONLY | fs.constants.O_NONBLOCK);
+  } catch {
+    return undefined;
+  }
+  let written = 0;
+  const sock = new net.Socket({ fd: handle, readable: false, writable: true });
+  sock.on('error', () => undefined);
+  const stream = new Writable({
+    highWaterMark: 256 * 1024,
+    write: (c: Buffer, _e, cb) => {
+      if (sock.destroyed) return cb(new Error('output closed'));
+      written += c.length;
+      if (sock.write(c)) return cb();
+      const done = (e?: Error) => {
+        sock.off('drain', done);
+        sock.off('close', gone);
+        cb(e);
+      };
+      const gone = () => done(new Error('output closed'));
+      sock.once('drain', done);
+      sock.once('close', gone);
+    },
+    final: (cb) => sock.end(() => cb()),
+  });
+  const closed = new Promise<void>((resolve) => sock.once('close', () => resolve()));
+  // A reader gone: the writer's error, then the descriptor closed.
+  sock.once('error', (e) => stream.destroy(e));
+  stream.on('error', () => undefined);
+  const close = async () => {
+    if (!stream.destroyed && !stream.writableEnded) stream.end();
+    await new Promise<void>((resolve) => (stream.writableFinished || stream.destroyed ? resolve() : stream.once('finish', resolve).once('close', resolve)));
+    sock.destroy();
+    await closed;
+  };
+  return { stream, written: () => written, advance: () => 0, close };
 }
 
 /** The caller's stdin read by the daemon itself (see the file comment). */

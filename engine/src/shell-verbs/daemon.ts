@@ -54,7 +54,7 @@ import { readFormRequest } from './urlencoded.js';
 import { BIG_CALL_BYTES, collectAfterBig, idleCollector, pressureCollector } from './idle-gc.js';
 import { EXIT, run } from './run.js';
 import { openCallerStderr } from './caller-stderr.js';
-import { offsetLines, openCallerInput, openCallerOutput, sameFile } from './caller-files.js';
+import { callerFd, offsetLines, openCallerInput, openCallerOutput, sameFile } from './caller-files.js';
 import { EngineError } from '../errors.js';
 import { callerEnv } from './caller-env.js';
 import { Relay } from './relay.js';
@@ -147,9 +147,11 @@ async function handleRun(req: http.IncomingMessage, res: http.ServerResponse): P
   // The caller's own stderr when it can take a second writer (caller-stderr.ts); else both
   // streams go through the caller's own curl processes, in segments (relay.ts).
   const direct = openCallerStderr(callerPid);
-  // A file as stdout or stdin: the daemon's own (caller-files.ts); stdout with a relayed
-  // stderr only when that is another file (the relay moves the offset of `> f 2>&1`).
-  const fileOut = io && (direct || !sameFile(callerPid, 1, 2)) ? openCallerOutput(callerPid, 1) : undefined;
+  // A file or a pipe as stdout, a file as stdin: the daemon's own (caller-files.ts); stdout
+  // only when stderr is another file, or a file written directly itself (`>> f 2>&1`): the
+  // relay moves the offset of `> f 2>&1`, and one pipe behind both streams keeps its order
+  // through the relay.
+  const fileOut = io && !(sameFile(callerPid, 1, 2) && (!direct || callerFd(callerPid, 1)?.kind !== 'file')) ? openCallerOutput(callerPid, 1) : undefined;
   const fileIn = inFd ? openCallerInput(callerPid, 0) : undefined;
   const input = stdin ?? (fileIn ? { stream: fileIn.stream, size: fileIn.size } : undefined);
   res.writeHead(200, { 'Content-Type': 'application/octet-stream' });
