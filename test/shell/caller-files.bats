@@ -151,3 +151,30 @@ carried() {
   [ "$status" -eq 0 ]
   [ "$(field .body)" = "from a pipe" ]
 }
+
+# shellcheck disable=SC2016
+@test "GET | reader: the daemon writes the caller's pipe itself, between the shell's own lines" {
+  local f=$BATS_TEST_TMPDIR/out.bin
+  F=$f run rsh 'PATH=$SHIM_PATH; rest "$API" >/dev/null; { echo before; GET /stream/bytes -q n=3000000; echo "rc=$?"; echo after; } | cat >"$F"'
+  [ "$status" -eq 0 ]
+  [ "$(head -c 7 "$f")" = "$(printf 'before\n')" ]
+  [ "$(tail -c 11 "$f")" = "$(printf 'rc=0\nafter')" ]
+  tail -c +8 "$f" | head -c 3000000 | cmp - <(curl -s "$API/stream/bytes?n=3000000")
+  [ "$(carried)" -lt 100 ] || { echo "the shell's curl carried $(carried) bytes"; return 1; }
+}
+
+# shellcheck disable=SC2016
+@test "a pipe reader that leaves early: curl's status by curl's rule (23 after more than a block, 0 for a short complete body)" {
+  run rsh 'rest "$API" >/dev/null; GET /stream/bytes -q n=5000000 | head -c 10 >/dev/null; echo "rc=${PIPESTATUS[0]}${pipestatus[1]}"'
+  [ "$output" = "rc=23" ]
+  run rsh 'rest "$API" >/dev/null; GET /stream/lines -q ms=200 | head -1; echo "rc=${PIPESTATUS[0]}${pipestatus[1]}"'
+  [ "$output" = "$(printf 'first line\nrc=0')" ]
+}
+
+# shellcheck disable=SC2016
+@test "2>&1 | reader, one pipe behind both streams: relayed through the shell's curl, -v lines before the body" {
+  run rsh 'PATH=$SHIM_PATH; rest "$API" >/dev/null; GET /small -v 2>&1 | cat'
+  [ "$status" -eq 0 ]
+  [ "$(printf '%s\n' "$output" | grep -n '^> GET /small' | cut -d: -f1)" -lt "$(printf '%s\n' "$output" | grep -n '"small"' | cut -d: -f1)" ]
+  [ "$(carried)" -gt 0 ]
+}

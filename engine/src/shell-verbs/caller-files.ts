@@ -11,9 +11,10 @@
  * `/proc/PID/fdinfo/N`) and tells the shell how far to move its own (the call's status file,
  * src/shell-verbs/daemon.ts; the shell moves it with `dd seek=`/`skip=` and `count=0`), so
  * `{ echo a; GET /x; echo b; } > f` comes out as a, the body, b; a file opened for appending
- * (`>>`) is written with O_APPEND and needs no move. Anything else (a terminal, a pipe, a
- * socket, no `/proc`, a file the daemon cannot open) is `undefined` here and goes through the
- * shell's curl as before (src/shell-verbs/relay.ts).
+ * (`>>`) is written with O_APPEND and needs no move. A pipe as stdout has no offset and is
+ * written as it is ({@link openCallerOutput}). Anything else (a terminal, a socket, no
+ * `/proc`, a file the daemon cannot open) is `undefined` here and goes through the shell's
+ * curl as before (src/shell-verbs/relay.ts).
  */
 import fs from 'node:fs';
 import net from 'node:net';
@@ -84,7 +85,7 @@ export interface CallerOutput {
 
 /**
  * The caller's fd `fd` opened for writing when it is a regular file, at the shell's offset
- * (or appending); undefined otherwise, or when it cannot be opened (the caller relays).
+ * (or appending), or a pipe; undefined otherwise, or when it cannot be opened (the caller relays).
  * Writes are positioned (pwrite), so the file is never truncated or grown beyond what is written.
  */
 export function openCallerOutput(pid: string, fd: number): CallerOutput | undefined {
