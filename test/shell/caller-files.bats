@@ -10,11 +10,7 @@
 load test_helper
 
 setup() {
-  export HOME=$BATS_TEST_TMPDIR/home
-  mkdir -p "$HOME"
-  unset XDG_CONFIG_HOME XDG_DATA_HOME XDG_STATE_HOME XDG_RUNTIME_DIR REST_NO_PRESERVE_PATH REST_NO_DAEMON _rest_host _REST_PATH \
-    REST_HISTORY REST_HISTORY_SECRETS
-  export EDITOR=false
+  rest_test_env
   # The shim: the real curl, its stdout through tee into $CURL_LOG (its exit status kept).
   mkdir -p "$BATS_TEST_TMPDIR/bin"
   CURL_LOG=$BATS_TEST_TMPDIR/curl.log
