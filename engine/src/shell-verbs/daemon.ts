@@ -17,17 +17,18 @@
  *   tty    "1" when the caller's stdout is a terminal, "12" when stderr is one too, "2" when
  *          only stderr is (anything else: neither)
  *   io     "1": the shell moves its own offsets by the `+N` / `<N` lines of `s` (below), so
- *          a stdout that is a regular file is written by the daemon itself
+ *          a stdout that is a regular file or a pipe is written by the daemon itself
  *   in     "0": the body is the caller's fd 0, a regular file the daemon reads itself
  *   stdin  (optional, last, file part) the caller's standard input, streamed to the request
  * and, one header `X-Rest-Env: NAME=VALUE` each, the caller's proxy and CA variables that are
  * set (the daemon's own are never used; src/shell-verbs/caller-env.ts).
  * The response is `200`, chunked, with the stdout bytes as they arrive from the server; `s` is
  * complete before the response ends, so a 2xx call leaves no file at all; the shell reads and
- * removes `s` when it exists. With `io`, a stdout that is a regular file is written by the
- * daemon at the shell's offset and `in` has it read the body from the shell's stdin, so a
- * body from or to a file crosses one process (src/shell-verbs/caller-files.ts); `s` then
- * starts with `+N` (stdout) and `<N` (stdin): how far the shell moves its offsets. stderr (messages, -v lines, a non-2xx body) goes straight to the
+ * removes `s` when it exists. With `io`, a stdout that is a regular file (at the shell's
+ * offset) or a pipe is written by the daemon, and `in` has it read the body from the
+ * shell's stdin, so a body from or to a file crosses one process
+ * (src/shell-verbs/caller-files.ts); `s` then starts with `+N` (stdout) and `<N` (stdin):
+ * how far the shell moves its offsets. stderr (messages, -v lines, a non-2xx body) goes straight to the
  * caller's fd 2 when the daemon may open it (a terminal, a pipe, `/dev/null`, a file opened
  * for appending); otherwise both streams are relayed in segments, each the response to one curl
  * of the shell, which points it at its fd 1 or fd 2 (`>N` in `s`, then `POST /next`;
@@ -151,7 +152,7 @@ async function handleRun(req: http.IncomingMessage, res: http.ServerResponse): P
   // only when stderr is another file, or a file written directly itself (`>> f 2>&1`): the
   // relay moves the offset of `> f 2>&1`, and one pipe behind both streams keeps its order
   // through the relay.
-  const fileOut = io && !(sameFile(callerPid, 1, 2) && (!direct || callerFd(callerPid, 1)?.kind !== 'file')) ? openCallerOutput(callerPid, 1) : undefined;
+  const fileOut = io && sFile && !(sameFile(callerPid, 1, 2) && (!direct || callerFd(callerPid, 1)?.kind !== 'file')) ? openCallerOutput(callerPid, 1) : undefined;
   const fileIn = inFd ? openCallerInput(callerPid, 0) : undefined;
   const input = stdin ?? (fileIn ? { stream: fileIn.stream, size: fileIn.size } : undefined);
   res.writeHead(200, { 'Content-Type': 'application/octet-stream' });
@@ -198,8 +199,9 @@ async function handleRun(req: http.IncomingMessage, res: http.ServerResponse): P
     });
     code = result.code;
     if (relay) stdoutBytes = relay.stdoutBytes;
-    await Promise.all([direct?.close(), fileOut?.close()]);
+    await direct?.close();
   } finally {
+    await fileOut?.close();
     fileIn?.stream.destroy();
     inFlight.delete(ac);
     clearTimeout(grace);
