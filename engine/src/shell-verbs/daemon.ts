@@ -55,7 +55,8 @@ import { readFormRequest } from './urlencoded.js';
 import { BIG_CALL_BYTES, collectAfterBig, idleCollector, pressureCollector } from './idle-gc.js';
 import { EXIT, run } from './run.js';
 import { openCallerStderr } from './caller-stderr.js';
-import { callerFd, offsetLines, openCallerInput, openCallerOutput, sameFile } from './caller-files.js';
+import { callerFd, offsetLines, openCallerInput, pickCallerStdout, sameFile } from './caller-files.js';
+import type { Outputs } from './output.js';
 import { EngineError } from '../errors.js';
 import { callerEnv } from './caller-env.js';
 import { Relay } from './relay.js';
@@ -148,11 +149,9 @@ async function handleRun(req: http.IncomingMessage, res: http.ServerResponse): P
   // The caller's own stderr when it can take a second writer (caller-stderr.ts); else both
   // streams go through the caller's own curl processes, in segments (relay.ts).
   const direct = openCallerStderr(callerPid);
-  // A file or a pipe as stdout, a file as stdin: the daemon's own (caller-files.ts); stdout
-  // only when stderr is another file, or a file written directly itself (`>> f 2>&1`): the
-  // relay moves the offset of `> f 2>&1`, and one pipe behind both streams keeps its order
-  // through the relay.
-  const fileOut = io && sFile && !(sameFile(callerPid, 1, 2) && (!direct || callerFd(callerPid, 1)?.kind !== 'file')) ? openCallerOutput(callerPid, 1) : undefined;
+  // A file or pipe as stdout, a file as stdin: the daemon's own (caller-files.ts); not a stdout
+  // shared with a relayed stderr or a pipe (`> f 2>&1`, `2>&1 |`: the relay keeps their order).
+  const outFd = io && sFile && !(sameFile(callerPid, 1, 2) && (!direct || callerFd(callerPid, 1)?.kind !== 'file')) ? callerFd(callerPid, 1) : undefined;
   const fileIn = inFd ? openCallerInput(callerPid, 0) : undefined;
   const input = stdin ?? (fileIn ? { stream: fileIn.stream, size: fileIn.size } : undefined);
   res.writeHead(200, { 'Content-Type': 'application/octet-stream' });
@@ -179,6 +178,8 @@ async function handleRun(req: http.IncomingMessage, res: http.ServerResponse): P
     return ok;
   }) as typeof res.write;
   let code: number = EXIT.failure;
+  const outputs: Outputs = { stdout: relay?.stdout ?? res, stderr: relay?.stderr ?? direct?.stream ?? discard(), tty, ttyErr };
+  const fileOut = pickCallerStdout(callerPid, outFd, outputs);
   try {
     // A stdin the daemon could not open: curl's read error (26), said when the body is read.
     const body = () => {
@@ -194,14 +195,14 @@ async function handleRun(req: http.IncomingMessage, res: http.ServerResponse): P
       env,
       readStdin,
       stdinStream: body,
-      outputs: { stdout: fileOut?.stream ?? relay?.stdout ?? res, stderr: relay?.stderr ?? direct?.stream ?? discard(), tty, ttyErr },
+      outputs,
       signal: ac.signal,
     });
     code = result.code;
     if (relay) stdoutBytes = relay.stdoutBytes;
     await direct?.close();
   } finally {
-    await fileOut?.close();
+    await fileOut()?.close();
     fileIn?.stream.destroy();
     inFlight.delete(ac);
     clearTimeout(grace);
@@ -211,9 +212,9 @@ async function handleRun(req: http.IncomingMessage, res: http.ServerResponse): P
   try {
     if (relay) {
       await uploadDone;
-      await relay.finish(code, offsetLines(fileOut, fileIn));
+      await relay.finish(code, offsetLines(fileOut(), fileIn));
     } else if (sFile && !res.destroyed) {
-      const say = offsetLines(fileOut, fileIn) + (code !== 0 ? `${code}\n` : '');
+      const say = offsetLines(fileOut(), fileIn) + (code !== 0 ? `${code}\n` : '');
       if (say) await fs.promises.writeFile(sFile, say, { mode: 0o600 });
     }
   } finally {
