@@ -23,7 +23,11 @@
 ;; block gets a placeholder result at once and the response replaces
 ;; it when it comes (`sheet-babel-async'); blocks run one after the
 ;; other, so a block sees the overrides (`jq-set-var') of the blocks
-;; run before it.  The header arguments are ob-restclient's, plus
+;; run before it.  As C-c C-c in a sheet, a block asks its `# @prompt'
+;; questions first (a `:var' of the prompt's name answers it), keeps
+;; its response in the history (sheet-history.el; M-x
+;; `sheet-response-history' in the block) and says its warnings and
+;; assertions in the echo area.  The header arguments are ob-restclient's, plus
 ;; `:raw', `:pretty', `:file', `:env', `:syntax' and `:async'
 ;; (docs/sheet-mode.md, "Org Babel").  Enable with
 ;;
@@ -63,54 +67,140 @@
                  (message "Sheet-mode: %s" (error-message-string err))
                  (sheet-babel--next)))))))
 
-(defun sheet-babel--first-request (text path)
-  "The line of the first request in the sheet TEXT (read as PATH), or nil."
-  (let ((requests (plist-get (sheet-engine--request
-                              'sheet/outline
-                              (append (list :text text)
-                                      (and path (list :path path))))
-                             :requests)))
-    (and (> (length requests) 0)
-         (plist-get (aref requests 0) :line))))
+(defun sheet-babel--request (text path head)
+  "The first request of the sheet TEXT (read as PATH), an outline plist.
+HEAD: the lines before the block's body; a request must come after
+them.  Signal an error when the block has none."
+  (let* ((requests (plist-get (sheet-engine--request
+                               'sheet/outline
+                               (append (list :text text)
+                                       (and path (list :path path))))
+                              :requests))
+         (first (and (> (length requests) 0) (aref requests 0))))
+    (unless (and first (> (plist-get first :line) head))
+      (error "No request in the block (a request line such as GET URL)"))
+    first))
 
-(defun sheet-babel--params (body params)
-  "The `sheet/send' params for the block BODY with header arguments PARAMS.
-Signal an error naming what is wrong (a bad `:syntax', a `:var'
-`.http' cannot hold, a block without a request)."
+(defun sheet-babel--location (body params)
+  "Return the place of the block BODY's request, given PARAMS.
+That is (LOCATION . REQUEST): LOCATION the plist (:text :line :path
+:env) of `sheet/send', REQUEST the outline's plist of the request
+\(with its `# @prompt' lines).  Signal an error naming what is
+wrong (a bad `:syntax', a `:var' `.http' cannot hold, a block
+without a request)."
   (let* ((made (sheet-babel-text body params))
          (text (car made))
          (path buffer-file-name)
-         (line (sheet-babel--first-request text path))
-         (env (cdr (assq :env params)))
-         (jq (sheet-babel-jq params)))
-    (unless (and line (> line (cdr made)))
-      (error "No request in the block (a request line such as GET URL)"))
-    (append (list :text text :line line
-                  :raw (if (or (sheet-babel-raw-p params)
-                               (cdr (assq :file params)))
-                           t :json-false)
+         (request (sheet-babel--request text path (cdr made)))
+         (env (cdr (assq :env params))))
+    (cons (append (list :text text :line (plist-get request :line))
+                  (and path (list :path path))
+                  (and env (list :env (format "%s" env))))
+          request)))
+
+(defun sheet-babel--var-answers (prompts params)
+  "Return a plist (:NAME VALUE ...) of the `:var' values in PARAMS.
+Only those named as one of PROMPTS: as Org users expect of a block's
+`:var', a prompt of that name is not asked."
+  (let (answers)
+    (seq-doseq (prompt prompts)
+      (let* ((name (plist-get prompt :name))
+             (cell (seq-find (lambda (p)
+                               (and (eq (car p) :var)
+                                    (equal (format "%s" (cadr p)) name)))
+                             params)))
+        (when cell
+          (let ((value (cddr cell)))
+            (setq answers
+                  (append answers
+                          (list (intern (concat ":" name))
+                                (if (stringp value) value
+                                  (format "%S" value)))))))))
+    answers))
+
+(defun sheet-babel--prompt-answers (location request params)
+  "Return the answers to the `# @prompt' lines of the block's REQUEST.
+LOCATION is its place for the engine, PARAMS its header arguments.
+A `:var' of the prompt's name answers it; the others are read in
+the minibuffer as `sheet-http-send-current' reads them
+\(sheet-prompt.el).  Return (:prompts (:NAME ANSWER ...)) for
+`sheet/send', or nil when the request has no prompt.  Before
+asking, a request that fails whatever the answers says so
+\(`sheet--check-before-prompts'), unless blocks before it are still
+in flight: their hooks may set what it needs."
+  (let ((prompts (plist-get request :prompts)))
+    (when (> (length prompts) 0)
+      (let ((answers (sheet-babel--var-answers prompts params)))
+        (unless (or (= (length answers) (* 2 (length prompts)))
+                    sheet-babel--busy sheet-babel--queue)
+          (sheet--check-before-prompts
+           prompts (append location
+                           (list :settings (sheet-engine--settings)))))
+        (list :prompts (sheet--ask-prompts prompts answers))))))
+
+(defun sheet-babel--raw-send-p (params)
+  "Non-nil when the block with PARAMS asks the engine for the raw body."
+  (or (sheet-babel-raw-p params) (and (cdr (assq :file params)) t)))
+
+(defun sheet-babel--params (location answers params)
+  "The `sheet/send' params of the block at LOCATION with PARAMS.
+ANSWERS: its prompts' answers (`sheet-babel--prompt-answers')."
+  (let ((jq (sheet-babel-jq params)))
+    (append location
+            answers
+            (list :raw (if (sheet-babel--raw-send-p params) t :json-false)
                   :settings (sheet-engine--settings))
-            (and path (list :path path))
-            (and env (list :env (format "%s" env)))
             (and jq (list :jq jq)))))
 
-(defun sheet-babel--answer (result params)
+(defun sheet-babel--record (key result params)
+  "Keep RESULT, the response of the block with PARAMS, under KEY.
+In the response history, as `sheet-http-send-current' keeps a
+sheet's (sheet-history.el): the body as a send shows it, the
+trailer made again when it is shown."
+  (when key
+    (let ((raw (sheet-babel--raw-send-p params)))
+      (with-temp-buffer
+        (insert (sheet-babel--body result raw))
+        (sheet-history-record key result raw)))))
+
+(defun sheet-babel--answer (result params key log)
   "The block's result for the engine's RESULT with PARAMS.
-Saves the body to `:file' and answers the file name then."
+Keeps the response in the history under KEY and says what
+`sheet-http-send-current' says of it (`sheet--announce'; LOG:
+`sheet-log-request').  Saves the body to `:file' and answers the
+file name then."
   (sheet-session-note-all (plist-get (plist-get result :hooks) :setVars))
+  (sheet-babel--record key result params)
+  (sheet--announce result log)
   (let ((file (cdr (assq :file params))))
     (if file
         (format "[[file:%s]]" (progn (sheet-babel-save result file) file))
       (sheet-babel-result result params))))
 
-(defun sheet-babel--send (body params done)
-  "Send the block BODY with PARAMS; call DONE with the result when answered.
-DONE gets the block's result and whether it is a link to `:file'.
-An error of any kind (header arguments, the engine's, the
-response's) becomes the result (`sheet-babel-error')."
+(defun sheet-babel--prepare (body params)
+  "What the block BODY with PARAMS sends, asked for before it is queued.
+Return (LOCATION ANSWERS KEY): its place for the engine, its
+prompts' answers (read now, while the user is at the block) and its
+key in the response history."
+  (let* ((where (sheet-babel--location body params))
+         (answers (sheet-babel--prompt-answers (car where) (cdr where)
+                                               params))
+         (label (sheet--first-request-label body)))
+    (list (car where) answers
+          (and label (sheet-history-key (current-buffer) label)))))
+
+(defun sheet-babel--send (prepared params done)
+  "Send the block PREPARED with PARAMS; call DONE with the result.
+PREPARED is what `sheet-babel--prepare' made of the block; DONE is
+called when the engine answers, with the block's result and whether
+it is a link to `:file'.  The request waits its turn in the queue.
+An error of any kind (the engine's, the response's) becomes the
+result (`sheet-babel-error'), the answers to secret prompts masked."
   (let* ((buffer (current-buffer))
          ;; Org binds it for the block (`:dir'); `:file' is relative to it.
          (dir default-directory)
+         (log sheet-log-request)
+         (secrets (sheet--secret-answers (nth 1 prepared)))
          (context nil)
          (timer nil)
          (id nil)
@@ -125,8 +215,12 @@ response's) becomes the result (`sheet-babel-error')."
                      (setq sheet-babel--busy nil)
                      (unwind-protect (funcall done value file)
                        (sheet-babel--next)))))
-         (fail (lambda (text) (funcall finish (sheet-babel-error text params)
-                                       nil))))
+         (fail (lambda (text)
+                 (funcall finish
+                          (let ((sheet--log-secrets secrets))
+                            (sheet-babel-error (sheet--mask-secrets text)
+                                               params))
+                          nil))))
     (setq sheet-babel--queue
           (append
            sheet-babel--queue
@@ -134,10 +228,13 @@ response's) becomes the result (`sheet-babel-error')."
             (lambda ()
               (condition-case err
                   (with-current-buffer buffer
-                    (let ((send (sheet-babel--params body params))
+                    (let ((send (sheet-babel--params (nth 0 prepared)
+                                                     (nth 1 prepared)
+                                                     params))
                           (conn (sheet-engine--ensure))
                           (deadline (+ (or sheet-timeout 300)
                                        sheet-timeout-grace)))
+                      (sheet-engine--sync-jar conn)
                       (setq context (sheet-engine--new-context buffer))
                       (jsonrpc-async-request
                        conn 'sheet/send (append send (list :context context))
@@ -145,9 +242,11 @@ response's) becomes the result (`sheet-babel-error')."
                        :success-fn
                        (lambda (result)
                          (condition-case err
-                             (let ((default-directory dir))
+                             (let ((default-directory dir)
+                                   (sheet--log-secrets secrets))
                                (funcall finish
-                                        (sheet-babel--answer result params)
+                                        (sheet-babel--answer
+                                         result params (nth 2 prepared) log)
                                         (and (assq :file params) t)))
                            (error (funcall fail (error-message-string err)))))
                        :error-fn
@@ -182,12 +281,12 @@ to the block (the value is needed now), and per `sheet-babel-async'."
      ((eq sheet-babel-async 'interactive) (not noninteractive))
      (t sheet-babel-async))))
 
-(defun sheet-babel--wait (body params)
-  "Send the block BODY with PARAMS and return its result when it comes.
+(defun sheet-babel--wait (prepared params)
+  "Send the block PREPARED with PARAMS and return its result when it comes.
 Waits at most `sheet-timeout' (300 s when nil) plus
 `sheet-timeout-grace' seconds; \\[keyboard-quit] stops waiting."
   (let ((value nil) (got nil))
-    (sheet-babel--send body params
+    (sheet-babel--send prepared params
                        (lambda (v _file) (setq value v got t)))
     (let ((deadline (+ (float-time) (or sheet-timeout 300)
                        sheet-timeout-grace 1)))
@@ -258,23 +357,33 @@ it."
 ;;;###autoload
 (defun org-babel-execute:sheet (body params)
   "Send the request of the `sheet' block BODY with the header args PARAMS.
-Called by `org-babel-execute-src-block'.  Returns the result, or,
-when the block answers later (`sheet-babel--async-p'), a
-placeholder that the result replaces."
+Called by `org-babel-execute-src-block'.  The block's `# @prompt'
+lines are asked first (a `:var' of the same name answers one), as
+`sheet-http-send-current' asks them in a sheet.  Returns the
+result, or, when the block answers later (`sheet-babel--async-p'),
+a placeholder that the result replaces.  A block that cannot be
+sent (a bad header argument, no request) answers the error at once."
   (sheet-babel--clear-raw-result params)
-  (if (not (sheet-babel--async-p params))
-      (sheet-babel--wait body params)
-    (let* ((id (format "sheet: sending... (%s)"
-                       (format-time-string "%T.%3N")))
-           (marker (copy-marker (org-babel-where-is-src-block-head)))
-           (info (let ((i (org-babel-get-src-block-info 'light)))
-                   (setf (nth 2 i) params)
-                   i)))
-      (sheet-babel--send body params
-                         (sheet-babel--insert-later marker id params info))
-      (message "%s" id)
-      ;; With `:results file' Org would write the placeholder to the file.
-      (if (member "file" (cdr (assq :result-params params))) nil id))))
+  (let ((prepared (condition-case err
+                      (sheet-babel--prepare body params)
+                    (error (sheet-babel-error (sheet-engine--error-text err)
+                                              params)))))
+    (cond
+     ((stringp prepared) prepared)
+     ((not (sheet-babel--async-p params))
+      (sheet-babel--wait prepared params))
+     (t
+      (let* ((id (format "sheet: sending... (%s)"
+                         (format-time-string "%T.%3N")))
+             (marker (copy-marker (org-babel-where-is-src-block-head)))
+             (info (let ((i (org-babel-get-src-block-info 'light)))
+                     (setf (nth 2 i) params)
+                     i)))
+        (sheet-babel--send prepared params
+                           (sheet-babel--insert-later marker id params info))
+        (message "%s" id)
+        ;; With `:results file' Org would write the placeholder to the file.
+        (if (member "file" (cdr (assq :result-params params))) nil id))))))
 
 ;;;###autoload
 (defun org-babel-variable-assignments:sheet (params)

@@ -24,12 +24,13 @@
 ;; the next command when it dies.
 ;;
 ;; This file holds the process, the `initialize' handshake, the
-;; engine's requests to Emacs (`lisp/eval' of `:=' forms, evaluated in
-;; the sheet buffer that sent the request), and restarting an engine
-;; that died or stopped answering.  The one-line log of the traffic
-;; is sheet-engine-log.el; what a new engine is given,
-;; sheet-session.el.  The options it reads are `sheet-mode's (one
-;; group, `sheet'); docs/protocol.md describes the messages.
+;; requests to the engine, and restarting an engine that died or
+;; stopped answering.  The engine's requests to Emacs (`lisp/eval' of
+;; `:=' forms, evaluated in the sheet buffer that sent the request)
+;; are sheet-engine-eval.el; the one-line log of the traffic,
+;; sheet-engine-log.el; what a new engine is given, sheet-session.el.
+;; The options it reads are `sheet-mode's (one group, `sheet');
+;; docs/protocol.md describes the messages.
 
 ;;; Code:
 
@@ -46,21 +47,14 @@
 (require 'sheet-engine-log)
 ;; The engine settings from the options (`sheet-engine--settings').
 (require 'sheet-settings)
+;; The engine's requests to Emacs (`lisp/eval') and the contexts of
+;; the requests in flight.
+(require 'sheet-engine-eval)
 
 ;;; State
 
 (defvar sheet-engine--connection nil
   "The running engine connection, or nil.  One per Emacs.")
-
-(defvar sheet-engine--contexts (make-hash-table)
-  "Sheet buffers of the requests in flight, by the request's context.
-The context is a number.  The engine echoes a request's context in
-each `lisp/eval' it sends while serving it, so a `:=' form is
-evaluated in the buffer that sent that request, even when several
-requests are in flight.")
-
-(defvar sheet-engine--last-context 0
-  "The last context number given to a request.")
 
 (defvar sheet-engine--process nil
   "The engine's process, or nil.")
@@ -284,83 +278,6 @@ started at once so the next command does not wait for it."
     (sheet-engine-shutdown)
     (setq sheet-session--overrides kept))
   (sheet-engine--ensure))
-
-;;; Requests from the engine
-
-(defun sheet-engine--handle-request (conn method params)
-  "Answer the request METHOD with PARAMS that the engine sent on CONN."
-  (sheet-engine--log-event conn "engine-request"
-                           (list :method method :params params))
-  (pcase method
-    ('lisp/eval (sheet-engine--lisp-eval params))
-    (_ (jsonrpc-error :code -32601
-                      :message (format "method not found: %s" method)))))
-
-(defun sheet-engine--new-context (buffer)
-  "Return a new context for a request sent from BUFFER.
-The context is remembered until `sheet-engine--end-context'."
-  (let ((context (setq sheet-engine--last-context
-                       (1+ sheet-engine--last-context))))
-    (puthash context buffer sheet-engine--contexts)
-    context))
-
-(defun sheet-engine--end-context (context)
-  "Forget CONTEXT: its request is answered."
-  (remhash context sheet-engine--contexts))
-
-(defvar sheet-engine--evaluating nil
-  "Non-nil while a `:=' form is evaluated for the engine.
-A send's deadline waits for it: the form may ask the user.")
-
-(defvar sheet-engine--eval-vars nil
-  "While a `:=' form is evaluated for the engine: the variables it sees.
-An alist (NAME . VALUE), NAME with its colon, from the `vars' of
-`lisp/eval' (docs/protocol.md); `sheet-get-var' reads it.")
-
-(defun sheet-engine--vars-alist (vars)
-  "The alist (NAME . VALUE) of VARS, a JSON object parsed as a plist."
-  (let (alist)
-    (while vars
-      ;; The key ":a" arrives as the keyword `::a'.
-      (push (cons (substring (symbol-name (car vars)) 1) (cadr vars)) alist)
-      (setq vars (cddr vars)))
-    (nreverse alist)))
-
-(defun sheet-engine--lisp-eval (params)
-  "Evaluate the `:=' form in PARAMS; answer (:value STRING).
-The form is evaluated in the sheet buffer of the request named by
-the context in PARAMS (the current buffer when there is none)."
-  (let* ((form (plist-get params :form))
-         (name (plist-get params :name))
-         (context (plist-get params :context))
-         (buf (if context
-                  (gethash context sheet-engine--contexts)
-                (current-buffer))))
-    (condition-case err
-        (progn
-          (unless (buffer-live-p buf)
-            (error "The sheet buffer of this request was killed"))
-          (let* ((before (with-current-buffer buf
-                           (sheet-engine--redirect-settings)))
-                 (value (with-current-buffer buf
-                          (let ((sheet-engine--evaluating t)
-                                (sheet-engine--eval-vars
-                                 (sheet-engine--vars-alist
-                                  (plist-get params :vars))))
-                            (eval (car (read-from-string form)) t))))
-                 ;; `(setq url-max-redirections 0)' in a form applies
-                 ;; to this very request, as in restclient.el.
-                 (after (if (buffer-live-p buf)
-                            (with-current-buffer buf
-                              (sheet-engine--redirect-settings))
-                          before)))
-            (append
-             (list :value (if (stringp value) value (format "%s" value)))
-             (and (not (equal before after)) (list :settings after)))))
-      (error
-       (let ((msg (error-message-string err)))
-         (message "Sheet-mode: error in Lisp variable %s: %s" name msg)
-         (jsonrpc-error :code -32000 :message msg))))))
 
 ;;; Requests to the engine
 

@@ -43,37 +43,53 @@
 (defvar-local sheet--flymake-tick nil
   "The `buffer-chars-modified-tick' of the last check asked of the engine.")
 
+(defvar sheet--flymake-line 1
+  "While diagnostics are placed: the line of point.")
+
 (defun sheet--flymake-position (line column)
   "The position of 1-based LINE and COLUMN (characters), ignoring narrowing.
-A column past the line's end is its end."
-  (goto-char (point-min))
-  (forward-line (1- line))
-  (min (+ (point) (max 0 (1- column))) (line-end-position)))
+A column past the line's end is its end.  Point moves there from
+the line `sheet--flymake-line' (which it was on), by the lines in
+between: the engine's diagnostics come in line order, so placing
+them all reads the buffer once, not once per diagnostic."
+  (forward-line (- line sheet--flymake-line))
+  (setq sheet--flymake-line line)
+  (min (+ (line-beginning-position) (max 0 (1- column))) (line-end-position)))
 
 (defun sheet--flymake-diagnostic (buf diagnostic)
   "The Flymake diagnostic in BUF of the engine's DIAGNOSTIC (a plist).
 Its span is the engine's line and column to its end line and
-column; an empty span covers one character."
+column; an empty span covers one character.  Called in BUF, widened,
+by `sheet--flymake-diagnostics'."
+  (let* ((start (sheet--flymake-position (plist-get diagnostic :line)
+                                         (plist-get diagnostic :column)))
+         (end (max (sheet--flymake-position
+                    (plist-get diagnostic :endLine)
+                    (plist-get diagnostic :endColumn))
+                   (min (1+ start) (point-max))))
+         (hint (plist-get diagnostic :hint)))
+    (flymake-make-diagnostic
+     buf start end
+     (if (equal (plist-get diagnostic :severity) "warning")
+         :warning
+       :error)
+     (concat (plist-get diagnostic :message)
+             (if (and (stringp hint) (not (string-empty-p hint)))
+                 (format " (%s)" hint)
+               "")))))
+
+(defun sheet--flymake-diagnostics (buf diagnostics)
+  "The Flymake diagnostics in BUF of the engine's DIAGNOSTICS (a vector).
+In one pass over BUF, whatever its narrowing: 5,000 diagnostics in
+a 35,000-line sheet took 24 s when each was placed from the top."
   (with-current-buffer buf
     (save-excursion
       (save-restriction
         (widen)
-        (let* ((start (sheet--flymake-position (plist-get diagnostic :line)
-                                               (plist-get diagnostic :column)))
-               (end (max (sheet--flymake-position
-                          (plist-get diagnostic :endLine)
-                          (plist-get diagnostic :endColumn))
-                         (min (1+ start) (point-max))))
-               (hint (plist-get diagnostic :hint)))
-          (flymake-make-diagnostic
-           buf start end
-           (if (equal (plist-get diagnostic :severity) "warning")
-               :warning
-             :error)
-           (concat (plist-get diagnostic :message)
-                   (if (and (stringp hint) (not (string-empty-p hint)))
-                       (format " (%s)" hint)
-                     ""))))))))
+        (goto-char (point-min))
+        (let ((sheet--flymake-line 1))
+          (mapcar (lambda (d) (sheet--flymake-diagnostic buf d))
+                  diagnostics))))))
 
 (defun sheet-flymake (report-fn &rest args)
   "Report the engine's diagnostics of this buffer to REPORT-FN.
@@ -95,8 +111,8 @@ ARGS holds `:retried' t when the engine's copy was out of step."
        (when (and (buffer-live-p buf)
                   (eql tick (buffer-local-value 'sheet--flymake-tick buf)))
          (funcall report-fn
-                  (mapcar (lambda (d) (sheet--flymake-diagnostic buf d))
-                          (plist-get result :diagnostics)))))
+                  (sheet--flymake-diagnostics
+                   buf (plist-get result :diagnostics)))))
      :error-fn
      (lambda (err)
        (if (and (buffer-live-p buf)

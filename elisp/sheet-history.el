@@ -28,8 +28,9 @@
 ;; anywhere else (lines added above it, its headers and body changed,
 ;; other requests moved) and a new request line starts a new history.
 ;; Two requests of one sheet with the same request line share one.
-;; Filled by sheet-response.el when a response buffer is; loaded by
-;; sheet-send.el.
+;; Filled by sheet-response.el when a response buffer is, and by
+;; ob-sheet.el when an Org `sheet' block is answered (the Org file,
+;; the block's first request line); loaded by sheet-send.el.
 
 ;;; Code:
 
@@ -40,6 +41,11 @@
 (require 'sheet-response)
 
 (declare-function sheet--request-label "sheet-send" ())
+(declare-function sheet--first-request-label "sheet-send" (text))
+(declare-function org-src-edit-buffer-p "org-src" (&optional buffer))
+(declare-function org-src-source-buffer "org-src" ())
+(declare-function org-babel-get-src-block-info "ob-core"
+                  (&optional no-eval datum))
 
 (defvar sheet-history--table (make-hash-table :test #'equal)
   "The responses kept, by key (`sheet-history-key'), newest first.
@@ -49,9 +55,16 @@ when longer than `sheet-response-history-max-body'), :size (bytes
 received).")
 
 (defun sheet-history-key (buffer label)
-  "The history key of the request LABEL (\"GET :base/x\") of BUFFER."
-  (cons (with-current-buffer buffer (or buffer-file-name (buffer-name)))
-        label))
+  "The history key of the request LABEL (\"GET :base/x\") of BUFFER.
+BUFFER's file, or its name; for Org's edit buffer of a block
+\(\\[org-edit-special]), the Org file's: a block sent from there
+shares the block's history (ob-sheet.el)."
+  (with-current-buffer buffer
+    (let ((source (and (fboundp 'org-src-edit-buffer-p)
+                       (org-src-edit-buffer-p)
+                       (org-src-source-buffer))))
+      (with-current-buffer (if (buffer-live-p source) source buffer)
+        (cons (or buffer-file-name (buffer-name)) label)))))
 
 (defun sheet-history--strip (result)
   "RESULT with its presentation's body (text, file, bytes) left out."
@@ -78,14 +91,25 @@ The current buffer holds its body, as shown, and nothing else yet."
       (puthash key (seq-take list sheet-response-history-size)
                sheet-history--table))))
 
+(defun sheet-history--label-at-point ()
+  "The label \"METHOD URL\" of the request at point, or nil.
+In a sheet, the request line at or above point; in Org, the first
+request line of the `sheet' block at point (ob-sheet.el records
+the block's responses under it)."
+  (if (derived-mode-p 'org-mode)
+      (let ((info (org-babel-get-src-block-info 'light)))
+        (and info (equal (car info) "sheet")
+             (sheet--first-request-label (nth 1 info))))
+    (cdr (sheet--request-label))))
+
 (defun sheet-history--at-point ()
   "The key and the responses of the request at point, or a `user-error'."
-  (let* ((where (or (sheet--request-label)
+  (let* ((label (or (sheet-history--label-at-point)
                     (user-error "No request at point")))
-         (key (sheet-history-key (current-buffer) (cdr where)))
+         (key (sheet-history-key (current-buffer) label))
          (entries (gethash key sheet-history--table)))
     (unless entries
-      (user-error "No response of %s yet in this session" (cdr where)))
+      (user-error "No response of %s yet in this session" label))
     (cons key entries)))
 
 (defun sheet-history--describe (entry)

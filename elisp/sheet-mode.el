@@ -48,7 +48,8 @@
 ;; response buffer), sheet-body.el (bodies, big ones in chunks),
 ;; sheet-font-lock.el (faces, syntax), sheet-outline.el,
 ;; sheet-environment.el, sheet-run.el, sheet-session.el (what
-;; outlives an engine), sheet-engine-log.el, sheet-settings.el,
+;; outlives an engine), sheet-engine-eval.el (Lisp for the engine),
+;; sheet-engine-log.el, sheet-settings.el,
 ;; sheet-prompt.el, sheet-curl.el (curl both ways), sheet-curl-edit.el,
 ;; sheet-complete.el, sheet-eldoc.el, sheet-flymake.el,
 ;; sheet-history.el, sheet-code.el, sheet-restclient.el.

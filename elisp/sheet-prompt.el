@@ -71,9 +71,11 @@ cost no extra round trip."
 They cannot come from the answers: a variable no source defines, an
 environment that is not there (issue 22 item 6).")
 
-(defun sheet--check-before-prompts (prompts)
+(defun sheet--check-before-prompts (prompts &optional location)
   "Signal a `user-error' when the request at point fails whatever the answers.
-PROMPTS are its `# @prompt' lines (outline plists).  The engine
+PROMPTS are its `# @prompt' lines (outline plists).  LOCATION: the
+engine's text, line and file of the request, the buffer's at point
+when nil (`sheet--location-params').  The engine
 resolves the request (`sheet/curl') with each prompt answered by its
 own name; an error in `sheet--errors-before-prompts' is reported
 before any question is asked.  Other errors may come from the
@@ -86,7 +88,7 @@ placeholder answers, and are left to the send."
                      prompts)))
     (condition-case err
         (jsonrpc-request conn 'sheet/curl
-                         (append (sheet--location-params)
+                         (append (or location (sheet--location-params))
                                  (list :prompts placeholders))
                          :timeout sheet-request-timeout)
       (jsonrpc-error

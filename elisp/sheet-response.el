@@ -128,12 +128,15 @@ longest has %d characters)" long)))
              (plist-get (plist-get result :hooks) :warnings)))))
 
 (defun sheet--status-line (result)
-  "The status line of RESULT's response."
+  "The status line of RESULT's response, as curl prints it.
+The engine's `statusLine' (`HTTP/1.0 200 OK', `HTTP/2 200'); made
+from the version, status and reason of an engine older than it."
   (let ((response (plist-get result :response)))
-    (string-trim-right
-     (format "HTTP/%s %s %s" (plist-get response :httpVersion)
-             (plist-get response :status)
-             (or (plist-get response :statusText) "")))))
+    (or (plist-get response :statusLine)
+        (string-trim-right
+         (format "HTTP/%s %s %s" (plist-get response :httpVersion)
+                 (plist-get response :status)
+                 (or (plist-get response :statusText) ""))))))
 
 (defun sheet--long-line (result)
   "The longest line of RESULT's response when it is too long, else nil.
@@ -260,6 +263,20 @@ the buffer; a pretty-printed body replaces it afterwards."
   "One line naming every warning in WARNINGS (plists with :message)."
   (mapconcat (lambda (w) (plist-get w :message)) warnings "; "))
 
+(defun sheet--announce (result log)
+  "Report the engine's RESULT for a send, besides its buffer.
+LOG non-nil (`sheet-log-request'): the request and its response in
+*Messages* (`sheet--log').  Then the hooks' warnings and the
+assertions' summary (sheet-run.el) in the echo area.
+`sheet-http-send-current' and an Org block (ob-sheet.el) both
+report them so."
+  (let* ((hooks (plist-get result :hooks))
+         (warnings (append (plist-get hooks :warnings) nil)))
+    (when log (sheet--log result))
+    (when warnings
+      (message "Sheet-mode: warning: %s" (sheet--warning-text warnings)))
+    (sheet-run-report-assertions hooks)))
+
 (defun sheet--finish-response (result raw threshold long-lines &optional key)
   "Format the current buffer, filled with RESULT, and run the hooks.
 RAW: the raw layout.  THRESHOLD: the sheet's size threshold;
@@ -293,8 +310,8 @@ KEY: the request's key in the response history.
 A big text body (see `sheet--progressive-file') fills the buffer
 chunk by chunk from timers; the loaded hook runs after the last."
   (let* ((request (plist-get result :request))
-         (hooks (plist-get result :hooks))
-         (warnings (append (plist-get hooks :warnings) nil))
+         (warnings (append (plist-get (plist-get result :hooks) :warnings)
+                           nil))
          (settings-buffer (if (buffer-live-p sheet-buffer)
                               sheet-buffer
                             (current-buffer)))
@@ -308,7 +325,6 @@ chunk by chunk from timers; the loaded hook runs after the last."
                 (setq sheet--last-warnings warnings)
                 (sheet--response-buffer (plist-get request :method)
                                         (plist-get request :url)))))
-    (when log (sheet--log result))
     (with-current-buffer buf
       (setq sheet--response-info result)
       (if (not file)
@@ -326,9 +342,7 @@ chunk by chunk from timers; the loaded hook runs after the last."
                  (run-hooks 'sheet-response-received-hook)
                  (sheet--finish-response result raw threshold
                                          long-lines key))))))))
-    (when warnings
-      (message "Sheet-mode: warning: %s" (sheet--warning-text warnings)))
-    (sheet-run-report-assertions hooks)
+    (sheet--announce result log)
     (pcase display
       ('select (pop-to-buffer buf))
       ('stay (display-buffer buf t)))

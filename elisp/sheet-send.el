@@ -54,16 +54,35 @@ POS the start of the request line, TIME when it was sent.")
 (defvar-local sheet--sending-timer nil
   "In a sheet buffer: the timer that updates the mode line while sending.")
 
+(defun sheet--request-line-regexp ()
+  "The regexp of a request line: the method is group 1, the rest group 2."
+  (concat "^\\(" sheet--method-regexp "\\)[ \t]+\\(.*\\)$"))
+
+(defun sheet--matched-label ()
+  "The label \"METHOD URL\" of the request line the last search matched."
+  (format "%s %s" (match-string-no-properties 1)
+          (string-trim (match-string-no-properties 2))))
+
 (defun sheet--request-label ()
   "Return (START . \"METHOD URL\") of the request line at or above point.
 For display only, as written in the sheet (variables unresolved);
 nil when there is none."
   (save-excursion
     (end-of-line)
-    (when (re-search-backward
-           (concat "^\\(" sheet--method-regexp "\\)[ \t]+\\(.*\\)$") nil t)
-      (cons (point) (format "%s %s" (match-string-no-properties 1)
-                            (string-trim (match-string-no-properties 2)))))))
+    (when (re-search-backward (sheet--request-line-regexp) nil t)
+      (cons (point) (sheet--matched-label)))))
+
+(defun sheet--first-request-label (text)
+  "The label \"METHOD URL\" of the first request line of TEXT, or nil.
+As `sheet--request-label' makes it, indentation aside (an Org
+block's body may be indented)."
+  (with-temp-buffer
+    (insert text)
+    (goto-char (point-min))
+    (while (re-search-forward "^[ \t]+" nil t) (replace-match ""))
+    (goto-char (point-min))
+    (and (re-search-forward (sheet--request-line-regexp) nil t)
+         (sheet--matched-label))))
 
 (defun sheet--mode-line-sending ()
   "The mode line text for the current buffer's requests in flight."

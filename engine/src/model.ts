@@ -36,7 +36,7 @@ export interface Redirect {
 
 /** The response as received: status line, headers and raw body bytes. */
 export interface Response {
-  /** e.g. "1.1" */
+  /** The version the server answered with: "1.0", "1.1" (its status line) or "2". */
   httpVersion: string;
   status: number;
   statusText: string;

@@ -16,6 +16,9 @@
 ;;   old-diagnostics  `sheet/diagnostics' with the whole text
 ;;   dabbrev          restclient.el's users' completion: `dabbrev--find-all-expansions' for
 ;;                    ":to" in a plain buffer holding the same text
+;; With $SHEET_BENCH_BASE_ENGINE (another engine bundle, say main's before a change), the same
+;; look-ups are also timed against that engine, in the same rounds, on a buffer of its own:
+;;   base-completion, base-diagnostics
 ;; Prints one line per case: RESULT <name> <times in ms, comma-separated>.
 
 ;;; Code:
@@ -44,15 +47,49 @@
      (sheet-flymake (lambda (&rest _) (setq done t)))
      (while (not done) (accept-process-output nil 0.001)))))
 
+(defun sheet-edit-bench--base-engine (bundle)
+  "Start the engine BUNDLE beside the current one; return (CONN . PROCESS)."
+  (let ((sheet-engine-command (list "node" bundle "--stdio"))
+        (sheet-engine--connection nil)
+        (sheet-engine--process nil))
+    (cons (sheet-engine--ensure) sheet-engine--process)))
+
+(defmacro sheet-edit-bench--on (engine &rest body)
+  "Run BODY with ENGINE, (CONN . PROCESS), as the engine."
+  (declare (indent 1))
+  `(let ((sheet-engine--connection (car ,engine))
+         (sheet-engine--process (cdr ,engine)))
+     ,@body))
+
+(defun sheet-edit-bench--base-round (engine buffer add)
+  "Type in BUFFER and time ENGINE's look-ups; ADD records (NAME MS)."
+  (when engine
+    (with-current-buffer buffer
+      (sheet-edit-bench--on engine
+        (insert "x")
+        (funcall add 'base-completion
+                 (sheet-edit-bench--ms
+                  (jsonrpc-request (car engine) 'sheet/completions
+                                   (sheet--completion-params (car engine)))))
+        (insert "y")
+        (funcall add 'base-diagnostics (sheet-edit-bench--flymake))))))
+
 (let* ((n (string-to-number (or (nth 0 command-line-args-left) "5000")))
        (repeats (string-to-number (or (nth 1 command-line-args-left) "20")))
        (text (sheet-edit-bench--sheet n))
        (plain (get-buffer-create "plain"))
        (times (list (list 'completion) (list 'diagnostics) (list 'capf)
                     (list 'old-completion) (list 'old-diagnostics)
-                    (list 'dabbrev))))
+                    (list 'dabbrev)
+                    (list 'base-completion) (list 'base-diagnostics)))
+       (bundle (getenv "SHEET_BENCH_BASE_ENGINE"))
+       (base (and bundle (not (string-empty-p bundle))
+                  (sheet-edit-bench--base-engine bundle)))
+       (base-buffer (get-buffer-create "base.sheet")))
   (setq command-line-args-left nil)
   (with-current-buffer plain (insert text) (goto-char (point-max)) (insert ":to"))
+  (with-current-buffer base-buffer
+    (insert text) (sheet-mode) (goto-char (point-max)))
   (with-current-buffer (get-buffer-create "bench.sheet")
     (insert text)
     (sheet-mode)
@@ -64,6 +101,8 @@
         (insert "x")
         (jsonrpc-request conn 'sheet/completions (sheet--completion-params conn))
         (sheet-edit-bench--flymake))
+      (dotimes (_ 3)
+        (sheet-edit-bench--base-round base base-buffer #'ignore))
       (dotimes (_ repeats)
         (insert "x")
         (funcall add 'completion
@@ -93,11 +132,14 @@
                     (let ((dabbrev-check-other-buffers nil))
                       (dabbrev--reset-global-variables)
                       (dabbrev--find-all-expansions ":to" t)))))
+        (sheet-edit-bench--base-round base base-buffer add)
         (message "bench: round done")))
     (dolist (entry (reverse times))
-      (princ (format "RESULT %s %s\n" (car entry)
+      (when (cdr entry)
+       (princ (format "RESULT %s %s\n" (car entry)
                      (mapconcat (lambda (ms) (format "%.3f" ms))
-                                (reverse (cdr entry)) ","))))
+                                (reverse (cdr entry)) ",")))))
+    (when base (jsonrpc-shutdown (car base)))
     (sheet-engine-shutdown)
     (kill-emacs 0)))
 

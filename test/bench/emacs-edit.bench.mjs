@@ -22,6 +22,10 @@ const median = (xs) => {
 };
 const p90 = (xs) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * 0.9))];
 
+// SHEET_BENCH_BASE_ENGINE=path/to/engine.cjs (say main's bundle, before a change): the same
+// look-ups answered by that engine too, in the same rounds (rows "..., base engine").
+const base = process.env.SHEET_BENCH_BASE_ENGINE || '';
+const baseName = base ? `\`${path.relative(root, base).startsWith('..') ? base : path.relative(root, base)}\`` : '';
 let out = '';
 const load = os.loadavg()[0];
 const code = await new Promise((resolve) => {
@@ -58,7 +62,9 @@ answer after an edit.
 ${row('completion', "the engine's fresh `sheet/completions` answer after the edit (the buffer's changes sent)", 'completion', 'old-completion')}
 ${row('diagnostics', "`sheet-flymake` called until it reports (`sheet/diagnostics`, changes sent)", 'diagnostics', 'old-diagnostics')}
 ${row('completion at point', '`sheet-completion-at-point` itself: what typing waits for (the kept answer; the refresh is sent, not awaited)', 'capf', 'dabbrev')}
-
+${base ? `${row('completion, base engine', `the same look-up answered by ${baseName}, in the same rounds`, 'base-completion')}
+${row('diagnostics, base engine', `the same look-up answered by ${baseName}, in the same rounds`, 'base-diagnostics')}
+` : ''}
 Anchors: \`old-completion\` and \`old-diagnostics\` send the whole text as every look-up did before
 (Emacs's \`buffer-substring\` and JSON encoding of the text, the pipe, the engine's JSON parse;
 the engine's chunked re-parse and cached checks then help them too); \`dabbrev\` is
@@ -67,4 +73,9 @@ restclient.el users complete with. Where the time went before (profiled on this 
 Emacs turning 780 KB into JSON 50-100 ms, the engine's whole parse 15-40 ms, the checks 50-100
 ms; now the changes are a few bytes, a parse re-reads only the edited chunk
 (\`sheet/incremental.ts\`) and the checks of unchanged requests are looked up (\`lint/\`).
+Then (profiled again, engine side: Emacs's part, the changes and Flymake's report, is under a
+millisecond): each edit still split the whole 732 KB text into 35,000 new line strings, copied
+it to drop CRs, and compared every line with the last parse's by content, 5-10 ms and most of
+the garbage; now \`sheet/lines.ts\` re-splits only the lines the edit touched (the rest are the
+last split's very strings, compared by identity).
 `);

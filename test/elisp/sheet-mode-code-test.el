@@ -97,5 +97,26 @@
       (sheet-test-key "C-c C-u")
       (should (string-prefix-p "curl -X POST " (current-kill 0))))))
 
+;; `sheet export' in a shell cannot evaluate a `:=' form without Emacs; from
+;; Emacs the form is evaluated in Emacs first (the engine's `lisp/eval', as
+;; for C-c C-c) and its value is in the code.
+(ert-deftest sheet-test-copy-as-code-evaluates-lisp-variables ()
+  "C-c C-S-u and C-c C-u evaluate `:=' forms in Emacs, in the sheet's buffer."
+  (sheet-test-with-sheet ":who := (concat \"Gr\" \"ace\")
+:tag := (buffer-local-value 'major-mode (current-buffer))
+POST :base/echo/lisp
+X-Trace: :who :tag
+"
+    (sheet-test-goto "^POST")
+    (let ((kill-ring nil))
+      (sheet-test--answering "python"
+        (sheet-test-key "C-c C-S-u"))
+      (let ((code (current-kill 0)))
+        (should (string-match-p "X-Trace.*Grace sheet-mode" code))
+        (should (string-match-p "\"x-trace\": *\"Grace sheet-mode\""
+                                (sheet-test--run-code "python3" code "-"))))
+      (sheet-test-key "C-c C-u")
+      (should (string-match-p "X-Trace: Grace sheet-mode" (current-kill 0))))))
+
 (provide 'sheet-mode-code-test)
 ;;; sheet-mode-code-test.el ends here

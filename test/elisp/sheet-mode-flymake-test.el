@@ -161,5 +161,53 @@ COL is the 0-based column of the diagnostic's start, the span's text is TEXT's t
             (advice-remove 'jsonrpc-async-request 'sheet-test-sent)))
       (flymake-mode -1))))
 
+(ert-deftest sheet-test-flymake-many-diagnostics-placed-in-one-pass ()
+  "Hundreds of diagnostics, some spanning lines, each at its own place, narrowing aside.
+They are placed walking down the buffer once (`sheet--flymake-diagnostics')."
+  (sheet-test-with-sheet
+      (mapconcat (lambda (i)
+                   (format "# %d\nPOST :base/i/%d?a=:nope%d&b=:also%d\n-> frobnicate\n"
+                           i i i i))
+                 (number-sequence 1 300) "")
+    (sheet-test-send-and-wait-ready)
+    (goto-char (point-max))
+    (insert ":body = <<\n{\"a\": 1}\n")
+    ;; Narrowed to the middle: the diagnostics still land at their lines.
+    (narrow-to-region (progn (goto-char (point-min)) (forward-line 400) (point))
+                      (progn (forward-line 100) (point)))
+    (flymake-mode 1)
+    (unwind-protect
+        (let ((ds (sheet-test--flymake-report-or-nil)))
+          (widen)
+          (should (= (length ds) 901))
+          (dolist (d ds)
+            (pcase-let ((`(,line ,col ,span ,text)
+                         (save-excursion
+                           (goto-char (flymake-diagnostic-beg d))
+                           (list (line-number-at-pos) (current-column)
+                                 (buffer-substring-no-properties
+                                  (flymake-diagnostic-beg d)
+                                  (flymake-diagnostic-end d))
+                                 (flymake-diagnostic-text d)))))
+              (cond
+               ((string-match-p "unknown hook" text)
+                (should (equal span "frobnicate"))
+                (should (= col 3)))
+               ((string-match-p ":body" text) (should (= line 902)))
+               (t
+                (should (string-match-p "\\`:\\(nope\\|also\\)[0-9]+\\'" span))
+                (should (string-match-p (regexp-quote span) text))
+                ;; The request line of the Nth request is line 3N (line 1
+                ;; declares :base, a comment line comes first).
+                (save-excursion
+                  (goto-char (point-min))
+                  (forward-line (1- line))
+                  (should (looking-at "POST :base/i/\\([0-9]+\\)"))
+                  (should (string-match-p (concat (match-string 1) "\\'")
+                                          span))
+                  (should (= line (* 3 (string-to-number
+                                         (match-string 1)))))))))))
+      (flymake-mode -1))))
+
 (provide 'sheet-mode-flymake-test)
 ;;; sheet-mode-flymake-test.el ends here

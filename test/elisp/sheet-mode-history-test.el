@@ -92,6 +92,23 @@ POST :base/reset
         (should (string-match-p "^// From the history: received " (buffer-string)))
         (should buffer-read-only)))))
 
+(ert-deftest sheet-test-history-http10-status-line ()
+  "An HTTP/1.0 server's status line says HTTP/1.0, in the trailer and the history."
+  (let ((url (sheet-test-python-http-url)))
+    (sheet-test-with-sheet (format "GET %s/hello.json\n" url)
+      (clrhash sheet-history--table)
+      (sheet-test-goto "^GET ")
+      (with-current-buffer (sheet-test-send-and-wait)
+        (should (string-match-p "^// HTTP/1.0 200 OK$" (buffer-string)))
+        (should-not (string-match-p "HTTP/1.1" (buffer-string))))
+      (cl-letf (((symbol-function 'completing-read)
+                 (lambda (_prompt table &rest _)
+                   (car (all-completions "" table)))))
+        (sheet-test-key "C-c C-h"))
+      (with-current-buffer "*HTTP Response*"
+        (should (string-match-p "^// From the history: " (buffer-string)))
+        (should (string-match-p "^// HTTP/1.0 200 OK$" (buffer-string)))))))
+
 (ert-deftest sheet-test-history-diff-of-last-two-bodies ()
   "`sheet-response-diff' shows what changed between the last two bodies."
   (sheet-test-with-history

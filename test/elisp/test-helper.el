@@ -4,7 +4,8 @@
 
 ;; Loaded once before every *-test.el (ert-runner layout; test/run.mjs does the same).
 ;; Starts the example API (test/fixtures/server.mjs) and, when asked, httpbin
-;; (test/fixtures/httpbin.mjs) on 127.0.0.1 once each, provides the
+;; (test/fixtures/httpbin.mjs) and `python3 -m http.server'
+;; (test/fixtures/python-http-server.mjs) on 127.0.0.1 once each, provides the
 ;; fixture macro `sheet-test-with-sheet' and the bounded wait `sheet-test-wait-until',
 ;; and stops the engine and the fixtures when Emacs exits.
 
@@ -87,8 +88,25 @@ fixture's output when it does not start."
             sheet-test--httpbin-url (cdr started))))
   sheet-test--httpbin-url)
 
+(defvar sheet-test--python-http-process nil
+  "The `python3 -m http.server' fixture, or nil.")
+(defvar sheet-test--python-http-url nil
+  "The `python3 -m http.server' fixture's base URL.")
+
+(defun sheet-test-python-http-url ()
+  "The base URL of `python3 -m http.server', an HTTP/1.0 server.
+Started on first use (test/fixtures/python-http-server.mjs); it
+serves hello.txt and hello.json."
+  (unless (and sheet-test--python-http-process
+               (process-live-p sheet-test--python-http-process))
+    (let ((started (sheet-test--start-fixture "python-http-server.mjs"
+                                              "sheet-test-python-http" 20)))
+      (setq sheet-test--python-http-process (car started)
+            sheet-test--python-http-url (cdr started))))
+  sheet-test--python-http-url)
+
 (defun sheet-test-stop-all ()
-  "Stop the engine, the example API and httpbin."
+  "Stop the engine, the example API, httpbin and http.server."
   (ignore-errors (sheet-engine-shutdown))
   (when (and sheet-test--api-process (process-live-p sheet-test--api-process))
     (delete-process sheet-test--api-process))
@@ -97,7 +115,13 @@ fixture's output when it does not start."
              (process-live-p sheet-test--httpbin-process))
     (interrupt-process sheet-test--httpbin-process)
     (sleep-for 0.2)
-    (delete-process sheet-test--httpbin-process)))
+    (delete-process sheet-test--httpbin-process))
+  ;; python-http-server.mjs stops python3 on SIGINT.
+  (when (and sheet-test--python-http-process
+             (process-live-p sheet-test--python-http-process))
+    (interrupt-process sheet-test--python-http-process)
+    (sleep-for 0.2)
+    (delete-process sheet-test--python-http-process)))
 
 (add-hook 'kill-emacs-hook #'sheet-test-stop-all)
 

@@ -102,3 +102,14 @@ describe('HTTP/2 both ways (docs/networks.md)', () => {
     expect(back.text.split('\n').filter((l) => l.startsWith('GET'))).toEqual(['GET https://h/a HTTP/2', 'GET https://h/c']);
   });
 });
+
+describe("JetBrains' GRAPHQL method (kulala.nvim tests/functional/fixtures/format.http)", () => {
+  it('becomes POST under the sheet GraphQL content type; with a Content-Type written, a problem says what to change', () => {
+    const { text, problems } = httpToSheet('GRAPHQL https://h/graphql\n\nquery Q { a }\n\n###\nGRAPHQL https://h/graphql\nContent-Type: application/json\n\nquery R { b }\n');
+    expect(problems).toEqual([expect.objectContaining({ line: 6, construct: 'GRAPHQL' })]);
+    expect(shape(parseSheet(text))).toEqual([
+      { method: 'POST', url: 'https://h/graphql', headers: [expect.objectContaining({ name: 'Content-Type', value: 'application/graphql' })], body: 'query Q { a }' },
+      { method: 'POST', url: 'https://h/graphql', headers: [expect.objectContaining({ name: 'Content-Type', value: 'application/json' })], body: 'query R { b }' },
+    ]);
+  });
+});

@@ -26,19 +26,53 @@ const file = path.join(root, 'proj/requests/deep/a.http');
 describe('loadEnvironment', () => {
   it('walks up to the JetBrains files; the private file wins; $shared underneath', () => {
     const e = loadEnvironment(file, 'dev');
-    expect(e.variables).toEqual({ api: 'v1', lang: 'en', host: 'http://127.0.0.1:1', user: 'secret' });
+    expect(e.variables).toEqual({ SECRET: 'dotenv-value', api: 'v1', lang: 'en', host: 'http://127.0.0.1:1', user: 'secret' });
     expect(e.available).toEqual(['dev', 'local', 'prod']);
-    expect(e.files.map((f) => path.relative(root, f))).toEqual(['proj/.vscode/settings.json', 'proj/http-client.env.json', 'proj/http-client.private.env.json']);
+    expect(e.files.map((f) => path.relative(root, f))).toEqual(['proj/.vscode/settings.json', 'proj/http-client.env.json', 'proj/http-client.private.env.json', 'proj/requests/deep/.env']);
   });
 
   it('reads VS Code settings with comments and trailing commas', () => {
-    expect(loadEnvironment(file, 'local').variables).toEqual({ api: 'v1', lang: 'en', host: 'http://127.0.0.1:3' });
+    expect(loadEnvironment(file, 'local').variables).toEqual({ SECRET: 'dotenv-value', api: 'v1', lang: 'en', host: 'http://127.0.0.1:3' });
   });
 
-  it('without a name: $shared only; the .env next to the file', () => {
+  it('without a name: $shared only (and the .env); the .env next to the file', () => {
     const e = loadEnvironment(file);
-    expect(e.variables).toEqual({ api: 'v1', lang: 'en' });
+    expect(e.variables).toEqual({ SECRET: 'dotenv-value', api: 'v1', lang: 'en' });
     expect(e.dotenv).toEqual({ SECRET: 'dotenv-value' });
+  });
+
+  it('the nearest .env above the file gives plain variables, under the environment files (httpyac, kulala.nvim)', () => {
+    write('dotenv/.env', 'host=https://from-dotenv\nuser=dot\n');
+    write('dotenv/http-client.env.json', JSON.stringify({ dev: { user: 'jb' } }));
+    write('dotenv/requests/deep/a.http', 'GET {{host}}\n');
+    const e = loadEnvironment(path.join(root, 'dotenv/requests/deep/a.http'), 'dev');
+    expect(e.variables).toEqual({ host: 'https://from-dotenv', user: 'jb' });
+    // Only a file variable or the JetBrains file outranks .env values: they are not JetBrains'.
+    expect([...e.jetbrains]).toEqual(['user']);
+    // {{$dotenv NAME}} keeps VS Code's rule: the .env next to the file only.
+    expect(e.dotenv).toEqual({});
+    expect(e.files.map((f) => path.relative(root, f))).toEqual(['dotenv/http-client.env.json', 'dotenv/.env']);
+  });
+
+  it('$schema (kulala.nvim tests/functional/fixtures/export/http-client.env.json) is no environment', () => {
+    write('schema/http-client.env.json', JSON.stringify({ $schema: 'https://example.com/http-client.env.schema.json', $shared: { a: '1' }, dev: { b: '2' } }));
+    write('schema/a.http', 'GET {{b}}\n');
+    const e = loadEnvironment(path.join(root, 'schema/a.http'), 'dev');
+    expect(e.available).toEqual(['dev']);
+    expect(e.variables).toEqual({ a: '1', b: '2' });
+    expect(() => loadEnvironment(path.join(root, 'schema/a.http'), '$schema')).toThrow(expect.objectContaining({ code: 'bad-environment' }));
+  });
+
+  it("Visual Studio's http-client.env.json.user beside the public file overrides it, under the JetBrains private file", () => {
+    write('vsuser/http-client.env.json', JSON.stringify({ $shared: { token: 'shared' }, Development: { baseUrl: 'http://public', secret: 'public' } }));
+    write('vsuser/http-client.env.json.user', JSON.stringify({ $shared: { token: 'user-token' }, Development: { secret: 'local-secret' }, Mine: { baseUrl: 'http://mine' } }));
+    write('vsuser/api/a.http', 'GET {{baseUrl}}\n');
+    const e = loadEnvironment(path.join(root, 'vsuser/api/a.http'), 'Development');
+    expect(e.variables).toEqual({ token: 'user-token', baseUrl: 'http://public', secret: 'local-secret' });
+    expect(e.available).toEqual(['Development', 'Mine']);
+    expect(e.files.map((f) => path.relative(root, f))).toEqual(['vsuser/http-client.env.json', 'vsuser/http-client.env.json.user']);
+    write('vsuser/http-client.private.env.json', JSON.stringify({ Development: { secret: 'private' } }));
+    expect(loadEnvironment(path.join(root, 'vsuser/api/a.http'), 'Development').variables.secret).toBe('private');
   });
 
   it('an unknown name lists the known ones', () => {
@@ -76,10 +110,32 @@ describe('substituteHttp', () => {
     ['$timestamp with an offset', '{{$timestamp -1 d}}', String(Date.UTC(2024, 0, 1, 3, 4, 5) / 1000)],
     ['$datetime rfc1123', '{{$datetime rfc1123}}', 'Tue, 02 Jan 2024 03:04:05 GMT'],
     ['$datetime iso8601 with an offset', '{{$datetime iso8601 1 h}}', '2024-01-02T04:04:05.000Z'],
+    // REST Client's custom formats: Day.js tokens in quotes (httpyac's examples/variables/restClient.http).
+    ['$datetime "DD.MM.YYYY"', '{{$datetime "DD.MM.YYYY"}}', '02.01.2024'],
+    ["$datetime 'DD.MM.YYYY HH:mm' with an offset", "{{$datetime 'DD.MM.YYYY HH:mm' 3 d}}", '05.01.2024 03:04'],
+    ['$datetime with a quarter offset', '{{$datetime iso8601 1 Q}}', '2024-04-02T03:04:05.000Z'],
     ['$processEnv', '{{$processEnv HOME_DIR}}', '/home/x'],
     ['$dotenv', '{{$dotenv SECRET}}', 's3'],
   ])('%s', (_, text, out) => {
     expect(substituteHttp(text, ctx, 1)).toBe(out);
+  });
+
+  it("$date: kulala.nvim's local date, YYYY-MM-DD (fg-gas-backend's api.http writes {{$date}}T12:00:00Z)", () => {
+    const d = now();
+    const local = `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+    expect(substituteHttp('"{{$date}}T12:00:00Z"', ctx, 1)).toBe(`"${local}T12:00:00Z"`);
+  });
+
+  it("$localDatetime as REST Client writes it (Day.js in local time): iso8601 without milliseconds, rfc1123 with the zone's offset, custom formats", () => {
+    const d = now();
+    const p2 = (n: number) => String(Math.abs(n)).padStart(2, '0');
+    const off = -d.getTimezoneOffset();
+    const zone = (sep: string) => `${off >= 0 ? '+' : '-'}${p2(Math.floor(Math.abs(off) / 60))}${sep}${p2(Math.abs(off) % 60)}`;
+    const ymd = `${d.getFullYear()}-${p2(d.getMonth() + 1)}-${p2(d.getDate())}`;
+    const hms = `${p2(d.getHours())}:${p2(d.getMinutes())}:${p2(d.getSeconds())}`;
+    expect(substituteHttp('{{$localDatetime iso8601}}', ctx, 1)).toBe(`${ymd}T${hms}${zone(':')}`);
+    expect(substituteHttp('{{$localDatetime rfc1123}}', ctx, 1)).toMatch(new RegExp(`^[A-Z][a-z]{2}, ${p2(d.getDate())} [A-Z][a-z]{2} ${d.getFullYear()} ${hms} \\${zone('')}$`));
+    expect(substituteHttp('{{$localDatetime "YYYY-MM-DD HH:mm"}}', ctx, 1)).toBe(`${ymd} ${hms.slice(0, 5)}`);
   });
 
   it('$guid and $randomInt', () => {
@@ -91,10 +147,13 @@ describe('substituteHttp', () => {
   it.each([
     ['an unknown name', '{{nope}}', 'unknown-variable'],
     ['a request not sent yet', '{{other.response.body.$.a}}', 'unknown-variable'],
+    ["kulala's response.cookies", '{{login.response.cookies.sample.value}}', 'unsupported-construct'],
     ['a cycle', '{{loop}}', 'vars-cycle'],
     ['an unsupported system variable', '{{$aadToken}}', 'unsupported-construct'],
     ['bad $randomInt arguments', '{{$randomInt 9 1}}', 'bad-argument'],
-    ['a custom date format', '{{$datetime "DD-MM-YYYY"}}', 'unsupported-construct'],
+    ['a date format without quotes', '{{$datetime DD-MM-YYYY}}', 'bad-argument'],
+    ['a .NET or Java date pattern (Day.js would read dd as a weekday)', '{{$datetime "yyyy-MM-dd"}}', 'unsupported-construct'],
+    ['an offset unit REST Client has not', '{{$datetime iso8601 1 days}}', 'bad-argument'],
   ])('%s is a located error', (_, text, code) => {
     expect(() => substituteHttp(text, ctx, 12)).toThrow(expect.objectContaining({ code, line: 12 }));
   });

@@ -29,6 +29,11 @@ describe('response handler API', () => {
     expect(r.logs).toEqual(['got t1']);
   });
 
+  it('a top-level return ends the script without failing (kulala.nvim docs/static/import/demos/5.script.http)', () => {
+    const r = run('const results = client.global.get("results");\nif (!results) { return; }\nclient.test("never", () => {});');
+    expect(r.tests).toEqual([]);
+  });
+
   it('client.exit() stops the script without failing', () => {
     const r = run('client.test("a", () => {}); client.exit(); client.test("b", () => {});');
     expect(r.tests.map((t) => t.name)).toEqual(['a']);

@@ -169,6 +169,20 @@ describe('response handlers', () => {
   });
 });
 
+describe('pre-request script files (kulala.nvim tests/functional/requests/advanced_E.http)', () => {
+  it('a < ./script.js line, then blank lines and directives, then the request line: one request with its script and directives', () => {
+    const s = parseHttpFile(http('### Request 1', '', '< ./../scripts/pre.js', '# @prompt PROMPT_VAR', '', 'POST https://h/x', '', '{"a": 1}'));
+    expect(s.diagnostics).toEqual([]);
+    expect(s.requests.length).toBe(1);
+    expect(s.requests[0]).toMatchObject({
+      method: 'POST',
+      line: 6,
+      preScripts: [{ kind: 'file', path: './../scripts/pre.js', line: 3, endLine: 3 }],
+      directives: [{ name: 'prompt', value: 'PROMPT_VAR', line: 4 }],
+    });
+  });
+});
+
 describe('robustness', () => {
   it('never throws and locates every diagnostic', () => {
     fc.assert(
@@ -179,5 +193,35 @@ describe('robustness', () => {
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe("kulala.nvim's run and import lines (tests/functional/fixtures/format.http)", () => {
+  it('are named in a warning each and never read as a request line', () => {
+    const s = parseHttpFile(http('run   #Ndjson', 'run #Multi-form   ( @host  =example.com,   @user= userName)', 'run    ./export/simple.http  ', '', 'import ./export/simple.http', '', 'GET http://h/post HTTP/1.1', 'Accept: application/json'));
+    expect(s.diagnostics.map((d) => [d.line, d.code, d.severity])).toEqual([[1, 'unsupported-construct', 'warning'], [2, 'unsupported-construct', 'warning'], [3, 'unsupported-construct', 'warning'], [5, 'unsupported-construct', 'warning']]);
+    expect(s.diagnostics[0]!.message).toMatch(/kulala\.nvim's run line/);
+    expect(s.requests.map((r) => [r.line, r.method, r.url])).toEqual([[7, 'GET', 'http://h/post']]);
+  });
+
+  it('a URL without a method that starts with run is still a request', () => {
+    expect(parseHttpFile('runner.example.com/x\n').requests.map((r) => r.url)).toEqual(['runner.example.com/x']);
+  });
+});
+
+describe('what stands above a request line across blank lines stays with it (kulala.nvim format.http)', () => {
+  it('pre-request scripts, directives and run lines, then blank lines, then the request line: one request', () => {
+    const s = parseHttpFile(http('### two', '< ./post.js', '', '< {%', 'client.log("x");', '%}', '', '# @no-redirect', '', 'run #Other', '', '', 'GET http://h/post'));
+    expect(s.requests.length).toBe(1);
+    expect(s.requests[0]).toMatchObject({ line: 13, preScripts: [{ kind: 'file', line: 2 }, { kind: 'inline', line: 4 }], directives: [{ name: 'no-redirect', line: 8 }] });
+    expect(s.diagnostics.map((d) => d.line)).toEqual([10]);
+  });
+});
+
+describe('directives and scripts with no request line below them', () => {
+  it('are named in a warning (they apply to nothing), not dropped silently', () => {
+    const s = parseHttpFile(http('### one', '# @pageId=', '# @name orphan', '< ./pre.js', '', '###', 'GET http://h/a'));
+    expect(s.requests.map((r) => [r.line, r.name])).toEqual([[7, undefined]]);
+    expect(s.diagnostics).toEqual([expect.objectContaining({ line: 3, severity: 'warning', message: expect.stringMatching(/# @name has no request line below it/) })]);
   });
 });

@@ -119,3 +119,22 @@ describe('# @prompt in sheet run', () => {
     expect(rep.files[0].results[0].url).toContain('code=4711');
   });
 });
+
+describe('client.log in sheet run', () => {
+  it("prints the scripts' client.log lines under their request and keeps them in the JSON report", async () => {
+    write('api/log.http', [
+      '< {% client.log("before", request.method); %}',
+      'GET {{host}}/hf/me',
+      '',
+      '> {% client.log("status", response.status, {a: 1}); %}',
+      '',
+      '###',
+      'GET {{host}}/hf/me',
+    ].join('\n'));
+    const r = await sheet(['run', 'api/log.http', '--env', 'dev', '--report', 'json:log.json']);
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/log\.http:2\)[^\n]*\n {4}log: before GET\n {4}log: status 200 \{"a":1\}\n[^\n]*log\.http:7\)/);
+    const rep = JSON.parse(fs.readFileSync(path.join(dir, 'log.json'), 'utf8'));
+    expect(rep.files[0].results.map((x: { logs?: string[] }) => x.logs)).toEqual([['before GET', 'status 200 {"a":1}'], undefined]);
+  });
+});

@@ -7,19 +7,12 @@ load test_helper
 
 setup_file() {
   api_start
-  node "$REST_ROOT/test/fixtures/httpbin.mjs" --port-file "$BATS_FILE_TMPDIR/hb-port" >/dev/null 2>&1 3>&- &
-  echo $! >"$BATS_FILE_TMPDIR/hb.pid"
-  local _
-  for _ in $(seq 1 200); do
-    [ -s "$BATS_FILE_TMPDIR/hb-port" ] && break
-    sleep 0.1
-  done
-  HB=http://127.0.0.1:$(cat "$BATS_FILE_TMPDIR/hb-port")
+  HB=http://127.0.0.1:$(fixture_start hb httpbin.mjs) || return 1
   export HB
 }
 
 teardown_file() {
-  kill "$(cat "$BATS_FILE_TMPDIR/hb.pid")" 2>/dev/null || true
+  fixture_stop hb
   api_stop
 }
 

@@ -89,7 +89,7 @@ verb_pipe_loop() {
 }
 
 # shellcheck disable=SC2016 # the code runs in the shell under test, which expands it
-@test "https:// to a port that speaks plain HTTP: curl's 35 before any timeout, daemon and direct" {
+@test "https:// to a port that speaks plain HTTP: curl's 35 before any timeout and one sentence that says use http://, daemon and direct" {
   start_daemon
   run curl -s -m 5 "https://127.0.0.1:$API_PORT/small"
   [ "$status" -eq 35 ]
@@ -97,6 +97,8 @@ verb_pipe_loop() {
     # -m 5: a client that waited for the handshake would end with 28 instead.
     MODE=$mode run --separate-stderr rsh '[ -n "$MODE" ] && export REST_NO_DAEMON=1; rest "https://127.0.0.1:$API_PORT" >/dev/null; GET /small -m 5'
     [ "$status" -eq 35 ] || { echo "mode '$mode': status $status, stderr: $stderr"; return 1; }
-    [[ $stderr == *"https://127.0.0.1:$API_PORT/small"* ]]
+    [[ $stderr == *"https://127.0.0.1:$API_PORT/small: the server at 127.0.0.1:$API_PORT answered in plain HTTP, not TLS; use http://"* ]]
+    [[ $stderr != *"wrong version number"* ]]
+    [ "$(printf '%s\n' "$stderr" | wc -l)" -eq 1 ]
   done
 }

@@ -42,6 +42,25 @@ api_stop() {
   return 0
 }
 
+# fixture_start NAME SCRIPT [ARG...]: start test/fixtures/SCRIPT with --port-file (and ARGs),
+# its pid in $BATS_FILE_TMPDIR/NAME.pid; print the port it listens on once written (at most
+# 20 s, gunicorn's start on a loaded machine), or fail. fixture_stop NAME ends it.
+fixture_start() {
+  local name=$1 script=$2 portfile=$BATS_FILE_TMPDIR/$1-port _
+  shift 2
+  node "$REST_ROOT/test/fixtures/$script" --port-file "$portfile" "$@" >/dev/null 2>&1 3>&- &
+  echo $! >"$BATS_FILE_TMPDIR/$name.pid"
+  for _ in $(seq 1 200); do
+    [ -s "$portfile" ] && { cat "$portfile"; return 0; }
+    sleep 0.1
+  done
+  return 1
+}
+
+fixture_stop() {
+  kill "$(cat "$BATS_FILE_TMPDIR/$1.pid")" 2>/dev/null || true
+}
+
 setup_file() { api_start; }
 teardown_file() { api_stop; }
 

@@ -6,7 +6,8 @@
  */
 import { EngineError } from '../errors.js';
 import { fileCookieString } from './cookie-file.js';
-import type { CurlArg, DataPart } from './options.js';
+import type { CurlArg } from './command-line.js';
+import type { DataPart } from './options.js';
 import { dataFile, fileDataBytes, urlencodeData } from './rules.js';
 
 const bad = (message: string, hint: string) => new EngineError('bad-argument', message, { hint });

@@ -111,6 +111,11 @@ function header(o: CurlOptions, raw: string): void {
   o.headers.push([name, value]);
 }
 
+/** The error of an option word `name` (`-H`, `--header`) given last, without its argument. */
+export function missingArgument(name: string): EngineError {
+  return new EngineError('bad-option', `${name} needs an argument`, { hint: `Write ${name} followed by its value.` });
+}
+
 function seconds(name: string, v: string): number {
   const n = Number(v);
   if (!Number.isFinite(n) || n < 0) throw new EngineError('bad-option', `${name} ${JSON.stringify(v)}: not a number of seconds`, { hint: `Write ${name} 10 or ${name} 2.5.` });
@@ -200,6 +205,30 @@ const SHORT: Record<string, string> = {
   n: 'netrc',
 };
 
+/**
+ * The long name (without dashes) of the option the engine performs that `name` switches off
+ * with curl's `--no-<option>` form (`no-verbose` -> `verbose`), or undefined: only boolean
+ * options have that form.
+ */
+export function negatedOption(name: string): string | undefined {
+  const base = name.startsWith('no-') ? name.slice(3) : undefined;
+  return base !== undefined && LONG[base] && !LONG[base]!.arg ? base : undefined;
+}
+
+/**
+ * Whether the engine performs the long option `name` (without dashes) itself, and whether it
+ * takes an argument; undefined when the engine does not know it.
+ */
+export function knownLongOption(name: string): { arg: boolean } | undefined {
+  const spec = LONG[name];
+  return spec && { arg: spec.arg };
+}
+
+/** The long name of the short option letter `c` when the engine performs it (`H` -> `header`). */
+export function knownShortOption(c: string): string | undefined {
+  return SHORT[c];
+}
+
 /** Every option the engine performs itself, for the docs and `rest --help`. */
 export const KNOWN_OPTIONS: string[] = Object.keys(LONG).map((l) => {
   const s = Object.entries(SHORT).find(([, v]) => v === l)?.[0];
@@ -256,7 +285,7 @@ export function parseCurlOptions(words: string[], into: CurlOptions = emptyOptio
   const o = into;
   let i = 0;
   const take = (name: string): string => {
-    if (i >= words.length) throw new EngineError('bad-option', `${name} needs an argument`, { hint: `Write ${name} followed by its value.` });
+    if (i >= words.length) throw missingArgument(name);
     return words[i++]!;
   };
   const unknown = (w: string) => {
@@ -266,16 +295,15 @@ export function parseCurlOptions(words: string[], into: CurlOptions = emptyOptio
   while (i < words.length) {
     const w = words[i++]!;
     if (w.startsWith('--') && w.length > 2) {
-      let name = w.slice(2);
       // curl's --no-<option> forms switch a boolean option off.
-      const negated = name.startsWith('no-') && LONG[name.slice(3)] && !LONG[name.slice(3)]!.arg;
-      if (negated) name = name.slice(3);
+      const negated = negatedOption(w.slice(2));
+      const name = negated ?? w.slice(2);
       const spec = LONG[name];
       if (!spec) {
         unknown(w);
         continue;
       }
-      if (negated) {
+      if (negated !== undefined) {
         resetBoolean(o, name);
         continue;
       }
@@ -324,92 +352,4 @@ function resetBoolean(o: CurlOptions, name: string): void {
   };
   const key = map[name];
   if (key) (o as unknown as Record<string, boolean>)[key] = false;
-}
-
-/**
- * curl options the engine does not perform that take an argument (curl's manual), so that a
- * reader of a whole curl command line ({@link splitCurlArgs}) knows their argument is not the URL.
- */
-const OTHER_ARG_LONG = new Set([
-  'url', 'form', 'form-string', 'upload-file', 'preproxy', 'range', 'write-out', 'dump-header',
-  'config', 'continue-at', 'speed-limit', 'speed-time', 'time-cond', 'ftp-port', 'quote', 'telnet-option',
-  'key-type', 'capath', 'crlfile', 'pinnedpubkey', 'ciphers', 'tls13-ciphers',
-  'curves', 'resolve', 'connect-to', 'interface', 'local-port', 'dns-servers', 'dns-interface', 'limit-rate',
-  'max-filesize', 'connect-timeout', 'retry', 'retry-delay', 'retry-max-time', 'keepalive-time', 'expect100-timeout',
-  'happy-eyeballs-timeout-ms', 'oauth2-bearer', 'aws-sigv4', 'trace', 'trace-ascii', 'trace-config', 'output-dir',
-  'proto', 'proto-redir', 'proto-default', 'abstract-unix-socket', 'netrc-file',
-  'request-target', 'socks4', 'socks4a', 'socks5', 'socks5-hostname', 'tls-max', 'sasl-authzid', 'login-options',
-  'mail-from', 'mail-rcpt', 'mail-auth', 'variable', 'url-query', 'stderr', 'etag-save', 'etag-compare', 'hsts',
-  'alt-svc', 'doh-url', 'proxy-header', 'engine', 'random-file', 'egd-file', 'ftp-method', 'krb',
-  'create-file-mode', 'parallel-max', 'rate', 'ip-tos', 'vlan-priority',
-]);
-const OTHER_ARG_SHORT: Record<string, string> = {
-  F: 'form', T: 'upload-file', r: 'range', w: 'write-out', D: 'dump-header',
-  K: 'config', C: 'continue-at', Y: 'speed-limit', y: 'speed-time', z: 'time-cond', P: 'ftp-port', Q: 'quote', t: 'telnet-option',
-};
-/** Short flags (no argument) the engine does not perform, by curl's long name, so `-g` and `--globoff` read the same. */
-const OTHER_FLAG_SHORT: Record<string, string> = {
-  g: 'globoff', N: 'no-buffer', f: 'fail', O: 'remote-name', J: 'remote-header-name', '#': 'progress-bar', q: 'disable',
-  '4': 'ipv4', '6': 'ipv6', '0': 'http1.0', l: 'list-only', n: 'netrc', p: 'proxytunnel', R: 'remote-time', B: 'use-ascii',
-  a: 'append', Z: 'parallel', M: 'manual', V: 'version', h: 'help',
-};
-
-/** One option of a curl command line, with its argument when it takes one. */
-export interface CurlArg {
-  /** The long name without dashes (`header` for `-H`), or the option word itself when curl's name is not known here. */
-  name: string;
-  /** The option as written (`-H`, `--header`, `--no-get`). */
-  written: string;
-  /** Whether the engine performs it itself ({@link parseCurlOptions} understands it). */
-  known: boolean;
-  arg?: string;
-}
-
-/**
- * Split the words of a whole curl command line (without the leading `curl`) into its options
- * and the other words (the URLs), as curl reads them: short options bundled or with their
- * argument attached (`-sSL`, `-XPUT`), `--` ends the options. An option neither the engine nor
- * {@link OTHER_ARG_LONG} knows is taken to have no argument.
- *
- * @throws EngineError `bad-option` when an option misses its argument.
- */
-export function splitCurlArgs(words: string[]): { options: CurlArg[]; positional: string[] } {
-  const options: CurlArg[] = [];
-  const positional: string[] = [];
-  let i = 0;
-  const take = (name: string): string => {
-    if (i >= words.length) throw new EngineError('bad-option', `${name} needs an argument`, { hint: `Write ${name} followed by its value.` });
-    return words[i++]!;
-  };
-  while (i < words.length) {
-    const w = words[i++]!;
-    if (w === '--') {
-      positional.push(...words.slice(i));
-      break;
-    }
-    if (w.startsWith('--')) {
-      const name = w.slice(2);
-      const base = name.startsWith('no-') && LONG[name.slice(3)] && !LONG[name.slice(3)]!.arg ? name.slice(3) : name;
-      const spec = LONG[base];
-      const takes = spec ? spec.arg : OTHER_ARG_LONG.has(name);
-      options.push({ name, written: w, known: spec !== undefined, ...(takes ? { arg: take(w) } : {}) });
-      continue;
-    }
-    if (w.startsWith('-') && w.length > 1) {
-      for (let k = 1; k < w.length; k++) {
-        const c = w[k]!;
-        const long = SHORT[c] ?? OTHER_ARG_SHORT[c];
-        const takes = SHORT[c] ? LONG[SHORT[c]]!.arg : OTHER_ARG_SHORT[c] !== undefined;
-        if (takes) {
-          const rest = w.slice(k + 1);
-          options.push({ name: long!, written: `-${c}`, known: SHORT[c] !== undefined, arg: rest !== '' ? rest : take(`-${c}`) });
-          break;
-        }
-        options.push({ name: long ?? OTHER_FLAG_SHORT[c] ?? `-${c}`, written: `-${c}`, known: SHORT[c] !== undefined });
-      }
-      continue;
-    }
-    positional.push(w);
-  }
-  return { options, positional };
 }

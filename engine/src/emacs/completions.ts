@@ -68,8 +68,9 @@ export const SYSTEM_VARIABLES: { name: string; args: string }[] = [
   { name: '$randomInt', args: 'min max' },
   { name: '$timestamp', args: '[offset unit]' },
   { name: '$isoTimestamp', args: '' },
-  { name: '$datetime', args: 'rfc1123|iso8601 [offset unit]' },
-  { name: '$localDatetime', args: 'rfc1123|iso8601 [offset unit]' },
+  { name: '$date', args: '' },
+  { name: '$datetime', args: 'rfc1123|iso8601|"FORMAT" [offset unit]' },
+  { name: '$localDatetime', args: 'rfc1123|iso8601|"FORMAT" [offset unit]' },
   { name: '$processEnv', args: 'NAME' },
   { name: '$dotenv', args: 'NAME' },
   ...['alphabetic(n)', 'alphanumeric(n)', 'hexadecimal(n)', 'numeric(n)', 'integer(from, to)', 'float(from, to)', 'email', 'uuid'].map((r) => {

@@ -16,7 +16,7 @@ import { syntaxFor } from '../http-file/index.js';
 import * as P from './protocol.js';
 import { VERSION } from '../version.js';
 import { Session, type SessionEvalLisp } from '../session/session.js';
-import { checkTlsSettings } from '../session/tls-settings.js';
+import { checkSettings } from '../session/settings.js';
 import { answerBadFrames, FramedStreamWriter, strictJsonDecoder } from './framing.js';
 import { FrameResync } from './resync.js';
 import { completionsFor } from './completions.js';
@@ -62,52 +62,6 @@ function checkSheetParams<T extends { text: string; line?: number; context?: unk
   }
   const settings = (p as { settings?: unknown }).settings;
   return settings === undefined ? p : { ...p, settings: checkSettings(settings, 'params.settings') };
-}
-
-/** The type each setting must have (protocol.ts, `Settings`); null also allowed where listed. */
-const SETTING_TYPES: Record<keyof P.Settings, [type: string, nullable: boolean]> = {
-  maxPasses: ['number', false],
-  threshold: ['number', true],
-  inhibitCookies: ['boolean', false],
-  timeoutMs: ['number', false],
-  followRedirects: ['boolean', false],
-  maxRedirects: ['number', false],
-  cookieJarFile: ['string', true],
-  insecure: ['boolean', false],
-  proxy: ['object', true],
-  caFile: ['string', true],
-  clientCert: ['object', true],
-  clientCertificates: ['object', true],
-  http2: ['boolean', false],
-  unixSocket: ['string', true],
-  netrc: ['string', true],
-};
-
-/** The fields of `Settings.proxy` (protocol.ts, `ProxySetting`), each a string. */
-const PROXY_FIELDS = ['all', 'noProxy', 'http', 'https', 'noProxyRegexp'];
-
-/**
- * Check settings' shape: an object (or absent) whose known fields have their type (numbers
- * finite and not negative); unknown fields are ignored, absent and null ones left as they are.
- * @throws EngineError `bad-argument` naming the field.
- */
-function checkSettings(s: unknown, where: string): P.Settings | undefined {
-  if (s === undefined || s === null) return undefined;
-  if (typeof s !== 'object' || Array.isArray(s)) {
-    throw new EngineError('bad-argument', `${where} must be an object of settings, not ${JSON.stringify(s)}`, { hint: 'See Settings in docs/protocol.md.' });
-  }
-  const out: Record<string, unknown> = {};
-  for (const [k, [type, nullable]] of Object.entries(SETTING_TYPES)) {
-    const v = (s as Record<string, unknown>)[k];
-    if (v === undefined || (v === null && !nullable)) continue;
-    const ok = v === null || (typeof v === type && (type !== 'number' || (Number.isFinite(v) && (v as number) >= 0)));
-    if (!ok) throw new EngineError('bad-argument', `${where}.${k} must be ${nullable ? `a ${type} or null` : `a ${type}`}${type === 'number' ? ' (not negative)' : ''}, not ${JSON.stringify(v)}`, { hint: 'See Settings in docs/protocol.md.' });
-    const badProxy = k === 'proxy' && v !== null && (Array.isArray(v) || Object.entries(v as object).some(([f, x]) => PROXY_FIELDS.includes(f) && x !== undefined && typeof x !== 'string'));
-    if (badProxy) throw new EngineError('bad-argument', `${where}.proxy must be an object of strings (${PROXY_FIELDS.join(', ')}) or null, not ${JSON.stringify(v)}`, { hint: 'See ProxySetting in docs/protocol.md.' });
-    out[k] = v;
-  }
-  checkTlsSettings(out, where);
-  return out as P.Settings;
 }
 
 /** Wire a Session to a connection. Exported for tests, which use in-memory streams too. */

@@ -133,6 +133,11 @@ export function httpToSheet(text: string): ConvertResult {
     const http2 = r.httpVersion === 'HTTP/2' || !!r.directives?.some((d) => d.name === 'http2');
     out.push(`${r.method} ${refs(r.url, r.line)}${http2 ? ' HTTP/2' : ''}`);
     for (const h of r.headers) if (h.kind === 'header') out.push(`${h.name}: ${refs(h.value, h.line)}`);
+    // JetBrains' GRAPHQL method: a sheet marks a GraphQL query with its media type.
+    if (r.graphql) {
+      if (!r.headers.some((h) => h.kind === 'header' && /^content-type$/i.test(h.name))) out.push('Content-Type: application/graphql');
+      else problems.push({ line: r.line, construct: 'GRAPHQL', message: 'converted as POST: a sheet sends a GraphQL query as JSON only under Content-Type: application/graphql; put that in place of the Content-Type written' });
+    }
     const b = r.body;
     if (b?.kind === 'text') {
       const bl = b.text.split('\n');

@@ -3,11 +3,17 @@
  * - JetBrains HTTP Client: `http-client.env.json` and `http-client.private.env.json` (the
  *   private file wins), `{ "dev": { "host": "..." }, "$shared": { ... } }`;
  * - VS Code REST Client: `"rest-client.environmentVariables"` in `.vscode/settings.json`
- *   (JSON with comments), `{ "$shared": { ... }, "local": { ... } }`.
+ *   (JSON with comments), `{ "$shared": { ... }, "local": { ... } }`;
+ * - Visual Studio: `http-client.env.json` and, beside it, the per-user
+ *   `http-client.env.json.user` (Microsoft Learn, "Use .http files in Visual Studio 2022":
+ *   its values override the shared file's).
  * Each is found by walking up from the `.http` file's directory to the root (the nearest file
  * of each kind). Variables merge in this order, later winning: VS Code `$shared`, JetBrains
- * `$shared`, VS Code's environment, JetBrains' public, JetBrains' private.
+ * `$shared`, Visual Studio's user `$shared`, JetBrains' private `$shared`, then the same four
+ * for the chosen environment.
  * The `.env` file for `{{$dotenv NAME}}` is the one next to the `.http` file (VS Code's rule).
+ * The nearest `.env` at or above the file also gives plain `{{NAME}}` variables (httpyac and
+ * kulala.nvim read it so), under every environment file's values and the file variables.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -39,6 +45,8 @@ export interface Environment {
 
 const JB_PUBLIC = 'http-client.env.json';
 const JB_PRIVATE = 'http-client.private.env.json';
+/** Visual Studio's per-user file beside `http-client.env.json`, kept out of source control. */
+const VS_USER = 'http-client.env.json.user';
 const VSCODE_KEY = 'rest-client.environmentVariables';
 /** VS Code REST Client's client certificates by host, for every environment. */
 const VSCODE_CERTIFICATES = 'rest-client.certificates';
@@ -71,6 +79,15 @@ function readJson(file: string): Record<string, unknown> {
     });
   }
   return v as Record<string, unknown>;
+}
+
+/** The `NAME=value` lines of a `.env` file (dotenv's syntax). */
+function readDotenv(file: string): Record<string, string> {
+  try {
+    return parseDotenv(fs.readFileSync(file));
+  } catch (e) {
+    throw new EngineError('file-unreadable', `cannot read ${file} (${(e as NodeJS.ErrnoException).code ?? 'error'})`, { hint: 'Check the file\'s permissions.', details: { path: file } });
+  }
 }
 
 /** String values of one environment section; objects (e.g. JetBrains' SSLConfiguration) are skipped. */
@@ -111,8 +128,14 @@ export function loadEnvironment(filePath: string, envName?: string): Environment
   const priv = pub ? (fs.existsSync(path.join(path.dirname(pub), JB_PRIVATE)) ? path.join(path.dirname(pub), JB_PRIVATE) : undefined) : findUp(dir, JB_PRIVATE);
   const jbPriv = priv ? readJson(priv) : undefined;
   if (priv) files.push(priv);
-  for (const s of [vs, jbPub, jbPriv]) if (s) sources.push(s);
-  const available = [...new Set(sources.flatMap((s) => Object.keys(s)).filter((k) => k !== '$shared'))].sort();
+  // Visual Studio's user file: beside the public file (else the nearest), over the public one.
+  const userFile = pub ? (fs.existsSync(path.join(path.dirname(pub), VS_USER)) ? path.join(path.dirname(pub), VS_USER) : undefined) : findUp(dir, VS_USER);
+  const vsUser = userFile ? readJson(userFile) : undefined;
+  if (userFile) files.push(userFile);
+  const envFiles = [vs, jbPub, vsUser, jbPriv];
+  for (const s of envFiles) if (s) sources.push(s);
+  // `$shared` and other `$` keys (`$schema`, which kulala's environment files carry) are no environments.
+  const available = [...new Set(sources.flatMap((s) => Object.keys(s)).filter((k) => !k.startsWith('$')))].sort();
   if (envName !== undefined && !available.includes(envName)) {
     throw new EngineError('bad-environment', `no environment named ${JSON.stringify(envName)}`, {
       hint: available.length ? `Choose one of: ${available.join(', ')}.` : `No environment file found above ${dir} (${JB_PUBLIC}, or ${VSCODE_KEY} in .vscode/settings.json).`,
@@ -120,6 +143,12 @@ export function loadEnvironment(filePath: string, envName?: string): Environment
     });
   }
   const variables: Record<string, string> = {};
+  // httpyac's and kulala's `.env` (the nearest above the file): plain variables, below the rest.
+  const dotenvAbove = findUp(dir, '.env');
+  if (dotenvAbove) {
+    Object.assign(variables, readDotenv(dotenvAbove));
+    files.push(dotenvAbove);
+  }
   const jetbrains = new Set<string>();
   const take = (s: Record<string, unknown> | undefined, key: string) => {
     for (const [k, v] of Object.entries(s ? section(s[key]) : {})) {
@@ -128,23 +157,16 @@ export function loadEnvironment(filePath: string, envName?: string): Environment
       else jetbrains.add(k);
     }
   };
-  for (const s of [vs, jbPub, jbPriv]) take(s, '$shared');
-  if (envName !== undefined) for (const s of [vs, jbPub, jbPriv]) take(s, envName);
+  for (const s of envFiles) take(s, '$shared');
+  if (envName !== undefined) for (const s of envFiles) take(s, envName);
   const clientCertificates: Record<string, ClientCertSpec> = {};
   // VS Code's, relative to the workspace (the folder holding .vscode), under the environments'.
   if (vsCertificates !== undefined) addCertificates({ clientCertificates: vsCertificates }, vscode!, clientCertificates, path.dirname(path.dirname(vscode!)), VSCODE_CERTIFICATES);
-  const fileOf = new Map<unknown, string>([[vs, vscode!], [jbPub, pub!], [jbPriv, priv!]]);
+  const fileOf = new Map<unknown, string>([[vs, vscode!], [jbPub, pub!], [vsUser, userFile!], [jbPriv, priv!]]);
   for (const key of envName !== undefined ? ['$shared', envName] : ['$shared']) {
-    for (const s of [vs, jbPub, jbPriv]) if (s) addCertificates(s[key], fileOf.get(s)!, clientCertificates);
+    for (const s of envFiles) if (s) addCertificates(s[key], fileOf.get(s)!, clientCertificates);
   }
-  let dotenv: Record<string, string> = {};
   const envFile = path.join(dir, '.env');
-  if (fs.existsSync(envFile)) {
-    try {
-      dotenv = parseDotenv(fs.readFileSync(envFile));
-    } catch (e) {
-      throw new EngineError('file-unreadable', `cannot read ${envFile} (${(e as NodeJS.ErrnoException).code ?? 'error'})`, { details: { path: envFile } });
-    }
-  }
+  const dotenv = envFile === dotenvAbove ? readDotenv(envFile) : {};
   return { ...(envName !== undefined ? { name: envName } : {}), variables, jetbrains, files, available, dotenv, clientCertificates };
 }

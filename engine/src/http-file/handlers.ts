@@ -117,8 +117,9 @@ export function runHandlerScript(source: string, line: number, res: HandlerRespo
   const out: HandlerResult = { tests: [], variables: new Map(Object.entries(req?.variables ?? {})), globals: new Map(globals), cleared: [], logs: [] };
   try {
     vm.runInContext(`const __input = ${JSON.stringify(inputJson(res, globals, req))};\n${PRELUDE}`, context, { timeout: timeoutMs });
-    // The user's script runs in its own block so its declarations do not clash with the prelude.
-    vm.runInContext(`{\n${source}\n}`, context, { timeout: timeoutMs, filename: `handler@line${line}.js`, lineOffset: line - 2 });
+    // The user's script runs in its own function so its declarations do not clash with the
+    // prelude, and a `return` ends it (kulala.nvim's scripts write `if (!x) { return; }`).
+    vm.runInContext(`(() => {\n${source}\n})();`, context, { timeout: timeoutMs, filename: `handler@line${line}.js`, lineOffset: line - 2 });
   } catch (e) {
     const exited = typeof e === 'object' && e !== null && (e as { exit?: unknown }).exit === true && !(e instanceof Error);
     const msg = e instanceof Error || (typeof e === 'object' && e !== null && 'message' in e) ? String((e as Error).message) : String(e);

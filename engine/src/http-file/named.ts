@@ -2,8 +2,8 @@
  * Named requests of `.http` files (`# @name login`, then `{{login.response.body.$.token}}`,
  * `{{login.request.headers.X}}`; VS Code REST Client's "Request Variables", JetBrains HTTP
  * Client's response references): what of an exchange is kept, and bodies as the text the
- * references and the response handlers read. One home for the Session (session/http-file.ts)
- * and the HttpFileRunner (send.ts).
+ * references and the response handlers read, for the Session (session/http-file.ts), which
+ * every front end and the library's HttpFileRunner send through.
  */
 import { decodeExact, parseContentType } from '../present/present.js';
 import type { RequestRecord } from '../resolve/http-vars.js';

@@ -16,7 +16,19 @@ import type { Block, BodyNode, BodyPart, Diagnostic, Directive, HeaderItem, Requ
 import { HTTP_VERSION, METHODS, splitLines } from '../sheet/parse.js';
 import { bodyNode } from '../sheet/body-parts.js';
 
-const METHOD_SET = new Set<string>([...METHODS, 'CONNECT']);
+/**
+ * The methods a `.http` request line may start with: RFC 9110's and PATCH (RFC 5789), then
+ * WebDAV's (RFC 4918), DeltaV's (RFC 3253), ACL (RFC 3744), MKCALENDAR (RFC 4791) and SEARCH
+ * (RFC 5323): the union of VS Code REST Client's list (src/utils/httpRequestParser.ts) and
+ * httpyac's (requestHttpRegionParser.ts). A method outside it is a located `unknown-method`.
+ */
+export const HTTP_FILE_METHODS: readonly string[] = [
+  ...METHODS, 'CONNECT',
+  'PROPFIND', 'PROPPATCH', 'MKCOL', 'COPY', 'MOVE', 'LOCK', 'UNLOCK',
+  'CHECKOUT', 'CHECKIN', 'REPORT', 'MERGE', 'MKACTIVITY', 'MKWORKSPACE', 'VERSION-CONTROL', 'BASELINE-CONTROL',
+  'ACL', 'MKCALENDAR', 'SEARCH',
+];
+const METHOD_SET = new Set<string>(HTTP_FILE_METHODS);
 const SEPARATOR = /^###(.*)$/;
 const COMMENT = /^[ \t]*(#|\/\/)/;
 const DIRECTIVE = /^[ \t]*(?:#|\/\/)[ \t]*@([A-Za-z][\w-]*)(?:[ \t]*=?[ \t]*(.*?))?[ \t]*$/;
@@ -37,6 +49,13 @@ function urlContinues(l: string): boolean {
   return /^[ \t]+\S/.test(l) && !COMMENT.test(l) && !HEADER.test(l);
 }
 const BLANK = /^[ \t]*$/;
+/**
+ * kulala.nvim's `run #Name`, `run ./other.http`, `import ./other.http` lines before a request
+ * line: not a request line (`run` is no method), so they are named and passed over.
+ */
+const KULALA_COMMAND = /^(run|import)[ \t]+(?:#|\.{0,2}\/|\S+\.(?:http|rest)\b)/;
+/** `< ./script.js` above the request line: a JetBrains pre-request script file. */
+const PRE_SCRIPT_FILE = /^<[ \t]+(\S.*?)[ \t]*$/;
 
 /** Directives we act on; others are kept and reported as unsupported (docs/http-files.md). */
 export const KNOWN_DIRECTIVES = new Set(['name', 'no-redirect', 'no-cookie-jar', 'prompt', 'note', 'no-auto-encoding', 'http2']);
@@ -54,13 +73,19 @@ function requestLine(raw: string): [string, string | undefined, string, string |
     version = v[1];
     rest = rest.slice(0, v.index);
   }
-  const w = /^([A-Za-z]+)[ \t]+/.exec(rest);
+  const w = /^([A-Za-z]+(?:-[A-Za-z]+)*)[ \t]+/.exec(rest);
   if (w && rest.length > w[0].length) return [t, w[1], rest.slice(w[0].length), version];
   return [t, undefined, rest, version];
 }
 
+/**
+ * JetBrains' `GRAPHQL URL` request line (HTTP Client reference, "GraphQL"; httpyac and kulala
+ * read it too): sent as `POST` with the body as a GraphQL query (resolve/http-graphql.ts).
+ */
+const GRAPHQL_METHOD = 'GRAPHQL';
+
 /** A request line that starts a new request after a blank line (httpyac): an upper-case method, a blank, a target. */
-const NEW_REQUEST = new RegExp(`^(?:${[...METHOD_SET].join('|')})[ \\t]+\\S`);
+const NEW_REQUEST = new RegExp(`^(?:${[...METHOD_SET, GRAPHQL_METHOD].join('|')})[ \\t]+\\S`);
 
 /**
  * The line ranges of the requests: split at `###` lines (VS Code REST Client, JetBrains), and,
@@ -99,7 +124,9 @@ function splitRequests(lines: string[], n: number): { start: number; end: number
       continue;
     }
     if (!hasRequest) {
-      hasRequest = !BLANK.test(sl) && !COMMENT.test(sl) && !/^[ \t]*@/.test(sl);
+      // A `< ./script.js` line before the request line is a pre-request script (JetBrains),
+      // and a kulala `run`/`import` line is none either: a blank line may follow them.
+      hasRequest = !BLANK.test(sl) && !COMMENT.test(sl) && !/^[ \t]*@/.test(sl) && !PRE_SCRIPT_FILE.test(sl) && !KULALA_COMMAND.test(sl);
       continue;
     }
     if (!NEW_REQUEST.test(sl)) continue;
@@ -155,9 +182,14 @@ export function parseHttpFile(text: string): Sheet {
         i = sc.end;
         continue;
       }
-      const preFile = /^<[ \t]+(\S.*?)[ \t]*$/.exec(l);
+      const preFile = PRE_SCRIPT_FILE.exec(l);
       if (preFile) {
         preScripts.push({ kind: 'file', path: preFile[1]!, line: i, endLine: i });
+        continue;
+      }
+      const k = KULALA_COMMAND.exec(l);
+      if (k) {
+        diagnostics.push({ code: 'unsupported-construct', severity: 'warning', line: i, message: `kulala.nvim's ${k[1]} line is not supported: what it names is not ${k[1] === 'run' ? 'run' : 'imported'} here`, hint: 'Send the requests it names where they are written (sheet run FILE runs a whole file).' });
         continue;
       }
       const d = DIRECTIVE.exec(l);
@@ -177,6 +209,12 @@ export function parseHttpFile(text: string): Sheet {
       }
       break;
     }
+    if (i > r.end && !block.error) {
+      // Directives and scripts with no request line below them apply to nothing: say so (an
+      // unknown `# @x` there is read as the comment it may be, e.g. a commented-out `# @id=`).
+      const lost = [...directives.filter((d) => KNOWN_DIRECTIVES.has(d.name)).map((d) => ({ line: d.line, what: `# @${d.name}` })), ...preScripts.map((p) => ({ line: p.line, what: 'the pre-request script' }))].sort((a, b) => a.line - b.line)[0];
+      if (lost) diagnostics.push({ code: 'unsupported-construct', severity: 'warning', line: lost.line, message: `${lost.what} has no request line below it (before the next ###) and applies to nothing`, hint: 'Put it right above a request line, or remove it.' });
+    }
     if (i > r.end || block.error) continue;
     // Request line.
     const reqLine = i;
@@ -184,14 +222,16 @@ export function parseHttpFile(text: string): Sheet {
     const m = requestLine(raw);
     let method = m[1] ? m[1] : 'GET';
     let url = m[2]!;
-    if (m[1] && !/^[A-Z]+$/.test(m[1])) {
+    if (m[1] && !/^[A-Z]+(?:-[A-Z]+)*$/.test(m[1])) {
       // `localhost:3000/x`-like lines have no method; a lower-case word followed by a URL is a wrong method.
-      if (/^[a-z]+$/.test(m[1]) && METHOD_SET.has(m[1].toUpperCase())) method = m[1].toUpperCase();
+      if (/^[a-z]+(?:-[a-z]+)*$/.test(m[1]) && (METHOD_SET.has(m[1].toUpperCase()) || m[1].toUpperCase() === GRAPHQL_METHOD)) method = m[1].toUpperCase();
       else {
         method = 'GET';
         url = `${m[1]} ${m[2]}`;
       }
     }
+    const graphql = method === GRAPHQL_METHOD;
+    if (graphql) method = 'POST';
     if (!METHOD_SET.has(method)) {
       const e: Diagnostic = { code: 'unknown-method', severity: 'error', line: i, message: `unknown method ${method}`, hint: `Use one of ${[...METHOD_SET].join(', ')}.` };
       diagnostics.push(e);
@@ -269,6 +309,7 @@ export function parseHttpFile(text: string): Sheet {
     while (bodyLines.length && BLANK.test(bodyLines[bodyLines.length - 1]!.text)) bodyLines.pop();
     const req: RequestNode = { method, url: url.trim(), line: reqLine, startLine: r.start, endLine: r.end, headers, hooks: [] };
     if (m[3] ?? lastVersion?.[1]) req.httpVersion = m[3] ?? lastVersion![1];
+    if (graphql) req.graphql = true;
     const body = bodyNode(bodyLines);
     if (body) req.body = body;
     const nameDir = [...directives].reverse().find((d) => d.name === 'name');

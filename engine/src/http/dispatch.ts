@@ -17,7 +17,10 @@ export interface ResponseHead {
   status: number;
   statusText: string;
   headers: Header[];
-  /** The HTTP version that answered (`1.1`, or `2` when ALPN chose h2), set by send.ts. */
+  /**
+   * The HTTP version that answered: the status line's (`1.0`, `1.1`; RFC 9112 2.3) as
+   * undici's parser read it, else (HTTP/2) send.ts's `2` from ALPN.
+   */
   httpVersion?: string;
   /** The proxy the exchange went through (send.ts), `origin` and where it came from. */
   proxy?: { origin: string; source: string };
@@ -38,6 +41,8 @@ export interface RawResponse {
   body: Uint8Array;
   /** Body bytes received from the server (before decoding). */
   received: number;
+  /** The status line's version (`1.0`, `1.1`); undefined over HTTP/2. */
+  httpVersion?: string;
 }
 
 /**
@@ -81,6 +86,7 @@ export function dispatchOnce(dispatcher: Dispatcher, req: Request, signal: Abort
   return new Promise<RawResponse>((resolve, reject) => {
     let status = 0;
     let statusText = '';
+    let httpVersion: string | undefined;
     let resHeaders: Header[] = [];
     const chunks: Buffer[] = [];
     let collected = 0;
@@ -109,7 +115,7 @@ export function dispatchOnce(dispatcher: Dispatcher, req: Request, signal: Abort
         if (entry && !entry.destroyed) entry.destroy();
         if (current?.kind === 'sink' && !current.target.destroyed) current.target.destroy();
         reject(err instanceof SinkError || !headSeen ? err : new BodyError(err, received));
-      } else resolve({ status, statusText, headers: resHeaders, body: Buffer.concat(chunks), received });
+      } else resolve({ status, statusText, headers: resHeaders, body: Buffer.concat(chunks), received, ...(httpVersion ? { httpVersion } : {}) });
     };
     const sinkFailed = (e: unknown) => {
       const err = new SinkError(e);
@@ -192,9 +198,12 @@ export function dispatchOnce(dispatcher: Dispatcher, req: Request, signal: Abort
           abortFn = abort;
           if (signal.aborted) onAbort();
         },
-        onHeaders(statusCode, raw, resume, text) {
+        // The fifth argument, the status line's version, is patches/undici+7.30.2.patch's:
+        // undici reads it (llhttp) but hands no version to a handler.
+        onHeaders(statusCode, raw, resume, text, version?: string) {
           status = statusCode;
           statusText = text || STATUS_CODES[statusCode] || '';
+          httpVersion = version;
           resumeFn = resume;
           const hs: Header[] = [];
           for (let i = 0; i + 1 < raw.length; i += 2) hs.push([raw[i]!.toString('latin1'), headerText(raw[i + 1]!)]);
@@ -203,7 +212,7 @@ export function dispatchOnce(dispatcher: Dispatcher, req: Request, signal: Abort
           headSeen = true;
           encs = encodings(headerValue(hs, 'content-encoding'));
           if (decode && encs.length) pre = [];
-          plan({ url: req.url, status, statusText, headers: hs }).then(
+          plan({ url: req.url, status, statusText, headers: hs, ...(version ? { httpVersion: version } : {}) }).then(
             (p) => {
               current = p;
               const q = queue.splice(0);

@@ -159,8 +159,9 @@ export function dispatcherFor(url: URL, c: Connection): Dispatcher {
 }
 
 /**
- * The HTTP version that answered on `dispatcher` for `url`: `2` when ALPN chose h2 for its
- * origin, else `1.1` (RFC 9113 3.2; undici speaks HTTP/1.1 or h2 only).
+ * The HTTP version ALPN chose on `dispatcher` for `url`: `2` when it chose h2 for its origin
+ * (RFC 9113 3.2), else `1.1`. An HTTP/1.x answer's own version (an HTTP/1.0 server's `1.0`)
+ * comes from its status line instead (dispatch.ts); this is the fallback.
  */
 export function versionFor(dispatcher: Dispatcher, url: URL): string {
   return negotiated.get(dispatcher)?.get(originKey(url.hostname, url.port, url.protocol)) ?? '1.1';

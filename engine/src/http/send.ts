@@ -208,7 +208,7 @@ export async function send(request: Request, opts: SendOptions = {}): Promise<Ex
       const plan = async (head: ResponseHead): Promise<BodyPlan> => {
         if (auth.willRetry(hop, head.status, head.headers)) return { kind: 'discard' };
         if (follow && isRedirect(head.status, head.headers)) return { kind: 'discard' };
-        const known = { ...head, httpVersion: versionFor(dispatcher, url), ...(proxy ? { proxy: { origin: proxy.origin, source: proxy.source } } : {}) };
+        const known = { ...head, httpVersion: head.httpVersion ?? versionFor(dispatcher, url), ...(proxy ? { proxy: { origin: proxy.origin, source: proxy.source } } : {}) };
         if (opts.sink) return { kind: 'sink', target: await opts.sink(known, sent) };
         return { kind: 'collect', max: opts.maxBodyBytes ?? MAX_BUFFERED_BODY };
       };
@@ -239,7 +239,7 @@ export async function send(request: Request, opts: SendOptions = {}): Promise<Ex
         current = redirectRequest({ current, url, status: raw.status, location, stream }, firstUrl, redirects, maxRedirects);
         continue;
       }
-      const response: Response = { httpVersion: versionFor(dispatcher, url), status: raw.status, statusText: raw.statusText, headers: raw.headers, body: raw.body };
+      const response: Response = { httpVersion: raw.httpVersion ?? versionFor(dispatcher, url), status: raw.status, statusText: raw.statusText, headers: raw.headers, body: raw.body };
       return { request: sent, response, redirects, durationMs: performance.now() - started, ...(proxy ? { proxy: { origin: proxy.origin, source: proxy.source } } : {}) };
     }
   } finally {

@@ -14,7 +14,7 @@ export const CURL_EXIT = { unknownProxy: 5, unknownHost: 6, refused: 7, partial:
  * The engine error code for a transfer curl failed with exit status `code` (the curl fallback,
  * via-curl.ts): the reverse of {@link CURL_EXIT}; `network-error` for any other status.
  */
-export function errorCodeForCurlExit(code: number): ErrorCode {
+function errorCodeForCurlExit(code: number): ErrorCode {
   switch (code) {
     case CURL_EXIT.timeout:
       return 'timeout';
@@ -30,6 +30,30 @@ export function errorCodeForCurlExit(code: number): ErrorCode {
     default:
       return 'network-error';
   }
+}
+
+/**
+ * The error of a transfer the real curl failed with exit status `code` (the curl fallback,
+ * via-curl.ts), named from curl's `stderr` as the engine names its own failures.
+ */
+export function curlExitError(code: number, stderr: string, url: string, partial: boolean): EngineError {
+  if (code === CURL_EXIT.tls && WRONG_VERSION.test(stderr)) return plainHttpError(url);
+  return new EngineError(errorCodeForCurlExit(code), `${url}: ${stderr.trim() || `curl exited ${code}`}`, { details: { url, curlExit: code, partial } });
+}
+
+/** OpenSSL's words when the first bytes back are not a TLS record. */
+const WRONG_VERSION = /wrong version number/;
+
+/**
+ * An https:// URL answered without TLS (OpenSSL's "wrong version number"): most often a plain
+ * HTTP server on that port. curl fails the same way, "SSL connect error" (exit 35).
+ */
+function plainHttpError(url: string): EngineError {
+  const u = new URL(url);
+  return new EngineError('tls-error', `${url}: the server at ${u.hostname}:${u.port || 443} answered in plain HTTP, not TLS; use http://`, {
+    hint: `Send it to http:${url.slice(u.protocol.length)}, or check the port: the server on it does not speak TLS.`,
+    details: { url, curlExit: CURL_EXIT.tls },
+  });
 }
 
 /**
@@ -100,6 +124,7 @@ export function transportError(e: unknown, url: string, why: { timedOut: boolean
       details: { url, alert: alert[1], curlExit: CURL_EXIT.tls },
     });
   }
+  if (code === 'ERR_SSL_WRONG_VERSION_NUMBER' || WRONG_VERSION.test(msg)) return plainHttpError(url);
   if (/CERT|SSL|TLS|self.signed|certificate/i.test(code + ' ' + msg)) {
     const cert = /CERT|self.signed|certificate|UNABLE_TO_VERIFY/i.test(code + ' ' + msg);
     const against = why.caSources?.length ? ` (authorities: ${why.caSources.join(', ')})` : '';

@@ -11,7 +11,7 @@ import type { Exchange, Header, Request, Response } from '../model.js';
 import { curlArgv } from '../curl/argv.js';
 import { isRedirect } from './redirects.js';
 import type { BodyStream } from './request-body.js';
-import { errorCodeForCurlExit } from './transport-error.js';
+import { curlExitError } from './transport-error.js';
 import { which } from '../which.js';
 
 /** Where the final response's body goes, decided once its status line and headers are known. */
@@ -41,7 +41,8 @@ export interface CurlTransport {
  *
  * @throws EngineError `network-error` when curl is not on PATH; for a failed transfer the code
  *   from curl's exit status (28 `timeout`, 6 `unknown-host`, 7 `connection-refused`, 47
- *   `too-many-redirects`, 35/60 `tls-error`, else `network-error`) with `details.curlExit`.
+ *   `too-many-redirects`, 35/60 `tls-error`, else `network-error`) with `details.curlExit`,
+ *   named as transport-error.ts names the engine's own (`curlExitError`).
  */
 export async function sendWithCurl(request: Request, t: CurlTransport, route: Route): Promise<Exchange> {
   const curl = which('curl', t.pathEnv);
@@ -129,7 +130,7 @@ export async function sendWithCurl(request: Request, t: CurlTransport, route: Ro
   await sinkDone;
   // A 1xx as the last status (the server hung up after it) is what curl reports: a response.
   if (!response || (code !== 0 && response.status >= 200)) {
-    throw new EngineError(errorCodeForCurlExit(code), `${url}: ${err.trim() || `curl exited ${code}`}`, { details: { url, curlExit: code, partial: !!response } });
+    throw curlExitError(code, err, url, !!response);
   }
   return { request: request, response, redirects: [], durationMs: performance.now() - started };
 }

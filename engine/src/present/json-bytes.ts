@@ -1,7 +1,7 @@
 /**
  * The bytes of JSON text (RFC 8259) that both re-indenters work with: json.ts (a whole body)
- * and json-stream.ts (a body in chunks). Byte values, `\uXXXX` digits, which escapes stay
- * escaped, and UTF-8 encoding of a code point.
+ * and json-stream.ts (a body in chunks). Byte values, `\uXXXX` digits, how an escape is shown
+ * (which stay escaped, surrogate pairs as one character), and UTF-8 encoding of a code point.
  */
 
 export const SPACE = 32;
@@ -50,6 +50,52 @@ export function hex4(text: Uint8Array, at: number): number {
  * something. (Lone surrogates stay escaped too; the callers check those.)
  */
 export const keepEscaped = (cp: number): boolean => cp < 0x20 || (cp >= 0x7f && cp <= 0x9f) || cp === QUOTE || cp === BACKSLASH;
+
+/**
+ * Whether `\` then byte `k` is one of JSON's two-character escapes (RFC 8259 section 7:
+ * `\" \\ \/ \b \f \n \r \t`), which both re-indenters keep as written.
+ */
+export const isShortEscape = (k: number): boolean =>
+  k === QUOTE || k === BACKSLASH || k === 47 || k === 98 || k === 102 || k === 110 || k === 114 || k === 116;
+
+/** From {@link unicodeEscapeLength}: the bytes end before the escape's length is known. */
+export const ESC_MORE = 0;
+/** From {@link unicodeEscapeLength}: `\u` is not followed by four hexadecimal digits. */
+export const ESC_BAD = -1;
+
+/**
+ * How many bytes of `text[at..end)`, which starts with `\u`, make one escape as both
+ * re-indenters show it: 12 for a surrogate pair written as two escapes (`\uD83D\uDE00`, one
+ * character), else 6; {@link ESC_MORE} when `end` comes before that is known (a stream waits for
+ * more, a whole text is cut inside a string), {@link ESC_BAD} when the four digits are not hex.
+ */
+export function unicodeEscapeLength(text: Uint8Array, at: number, end: number): number {
+  const have = end - at;
+  if (have < 6) return ESC_MORE;
+  const cp = hex4(text, at + 2);
+  if (cp < 0) return ESC_BAD;
+  if (cp < 0xd800 || cp > 0xdbff) return 6;
+  // A high surrogate: a low one written as a second escape makes one character with it.
+  if (have < 12 && (have < 7 || text[at + 6] === BACKSLASH) && (have < 8 || text[at + 7] === 117)) return ESC_MORE;
+  const lo = have >= 12 && text[at + 6] === BACKSLASH && text[at + 7] === 117 ? hex4(text, at + 8) : -1;
+  return lo >= 0xdc00 && lo <= 0xdfff ? 12 : 6;
+}
+
+/**
+ * Write the escape `text[at..at+len)` (`len` from {@link unicodeEscapeLength}, 6 or 12) into
+ * `buf` at `o` as both re-indenters show it: as the character, or as written when
+ * {@link keepEscaped} says so or it is a lone surrogate. Writes at most `len` bytes (so a string's
+ * output is never longer than its input); returns the new `o`.
+ */
+export function putUnicodeEscape(text: Uint8Array, at: number, len: number, buf: Uint8Array, o: number): number {
+  const cp = hex4(text, at + 2);
+  if (len === 12) return putUtf8(buf, o, 0x10000 + ((cp - 0xd800) << 10) + (hex4(text, at + 8) - 0xdc00));
+  if ((cp >= 0xd800 && cp <= 0xdfff) || keepEscaped(cp)) {
+    for (let m = 0; m < 6; m++) buf[o++] = text[at + m]!;
+    return o;
+  }
+  return putUtf8(buf, o, cp);
+}
 
 /** Write the UTF-8 encoding of code point `cp` (not a surrogate) into `buf` at `o`; the new `o`. */
 export function putUtf8(buf: Uint8Array, o: number, cp: number): number {

@@ -9,9 +9,9 @@
  * Grammar: RFC 8259. Used by session/spill.ts for bodies written to a file as they arrive.
  */
 
-import { BACKSLASH, byteName, CLOSE_ARRAY, CLOSE_OBJECT, COLON, COMMA, FALSE, hex4, isWs, keepEscaped, LF, NULL } from './json-bytes.js';
+import { BACKSLASH, byteName, CLOSE_ARRAY, CLOSE_OBJECT, COLON, COMMA, ESC_BAD, ESC_MORE, FALSE, isShortEscape, isWs, LF, NULL } from './json-bytes.js';
 import { NUM_BAD, NUM_END, NUM_EXP, NUM_FRAC, NUM_INT, NUM_MINUS, NUM_ZERO, numberComplete, numberStep } from './json-bytes.js';
-import { OPEN_ARRAY, OPEN_OBJECT, putUtf8, QUOTE, SPACE, TRUE } from './json-bytes.js';
+import { OPEN_ARRAY, OPEN_OBJECT, putUnicodeEscape, QUOTE, SPACE, TRUE, unicodeEscapeLength } from './json-bytes.js';
 
 const enum St {
   /** At the very start: a byte order mark may come. */
@@ -356,7 +356,7 @@ export class JsonReindenter {
     if (len < 2) return true;
     if (e[1] !== 117 /* u */) {
       const k = e[1]!;
-      if (k === QUOTE || k === BACKSLASH || k === 47 || k === 98 || k === 102 || k === 110 || k === 114 || k === 116) {
+      if (isShortEscape(k)) {
         this.put(BACKSLASH);
         this.put(k);
         this.state = St.Str;
@@ -365,36 +365,20 @@ export class JsonReindenter {
       this.fail(`unknown escape \\${String.fromCharCode(k)}`, at);
       return false;
     }
-    if (len < 6) return true;
-    const cp = hex4(e, 2);
-    if (cp < 0) {
+    const used = unicodeEscapeLength(e, 0, len);
+    if (used === ESC_MORE) return true;
+    if (used === ESC_BAD) {
       this.fail('\\u not followed by four hexadecimal digits', at);
       return false;
     }
-    if (cp >= 0xd800 && cp <= 0xdbff) {
-      // A high surrogate: a low one written as a second escape makes one character with it.
-      if (len < 12 && (len < 7 || e[6] === BACKSLASH) && (len < 8 || e[7] === 117)) return true;
-      const lo = len === 12 ? hex4(e, 8) : -1;
-      if (lo >= 0xdc00 && lo <= 0xdfff) {
-        this.ensure(4);
-        this.o = putUtf8(this.buf, this.o, 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00));
-        this.state = St.Str;
-        return true;
-      }
-      // Not a pair: the high surrogate stays as written; what followed it is read again.
-      this.ensure(6);
-      for (let m = 0; m < 6; m++) this.buf[this.o++] = e[m]!;
-      const rest = e.slice(6, len);
-      this.state = St.Str;
-      this.feed(rest, 0, rest.length, at + 6);
-      return this.error === undefined;
-    }
-    this.ensure(6);
-    if ((cp >= 0xdc00 && cp <= 0xdfff) || keepEscaped(cp)) {
-      for (let m = 0; m < 6; m++) this.buf[this.o++] = e[m]!;
-    } else this.o = putUtf8(this.buf, this.o, cp);
+    this.ensure(used);
+    this.o = putUnicodeEscape(e, 0, used, this.buf, this.o);
     this.state = St.Str;
-    return true;
+    if (used === len) return true;
+    // A high surrogate not followed by a low one stays as written; what followed it is read again.
+    const rest = e.slice(used, len);
+    this.feed(rest, 0, rest.length, at + used);
+    return this.error === undefined;
   }
 }
 

@@ -14,7 +14,7 @@ const enum S {
   After,
 }
 
-import { BACKSLASH, CR, FALSE, hex4, keepEscaped, LF, NULL, putUtf8, QUOTE, SPACE, TAB, TRUE } from './json-bytes.js';
+import { BACKSLASH, CR, FALSE, isShortEscape, LF, NULL, putUnicodeEscape, QUOTE, SPACE, TAB, TRUE, unicodeEscapeLength } from './json-bytes.js';
 
 /**
  * Pretty-print JSON given as UTF-8 bytes, into UTF-8 bytes, with `indent` (default two
@@ -75,22 +75,12 @@ export function prettyJsonUtf8(input: Uint8Array, indent = '  '): Uint8Array | u
       }
       const e = text[i + 1];
       if (e === 117 /* u */) {
-        const cp = hex4(text, i + 2);
-        if (cp < 0) return false;
-        if (cp >= 0xd800 && cp <= 0xdbff && text[i + 6] === BACKSLASH && text[i + 7] === 117) {
-          // A pair written as two escapes becomes one character.
-          const lo = hex4(text, i + 8);
-          if (lo >= 0xdc00 && lo <= 0xdfff) {
-            k = putUtf8(b, k, 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00));
-            i += 12;
-            continue;
-          }
-        }
-        if ((cp >= 0xd800 && cp <= 0xdfff) || keepEscaped(cp)) {
-          for (let m = 0; m < 6; m++) b[k++] = text[i + m]!;
-        } else k = putUtf8(b, k, cp);
-        i += 6;
-      } else if (e === QUOTE || e === BACKSLASH || e === 47 || e === 98 || e === 102 || e === 110 || e === 114 || e === 116) {
+        // A whole text that ends inside an escape ends inside a string: not JSON either way.
+        const len = unicodeEscapeLength(text, i, n);
+        if (len <= 0) return false;
+        k = putUnicodeEscape(text, i, len, b, k);
+        i += len;
+      } else if (e !== undefined && isShortEscape(e)) {
         b[k++] = BACKSLASH;
         b[k++] = e;
         i += 2;

@@ -12,6 +12,7 @@ import { JSONPath } from 'jsonpath-plus';
 import { EngineError } from '../errors.js';
 import { headerValue, type Header } from '../model.js';
 import { randomVariable } from './http-random.js';
+import { DATE_VARIABLES, dateVariable } from './http-dates.js';
 
 /** What a named request left for `{{name.request...}}` / `{{name.response...}}`. */
 export interface RequestRecord {
@@ -64,17 +65,6 @@ export interface HttpVarContext {
 }
 
 const REF = /\{\{\s*(.*?)\s*\}\}/g;
-const UNITS: Record<string, (d: Date, n: number) => void> = {
-  y: (d, n) => d.setUTCFullYear(d.getUTCFullYear() + n),
-  M: (d, n) => d.setUTCMonth(d.getUTCMonth() + n),
-  w: (d, n) => d.setTime(d.getTime() + n * 7 * 864e5),
-  d: (d, n) => d.setTime(d.getTime() + n * 864e5),
-  h: (d, n) => d.setTime(d.getTime() + n * 36e5),
-  m: (d, n) => d.setTime(d.getTime() + n * 6e4),
-  s: (d, n) => d.setTime(d.getTime() + n * 1e3),
-  ms: (d, n) => d.setTime(d.getTime() + n),
-};
-
 /** The names referenced by `{{...}}` in `text` (system variables included, with their `$`). */
 export function httpReferences(text: string): string[] {
   return [...text.matchAll(REF)].map((m) => m[1]!);
@@ -144,6 +134,15 @@ function failedError(what: string, f: FailedRequest, line?: number): EngineError
 
 /** `login.response.body.$.token`, `login.response.headers.X-Token`, `login.request.body.*`. */
 function requestVariable(expr: string, ctx: HttpVarContext, line?: number): string | undefined {
+  const other = /^[\w-]+\.(?:request|response)\.(?!(?:body|headers)(?:\.|$))(\w+)/.exec(expr);
+  if (other && !ctx.fileVars?.has(expr) && !(ctx.env && Object.prototype.hasOwnProperty.call(ctx.env, expr))) {
+    // kulala.nvim's `{{login.response.cookies.NAME.value}}` (its demos/4.cookie.http) and the like.
+    throw new EngineError('unsupported-construct', `{{${expr}}}: a request variable reads .body or .headers (REST Client, JetBrains), not .${other[1]}`, {
+      line,
+      hint: 'Read the header instead ({{name.response.headers.Set-Cookie}}), or set a value in a response handler (client.global.set).',
+      details: { variable: expr },
+    });
+  }
   const m = /^([\w-]+)\.(request|response)\.(body|headers)(?:\.(.*))?$/.exec(expr);
   if (!m || !ctx.requests) return undefined;
   const [, name, side, part, path] = m as unknown as [string, string, 'request' | 'response', string, string | undefined];
@@ -187,21 +186,14 @@ function requestVariable(expr: string, ctx: HttpVarContext, line?: number): stri
   return typeof v === 'string' ? v : JSON.stringify(v);
 }
 
-/** `$guid`, `$randomInt`, `$timestamp`, `$datetime`, `$localDatetime`, `$processEnv`, `$dotenv` (+ JetBrains' `$uuid`, `$isoTimestamp`, and `$random.*` in http-random.ts). */
+/** `$guid`, `$randomInt`, `$processEnv`, `$dotenv`, JetBrains' `$uuid`; the dates in http-dates.ts, `$random.*` in http-random.ts. */
 function systemVariable(expr: string, ctx: HttpVarContext, line?: number): string {
   if (expr.startsWith('$random.')) return randomVariable(expr, line);
   const words = expr.match(/"[^"]*"|'[^']*'|\S+/g) ?? [];
   const name = words[0]!;
   const args = words.slice(1);
   const bad = (hint: string) => new EngineError('bad-argument', `{{${expr}}}: bad arguments`, { line, hint });
-  const now = () => new Date((ctx.now ?? (() => new Date()))().getTime());
-  const offset = (d: Date, n?: string, unit?: string) => {
-    if (n === undefined) return d;
-    const f = unit ? UNITS[unit] : undefined;
-    if (!/^-?\d+$/.test(n) || !f) throw bad('Write an offset as a number and a unit: y, M, w, d, h, m, s, ms (e.g. -1 d).');
-    f(d, Number(n));
-    return d;
-  };
+  if (DATE_VARIABLES.has(name)) return dateVariable(name, args, expr, (ctx.now ?? (() => new Date()))(), line);
   switch (name) {
     case '$guid':
     case '$uuid':
@@ -211,19 +203,6 @@ function systemVariable(expr: string, ctx: HttpVarContext, line?: number): strin
       const [a, b] = args.map(Number);
       if (args.length !== 2 || !Number.isInteger(a) || !Number.isInteger(b) || b! <= a!) throw bad('Write {{$randomInt min max}} with integers, min < max.');
       return String(randomInt(a!, b!));
-    }
-    case '$timestamp':
-      return String(Math.floor(offset(now(), args[0], args[1]).getTime() / 1000));
-    case '$isoTimestamp':
-      return now().toISOString();
-    case '$datetime':
-    case '$localDatetime': {
-      const fmt = args[0];
-      if (!fmt) throw bad(`Write {{${name} rfc1123}} or {{${name} iso8601}}, optionally with an offset.`);
-      const d = offset(now(), args[1], args[2]);
-      if (fmt === 'rfc1123') return name === '$datetime' ? d.toUTCString() : localRfc1123(d);
-      if (fmt === 'iso8601') return name === '$datetime' ? d.toISOString() : localIso(d);
-      throw new EngineError('unsupported-construct', `{{${expr}}}: custom date formats are not supported`, { line, hint: 'Use rfc1123 or iso8601.' });
     }
     case '$processEnv':
     case '$dotenv': {
@@ -237,24 +216,8 @@ function systemVariable(expr: string, ctx: HttpVarContext, line?: number): strin
     default:
       throw new EngineError('unsupported-construct', `system variable ${name} is not supported`, {
         line,
-        hint: 'Supported: $guid, $uuid, $randomInt, $random.*, $timestamp, $isoTimestamp, $datetime, $localDatetime, $processEnv, $dotenv (docs/http-files.md).',
+        hint: 'Supported: $guid, $uuid, $randomInt, $random.*, $timestamp, $isoTimestamp, $date, $datetime, $localDatetime, $processEnv, $dotenv (docs/http-files.md).',
         details: { variable: name },
       });
   }
-}
-
-const pad = (n: number, w = 2) => String(Math.abs(n)).padStart(w, '0');
-
-function localIso(d: Date): string {
-  const off = -d.getTimezoneOffset();
-  const tz = off === 0 ? 'Z' : `${off > 0 ? '+' : '-'}${pad(Math.floor(Math.abs(off) / 60))}:${pad(Math.abs(off) % 60)}`;
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}.${pad(d.getMilliseconds(), 3)}${tz}`;
-}
-
-function localRfc1123(d: Date): string {
-  const days = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
-  const months = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
-  const off = -d.getTimezoneOffset();
-  const tz = `${off >= 0 ? '+' : '-'}${pad(Math.floor(Math.abs(off) / 60))}${pad(Math.abs(off) % 60)}`;
-  return `${days[d.getDay()]}, ${pad(d.getDate())} ${months[d.getMonth()]} ${d.getFullYear()} ${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())} ${tz}`;
 }

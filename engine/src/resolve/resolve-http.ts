@@ -117,7 +117,7 @@ export async function resolveHttpRequest(sheet: Sheet, req: RequestNode, opts: R
   let body: Body | undefined;
   const b = req.body;
   const multipart = isMultipart(headerValue(headers, 'content-type'));
-  if (b?.kind === 'text' && isGraphQl(headers)) {
+  if (b?.kind === 'text' && (req.graphql || isGraphQl(headers))) {
     const g = graphQlRequest(headers, sub(b.text, b.line), b.line);
     headers = g.headers;
     body = { kind: 'text', text: g.body };

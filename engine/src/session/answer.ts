@@ -5,10 +5,12 @@
  */
 import { urlWithTarget } from '../url/as-written.js';
 import { isUtf8 } from 'node:buffer';
-import type { Request } from '../model.js';
+import type { Request, Response } from '../model.js';
 import { charLength, decodeExact, type Presentation } from '../present/present.js';
+import { longestLineOf } from '../present/longest-line.js';
 import { writeBodyFile } from './body-file.js';
-import type { PresentationInfo, RequestInfo, WireBody } from './types.js';
+import { statusLine } from './trace.js';
+import type { PresentationInfo, RequestInfo, ResponseInfo, WireBody } from './types.js';
 
 /**
  * A body for the wire: UTF-8 text as a string when it is valid UTF-8 without NUL, else base64
@@ -19,6 +21,11 @@ export function wireBody(bytes: Uint8Array | undefined): WireBody | undefined {
   const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (isUtf8(buf) && !buf.includes(0)) return { encoding: 'utf-8', data: buf.toString('utf8') };
   return { encoding: 'base64', data: buf.toString('base64') };
+}
+
+/** The response part of an answer: `bytes` is the body's size as received (spilled or kept). */
+export function responseInfo(r: Response, bytes: number): ResponseInfo {
+  return { httpVersion: r.httpVersion, status: r.status, statusText: r.statusText, statusLine: statusLine(r), headers: r.headers, bytes };
 }
 
 export function requestInfo(r: Request): RequestInfo {
@@ -63,3 +70,23 @@ export async function receivedOut(pres: Presentation, bytes: Uint8Array, min: nu
   return nul ? {} : { received: text };
 }
 
+
+/**
+ * A presented body as the answer's `presentation` (docs/protocol.md): its body inline or in a
+ * file from `p.bodyFileMin` characters on ({@link bodyOut}), the body as received when
+ * `p.received` asks and it was pretty-printed ({@link receivedOut}), the longest line of text.
+ */
+export async function presentationOut(pres: Presentation, bytes: Uint8Array, p: { bodyFileMin?: number; received?: boolean }): Promise<PresentationInfo> {
+  return {
+    kind: pres.kind,
+    ...(await bodyOut(pres, bytes, p.bodyFileMin)),
+    ...(p.received && pres.formatted ? await receivedOut(pres, bytes, p.bodyFileMin) : {}),
+    contentType: pres.contentType,
+    charset: pres.charset,
+    mode: pres.mode,
+    formatted: pres.formatted,
+    ...(pres.unformatted ? { unformatted: pres.unformatted } : {}),
+    ...(pres.kind === 'text' ? { longestLine: longestLineOf(pres.text ?? '') } : {}),
+    overThreshold: pres.overThreshold,
+  };
+}

@@ -18,7 +18,7 @@ import type { ExchangeJar } from './jar.js';
 
 /** The final response's head as a sink gets it: `send`'s, with the HTTP version. */
 export interface SinkHead extends ResponseHead {
-  /** The engine's (`2` over HTTP/2, else `1.1`); curl's own when curl sent it. */
+  /** The server's (`1.0`, `1.1` from its status line, `2` over HTTP/2); curl's own when curl sent it. */
   httpVersion: string;
 }
 

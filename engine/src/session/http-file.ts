@@ -6,7 +6,7 @@
  * `C-c C-c` and `sheet run` share one home for these rules.
  */
 import path from 'node:path';
-import { loadEnvironment } from '../http-file/environment.js';
+import { loadEnvironment, type Environment } from '../http-file/environment.js';
 import { runHandlers, HANDLER_TIMEOUT_MS, type HandlerResult } from '../http-file/handlers.js';
 import { runPreRequest } from '../http-file/pre-request.js';
 import { requestAfter } from '../http-file/request-api.js';
@@ -16,11 +16,12 @@ import { substituteHttp, type FailedRequest, type HttpVarContext, type RequestRe
 import { EngineError, isEngineError } from '../errors.js';
 import type { RequestNode, Sheet } from '../sheet/ast.js';
 import { headerValue, type Header, type Request } from '../model.js';
-import type { Assertion, VariablesOutput } from './types.js';
+import type { Assertion, ScriptOutcome, VariablesOutput } from './types.js';
 
 /**
  * The `{{...}}` sources of a `.http` request (docs/http-files.md "Environments"): the
- * environment `envName` found above `file` (`loadEnvironment`), the `.env` beside it, the
+ * environment `env` found above `file` (`loadEnvironment`; or `env` itself when a program
+ * loaded it, http-file-runner.ts), the `.env` beside it, the
  * named requests sent before in this session, and the overrides under their names without the
  * colon: those a handler set (`client.global.set`, kept in `state.globals`) as JetBrains
  * globals, the others (`sheet/setVar`, `--var`) as the client's (ranks: docs/http-files.md
@@ -31,8 +32,8 @@ import type { Assertion, VariablesOutput } from './types.js';
  *   `# @prompt name` that has no value (no answer, no override: set one with `sheet/setVar` /
  *   `--var name=value`).
  */
-export function httpContext(node: RequestNode | undefined, file: string | undefined, envName: string | undefined, sessionOverrides: ReadonlyMap<string, string>, state: HttpSessionState, answers?: Readonly<Record<string, unknown>>): HttpVarContext {
-  const env = loadEnvironment(file ?? path.join(process.cwd(), 'untitled.http'), envName || undefined);
+export function httpContext(node: RequestNode | undefined, file: string | undefined, envName: string | Environment | undefined, sessionOverrides: ReadonlyMap<string, string>, state: HttpSessionState, answers?: Readonly<Record<string, unknown>>): HttpVarContext {
+  const env = typeof envName === 'object' ? envName : loadEnvironment(file ?? path.join(process.cwd(), 'untitled.http'), envName || undefined);
   // A `client.global.set` value ranks as a JetBrains global (below the JetBrains environment);
   // a value the client set (sheet/setVar, --var) ranks above everything but prompt answers.
   const { overrides, globals } = splitOverrides(sessionOverrides, state);
@@ -96,8 +97,9 @@ export function noteHttpFailure(failed: Map<string, FailedRequest>, node: Reques
 /**
  * After a `.http` exchange: remember a named request, run the JetBrains response handlers
  * (http-file/handlers.ts; `request` is the request as sent, with `ctx`'s environment and
- * per-request variables) and keep their `client.global` values as overrides (`:name`).
- * @returns the `client.test` results as assertions (`name` `client.test`, `args` the test name).
+ * per-request variables; each handler within `timeoutMs`) and keep their `client.global`
+ * values as overrides (`:name`).
+ * @returns the handlers' tests (the session's assertions: {@link asAssertions}) and logs.
  */
 export async function afterHttp(
 node: RequestNode,
@@ -107,33 +109,35 @@ file: string | undefined,
 sessionOverrides: Map<string, string>,
 state: HttpSessionState,
 ctx?: HttpVarContext,
-): Promise<Assertion[]> {
+timeoutMs = HANDLER_TIMEOUT_MS,
+): Promise<ScriptOutcome> {
   const requests = state.requests;
   state.failed.delete(failureKey(node));
   const body = bodyText(response.body, headerValue(response.headers, 'content-type')) ?? '';
   const meta = requestMeta(node);
   if (meta.name) rememberRequest(requests, meta.name, request, response, body);
-  if (!node.handlers?.length) return [];
+  if (!node.handlers?.length) return { tests: [], logs: [] };
   const globals = handedGlobals(sessionOverrides);
   const req = requestAfter(node, request, ctx?.env, ctx?.requestVars);
-  const r = await runHandlers(node.handlers, { status: response.status, headers: response.headers, body }, globals, baseDirOf(file), HANDLER_TIMEOUT_MS, req);
+  const r = await runHandlers(node.handlers, { status: response.status, headers: response.headers, body }, globals, baseDirOf(file), timeoutMs, req);
   keepGlobals(r, globals, sessionOverrides, state);
-  return asAssertions(r.tests);
+  return { tests: r.tests, logs: r.logs };
 }
 
 /**
  * Before a `.http` request is resolved: run its JetBrains pre-request scripts
- * (http-file/pre-request.ts), keep their `client.global` values as overrides, and add their
- * per-request variables (`request.variables.set`) to the `{{...}}` sources.
- * @returns the context to resolve with, and the scripts' failures as assertions.
+ * (http-file/pre-request.ts; each within `timeoutMs`), keep their `client.global` values as
+ * overrides, and add their per-request variables (`request.variables.set`) to the `{{...}}`
+ * sources.
+ * @returns the context to resolve with, and the scripts' tests (failures) and logs.
  */
-export async function beforeHttp(sheet: Sheet, node: RequestNode, ctx: HttpVarContext, file: string | undefined, sessionOverrides: Map<string, string>, state: HttpSessionState): Promise<{ ctx: HttpVarContext; assertions: Assertion[] }> {
-  if (!node.preScripts?.length) return { ctx, assertions: [] };
+export async function beforeHttp(sheet: Sheet, node: RequestNode, ctx: HttpVarContext, file: string | undefined, sessionOverrides: Map<string, string>, state: HttpSessionState, timeoutMs = HANDLER_TIMEOUT_MS): Promise<{ ctx: HttpVarContext; scripts: ScriptOutcome }> {
+  if (!node.preScripts?.length) return { ctx, scripts: { tests: [], logs: [] } };
   const globals = handedGlobals(sessionOverrides);
-  const r = await runPreRequest(sheet, node, ctx, globals, baseDirOf(file));
+  const r = await runPreRequest(sheet, node, ctx, globals, baseDirOf(file), timeoutMs);
   keepGlobals(r, globals, sessionOverrides, state);
   const { overrides, globals: g } = splitOverrides(sessionOverrides, state);
-  return { ctx: { ...ctx, overrides, globals: g, requestVars: r.variables }, assertions: asAssertions(r.tests) };
+  return { ctx: { ...ctx, overrides, globals: g, requestVars: r.variables }, scripts: { tests: r.tests, logs: r.logs } };
 }
 
 const baseDirOf = (file: string | undefined) => (file ? path.dirname(path.resolve(file)) : process.cwd());
@@ -157,7 +161,7 @@ function keepGlobals(r: HandlerResult, handed: ReadonlyMap<string, string>, sess
 }
 
 /** Handler and script results as assertions (`name` `client.test`, `args` the test name). */
-function asAssertions(tests: HandlerResult['tests']): Assertion[] {
+export function asAssertions(tests: HandlerResult['tests']): Assertion[] {
   return tests.map((t) => ({
     line: t.line,
     name: 'client.test',

@@ -27,9 +27,11 @@ export interface ExchangeJar {
 
 /** A session's cookie jar, kept between its requests; saved to `file` when set. */
 export class FileJar implements ExchangeJar {
-  jar: CookieJar = newJar();
   /** The cookie file; null: in memory only (none set, or it could not be read). */
   file: string | null = null;
+
+  /** @param jar the jar to start with, in memory (a program's own); default an empty one. */
+  constructor(public jar: CookieJar = newJar()) {}
 
   /**
    * Use the cookie file `file` (absolute; null: none): a missing file is an empty jar; one that

@@ -13,7 +13,6 @@ import { parseForFile, syntaxChoice, withSyntaxHint } from '../http-file/index.j
 import type { Sheet } from '../sheet/ast.js';
 import { IncrementalSheetParser } from '../sheet/incremental.js';
 import { expandPath, resolveRequest, visibleVars, type EvalLisp, type LispDecl } from '../resolve/resolve.js';
-import type { SubstitutionWarning } from '../resolve/substitute.js';
 import { MAX_BUFFERED_BODY, SinkError } from '../http/send.js';
 import { exchange as sendExchange, type SinkHead } from './exchange.js';
 import { FileJar } from './jar.js';
@@ -22,8 +21,8 @@ import { SPILL_MIN_BYTES, SpillSink, spillBytes } from './spill.js';
 
 import { proxyOptions } from './proxy-setting.js';
 import { present } from '../present/present.js';
-import { longestLineOf } from '../present/longest-line.js';
-import { bodyOut, receivedOut, requestInfo } from './answer.js';
+import { presentationOut, requestInfo, responseInfo } from './answer.js';
+import { requestWarnings } from './warnings.js';
 import { HOOK_TYPES, runHooks } from '../hooks/run.js';
 import { filterBody } from '../hooks/jq-filter.js';
 import { toCurl } from '../curl/to-curl.js';
@@ -31,9 +30,11 @@ import { toCode } from '../snippet/to-code.js';
 import { loadEnvironment } from '../http-file/environment.js';
 import { promptsOf, requestMeta } from '../resolve/resolve-http.js';
 import { sheetVariables } from './variables.js';
-import { afterHttp, beforeHttp, explainNoEnvironment, httpContext, httpVariables, newHttpState, noteHttpFailure } from './http-file.js';
+import { afterHttp, asAssertions, beforeHttp, explainNoEnvironment, httpContext, httpVariables, newHttpState, noteHttpFailure } from './http-file.js';
+import type { RequestRecord } from '../resolve/http-vars.js';
 import { isEngineError } from '../errors.js';
 import type { Request } from '../model.js';
+import type { CookieJar } from 'tough-cookie';
 import type {
   CodeInput,
   CodeOutput,
@@ -41,10 +42,11 @@ import type {
   CurlOutput,
   EnvironmentsInput,
   EnvironmentsOutput,
-  HookResults,
   Outline,
   RequestContext,
+  SendDetail,
   SendInput,
+  SendLocal,
   SendOutput,
   Settings,
   VariablesInput,
@@ -84,7 +86,7 @@ export class Session {
    */
   spillBigBodies = false;
   /** The cookie jar, and its file once one is set (jar.ts). */
-  private readonly jar = new FileJar();
+  private readonly jar: FileJar;
   /** The cookie file could not be read: said once, with the next send's warnings. */
   private jarReadWarning: string | null = null;
   /** Settles when the settings given so far (and their cookie jar) are in place. */
@@ -102,8 +104,22 @@ export class Session {
    * @param evalLisp how `:=` forms are evaluated (asks the client); undefined on clients without
    *   Lisp, whose requests then fail with `lisp-unavailable` only when they use a `:=` variable.
    * The syntax of a sheet is chosen by its file name (`path` of each call; http-file/index.ts).
+   * @param opts.cookieJar the jar to start with (a program's own, http-file-runner.ts); default
+   *   an empty one. A `cookieJarFile` setting replaces it.
    */
-  constructor(public evalLisp?: SessionEvalLisp) {}
+  constructor(public evalLisp?: SessionEvalLisp, opts: { cookieJar?: CookieJar } = {}) {
+    this.jar = new FileJar(opts.cookieJar);
+  }
+
+  /** The cookie jar in memory (tough-cookie), the cookie file's once one is set. */
+  get cookieJar(): CookieJar {
+    return this.jar.jar;
+  }
+
+  /** The `.http` requests named with `# @name` sent so far, by name (`{{name.response...}}`). */
+  get namedRequests(): ReadonlyMap<string, RequestRecord> {
+    return this.http.requests;
+  }
 
   /** The evaluator for one request: `evalLisp` with that request's context, or undefined. */
   private lispFor(context: RequestContext | undefined): EvalLisp | undefined {
@@ -152,16 +168,16 @@ export class Session {
     return { ...this.settings, ...Object.fromEntries(Object.entries(s ?? {}).filter(([, v]) => v !== undefined)) };
   }
 
-  private async resolveAt(p: { text: string; line: number; path?: string; env?: string; context?: RequestContext; prompts?: Record<string, string>; lookup?: boolean }, s: Required<Settings>, signal?: AbortSignal) {
+  private async resolveAt(p: { text: string; line: number; path?: string; env?: string; context?: RequestContext; prompts?: Record<string, string>; lookup?: boolean }, s: Required<Settings>, signal?: AbortSignal, local: SendLocal = {}) {
     const sheet = this.parse(p.text, p.path);
     const node = requestAt(sheet, p.line);
     const file = p.path;
     const prompts = p.prompts && typeof p.prompts === 'object' ? p.prompts : undefined;
     // `.http`: JetBrains pre-request scripts run first; their per-request variables join the context.
     const lookup = p.lookup === true;
-    const ctx = sheet.syntax === 'http' ? httpContext(node, file, p.env, this.overrides, this.http, prompts) : undefined;
+    const ctx = sheet.syntax === 'http' ? httpContext(node, file, local.environment ?? p.env, this.overrides, this.http, prompts) : undefined;
     // A look-up (Eldoc) runs no pre-request script and evaluates no `:=` form.
-    const pre = ctx && !lookup ? await beforeHttp(sheet, node, ctx, file, this.overrides, this.http) : undefined;
+    const pre = ctx && !lookup ? await beforeHttp(sheet, node, ctx, file, this.overrides, this.http, local.handlerTimeoutMs) : undefined;
     const http = pre?.ctx ?? ctx;
     const resolved = await resolveRequest(sheet, node, {
       overrides: http ? undefined : this.overrides,
@@ -171,7 +187,7 @@ export class Session {
       baseDir: file ? path.dirname(path.resolve(file)) : process.cwd(),
       ...(http ? { http } : {}),
     });
-    return { ...resolved, node, sheet, http, preTests: pre?.assertions ?? [] };
+    return { ...resolved, node, sheet, http, pre: pre?.scripts ?? { tests: [], logs: [] } };
   }
 
   /**
@@ -201,23 +217,33 @@ export class Session {
    *   status is a result, not an error.
    */
   async send(p: SendInput, signal?: AbortSignal): Promise<SendOutput> {
-    return this.sendOnce(p, signal).catch((e: unknown) => {
+    return (await this.sendDetailed(p, signal)).output;
+  }
+
+  /**
+   * {@link send} for programs (the library's `HttpFileRunner`): the same pipeline, with inputs
+   * no protocol carries (`local`: a loaded `.http` environment, the scripts' time limit), and
+   * what the answer leaves out: the exchange with its body bytes, the scripts' tests as they are.
+   * @throws EngineError as {@link send}.
+   */
+  async sendDetailed(p: SendInput, signal?: AbortSignal, local: SendLocal = {}): Promise<SendDetail> {
+    return this.sendOnce(p, signal, local).catch((e: unknown) => {
       const sheet = this.parse(p.text, p.path);
       const at = sheet.requests.find((r) => r.startLine <= p.line && p.line <= r.endLine);
       const node = sheet.syntax === 'http' ? at : undefined;
       if (node) noteHttpFailure(this.http.failed, node, e);
       // Every error names the line; in a file whose syntax was guessed it says how to pin it.
-      const told = sheet.syntax === 'http' ? explainNoEnvironment(e, p.path, p.env) : e;
+      const told = sheet.syntax === 'http' ? explainNoEnvironment(e, p.path, local.environment?.name ?? p.env) : e;
       throw withSyntaxHint(told, syntaxChoice(p.text, p.path), at?.line);
     });
   }
 
-  private async sendOnce(p: SendInput, signal?: AbortSignal): Promise<SendOutput> {
+  private async sendOnce(p: SendInput, signal: AbortSignal | undefined, local: SendLocal): Promise<SendDetail> {
     await this.ready;
     let s = this.merged(p.settings);
     let resolved;
     try {
-      resolved = await this.resolveAt(p, s, signal);
+      resolved = await this.resolveAt(p, s, signal, local);
     } finally {
       const changed = p.context !== undefined ? this.lispSettings.get(p.context) : undefined;
       if (changed) {
@@ -254,7 +280,7 @@ export class Session {
     const spilled = sink?.file ? sink : undefined;
     if (sink && !spilled) exchange = { ...exchange, response: { ...exchange.response, body: sink.body() } };
     const before = resolved.http ? new Map(this.overrides) : undefined;
-    const handlerTests = resolved.http ? await afterHttp(resolved.node, exchange.request, exchange.response, p.path, this.overrides, this.http, resolved.http) : [];
+    const after = resolved.http ? await afterHttp(resolved.node, exchange.request, exchange.response, p.path, this.overrides, this.http, resolved.http, local.handlerTimeoutMs) : undefined;
     // What the `.http` handlers set (`client.global.set`) is reported with jq-set-var's, so a
     // client that keeps the session's overrides (sheet-mode) knows it too.
     const handlerSet = before ? [...this.overrides].filter(([n, v]) => before.get(n) !== v).map(([name, value]) => ({ name, value })) : [];
@@ -267,10 +293,10 @@ export class Session {
       headers: exchange.response.headers,
       durationMs: exchange.durationMs,
     });
-    hooks.assertions.unshift(...resolved.preTests);
-    hooks.assertions.push(...handlerTests);
+    hooks.assertions.unshift(...asAssertions(resolved.pre.tests));
+    if (after) hooks.assertions.push(...asAssertions(after.tests));
     hooks.setVars.unshift(...handlerSet);
-    hooks.warnings.unshift(...this.requestWarnings(p, resolved.warnings));
+    hooks.warnings.unshift(...requestWarnings(resolved.sheet, resolved.node, resolved.warnings));
     if (jarWarning) hooks.warnings.push({ line: resolved.request.line ?? p.line, code: 'cookie-jar-unwritable', message: jarWarning });
     if (spilled && resolved.hooks.some((h) => BODY_HOOKS.has(h.name))) {
       // Hooks read a body held in memory; this one went to a file as it came (never whole).
@@ -282,54 +308,20 @@ export class Session {
       this.jarReadWarning = null;
     }
     const { request, response } = exchange;
-    return {
+    const scripts = after ? { tests: [...resolved.pre.tests, ...after.tests], logs: [...resolved.pre.logs, ...after.logs] } : resolved.pre;
+    const output: SendOutput = {
       request: requestInfo(request),
-      response: {
-        httpVersion: response.httpVersion,
-        status: response.status,
-        statusText: response.statusText,
-        headers: response.headers,
-        bytes: spilled ? spilled.size : response.body.length,
-      },
-      presentation: !pres
-        ? spilled!.presentation()
-        : {
-            kind: pres.kind,
-            ...(await bodyOut(pres, response.body, p.bodyFileMin)),
-            ...(p.received && pres.formatted ? await receivedOut(pres, response.body, p.bodyFileMin) : {}),
-            contentType: pres.contentType,
-            charset: pres.charset,
-            mode: pres.mode,
-            formatted: pres.formatted,
-            ...(pres.unformatted ? { unformatted: pres.unformatted } : {}),
-            ...(pres.kind === 'text' ? { longestLine: longestLineOf(pres.text ?? '') } : {}),
-            overThreshold: pres.overThreshold,
-          },
+      response: responseInfo(response, spilled ? spilled.size : response.body.length),
+      presentation: !pres ? spilled!.presentation() : await presentationOut(pres, response.body, p),
       redirects: exchange.redirects,
       durationMs: exchange.durationMs,
       hooks,
       ...(exchange.proxy ? { proxy: `${exchange.proxy.origin} (from ${exchange.proxy.source})` } : {}),
       vars: visibleVars(resolved.variables, new Map(hooks.setVars.map((v) => [v.name, v.value])), s.maxPasses),
       ...(p.jq ? { jq: await filterBody(p.jq, pres?.kind === 'text' ? pres.text! : '') } : {}),
+      ...(scripts.logs.length ? { logs: scripts.logs } : {}),
     };
-  }
-
-  /**
-   * The warnings of the request itself, before the hooks' (`HookResults`, hooks/results.ts): parse
-   * warnings inside its block (e.g. lines ignored after a file body), then the references
-   * substitution left (`vars-cycle`, `vars-unresolved`), each with its line.
-   */
-  private requestWarnings(p: { text: string; line: number; path?: string }, left: SubstitutionWarning[]): HookResults['warnings'] {
-    const sheet = this.parse(p.text, p.path);
-    const node = requestAt(sheet, p.line);
-    const out: HookResults['warnings'] = [];
-    for (const d of sheet.diagnostics) {
-      if (d.severity === 'warning' && d.line >= node.startLine && d.line <= node.endLine) {
-        out.push({ line: d.line, code: d.code, message: `line ${d.line}: ${d.message}` });
-      }
-    }
-    for (const w of left) out.push({ line: w.line ?? node.line, code: w.code, message: w.message });
-    return out;
+    return { output, exchange, scripts };
   }
 
   /** Requests and variable declarations with their lines (`sheet/outline`). */

@@ -4,8 +4,12 @@
  */
 import type { Exchange, Header, Response } from '../model.js';
 
-/** The status line: `HTTP/1.1 200 OK`; `HTTP/2 200` (HTTP/2 has no reason phrase, RFC 9113 8.3.2). */
-function statusLine(r: Response): string {
+/**
+ * The status line as curl prints it, with the version the server answered with: `HTTP/1.1 200
+ * OK`, `HTTP/1.0 404 File not found`; `HTTP/2 200` (HTTP/2 has no reason phrase, RFC 9113 8.3.2).
+ * The shell verbs' -i, -v and terminal notes, and Emacs' trailer (`ResponseInfo.statusLine`).
+ */
+export function statusLine(r: Pick<Response, 'httpVersion' | 'status' | 'statusText'>): string {
   return `HTTP/${r.httpVersion} ${r.status}${r.statusText && r.httpVersion !== '2' ? ' ' + r.statusText : ''}`;
 }
 

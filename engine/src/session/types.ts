@@ -12,6 +12,9 @@
 import type { Mode } from '../present/present.js';
 import type { HookResults } from '../hooks/results.js';
 import type { VarDecl } from '../sheet/ast.js';
+import type { Exchange } from '../model.js';
+import type { Environment } from '../http-file/environment.js';
+import type { HandlerTestResult } from '../http-file/handlers.js';
 
 export type { Assertion, HookResults } from '../hooks/results.js';
 import type { JqFilterResult, JqFilterSpec } from '../hooks/jq-filter.js';
@@ -138,6 +141,8 @@ export interface ResponseInfo {
   httpVersion: string;
   status: number;
   statusText: string;
+  /** The status line as curl prints it (`HTTP/1.0 200 OK`, `HTTP/2 200`; trace.ts), for a trailer. */
+  statusLine: string;
   headers: [string, string][];
   /** Body size in bytes as received. */
   bytes: number;
@@ -258,6 +263,34 @@ export interface SendOutput {
   vars: Record<string, string>;
   /** When `jq` was asked: the filter's output (`output`) or why there is none (`error`). */
   jq?: JqFilterResult;
+  /** `.http` files: the `client.log` lines of the request's pre-request scripts and response handlers, in order; absent when none. */
+  logs?: string[];
+}
+
+/** What a `.http` request's scripts leave besides `client.global` values (session/http-file.ts): their tests (failed `client.assert`s and script errors included) and their `client.log` lines. */
+export interface ScriptOutcome {
+  tests: HandlerTestResult[];
+  logs: string[];
+}
+
+/**
+ * What a program adds to a {@link SendInput} that no protocol carries (`Session.sendDetailed`;
+ * http-file-runner.ts): an environment it loaded itself, the time limit of the `.http` scripts.
+ */
+export interface SendLocal {
+  /** The `.http` environment to use instead of `SendInput.env`'s (`loadEnvironment`'s result). */
+  environment?: Environment;
+  /** Time limit of each `.http` pre-request script and response handler, in ms (default 2000). */
+  handlerTimeoutMs?: number;
+}
+
+/** `Session.sendDetailed`'s answer: `send`'s, with what it leaves out for a program. */
+export interface SendDetail {
+  output: SendOutput;
+  /** The exchange itself: the request as sent, the response with its body bytes (empty when spilled to `output.presentation.file`). */
+  exchange: Exchange;
+  /** The `.http` scripts' tests (also in `output.hooks.assertions`) and their `client.log` lines (also `output.logs`). */
+  scripts: ScriptOutcome;
 }
 
 export interface OutlineRequest {

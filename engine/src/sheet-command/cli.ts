@@ -11,7 +11,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { VERSION } from '../version.js';
 import { closeConnections } from '../http/send.js';
-import { BatchEmacs, elispDir, findEmacs } from './lisp-batch.js';
+import { batchEmacsFor } from './lisp-batch.js';
 import { runFile, type FileResult, type RequestResult, type RunOptions } from './runner.js';
 import { failures, requestName } from './report.js';
 import { parseShard, shardFiles } from './shard.js';
@@ -289,10 +289,8 @@ export async function main(argv: string[], io: Io): Promise<number> {
     if (problem) return usage(io, problem);
   }
 
-  const emacs = findEmacs(io.env);
-  const dir = elispDir(io.env);
   // No Emacs at all for --untrusted: nothing of the files is evaluated.
-  const lisp = emacs && dir && !v.untrusted ? new BatchEmacs(emacs, dir) : undefined;
+  const lisp = batchEmacsFor(io.env, !!v.untrusted);
   let done = 0;
   let stopped = false;
   // `--bail`: httpyac's and Newman's name for it.
@@ -310,6 +308,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
     say(`${mark} ${status} ${name}${ms}${flaky}  [${done}/${total}]\n`);
     for (const m of failures(r)) say(`    ${paint('31', m)}\n`);
     for (const w of r.warnings) say(`    warning: ${w.message}\n`);
+    for (const l of r.logs ?? []) say(`    log: ${l}\n`);
     if (annotate) for (const a of requestAnnotations(r, io.env)) say(a);
     if (failFast && r.outcome !== 'passed') stopped = true;
   };

@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline';
 import { EngineError } from '../errors.js';
+import type { EvalLisp } from '../resolve/types.js';
 import { which } from '../which.js';
 
 /** The Emacs program: `$EMACS` when set, else `emacs` found on PATH; undefined when absent. */
@@ -25,6 +26,28 @@ export function elispDir(env: NodeJS.ProcessEnv = process.env): string | undefin
   const bases = [typeof __dirname === 'string' ? __dirname : undefined, process.argv[1] && path.dirname(fs.realpathSync(process.argv[1]))];
   const candidates = [env.SHEET_ELISP_DIR, ...bases.filter((b): b is string => !!b).map((b) => [path.resolve(b, '../elisp'), path.resolve(b, '../../elisp')]).flat()];
   return candidates.find((d) => d && fs.existsSync(path.join(d, 'sheet-batch.el')));
+}
+
+/**
+ * The batch Emacs of a `sheet run` or a `sheet export`: Emacs found ({@link findEmacs}) and
+ * sheet-batch.el found ({@link elispDir}); undefined when either is missing, and with
+ * `untrusted` (`--untrusted`: nothing a file carries is evaluated). Not started until the
+ * first form; the caller ends it with {@link BatchEmacs.close}.
+ */
+export function batchEmacsFor(env: NodeJS.ProcessEnv, untrusted = false): BatchEmacs | undefined {
+  const emacs = findEmacs(env);
+  const dir = elispDir(env);
+  return emacs && dir && !untrusted ? new BatchEmacs(emacs, dir) : undefined;
+}
+
+/**
+ * `:=` forms evaluated by `lisp` (the `evalLisp` of a {@link Session}): the form's value as a
+ * string; `sheet-get-var` in the form reads the variables declared above it, as in Emacs
+ * (`lisp/eval`'s `vars`, docs/protocol.md).
+ * @throws Error with Emacs's message when the form signals.
+ */
+export function batchEvalLisp(lisp: BatchEmacs): EvalLisp {
+  return async (form, decl) => (await lisp.eval(form, undefined, new Map(Object.entries(decl.vars ?? {})))).value;
 }
 
 /** What a form returned: its value as a string and the variables `sheet-set-var` set. */

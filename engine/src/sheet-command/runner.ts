@@ -14,7 +14,7 @@ import type { Assertion, HookResults, ProxySetting, RequestInfo, Settings } from
 import type { Block, RequestNode, Sheet } from '../sheet/ast.js';
 import { requestAt } from '../sheet/parse.js';
 import { parseForFile } from '../http-file/index.js';
-import { noEmacsError, type BatchEmacs } from './lisp-batch.js';
+import { batchEvalLisp, noEmacsError, type BatchEmacs } from './lisp-batch.js';
 import { answersFor, type Ask } from './prompts.js';
 import { checkExpect, isRetryable } from '../hooks/expect.js';
 import { IDEMPOTENT_METHODS, withRetry } from './retry.js';
@@ -67,6 +67,8 @@ export interface RequestResult {
   response?: { headers: [string, string][]; body?: string; bodyCut?: boolean };
   assertions: Assertion[];
   warnings: HookResults['warnings'];
+  /** `.http` files: the `client.log` lines of its scripts (`SendOutput.logs`); absent when none. */
+  logs?: string[];
   error?: RunError;
 }
 
@@ -208,10 +210,7 @@ export async function runFile(file: string, o: RunOptions): Promise<FileResult> 
     return out;
   }
   const lisp = o.lisp;
-  const session: Session = new Session(
-    // `sheet-get-var` in a `:=` form reads the variables above it, as in Emacs (`lisp/eval`'s vars).
-    lisp && (async (form, decl): Promise<string> => (await lisp.eval(form, undefined, new Map(Object.entries(decl.vars ?? {})))).value),
-  );
+  const session: Session = new Session(lisp && batchEvalLisp(lisp));
   // Bodies past 16 MiB go to a private file as they arrive, removed after the request: the
   // run's memory stays bounded whatever the body (issue 30), as over JSON-RPC.
   session.spillBigBodies = true;
@@ -267,6 +266,7 @@ export async function runFile(file: string, o: RunOptions): Promise<FileResult> 
         },
         assertions: s.hooks.assertions,
         warnings: s.hooks.warnings,
+        ...(s.logs ? { logs: s.logs } : {}),
       });
       // run-hook forms read the values the request used (`vars`), as in Emacs's response buffer.
       const hookVars = new Map(Object.entries(s.vars));

@@ -85,6 +85,11 @@ export interface RequestNode {
   preScripts?: ResponseHandler[];
   /** `.http` only: the HTTP version written at the end of the request line, e.g. `HTTP/1.1`. */
   httpVersion?: string;
+  /**
+   * `.http` only: the request line's method was JetBrains' `GRAPHQL` (also httpyac's and
+   * kulala's): `method` is `POST` and the body is a GraphQL query (resolve/http-graphql.ts).
+   */
+  graphql?: boolean;
 }
 
 export interface Diagnostic {

@@ -10,10 +10,13 @@
  * it. A chunk is a run of comment lines, then the non-comment lines of one block, then the one
  * `#` line that closes them (which a multi-line value needs to see). Only line numbers depend on
  * where a chunk stands; they are shifted, and a chunk at the same place with the same text is
- * reused as it is (typing inside a line moves nothing).
+ * reused as it is (typing inside a line moves nothing). The lines come from lines.ts, which
+ * re-splits only what the edit touched: the unchanged lines are the last parse's very strings,
+ * so finding them compares identities.
  */
 import type { Block, Diagnostic, RequestNode, Sheet, VarDecl } from './ast.js';
-import { parseSheet, splitLines, tagAbove } from './parse.js';
+import { linesOf } from './lines.js';
+import { parseSheet, tagAbove } from './parse.js';
 
 const isComment = (l: string) => l.startsWith('#');
 
@@ -71,14 +74,8 @@ function chunkStarts(lines: string[]): number[] {
   return starts;
 }
 
-/** The lines of the last text split: the parser and the checks of one edit share them. */
-let memo: { text: string; lines: string[] } | undefined;
-
-/** {@link splitLines} of `text`, remembered for the next call with the same text. */
-export function linesOf(text: string): string[] {
-  if (memo?.text !== text) memo = { text, lines: splitLines(text) };
-  return memo.lines;
-}
+// The lines of the text: the parser and the checks of one edit share them (lines.ts).
+export { linesOf };
 
 type Part = Pick<Sheet, 'vars' | 'requests' | 'blocks' | 'diagnostics'>;
 
@@ -111,11 +108,11 @@ export class IncrementalSheetParser {
     let tail = 0;
     while (tail < most - head && lines[lines.length - 1 - tail] === old[old.length - 1 - tail]) tail++;
     const delta = lines.length - old.length;
-    const chunks: Chunk[] = [];
     // Chunks wholly in the unchanged head; a chunk must also end where it ended (the line after
     // it unchanged too), which holds when it ends before the edit.
     let k = 0;
-    for (; k < this.chunks.length && this.chunks[k]!.to < head; k++) chunks.push(this.chunks[k]!);
+    while (k < this.chunks.length && this.chunks[k]!.to < head) k++;
+    const chunks: Chunk[] = this.chunks.slice(0, k);
     const from = chunks.length ? chunks[chunks.length - 1]!.to : 0;
     // Chunks wholly in the unchanged tail. A chunk starts after a `#` line that follows a line
     // that is not one, so the two lines before it must be unchanged too.
@@ -140,7 +137,7 @@ export class IncrementalSheetParser {
         // `# @no-auto-encoding` may be the `#` line that closed the chunk before: read it in the whole text.
         const tag = tagAbove(lines, r.startLine - 1);
         if (tag) r.directives = [tag];
-        else delete r.directives;
+        else if (r.directives !== undefined) delete r.directives; // a delete costs even when there is nothing to delete
         out.requests.push(r);
       }
       for (const b of part.blocks) out.blocks.push(b);

@@ -24,7 +24,7 @@ import { toCurl } from '../curl/to-curl.js';
 import { rememberPath } from '../session/history.js';
 import { requestToSheet } from '../sheet/write.js';
 import { buildRequest, fileBodyAbsolute, withPipedBody, type BuildInput, type Built } from './build-request.js';
-import { headerBlock } from '../session/trace.js';
+import { headerBlock, statusLine } from '../session/trace.js';
 import { exchange, type SinkHead } from '../session/exchange.js';
 import { openCallJar } from '../session/jar.js';
 import { CALLER_VARIABLES } from './caller-env.js';
@@ -191,7 +191,7 @@ async function runCall(input: RunInput, out: RunOutput, outputs: Outputs, err: (
     // line (piped or redirected stderr stays byte-exact, as curl's).
     const headShown = b.opts.include || b.opts.verbose || b.opts.head || ex.request.method === 'HEAD';
     if (!bodyOnStdout && bodyOut && bodyOut.bytes === 0 && input.outputs?.ttyErr && !headShown && b.opts.output === undefined) {
-      await err(`HTTP/${ex.response.httpVersion} ${ex.response.status}${ex.response.statusText ? ' ' + ex.response.statusText : ''}\n`);
+      await err(`${statusLine(ex.response)}\n`);
     }
     // resty's rule sends a `?` typed in the path as %3F, a path character: a 404 then most
     // likely means the user meant a query string (docs/shell.md, "URLs").
