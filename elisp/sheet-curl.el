@@ -68,10 +68,12 @@ there inserts the request, C-c C-k abandons it;
 converts it (`sheet/fromCurl', the converter of `sheet
 import-curl'; docs/sheet-format.md, \"Importing curl command
 lines\"): the URL, -X, -H, -d and its variants, --json, -u, -b,
--A, -e.  The request goes on its own lines, separated from the
-requests around it by the file's separator line (`#', or `###' in
-a `.http' file).  What the request does not carry (-k, -F, ...)
-is named in a warning in the echo area; a command it cannot
+-A, -e; -x, --cacert, --cert, -k and the other connection
+options become the request's `# @proxy URL', ... lines.  The
+request goes on its own lines, separated from the requests around
+it by the file's separator line (`#', or `###' in a `.http'
+file).  What the request does not carry (--max-time, -o, ...) is
+named in a warning in the echo area; a command it cannot
 write is a `user-error' naming the option.  Return the inserted
 request's text (nil when the edit buffer takes the command).  This
 is restclient.el's issue #290."

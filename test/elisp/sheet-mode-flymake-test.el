@@ -93,6 +93,21 @@ COL is the 0-based column of the diagnostic's start, the span's text is TEXT's t
            (lambda () (= (length (flymake-diagnostics)) 3)) 10 "three diagnostics"))
       (flymake-mode -1))))
 
+(ert-deftest sheet-test-flymake-connection-directives ()
+  "Issue 20 item 5: a bad # @proxy and an unreadable # @cacert are errors on their lines."
+  (sheet-test-with-sheet (concat "# @proxy http://[::1\n"   ; line 2
+                                 "# @cacert no-such-ca.pem\n" ; line 3
+                                 "GET :base/users\n")
+    (sheet-test-send-and-wait-ready)
+    (flymake-mode 1)
+    (unwind-protect
+        (let ((report (sheet-test--flymake-report)))
+          (should (equal (mapcar (lambda (d) (seq-take d 3)) report)
+                         '((2 2 :error) (3 2 :error))))
+          (should (string-match-p "# @proxy: not a proxy URL" (nth 4 (nth 0 report))))
+          (should (string-match-p "# @cacert: cannot read no-such-ca.pem" (nth 4 (nth 1 report)))))
+      (flymake-mode -1))))
+
 (ert-deftest sheet-test-flymake-http-environment-and-names ()
   "A .http buffer: {{name}} undefined until the environment that defines it is chosen; duplicate names."
   (sheet-test-visiting "api.http"

@@ -119,6 +119,34 @@ A key that does not belong to the certificate is named; C-c C-u carries --cert."
       (sheet-test--stop proc)
       (delete-directory dir t))))
 
+(ert-deftest sheet-test-connection-directives-in-a-sheet ()
+  "Issue 20 item 5: # @cacert, # @cert and # @key above a request reach the mTLS server.
+They win over `sheet-ca-file' (here another CA, which would fail);
+an unreadable # @cacert is an error naming its line, and nothing is sent."
+  (sheet-test--with-private-ca "--mtls" dir url
+    (sheet-test-with-sheet (format (concat "# @cacert %s\n# @cert %s\n# @key %s\nGET %s/emacs-tags\n"
+                                           "#\n# @cacert %s\nGET %s/emacs-missing\n")
+                                   (expand-file-name "ca.pem" dir)
+                                   (expand-file-name "client.pem" dir)
+                                   (expand-file-name "client.key" dir) url
+                                   (expand-file-name "missing.pem" dir) url)
+      (let ((sheet-ca-file (expand-file-name "other.pem" dir))
+            (sheet-client-certificates nil))
+        (sheet-test-goto "emacs-tags")
+        (with-current-buffer (sheet-test-send-and-wait)
+          (should (string-match-p "\"client\": \"test client\"" (buffer-string))))
+        (should (string-match-p (regexp-quote (format "--cacert %s --cert %s --key %s"
+                                                      (expand-file-name "ca.pem" dir)
+                                                      (expand-file-name "client.pem" dir)
+                                                      (expand-file-name "client.key" dir)))
+                                (sheet-copy-curl-command)))
+        (sheet-test-goto "emacs-missing")
+        (let ((mark (sheet-test-messages-mark)))
+          (sheet-http-send-current-stay-in-window)
+          (sheet-test-wait-idle)
+          (should (string-match-p "line 7: # @cacert: cannot read .*missing.pem"
+                                  (sheet-test-messages-since mark))))))))
+
 (provide 'sheet-mode-tls-test)
 
 ;;; sheet-mode-tls-test.el ends here

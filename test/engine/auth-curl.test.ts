@@ -50,8 +50,6 @@ describe('from curl', () => {
   });
 
   it.each([
-    ['curl -n http://h.example/x', /^-n: not carried over.*sheet-netrc.*--netrc/],
-    ['curl --netrc-file /x/n http://h.example/x', /^--netrc-file \/x\/n: not carried over/],
     ["curl --digest -u 'a b:p' http://h.example/x", /^--digest -u a b:p: an Authorization shorthand line cannot hold a user name with blanks/],
     ['curl --aws-sigv4 osc:osc:r:s -u K:S http://h.example/x', /only the aws:amz provider/],
   ])('%s: a warning', (command, message) => {

@@ -102,7 +102,7 @@ describe('copy as code: the generated code sends what the sheet sends', () => {
     expect(withVar.out).toContain('req.Header.Add("X-Trace", "t-Grace")');
   });
 
-  it('bad input: an unknown target, a binary body, no FILE:LINE, no request at the line', async () => {
+  it('bad input: an unknown target, a binary body, no line with two requests, no request at the line', async () => {
     const file = path.join(dir, 'bin.sheet');
     fs.writeFileSync(path.join(dir, 'img.bin'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0xff, 0x00]));
     fs.writeFileSync(file, 'POST http://127.0.0.1:1/up\nContent-Type: image/png\n\n< img.bin\n#\n# a comment\n');
@@ -113,9 +113,16 @@ describe('copy as code: the generated code sends what the sheet sends', () => {
     expect(binary).toMatchObject({ code: 2, out: '' });
     expect(binary.err).toMatch(/bin\.sheet:1: the body \(.*img\.bin\) is binary[\s\S]*C-c C-u, or --to curl/);
     expect((await runSheet(['export', '--to', 'curl', `${file}:1`], { cwd: dir })).out).toContain("printf '\\211PNG");
-    const noLine = await runSheet(['export', '--to', 'python', file], { cwd: dir });
+    // A bare FILE is the request when the file holds one; with two it names their lines.
+    const bare = await runSheet(['export', '--to', 'curl', file], { cwd: dir });
+    expect(bare).toEqual(await runSheet(['export', '--to', 'curl', `${file}:1`], { cwd: dir }));
+    const two = path.join(dir, 'two.sheet');
+    fs.writeFileSync(two, '# first\nGET http://127.0.0.1:1/a\n#\nGET http://127.0.0.1:1/b\n');
+    const noLine = await runSheet(['export', '--to', 'python', two], { cwd: dir });
     expect(noLine).toMatchObject({ code: 2, out: '' });
-    expect(noLine.err).toMatch(/give the file and a line of its request, FILE:LINE/);
+    expect(noLine.err).toMatch(/two\.sheet holds 2 requests \(lines 2, 4\): give the line of one, FILE:LINE/);
+    const missing = await runSheet(['export', '--to', 'python', path.join(dir, 'none.sheet')], { cwd: dir });
+    expect(missing.err).toMatch(/give the file and a line of its request, FILE:LINE/);
     const noRequest = await runSheet(['export', '--to', 'python', `${file}:6`], { cwd: dir });
     expect(noRequest).toMatchObject({ code: 2, out: '' });
     expect(noRequest.err).toMatch(/no request at line 6/);

@@ -71,7 +71,7 @@ describe('curlToSheet: what people paste', () => {
     ['a body starting with an empty line', `curl --data-binary $'\\nx' -H 'Content-Type:' http://h/t`, sheet('POST http://h/t', '', '', 'x'), []],
     ['--url and a $ prompt', `$ curl --url http://h/u`, sheet('GET http://h/u'), []],
     ['a lower-case -X method', `curl -X patch -d x http://h/p`, sheet('PATCH http://h/p', 'Content-Type: application/x-www-form-urlencoded', '', 'x'), [/written as PATCH/]],
-    ['-k, --max-time, a proxy and unknown flags are warnings', `curl -k --max-time 5 -x http://proxy:3128 --http1.1 http://h/w`, sheet('GET http://h/w'), [/^-k: /, /^--max-time 5: /, /^-x http:\/\/proxy:3128: /, /^--http1\.1: /]],
+    ['-k and a proxy are directives, --max-time and unknown flags warnings', `curl -k --max-time 5 -x http://proxy:3128 --http1.1 http://h/w`, sheet('# @insecure', '# @proxy http://proxy:3128', 'GET http://h/w'), [/^--max-time 5: /, /^--http1\.1: /]],
     ['-d @file keeps the file as it is', `curl -d @/tmp/form.txt http://h/f`, sheet('POST http://h/f', 'Content-Type: application/x-www-form-urlencoded', '', '< /tmp/form.txt'), [/drops the file's line breaks/]],
     ['--digest with -u writes the Digest line (VS Code REST Client), no Basic header', `curl --digest -u a:b http://h/d`, sheet('GET http://h/d', 'Authorization: Digest a b'), []],
     ['--ntlm with -u writes no Basic header', `curl --ntlm -u a:b http://h/d`, sheet('GET http://h/d'), [/--ntlm -u .*only Basic/]],

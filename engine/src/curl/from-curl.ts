@@ -4,7 +4,7 @@
  * (words.ts: quotes, `$'...'`, line continuations), the options read by the curl option table
  * (options.ts), and curl's defaults (implied method, the data Content-Type, -u, -b) come from
  * rules.ts, the same rules toCurl writes with, so sheet -> curl -> sheet gives the request back.
- * What a sheet cannot say (-k, --max-time, a proxy, ...) is named in a note or a warning, never
+ * What a sheet cannot say (--max-time, -o, ...) is named in a note or a warning, never
  * dropped silently; what the sheet format cannot write is an error. See docs/sheet-format.md,
  * "Importing curl command lines".
  */
@@ -25,6 +25,7 @@ import { isMultipart } from '../sheet/body-parts.js';
 import { cookiesOfFile, dataBody, type CurlImportIo } from './import-files.js';
 import { basicAuthDeclaration, envDeclaration, isCarried, sheetVariables, withSheetVariables, type SheetVariable } from './shell-vars.js';
 import { AS_WRITTEN_TAG, unsendableTarget } from '../url/as-written.js';
+import { CONNECTION_TAGS } from '../sheet/connection-tags.js';
 
 export type { CurlFileReader, CurlImportIo } from './import-files.js';
 
@@ -53,14 +54,14 @@ export interface CurlImport {
 /** Options that only change what curl prints, or that the engine does by default (-L). */
 const NO_EFFECT = new Set(['silent', 'show-error', 'verbose', 'include', 'location', 'progress-bar', 'no-progress-meter', 'basic']);
 /** Options the engine performs in the shell but a sheet request cannot say. */
-const NO_SHEET_EQUIVALENT = new Set(['insecure', 'max-time', 'max-redirs', 'output', 'cookie-jar', 'junk-session-cookies', 'proxy', 'noproxy', 'proxy-user', 'cacert']);
+const NO_SHEET_EQUIVALENT = new Set(['max-time', 'max-redirs', 'output', 'cookie-jar', 'junk-session-cookies']);
 /**
  * Options that leave the request as curl sends it (curl's manual: they change where the
  * response goes, what is printed, TLS checks, timeouts, retries, the IP family): a note, not a
  * difference. Any option not named here, and not converted, counts as a difference.
  */
 const SAME_REQUEST = new Set([
-  'insecure', 'max-time', 'max-redirs', 'output', 'cookie-jar', 'junk-session-cookies', 'cacert', 'capath', 'no-buffer', 'fail', 'fail-with-body',
+  'max-time', 'max-redirs', 'output', 'cookie-jar', 'junk-session-cookies', 'capath', 'no-buffer', 'fail', 'fail-with-body',
   'fail-early', 'write-out', 'dump-header', 'connect-timeout', 'retry', 'retry-delay', 'retry-max-time', 'retry-all-errors',
   'retry-connrefused', 'remote-name', 'remote-header-name', 'remote-name-all', 'create-dirs', 'output-dir', 'http1.1', 'ipv4',
   'ipv6', 'tcp-nodelay', 'tcp-fastopen', 'keepalive-time', 'no-keepalive', 'max-filesize', 'limit-rate', 'trace', 'trace-ascii',
@@ -70,11 +71,7 @@ const SAME_REQUEST = new Set([
 ]);
 /** Connection options a sheet cannot say, and where to give them instead (docs/networks.md). */
 const CONNECTION_ELSEWHERE: Record<string, string> = {
-  cert: 'client certificates: `sheet run --cert`, Emacs\' sheet-client-certificates, a .http environment\'s clientCertificates',
-  key: 'with the certificate: `sheet run --key`, sheet-client-certificates',
-  pass: 'with the certificate: `sheet run --pass`, sheet-client-certificates',
   'cert-type': 'the engine reads PEM certificates',
-  'unix-socket': 'the request goes to the URL\'s host unless `sheet run --unix-socket PATH`',
 };
 /** Options about the authentication scheme of -u: the sheet writes only Basic. */
 const AUTH_SCHEMES = new Set(['digest', 'ntlm', 'negotiate', 'anyauth', 'ntlm-wb']);
@@ -95,13 +92,16 @@ const bad = (message: string, hint: string) => new EngineError('bad-argument', m
  * `--form-string` (a multipart body, form.ts), `-u user:pass` (Authorization: Basic, RFC 7617),
  * `-b name=value` and `-b FILE` (Cookie; `-j`), `-A` (User-Agent), `-e` (Referer),
  * `--oauth2-bearer` (Authorization: Bearer), `-r` (Range), `-T FILE` (PUT with a `< FILE`
- * body), `--compressed` (curl's Accept-Encoding), credentials in the URL (Basic), shell
+ * body), `--compressed` (curl's Accept-Encoding), the connection options `-x`, `--noproxy`, `-U`,
+ * `-n`, `--netrc-file`, `--netrc-optional`, `--unix-socket`, `--cacert`, `--cert`, `--key`,
+ * `--pass`, `-k` (the directives `# @proxy URL`, ... above the request line, named as curl's
+ * options: ../sheet/connection-tags.ts), credentials in the URL (Basic), shell
  * variables (`$NAME`, `${NAME%word}`, ...: `:=` variables read from the environment, shell-vars.ts). URL globs and several
  * URLs make several requests. Dropped without a word: `-s -S -v -i -L --basic` (output only,
  * or what the engine does anyway). A pasted shell tail (`| jq .`, `> out.json`) and what an
  * unquoted `&` cuts off are dropped with a note. Everything else is a warning naming the
  * option, `differs` when the request sent is not curl's (a proxy, `$(cmd)`), a note when it is
- * (`-k`, `-o`, `--max-time`).
+ * (`-o`, `--max-time`).
  *
  * @param commandLine `curl ...` as typed in bash, possibly over several lines joined by `\`.
  * @param io the caller's file reader (the import does no I/O itself).
@@ -159,15 +159,24 @@ export function curlToSheet(commandLine: string, io: CurlImportIo = {}): CurlImp
   const cookieFiles: CurlArg[] = [];
   let junkSession = false;
   let http2 = false;
+  const tags = new Map<string, string>();
   for (const o of options) {
     if (o.name === 'url') urls.push(o.arg!);
     // --http2: the request line's `HTTP/2`, which the engine sends as curl's --http2 (docs/networks.md).
     else if (o.name === 'http2') http2 = true;
-    else if (CONNECTION_ELSEWHERE[o.name]) {
+    // -x, --cacert, -k, --cert, --unix-socket, -n, ...: the request's connection directives (sheet/connection-tags.ts).
+    else if (Object.hasOwn(CONNECTION_TAGS, o.name)) {
       const what = `${o.written}${o.arg !== undefined ? ` ${o.arg}` : ''}`;
-      if (o.name === 'unix-socket') warn(`${what}: not carried over, a sheet request has no line for it (${CONNECTION_ELSEWHERE[o.name]})`);
-      else note(`${what}: not carried over, a sheet request has no line for it (${CONNECTION_ELSEWHERE[o.name]})`);
-    }
+      const asWritten = split.options[options.indexOf(o)];
+      if (o.arg !== undefined && (o.arg.trim() === '' || /[\r\n]/.test(o.arg))) warn(`${what}: not carried over, a # @${o.name} line cannot hold an empty value or a line break`);
+      else if (o.arg !== undefined && asWritten?.arg !== o.arg) warn(`${o.written} ${asWritten?.arg}: not carried over, a # @${o.name} line is taken as written and the shell would expand this; write the value`);
+      else {
+        tags.delete(o.name); // the last one wins, as in curl
+        tags.set(o.name, `# @${o.name}${o.arg !== undefined ? ` ${o.arg.trim()}` : ''}`);
+        if (CONNECTION_TAGS[o.name as keyof typeof CONNECTION_TAGS].file && !/^([/~]|[A-Za-z]:[\\/])/.test(o.arg!)) note(`${what}: the sheet reads ${o.arg} relative to the sheet file's directory (curl: the current directory)`);
+      }
+    } else if (o.name === 'cert-type' && o.arg?.toUpperCase() === 'PEM') continue;
+    else if (CONNECTION_ELSEWHERE[o.name]) warn(`${o.written}${o.arg !== undefined ? ` ${o.arg}` : ''}: not carried over, a sheet request has no line for it (${CONNECTION_ELSEWHERE[o.name]})`);
     else if (o.name === 'globoff') globoff = true;
     else if (o.name === 'form' || o.name === 'form-string') forms.push(o);
     else if (o.name === 'oauth2-bearer') extraHeaders.push(['Authorization', `Bearer ${o.arg!}`]);
@@ -179,8 +188,6 @@ export function curlToSheet(commandLine: string, io: CurlImportIo = {}): CurlImp
     else if (o.name === 'junk-session-cookies') {
       junkSession = true;
       note(`${o.written}: carried: the session cookies of a -b FILE are not written`);
-    } else if (o.name === 'netrc' || o.name === 'netrc-file' || o.name === 'netrc-optional') {
-      warn(`${o.written}${o.arg !== undefined ? ` ${o.arg}` : ''}: not carried over, a sheet request has no line for it (in Emacs set sheet-netrc; sheet run --netrc or --netrc-file)`);
     } else if (o.known && !NO_SHEET_EQUIVALENT.has(o.name)) known.push(o.written, ...(o.arg !== undefined ? [o.arg] : []));
     else {
       const what = `${o.written}${o.arg !== undefined ? ` ${o.arg}` : ''}`;
@@ -204,7 +211,7 @@ export function curlToSheet(commandLine: string, io: CurlImportIo = {}): CurlImp
   if (targets.length > MAX_GLOB_REQUESTS) throw bad(`the command makes ${targets.length} requests; the import writes at most ${MAX_GLOB_REQUESTS}`, 'Import a smaller range.');
   const used = (n: string) => options.some((o) => o.arg?.includes(`:${n}`)) || positional.some((w) => w.includes(`:${n}`));
   const declarations = [...vars.values()].filter((v) => used(v.name)).map(envDeclaration);
-  const ctx: RequestContext = { opts, forms, extraHeaders, authScheme, cookieFiles, junkSession, http2, io, warn, note, vars, declarations };
+  const ctx: RequestContext = { opts, forms, extraHeaders, authScheme, cookieFiles, junkSession, http2, tags: [...tags.values()], io, warn, note, vars, declarations };
   const requests = targets.map((t) => requestText(t.url, t.file, ctx));
   // The variables are declared once, above the first request (the later ones see them too).
   if (ctx.declarations.length) requests[0] = requests[0]!.replace(/^((?:# .*\n)*)/, (tags) => `${tags}${ctx.declarations.join('\n')}\n`);
@@ -222,6 +229,8 @@ interface RequestContext {
   junkSession: boolean;
   /** --http2: written as `HTTP/2` at the end of the request line. */
   http2: boolean;
+  /** The connection directives of -x, --cacert, -k, ... (`# @proxy URL`), above the request line. */
+  tags: string[];
   io: CurlImportIo;
   warn: (m: string) => void;
   note: (m: string) => void;
@@ -325,7 +334,7 @@ function requestText(rawUrl: string, upload: string | undefined, ctx: RequestCon
   const target = targetDifference(url);
   const unsendable = target && unsendableTarget(target.curl);
   if (unsendable) warn(`${unsendable}: curl sends ${target.curl}, the sheet sends ${target.sheet} (percent-encoded as WHATWG URLs are)`);
-  const lines = [...(target && !unsendable ? [`# @${AS_WRITTEN_TAG}`] : []), `${method} ${url}${http2 ? ' HTTP/2' : ''}`];
+  const lines = [...ctx.tags, ...(target && !unsendable ? [`# @${AS_WRITTEN_TAG}`] : []), `${method} ${url}${http2 ? ' HTTP/2' : ''}`];
   for (const [n, v] of headers) {
     if (!SHEET_HEADER_NAME.test(n)) throw bad(`header name ${JSON.stringify(n)}: a sheet header name cannot hold blanks or ( ) , / : ; @ [ \\ ] { } =`, 'Rename the header or send this request with curl.');
     if (/[\r\n]/.test(v)) throw bad(`header ${n}: its value holds a line break, which a sheet header cannot`, 'Remove the line break from the value.');

@@ -4,7 +4,9 @@
  * chosen environment's names, `$shared` included). A bad environment file adds no names here
  * (`sheet/send` reports it); its `{{names}}` then show as undefined.
  */
+import fs from 'node:fs';
 import path from 'node:path';
+import { expandPath } from '../resolve/url-path.js';
 import { loadEnvironment } from '../http-file/environment.js';
 import { Linter } from '../lint/diagnostics.js';
 import type { Sheet } from '../sheet/ast.js';
@@ -23,5 +25,15 @@ export function diagnosticsOf(text: string, sheet: Sheet, p: DiagnosticsParams, 
       // An unknown or bad environment: sheet/send says so; here its names are simply missing.
     }
   }
-  return linter.lint(text, sheet, { overrides: overrides.keys(), environment });
+  // Directive files (`# @cacert FILE`) are read from the sheet's directory, as when sent.
+  const dir = p.path ? path.dirname(path.resolve(p.path)) : process.cwd();
+  const fileCheck = (name: string) => {
+    try {
+      fs.accessSync(expandPath(name, dir), fs.constants.R_OK);
+      return undefined;
+    } catch (e) {
+      return (e as NodeJS.ErrnoException).code ?? 'unreadable';
+    }
+  };
+  return linter.lint(text, sheet, { overrides: overrides.keys(), environment, fileCheck });
 }

@@ -6,6 +6,7 @@
  * "Converting".
  */
 import { AS_WRITTEN_TAG } from '../url/as-written.js';
+import { CONNECTION_TAGS } from '../sheet/connection-tags.js';
 import { isMultipart } from '../sheet/body-parts.js';
 import type { RequestNode, Sheet } from '../sheet/ast.js';
 import { parseSheet, splitLines } from '../sheet/parse.js';
@@ -123,8 +124,8 @@ export function httpToSheet(text: string): ConvertResult {
     if (r.name) out.push(`# @name ${r.name}`);
     for (const d of r.directives ?? []) {
       if (d.name === 'name' || d.name === 'note' || d.name === 'http2') continue; // `# @http2` becomes the sheet's `HTTP/2` at the end of the request line (below)
-      if (d.name === AS_WRITTEN_TAG) {
-        out.push(`# @${AS_WRITTEN_TAG}`); // the one tag a sheet reads too (url/as-written.ts)
+      if (d.name === AS_WRITTEN_TAG || Object.hasOwn(CONNECTION_TAGS, d.name)) {
+        out.push(`# @${d.name} ${d.value}`.trimEnd()); // tags a sheet reads too (url/as-written.ts, sheet/connection-tags.ts)
         continue;
       }
       problems.push({ line: d.line, construct: `# @${d.name} ${d.value}`.trim(), message: `the directive @${d.name} has no sheet equivalent` });

@@ -5,7 +5,8 @@
  *
  * - `###` (optional name after it) separates requests; `#` and `//` lines are comments;
  * - `@name = value` declares a file variable (before a request line);
- * - `# @name login`, `# @no-redirect`, `# @no-cookie-jar`, `# @prompt name` are directives;
+ * - `# @name login`, `# @no-redirect`, `# @no-cookie-jar`, `# @prompt name` are directives, and
+ *   the connection directives of ../sheet/connection-tags.ts (`# @proxy URL`, ...);
  * - request line `[METHOD] URL [HTTP/1.1]` (method GET when absent); lines starting with `?`,
  *   `&` or `/`, and indented lines, continue the URL; `Name: value` headers; a blank line; the body up to the next
  *   `###` (trailing blank lines dropped); `< path` / `<@ path` bodies and multipart parts;
@@ -15,6 +16,7 @@
 import type { Block, BodyNode, BodyPart, Diagnostic, Directive, HeaderItem, RequestNode, ResponseHandler, Sheet, VarDecl } from '../sheet/ast.js';
 import { HTTP_VERSION, METHODS, splitLines } from '../sheet/parse.js';
 import { bodyNode } from '../sheet/body-parts.js';
+import { CONNECTION_TAGS, connectionDirective } from '../sheet/connection-tags.js';
 
 /**
  * The methods a `.http` request line may start with: RFC 9110's and PATCH (RFC 5789), then
@@ -57,8 +59,11 @@ const KULALA_COMMAND = /^(run|import)[ \t]+(?:#|\.{0,2}\/|\S+\.(?:http|rest)\b)/
 /** `< ./script.js` above the request line: a JetBrains pre-request script file. */
 const PRE_SCRIPT_FILE = /^<[ \t]+(\S.*?)[ \t]*$/;
 
-/** Directives we act on; others are kept and reported as unsupported (docs/http-files.md). */
-export const KNOWN_DIRECTIVES = new Set(['name', 'no-redirect', 'no-cookie-jar', 'prompt', 'note', 'no-auto-encoding', 'http2']);
+/**
+ * Directives we act on; others are kept and reported as unsupported (docs/http-files.md). The
+ * connection directives (`# @proxy`, `# @cacert`, ...) are ../sheet/connection-tags.ts's.
+ */
+export const KNOWN_DIRECTIVES = new Set(['name', 'no-redirect', 'no-cookie-jar', 'prompt', 'note', 'no-auto-encoding', 'http2', ...Object.keys(CONNECTION_TAGS)]);
 
 /**
  * `[METHOD] URL [HTTP/x.y]` split into [all, method?, url, version?] (a regex with a lazy URL
@@ -194,7 +199,8 @@ export function parseHttpFile(text: string): Sheet {
       }
       const d = DIRECTIVE.exec(l);
       if (d) {
-        directives.push({ name: d[1]!, value: d[2] ?? '', line: i });
+        // A connection directive under its canonical name (`# @noRejectUnauthorized` is `insecure`).
+        directives.push(connectionDirective(d[1]!, d[2] ?? '', i) ?? { name: d[1]!, value: d[2] ?? '', line: i });
         continue;
       }
       if (COMMENT.test(l)) continue;

@@ -46,6 +46,8 @@ export interface ProxyOptions {
   perScheme?: { http?: string; https?: string; source: string };
   /** A host test in place of the no-proxy lists (url.el's `no_proxy` regexp). */
   bypass?: (host: string) => boolean;
+  /** How errors and `-v` name `proxy` and `noProxy` (default `--proxy`, `--noproxy`): a sheet's `# @proxy (line 3)`. */
+  sources?: { proxy?: string; noProxy?: string };
 }
 
 /** The proxy chosen for one URL. */
@@ -56,6 +58,8 @@ export interface ProxyChoice {
   auth?: string;
   /** Where the proxy came from: `--proxy` or the variable's name; named in errors. */
   source: string;
+  /** The proxy as written there (credentials included): what curl's `-x` is given to go the same way. */
+  written: string;
 }
 
 /** curl's default proxy ports (curl's manual, `-x`): 1080, and 443 for an HTTPS proxy. */
@@ -166,18 +170,18 @@ export function chooseProxy(url: URL, o: ProxyOptions = {}): ProxyChoice | undef
       ? { name: o.perScheme.source, value: own }
       : undefined
     : o.proxy
-      ? { name: '--proxy', value: o.proxy }
+      ? { name: o.sources?.proxy ?? '--proxy', value: o.proxy }
       : firstSet(env, scheme === 'http' ? ['http_proxy', 'all_proxy', 'ALL_PROXY'] : [`${scheme}_proxy`, `${scheme.toUpperCase()}_PROXY`, 'all_proxy', 'ALL_PROXY']);
   if (!found) return undefined;
   const parsed = parseProxyUrl(found.value, found.name);
   if (o.bypass) {
     if (o.bypass(url.hostname.replace(/^\[(.*)\]$/, '$1'))) return undefined;
   } else {
-    const skip = o.noProxy !== undefined ? { name: '--noproxy', value: o.noProxy } : firstSet(env, ['no_proxy', 'NO_PROXY']);
+    const skip = o.noProxy !== undefined ? { name: o.sources?.noProxy ?? '--noproxy', value: o.noProxy } : firstSet(env, ['no_proxy', 'NO_PROXY']);
     if (skip && bypassesProxy(url.hostname, parseNoProxy(skip.value, skip.name))) return undefined;
   }
   const auth = o.proxyUser !== undefined ? basic(o.proxyUser) : parsed.auth;
-  return { origin: parsed.origin, ...(auth ? { auth } : {}), source: found.name };
+  return { origin: parsed.origin, ...(auth ? { auth } : {}), source: found.name, written: found.value };
 }
 
 /** The environment variables that decide the proxy (curl's manual, ENVIRONMENT), for front ends that forward them. */

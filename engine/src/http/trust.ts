@@ -28,6 +28,8 @@ import { EngineError } from '../errors.js';
 export interface TrustOptions {
   /** curl's `--cacert FILE`: over `CURL_CA_BUNDLE` and `SSL_CERT_FILE`. */
   caFile?: string;
+  /** How errors name `caFile` (default `--cacert`): a sheet's `# @cacert (line 3)`. */
+  caFileSource?: string;
   /** The caller's environment (`CURL_CA_BUNDLE`, `SSL_CERT_FILE`, `NODE_EXTRA_CA_CERTS`); default this process's. */
   env?: Record<string, string | undefined>;
   /** Where relative file names start; default this process's working directory. */
@@ -111,7 +113,7 @@ function certificates(file: string, source: string): { stamp: string; pem: strin
 export function chooseTrust(o: TrustOptions = {}): Trust | undefined {
   const env = o.env ?? process.env;
   const cwd = o.cwd ?? process.cwd();
-  const main = o.caFile ? { name: '--cacert', value: o.caFile } : env.CURL_CA_BUNDLE ? { name: 'CURL_CA_BUNDLE', value: env.CURL_CA_BUNDLE } : env.SSL_CERT_FILE ? { name: 'SSL_CERT_FILE', value: env.SSL_CERT_FILE } : undefined;
+  const main = o.caFile ? { name: o.caFileSource ?? '--cacert', value: o.caFile } : env.CURL_CA_BUNDLE ? { name: 'CURL_CA_BUNDLE', value: env.CURL_CA_BUNDLE } : env.SSL_CERT_FILE ? { name: 'SSL_CERT_FILE', value: env.SSL_CERT_FILE } : undefined;
   const extra = env.NODE_EXTRA_CA_CERTS ? { name: 'NODE_EXTRA_CA_CERTS', value: env.NODE_EXTRA_CA_CERTS } : undefined;
   // Node's defaults already hold the NODE_EXTRA_CA_CERTS this process started with.
   if (!main && (!extra || (extra.value === STARTUP_EXTRA && cwd === STARTUP_CWD))) return undefined;

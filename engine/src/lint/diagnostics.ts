@@ -19,7 +19,8 @@
  *   `+json`), at the position of the JSON error (jsonc-parser, no comments, no trailing comma),
  *   variables standing as values counted as values: an error;
  * - duplicate request names in `.http` files (`# @name x` twice: `{{x.response...}}` reads
- *   the last one sent): a warning on each later one.
+ *   the last one sent): a warning on each later one;
+ * - connection directives (`# @proxy`, `# @cacert`, ...) the session would refuse: connection.ts.
  */
 import { parse as parseJsonc, type ParseError } from 'jsonc-parser/lib/esm/main.js'; // the ESM build, as http-file/environment.ts
 import { checkExpect } from '../hooks/expect.js';
@@ -28,6 +29,7 @@ import type { ErrorCode } from '../errors.js';
 import { linesOf } from '../sheet/lines.js';
 import type { RequestNode, Sheet } from '../sheet/ast.js';
 import { codePointColumn, jsonErrorText, lineColumn, templateLines } from './positions.js';
+import { connectionProblems, type FileCheck } from './connection.js';
 
 /** One diagnostic: 1-based line and column (code points); `endColumn` exclusive. */
 export interface LintDiagnostic {
@@ -47,6 +49,8 @@ export interface LintNames {
   overrides?: Iterable<string>;
   /** `.http`: the chosen environment's names. */
   environment?: Iterable<string>;
+  /** Whether the files connection directives name can be read (connection.ts); absent: not checked. */
+  fileCheck?: FileCheck;
 }
 
 const HOOK_NAMES = new Set(HOOK_TYPES.map((h) => h.name));
@@ -146,6 +150,11 @@ export class Linter {
         this.byNode.set(req, local);
       }
       for (const d of local.diags) out.push(movedBy(d, first));
+      // The directives stand above the block (sheets): checked outside the cache of its lines.
+      connectionProblems(req, names.fileCheck, (line, severity, code, message, hint) => {
+        const text = lines[line - 1] ?? '';
+        out.push(at(lines, line, text.indexOf('@'), text.length, { code, severity, message, hint }));
+      });
       if (http) undefinedHttp(lines, req, defined!, out);
       else undefinedSheet(lines, first, local.refs, above, out);
       if (http && req.name) {

@@ -16,10 +16,10 @@ import { expandPath, resolveRequest, visibleVars, type EvalLisp, type LispDecl }
 import { MAX_BUFFERED_BODY, SinkError } from '../http/send.js';
 import { exchange as sendExchange, type SinkHead } from './exchange.js';
 import { FileJar } from './jar.js';
-import { connectionCurlArgs, connectionSendOptions, wantsHttp2 } from './tls-settings.js';
+import { wantsHttp2 } from './tls-settings.js';
+import { atDirectiveLine, connectionCurl, connectionSend, type ConnectionInput } from './connection.js';
 import { SPILL_MIN_BYTES, SpillSink, spillBytes } from './spill.js';
 
-import { proxyOptions } from './proxy-setting.js';
 import { present } from '../present/present.js';
 import { presentationOut, requestInfo, responseInfo } from './answer.js';
 import { requestWarnings } from './warnings.js';
@@ -265,15 +265,11 @@ export class Session {
         timeoutMs: s.timeoutMs,
         followRedirects: s.followRedirects && !meta?.noRedirect,
         maxRedirects: s.maxRedirects,
-        insecure: s.insecure,
-        proxy: proxyOptions(s.proxy),
-        ...(s.caFile ? { trust: { caFile: expandPath(s.caFile, process.cwd()) } } : {}),
-        ...connectionSendOptions(s, resolved.node, resolved.http?.clientCertificates),
-        ...(s.netrc ? { auth: { netrc: { file: s.netrc } } } : {}),
+        ...connectionSend(this.connection(p, s, resolved)),
       },
       ...(spillAt !== undefined ? { sink: (head: SinkHead) => (sink = new SpillSink(spillAt, MAX_BUFFERED_BODY, head.url, { headers: head.headers, raw: p.raw })) } : {}),
     }).catch((e: unknown) => {
-      throw e instanceof SinkError && isEngineError(e.cause) ? e.cause : e;
+      throw atDirectiveLine(e instanceof SinkError && isEngineError(e.cause) ? e.cause : e);
     });
     let exchange = sent.exchange;
     const jarWarning = sent.jarWarning;
@@ -366,15 +362,14 @@ export class Session {
   /** The request at point as a curl command line (`sheet/curl`). */
   async curl(p: CurlInput): Promise<CurlOutput> {
     const { request, curlArgs } = await this.exported(p);
-    // The netrc setting is curl's -n (`~/.netrc`) or --netrc-file (docs/networks.md).
-    const netrc = this.merged(p.settings).netrc;
-    const extraArgs = [...(netrc ? (netrc === '~/.netrc' ? ['-n'] : ['--netrc-file', netrc]) : []), ...curlArgs];
-    return { command: toCurl(request, { alwaysMethod: true, extraArgs }), url: request.url };
+    return { command: toCurl(request, { alwaysMethod: true, extraArgs: curlArgs }), url: request.url };
   }
 
   /** The request at point as code for `p.target` (`sheet/code`, `sheet export`; ../snippet/to-code.ts). */
   async code(p: CodeInput): Promise<CodeOutput> {
-    const { request } = await this.exported(p);
+    const { request, curlArgs } = await this.exported(p);
+    // curl is C-c C-u's command, with the options that connect as the engine would.
+    if (p.target === 'curl') return { code: `${toCurl(request, { alwaysMethod: true, extraArgs: curlArgs })}\n`, url: request.url };
     return { code: toCode(request, p.target), url: request.url };
   }
 
@@ -385,7 +380,12 @@ export class Session {
     const resolved = await this.resolveAt(p, s).catch((e: unknown) => {
       throw this.parse(p.text, p.path).syntax === 'http' ? explainNoEnvironment(e, p.path, p.env) : e;
     });
-    // The options curl needs to connect as the engine would (tls-settings.ts).
-    return { request: resolved.request, curlArgs: connectionCurlArgs(resolved.request.url, s, wantsHttp2(s, resolved.node), resolved.http?.clientCertificates) };
+    // The options curl needs to connect as the engine would (connection.ts).
+    return { request: resolved.request, curlArgs: connectionCurl(resolved.request.url, this.connection(p, s, resolved), wantsHttp2(s, resolved.node)) };
+  }
+
+  /** What the request at point connects with: the settings, its directives, its sheet's directory. */
+  private connection(p: { path?: string }, s: Required<Settings>, resolved: { node: ConnectionInput['node']; http?: { clientCertificates?: ConnectionInput['envCertificates'] } }): ConnectionInput {
+    return { settings: s, node: resolved.node, baseDir: p.path ? path.dirname(path.resolve(p.path)) : process.cwd(), envCertificates: resolved.http?.clientCertificates };
   }
 }

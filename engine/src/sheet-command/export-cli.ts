@@ -1,6 +1,6 @@
 /**
- * `sheet export --to TARGET FILE:LINE` (docs/sheet-run.md, "sheet export"): the request at a
- * line of a sheet or `.http` file as code (Python requests, JavaScript fetch, Go, HTTPie,
+ * `sheet export --to TARGET FILE[:LINE]` (docs/sheet-run.md, "sheet export"): the request at a
+ * line of a sheet or `.http` file (a bare FILE: its one request) as code (Python requests, JavaScript fetch, Go, HTTPie,
  * PowerShell, curl, ...), the same resolution and the same converter as Emacs's C-c C-S-u
  * (`sheet/code`: `../session/session.ts`, `../snippet/to-code.ts`), on stdout.
  *
@@ -10,21 +10,22 @@
  * Emacs (which evaluates the form in the sheet's buffer).
  *
  * Exit status: 0 printed; 2 nothing printed: a usage error (no `--to`, an unknown target, no
- * `FILE:LINE`, an unreadable file) or a sheet error at that line (no request there, an
+ * line for a file of several requests, an unreadable file) or a sheet error at that line (no request there, an
  * undefined environment, a `:=` Lisp variable without Emacs, a form that signals).
  */
 import fs from 'node:fs';
 import { isEngineError } from '../errors.js';
+import { parseForFile } from '../http-file/index.js';
 import { Session } from '../session/session.js';
 import { codeTargets } from '../snippet/to-code.js';
 import type { Io } from './io.js';
 import { batchEmacsFor, batchEvalLisp } from './lisp-batch.js';
 
-export const EXPORT_HELP = `Usage: sheet export --to TARGET FILE:LINE [--env NAME] [--var :name=value]... [--untrusted]
+export const EXPORT_HELP = `Usage: sheet export --to TARGET FILE[:LINE] [--env NAME] [--var :name=value]... [--untrusted]
        sheet export --list
 
-Print the request whose block holds LINE of FILE (a .sheet or .http file) as code that sends
-it: --to python (Requests), javascript (fetch), node, go, httpie, wget, powershell, php, ruby,
+Print the request whose block holds LINE of FILE (a .sheet or .http file; FILE alone when it
+holds one request) as code that sends it: --to python (Requests), javascript (fetch), node, go, httpie, wget, powershell, php, ruby,
 java, csharp, swift, kotlin, c, curl, ... or TARGET-CLIENT (javascript-axios,
 powershell-restmethod, ...): --list names them all. Variables are substituted as sheet run
 does (--var sets one, as a hook would; --env picks a .http environment); a := Lisp variable
@@ -72,21 +73,31 @@ export async function exportCommand(args: string[], io: Pick<Io, 'out' | 'err' |
   }
   if (!to) return usage('--to TARGET is needed (sheet export --list names them)');
   if (!at) return usage('FILE:LINE is needed, e.g. sheet export --to python api.sheet:12');
+  // FILE:LINE names a request; a bare FILE is enough when it holds one request.
   const m = /^(.+):([1-9]\d*)$/.exec(at);
-  if (!m) return usage(`${at}: give the file and a line of its request, FILE:LINE (e.g. api.sheet:12)`);
-  const file = m[1]!;
+  const file = m ? m[1]! : at;
   let text: string;
   try {
     text = fs.readFileSync(file, 'utf8');
   } catch (e) {
+    if (!m && !fs.existsSync(file)) return usage(`${at}: give the file and a line of its request, FILE:LINE (e.g. api.sheet:12)`);
     return usage(`cannot read ${file} (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
+  }
+  let line = m ? Number(m[2]) : 0;
+  if (!m) {
+    const lines = parseForFile(text, file).requests.map((r) => r.line);
+    if (lines.length !== 1) {
+      const which = lines.length ? `${lines.length} requests (lines ${lines.join(', ')})` : 'no request';
+      return usage(`${file} holds ${which}: give the line of one, FILE:LINE (e.g. ${file}:${lines[0] ?? 1})`);
+    }
+    line = lines[0]!;
   }
   const lisp = batchEmacsFor(io.env, untrusted);
   const session = new Session(lisp && batchEvalLisp(lisp));
   // Overrides are kept by name with the colon, in both syntaxes (as `sheet run --var`).
   for (const [n, v] of vars) session.overrides.set(n.startsWith(':') ? n : `:${n}`, v);
   try {
-    const { code } = await session.code({ text, line: Number(m[2]), path: file, target: to, ...(env ? { env } : {}) });
+    const { code } = await session.code({ text, line, path: file, target: to, ...(env ? { env } : {}) });
     io.out(code);
     return 0;
   } catch (e) {

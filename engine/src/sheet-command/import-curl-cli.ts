@@ -6,8 +6,9 @@
  * from standard input with `-` (a "Copy as cURL" over several lines).
  *
  * Exit status: 0 the request is printed and sends what curl sends (notes on stderr name what
- * changes nothing of the request: `-k`, `-o`, a dropped `| jq .`); 1 it is printed, but it differs
- * from curl's request (each difference named on stderr, e.g. a proxy, a shell variable);
+ * changes nothing of the request: `-o`, a dropped `| jq .`; curl's connection options are the
+ * request's directives, `# @proxy URL`, ...); 1 it is printed, but it differs from curl's
+ * request (each difference named on stderr, e.g. a shell variable);
  * 2 nothing printed: a usage error or a command the sheet format cannot write (the message names
  * the option or the part, the hint what to do).
  */
@@ -34,9 +35,10 @@ export const IMPORT_CURL_HELP = `Usage: sheet import-curl 'curl ...'
 Print the sheet request a curl command line sends (what "Copy as cURL" gives), ready to paste
 into a .sheet file or to run with sheet run. -X, -H, -d/--data* (@file read from the current
 directory), --json, -F, -u, -b (a cookie file too), -A, -e, -G, -I, -T, -r and --compressed are
-converted; what a sheet cannot say is named on stderr: "note:" when the request stays as curl
-sends it (-k, -o, --max-time, a dropped | jq .), "left out:" when the request differs from
-curl's (a proxy, a shell variable, ...).
+converted; -x, --noproxy, -U, --unix-socket, -n, --netrc-file, --cacert, --cert, --key, --pass
+and -k become the request's directives (# @proxy URL, ...); what a sheet cannot say is named
+on stderr: "note:" when the request stays as curl sends it (-o, --max-time, a dropped | jq .),
+"left out:" when the request differs from curl's (a shell variable, ...).
 Exit status: 0 printed, the same request as curl's; 1 printed, but it differs from curl's
 request as stderr says; 2 nothing printed.
 `;

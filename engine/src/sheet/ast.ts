@@ -77,7 +77,7 @@ export interface RequestNode {
   body?: BodyNode;
   /** `.http` only: the request's name (`# @name login`, or the text after `###`). */
   name?: string;
-  /** The `# @...` directives of the request, in order (a sheet reads only `# @no-auto-encoding`). */
+  /** The `# @...` directives of the request, in order (a sheet reads `# @no-auto-encoding`, `# @http2` and the connection directives of connection-tags.ts). */
   directives?: Directive[];
   /** `.http` only: response handlers (`> {% ... %}`, `> ./file.js`). */
   handlers?: ResponseHandler[];

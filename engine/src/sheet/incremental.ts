@@ -16,7 +16,7 @@
  */
 import type { Block, Diagnostic, RequestNode, Sheet, VarDecl } from './ast.js';
 import { linesOf } from './lines.js';
-import { parseSheet, tagAbove } from './parse.js';
+import { parseSheet, tagsAbove } from './parse.js';
 
 const isComment = (l: string) => l.startsWith('#');
 
@@ -134,9 +134,9 @@ export class IncrementalSheetParser {
     for (const { part } of chunks) {
       for (const v of part.vars) out.vars.push(v);
       for (const r of part.requests) {
-        // `# @no-auto-encoding` may be the `#` line that closed the chunk before: read it in the whole text.
-        const tag = tagAbove(lines, r.startLine - 1);
-        if (tag) r.directives = [tag];
+        // A tag (`# @no-auto-encoding`, `# @proxy`) may be the `#` line that closed the chunk before: read it in the whole text.
+        const tags = tagsAbove(lines, r.startLine - 1);
+        if (tags.length) r.directives = tags;
         else if (r.directives !== undefined) delete r.directives; // a delete costs even when there is nothing to delete
         out.requests.push(r);
       }

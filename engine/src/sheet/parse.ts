@@ -10,11 +10,13 @@
  * - a body made of one line `< path` is the file's content; a multipart body (a literal
  *   `Content-Type: multipart/...` header) may mix text with `< path` lines, as `.http` files do;
  * - `# @no-auto-encoding` among the comment lines above a request sends its URL as written;
+ *   `# @http2` and the connection directives there (`# @proxy URL`, connection-tags.ts) too;
  * - `:name = value`, `:name := form`, and `:name = <<` / `:name := <<` ... closed by a `#` line
  *   declare variables (only above a request line, outside requests).
  */
 import { AS_WRITTEN_TAG } from '../url/as-written.js';
 import { bodyNode, isMultipart } from './body-parts.js';
+import { connectionDirective } from './connection-tags.js';
 import type { Block, BodyNode, Diagnostic, Directive, HeaderItem, HookNode, RequestNode, Sheet, VarDecl } from './ast.js';
 import { EngineError } from '../errors.js';
 
@@ -39,16 +41,26 @@ const BLANK = /^[ \t]*$/;
 export const HTTP_VERSION = /[ \t]+(HTTP\/\d+(?:\.\d+)?)$/;
 
 const isComment = (l: string) => l.startsWith('#');
-/** `# @no-auto-encoding` (the JetBrains HTTP Client's tag; ../url/as-written.ts), the one tag a sheet reads. */
-const AS_WRITTEN_LINE = new RegExp(`^#[ \t]*@(${AS_WRITTEN_TAG})[ \t]*$`);
+/** A `# @name value` comment line: the tag style of `# @no-auto-encoding`. */
+const TAG_LINE = /^#[ \t]*@([A-Za-z][\w-]*)(?:[ \t]+(.*?))?[ \t]*$/;
 
-/** The `# @no-auto-encoding` line among the comment lines just above the block at `start` (0-based). */
-export function tagAbove(lines: string[], start: number): Directive | undefined {
+/**
+ * The tags a sheet reads among the comment lines just above the block at `start` (0-based), in
+ * text order: `# @no-auto-encoding` (the JetBrains HTTP Client's tag; ../url/as-written.ts),
+ * `# @http2` (httpyac's; `HTTP/2` on the request line says the same) and the connection
+ * directives (connection-tags.ts: `# @proxy URL`, `# @cacert FILE`, ...). Any other `# @...`
+ * line stays a comment, as in restclient.el.
+ */
+export function tagsAbove(lines: string[], start: number): Directive[] {
+  const out: Directive[] = [];
   for (let k = start - 1; k >= 0 && isComment(lines[k]!); k--) {
-    const m = AS_WRITTEN_LINE.exec(lines[k]!);
-    if (m) return { name: m[1]!, value: '', line: k + 1 };
+    const m = TAG_LINE.exec(lines[k]!);
+    if (!m) continue;
+    const value = m[2] ?? '';
+    const tag = (m[1] === AS_WRITTEN_TAG || m[1] === 'http2') && value === '' ? { name: m[1], value, line: k + 1 } : connectionDirective(m[1]!, value, k + 1);
+    if (tag) out.unshift(tag);
   }
-  return undefined;
+  return out;
 }
 
 /**
@@ -171,8 +183,8 @@ export function parseSheet(text: string): Sheet {
       if (r && METHOD_SET.has(r[1]!)) {
         const req = parseRequest(lines, j, end, block, diagnostics);
         if (req) {
-          const tag = tagAbove(lines, start);
-          if (tag) req.directives = [tag];
+          const tags = tagsAbove(lines, start);
+          if (tags.length) req.directives = tags;
           block.request = req;
           requests.push(req);
         }
