@@ -64,13 +64,17 @@ fixture_stop() {
 setup_file() { api_start; }
 teardown_file() { api_stop; }
 
-setup() {
+# A test's own HOME and none of the caller's rest state (every test's setup; a file with a
+# setup of its own calls it first).
+rest_test_env() {
   export HOME=$BATS_TEST_TMPDIR/home
   mkdir -p "$HOME"
   unset XDG_CONFIG_HOME XDG_DATA_HOME XDG_STATE_HOME XDG_RUNTIME_DIR REST_NO_PRESERVE_PATH REST_NO_DAEMON _rest_host _REST_PATH \
     REST_HISTORY REST_HISTORY_SECRETS
   export EDITOR=false
 }
+
+setup() { rest_test_env; }
 
 # rsh CODE: run CODE in the shell under test after `source shell/rest` (no arguments).
 rsh() {

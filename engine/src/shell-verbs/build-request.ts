@@ -27,6 +27,7 @@ import { appendQuery, buildUrl } from './url.js';
 import { VERSION } from '../version.js';
 import { takeRestFlags, type RestFlags } from './flags.js';
 import { envContext, shellEnvironment, substituteEnv } from './env.js';
+import { callerPath } from './caller-files.js';
 
 /** What building the request reads of a verb call (`RunInput` in run.ts adds the rest). */
 export interface BuildInput {
@@ -41,6 +42,11 @@ export interface BuildInput {
   stdinStream?: () => { stream: Readable; size?: number };
   /** The caller's working directory, for relative file names (-o, -d @file, -b, -c). */
   cwd: string;
+  /**
+   * The calling shell's PID when another process (the daemon) runs the call: file names such
+   * as `/dev/fd/63` (`<(...)`) then name the caller's open files (caller-files.ts).
+   */
+  callerPid?: string;
 }
 
 /** curl's rules for one -d/--data-* value. */
@@ -102,7 +108,7 @@ export async function buildRequest(input: BuildInput): Promise<Built> {
     flags.queries = flags.queries.map(sub);
     rest = rest.map(sub);
   }
-  const opts = parseCurlOptions(rest, emptyOptions());
+  const opts = callerFiles(parseCurlOptions(rest, emptyOptions()), input.callerPid);
 
   let stdinCache: Promise<Uint8Array> | undefined;
   const stdin = () => (stdinCache ??= input.readStdin());
@@ -114,16 +120,18 @@ export async function buildRequest(input: BuildInput): Promise<Built> {
   let streamPath = '';
   const fileStream = (name: string): BodyStream => {
     const f = path.resolve(input.cwd, name);
-    let size: number;
+    let size: number | undefined;
     try {
       const st = fs.statSync(f);
-      if (!st.isFile()) throw new Error('not a regular file');
-      size = st.size;
+      // A pipe (`<(...)`, a FIFO) streams without a length, read once, as curl sends it.
+      if (st.isFIFO()) size = undefined;
+      else if (!st.isFile()) throw new Error('not a regular file');
+      else size = st.size;
     } catch (e) {
       throw new EngineError('file-unreadable', `cannot read ${name}: ${(e as Error).message}`, { hint: 'Check the file name.' });
     }
     streamPath = name;
-    return { open: () => fs.createReadStream(f, { highWaterMark: 256 * 1024 }), length: size, reopen: true };
+    return { open: () => fs.createReadStream(f, { highWaterMark: 256 * 1024 }), length: size, reopen: size !== undefined };
   };
   const stdinBody = (): BodyStream => {
     streamPath = '-';
@@ -220,4 +228,20 @@ export function fileBodyAbsolute(r: Request, cwd: string): Request {
 export async function withPipedBody(b: Built): Promise<Request> {
   if (!b.bodyStream || b.request.body?.kind !== 'bytes' || b.request.body.path !== '-') return b.request;
   return { ...b.request, body: { kind: 'bytes', bytes: await buffer(b.bodyStream.open()) } };
+}
+
+/**
+ * The file names among curl's options (`-T`, `-d @`, `-o`, `-b`, `-c`, `--netrc-file`,
+ * `--cacert`, `--cert`, `--key`) as the caller meant them ({@link callerPath}): unchanged
+ * without a caller PID (the direct mode opens its own `/dev/fd/N`).
+ */
+export function callerFiles(opts: CurlOptions, pid: string | undefined): CurlOptions {
+  if (!pid) return opts;
+  const p = (f: string | undefined) => (f === undefined ? undefined : callerPath(f, pid));
+  const data = opts.data.map((part) => {
+    const f = dataFile(part);
+    const to = f === undefined ? f : callerPath(f, pid);
+    return to === f ? part : { ...part, value: part.value.slice(0, part.value.length - f!.length) + to };
+  });
+  return { ...opts, data, uploadFile: p(opts.uploadFile), output: p(opts.output), cookieFiles: opts.cookieFiles.map((f) => callerPath(f, pid)), cookieJar: p(opts.cookieJar), netrcFile: p(opts.netrcFile), cacert: p(opts.cacert), cert: p(opts.cert), key: p(opts.key) };
 }

@@ -16,25 +16,16 @@
  * shell's own curl (src/shell-verbs/relay.ts).
  */
 import fs from 'node:fs';
+import { callerFd } from './caller-files.js';
 import { Writable } from 'node:stream';
 
 /** The `fs.open` flags for the caller's stderr, or undefined when it must not be opened directly. */
 export function callerStderr(pid: string): { path: string; flags: string } | undefined {
-  if (process.platform !== 'linux' || !/^\d+$/.test(pid)) return undefined;
-  const path = `/proc/${pid}/fd/2`;
-  try {
-    // A closed stderr (`2>&-`): its bytes go nowhere, as curl's writes to it fail quietly.
-    if (!fs.existsSync(path) && fs.existsSync(`/proc/${pid}/fd`)) return { path: '/dev/null', flags: 'w' };
-    const st = fs.statSync(path);
-    if (st.isCharacterDevice() || st.isFIFO()) return { path, flags: 'w' };
-    if (!st.isFile()) return undefined;
-    // O_APPEND (02000 octal) in the descriptor's flags: every write goes to the end anyway.
-    const info = fs.readFileSync(`/proc/${pid}/fdinfo/2`, 'latin1');
-    const flags = /^flags:\s*([0-7]+)/m.exec(info);
-    return flags && (parseInt(flags[1]!, 8) & 0o2000) !== 0 ? { path, flags: 'a' } : undefined;
-  } catch {
-    return undefined;
-  }
+  const f = callerFd(pid, 2);
+  // A closed stderr (`2>&-`) is /dev/null: its bytes go nowhere, as curl's writes to it fail quietly.
+  if (f?.kind === 'closed' || f?.kind === 'device' || f?.kind === 'pipe') return { path: f.path, flags: 'w' };
+  // O_APPEND: every write goes to the end anyway.
+  return f?.kind === 'file' && f.append ? { path: f.path, flags: 'a' } : undefined;
 }
 
 /**

@@ -16,12 +16,19 @@
  *          (src/shell-verbs/caller-stderr.ts)
  *   tty    "1" when the caller's stdout is a terminal, "12" when stderr is one too, "2" when
  *          only stderr is (anything else: neither)
+ *   io     "1": the shell moves its own offsets by the `+N` / `<N` lines of `s` (below), so
+ *          a stdout that is a regular file or a pipe is written by the daemon itself
+ *   in     "0": the body is the caller's fd 0, a regular file the daemon reads itself
  *   stdin  (optional, last, file part) the caller's standard input, streamed to the request
  * and, one header `X-Rest-Env: NAME=VALUE` each, the caller's proxy and CA variables that are
  * set (the daemon's own are never used; src/shell-verbs/caller-env.ts).
  * The response is `200`, chunked, with the stdout bytes as they arrive from the server; `s` is
  * complete before the response ends, so a 2xx call leaves no file at all; the shell reads and
- * removes `s` when it exists. stderr (messages, -v lines, a non-2xx body) goes straight to the
+ * removes `s` when it exists. With `io`, a stdout that is a regular file (at the shell's
+ * offset) or a pipe is written by the daemon, and `in` has it read the body from the
+ * shell's stdin, so a body from or to a file crosses one process
+ * (src/shell-verbs/caller-files.ts); `s` then starts with `+N` (stdout) and `<N` (stdin):
+ * how far the shell moves its offsets. stderr (messages, -v lines, a non-2xx body) goes straight to the
  * caller's fd 2 when the daemon may open it (a terminal, a pipe, `/dev/null`, a file opened
  * for appending); otherwise both streams are relayed in segments, each the response to one curl
  * of the shell, which points it at its fd 1 or fd 2 (`>N` in `s`, then `POST /next`;
@@ -39,19 +46,22 @@
 import { buffer } from 'node:stream/consumers';
 import fs from 'node:fs';
 import http from 'node:http';
-import net from 'node:net';
 import path from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { closeConnections } from '../http/send.js';
 import { decodeArg } from './bytes.js';
 import { readRunRequest } from './multipart.js';
 import { readFormRequest } from './urlencoded.js';
-import { BIG_CALL_BYTES, collectAfterBig, idleCollector } from './idle-gc.js';
+import { BIG_CALL_BYTES, collectAfterBig, idleCollector, pressureCollector } from './idle-gc.js';
 import { EXIT, run } from './run.js';
 import { openCallerStderr } from './caller-stderr.js';
+import { callerFd, offsetLines, openCallerInput, pickCallerStdout, sameFile } from './caller-files.js';
+import type { Outputs } from './output.js';
+import { EngineError } from '../errors.js';
 import { callerEnv } from './caller-env.js';
 import { Relay } from './relay.js';
 import { Calls, type Call } from './calls.js';
+import { probe, sweep } from './runtime-dir.js';
 
 export const SOCKET_NAME = 'engine.sock';
 
@@ -93,6 +103,8 @@ async function handleRun(req: http.IncomingMessage, res: http.ServerResponse): P
   let callerPid = '';
   let tty = false;
   let ttyErr = false;
+  let io = false;
+  let inFd = false;
   for (const f of fields) {
     const v = decodeArg(f.data);
     if (f.name === 'a') argv.push(v);
@@ -100,6 +112,8 @@ async function handleRun(req: http.IncomingMessage, res: http.ServerResponse): P
     else if (f.name === 'PATH') pathEnv = v;
     else if (f.name === 's') sFile = v;
     else if (f.name === 'ep') callerPid = v;
+    else if (f.name === 'io') io = v === '1';
+    else if (f.name === 'in') inFd = v === '0';
     else if (f.name === 'tty') {
       tty = v === '1' || v === '12';
       ttyErr = v === '2' || v === '12';
@@ -135,6 +149,11 @@ async function handleRun(req: http.IncomingMessage, res: http.ServerResponse): P
   // The caller's own stderr when it can take a second writer (caller-stderr.ts); else both
   // streams go through the caller's own curl processes, in segments (relay.ts).
   const direct = openCallerStderr(callerPid);
+  // A file or pipe as stdout, a file as stdin: the daemon's own (caller-files.ts); not a stdout
+  // shared with a relayed stderr or a pipe (`> f 2>&1`, `2>&1 |`: the relay keeps their order).
+  const outFd = io && sFile && !(sameFile(callerPid, 1, 2) && (!direct || callerFd(callerPid, 1)?.kind !== 'file')) ? callerFd(callerPid, 1) : undefined;
+  const fileIn = inFd ? openCallerInput(callerPid, 0) : undefined;
+  const input = stdin ?? (fileIn ? { stream: fileIn.stream, size: fileIn.size } : undefined);
   res.writeHead(200, { 'Content-Type': 'application/octet-stream' });
   const relay = direct || !sFile ? undefined : new Relay({ first: res, sFile, uploadDone, onGone: gone });
   if (relay) call.relay = relay;
@@ -159,22 +178,32 @@ async function handleRun(req: http.IncomingMessage, res: http.ServerResponse): P
     return ok;
   }) as typeof res.write;
   let code: number = EXIT.failure;
+  const outputs: Outputs = { stdout: relay?.stdout ?? res, stderr: relay?.stderr ?? direct?.stream ?? discard(), tty, ttyErr };
+  const fileOut = pickCallerStdout(callerPid, outFd, outputs);
   try {
-    const readStdin = async (): Promise<Uint8Array> => (stdin ? buffer(stdin.stream) : Buffer.alloc(0));
+    // A stdin the daemon could not open: curl's read error (26), said when the body is read.
+    const body = () => {
+      if (inFd && !fileIn) throw new EngineError('file-unreadable', `cannot read the standard input through /proc/${callerPid}/fd/0`, { hint: 'pipe the body in instead: cat FILE | VERB ...', details: { curlExit: 26 } });
+      return input ?? { stream: Readable.from([]), size: 0 };
+    };
+    const readStdin = async (): Promise<Uint8Array> => buffer(body().stream);
     const result = await run({
       argv,
+      callerPid,
       cwd,
       pathEnv,
       env,
       readStdin,
-      stdinStream: () => stdin ?? { stream: Readable.from([]), size: 0 },
-      outputs: { stdout: relay?.stdout ?? res, stderr: relay?.stderr ?? direct?.stream ?? discard(), tty, ttyErr },
+      stdinStream: body,
+      outputs,
       signal: ac.signal,
     });
     code = result.code;
     if (relay) stdoutBytes = relay.stdoutBytes;
     await direct?.close();
   } finally {
+    await fileOut()?.close();
+    fileIn?.stream.destroy();
     inFlight.delete(ac);
     clearTimeout(grace);
     // An upload the call did not read (a usage error): drain it so the caller's curl ends.
@@ -183,8 +212,11 @@ async function handleRun(req: http.IncomingMessage, res: http.ServerResponse): P
   try {
     if (relay) {
       await uploadDone;
-      await relay.finish(code);
-    } else if (sFile && code !== 0 && !res.destroyed) await fs.promises.writeFile(sFile, `${code}\n`, { mode: 0o600 });
+      await relay.finish(code, offsetLines(fileOut(), fileIn));
+    } else if (sFile && !res.destroyed) {
+      const say = offsetLines(fileOut(), fileIn) + (code !== 0 ? `${code}\n` : '');
+      if (say) await fs.promises.writeFile(sFile, say, { mode: 0o600 });
+    }
   } finally {
     // Even when `s` cannot be written (its directory removed): a /wait never waits for ever.
     calls.end(sFile, call, code, stdoutBytes, readerLeft);
@@ -193,35 +225,6 @@ async function handleRun(req: http.IncomingMessage, res: http.ServerResponse): P
   // A big body went through: give its memory back before the answer ends (src/shell-verbs/idle-gc.ts).
   if (req.socket.bytesRead + req.socket.bytesWritten >= BIG_CALL_BYTES) collectAfterBig();
   if (!relay) res.end();
-}
-
-function probe(sock: string): Promise<boolean> {
-  return new Promise((resolve) => {
-    const c = net.connect(sock);
-    c.once('connect', () => {
-      c.destroy();
-      resolve(true);
-    });
-    c.once('error', () => resolve(false));
-  });
-}
-
-/** Remove per-call files (s.*, e.*, i.*; r.* of older versions) a killed shell left over a minute ago. */
-function sweep(dir: string): void {
-  const old = Date.now() - 60_000;
-  try {
-    for (const f of fs.readdirSync(dir)) {
-      if (!/^[srei]\.\d+(\.\d+)?$/.test(f)) continue;
-      const p = path.join(dir, f);
-      try {
-        if (fs.lstatSync(p).mtimeMs < old) fs.rmSync(p, { force: true });
-      } catch {
-        /* gone */
-      }
-    }
-  } catch {
-    /* directory gone */
-  }
 }
 
 export interface DaemonOptions {
@@ -252,9 +255,11 @@ export async function runDaemon(opts: DaemonOptions): Promise<number> {
 
   let active = 0;
   const collect = idleCollector(() => active > 0);
+  const watchBuffers = pressureCollector(() => active > 0);
   const server = http.createServer((req, res) => {
     active++;
     touch();
+    watchBuffers();
     const done = () => {
       active--;
       touch();

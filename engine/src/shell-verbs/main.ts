@@ -49,8 +49,13 @@ export function idleSeconds(): number {
   return Number.isFinite(n) && n > 0 ? n : 900;
 }
 
-/** V8 flags of the daemon: a 2 MB semi-space keeps its resident size low while bodies stream. */
-export const DAEMON_NODE_FLAGS = ['--max-semi-space-size=2'];
+/**
+ * V8 flags of the daemon: a 2 MB semi-space keeps its resident size low while bodies stream;
+ * WebAssembly (undici's HTTP parser, llhttp) stays on V8's baseline compiler: its optimizing
+ * tier compiled the parser on the first big transfer with about 30 MB of compiler memory, the
+ * daemon's peak (issue 21: 104-113 MB -> 83-87 MB, times within the noise).
+ */
+export const DAEMON_NODE_FLAGS = ['--max-semi-space-size=2', '--liftoff-only'];
 
 /** Start the daemon, detached. When one already serves `dir`, the new one sees it and exits. */
 function startDaemon(dir: string): void {
@@ -58,11 +63,14 @@ function startDaemon(dir: string): void {
   const pre = process.argv[2] === 'cli' ? ['cli'] : [];
   // A small young generation: bodies pass through in chunks, so a large one only costs RSS.
   const child = spawn(process.execPath, [...DAEMON_NODE_FLAGS, path.resolve(process.argv[1]!), ...pre, 'daemon', '--dir', dir, '--idle', String(idleSeconds())], {
-    // glibc keeps freed body chunks (64 KiB each) in its heap, where fragmentation keeps them
-    // from the system; mapped one by one from 64 KiB on, they go back when freed, and the
-    // daemon's RSS falls back after a big transfer (docs/shell.md, "The engine daemon").
+    // glibc's mmap threshold: at 64 KiB (issue 10) every body chunk (a 64 KiB socket read, a
+    // 1 MiB file read) was a fresh mapping, its pages faulted in and unmapped again, a third of
+    // the daemon's CPU on a big transfer (issue 21). At 2 MiB the chunks come from the C heap
+    // and are reused; the collections while a call is in flight (idle-gc.ts) keep few of them
+    // alive, so the heap stays small and the RSS falls back after the transfer
+    // (docs/shell.md, "Speed and memory (issue 21)").
     // Node would trust this shell's NODE_EXTRA_CA_CERTS in every later call: each call brings its own (shell-verbs/caller-env.ts).
-    env: { MALLOC_MMAP_THRESHOLD_: '65536', MALLOC_TRIM_THRESHOLD_: '131072', ...process.env, NODE_EXTRA_CA_CERTS: undefined },
+    env: { MALLOC_MMAP_THRESHOLD_: '2097152', MALLOC_TRIM_THRESHOLD_: '131072', ...process.env, NODE_EXTRA_CA_CERTS: undefined },
     detached: true,
     stdio: 'ignore',
     cwd: '/',

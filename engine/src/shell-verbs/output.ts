@@ -14,6 +14,12 @@ export interface Outputs {
   tty?: boolean;
   /** stderr is a terminal: the same for a body that goes to stderr (a status other than 2xx). */
   ttyErr?: boolean;
+  /**
+   * Called when a 2xx body is about to go to stdout, with its Content-Length in bytes when
+   * the response gave one: the caller may replace `stdout` then (the daemon writes a big body
+   * into the caller's own file itself; src/shell-verbs/caller-files.ts).
+   */
+  pick?: (length: number | undefined) => void;
 }
 
 /** A Writable that collects into `into` (the buffered mode of {@link run}). */

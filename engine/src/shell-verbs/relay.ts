@@ -92,10 +92,11 @@ export class Relay {
   }
 
   /**
-   * End the output: what is held goes out, `s` gets the exit status when it is not 0, and the
-   * last segment ends. Call after the upload has been drained.
+   * End the output: what is held goes out, `s` gets `lines` (the offsets the shell moves,
+   * src/shell-verbs/caller-files.ts) and the exit status when it is not 0, and the last
+   * segment ends. Call after the upload has been drained.
    */
-  async finish(code: number): Promise<void> {
+  async finish(code: number, lines = ''): Promise<void> {
     // What the writers still buffer goes first (a write is done for its writer once buffered).
     await Promise.all([this.stdout, this.stderr].map((w) => new Promise<void>((resolve) => (w.destroyed ? resolve() : w.once('close', resolve).end(() => resolve())))));
     await this.chain;
@@ -103,7 +104,8 @@ export class Relay {
     await this.flushHeld().catch(() => undefined);
     this.next = undefined;
     if (this.res.destroyed) return;
-    if (code !== 0) await fs.promises.writeFile(this.opts.sFile, `${code}\n`, { mode: 0o600 });
+    const say = lines + (code !== 0 ? `${code}\n` : '');
+    if (say) await fs.promises.writeFile(this.opts.sFile, say, { mode: 0o600 });
     await endResponse(this.res);
   }
 

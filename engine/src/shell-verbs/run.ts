@@ -123,9 +123,14 @@ async function runCall(input: RunInput, out: RunOutput, outputs: Outputs, err: (
       finalStatus = r.status;
       const ok = r.status >= 200 && r.status < 300;
       out.code = ok ? 0 : Math.floor(r.status / 100) || EXIT.failure;
+      const headOnly = request.method === 'HEAD' || b.opts.head;
+      // A body for stdout, its length known (bytes) or not: the caller may pick its way now.
+      if (ok && !headOnly && b.opts.output === undefined) {
+        const cl = headerValue(r.headers, 'content-length');
+        outputs.pick?.(cl !== undefined && /^\d+$/.test(cl.trim()) ? Number(cl) : undefined);
+      }
       const target = ok ? outputs.stdout : outputs.stderr;
       bodyOnStdout = ok;
-      const headOnly = request.method === 'HEAD' || b.opts.head;
       if (headOnly || b.opts.include) target.write(Buffer.from(headerBlock(r), 'latin1'));
       if (headOnly) return new Writable({ write: (_c, _e, cb) => cb() });
       if (b.opts.output !== undefined && b.opts.output !== '-') {

@@ -1,0 +1,37 @@
+/**
+ * The daemon's runtime directory: is a daemon already listening on its socket, and the
+ * per-call files a killed shell left behind (src/shell-verbs/daemon.ts).
+ */
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+
+/** Settles true when something accepts a connection on the Unix socket `sock`. */
+export function probe(sock: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const c = net.connect(sock);
+    c.once('connect', () => {
+      c.destroy();
+      resolve(true);
+    });
+    c.once('error', () => resolve(false));
+  });
+}
+
+/** Remove per-call files (s.*, e.*, i.*; r.* of older versions) a killed shell left over a minute ago. */
+export function sweep(dir: string): void {
+  const old = Date.now() - 60_000;
+  try {
+    for (const f of fs.readdirSync(dir)) {
+      if (!/^[srei]\.\d+(\.\d+)?$/.test(f)) continue;
+      const p = path.join(dir, f);
+      try {
+        if (fs.lstatSync(p).mtimeMs < old) fs.rmSync(p, { force: true });
+      } catch {
+        /* gone */
+      }
+    }
+  } catch {
+    /* directory gone */
+  }
+}
