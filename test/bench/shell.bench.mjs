@@ -77,7 +77,9 @@ async function transferBench() {
   // Times in ms (EPOCHREALTIME) and peak RSS in kB of the shell and everything it ran
   // (/usr/bin/time -f %M: the largest of the process tree: bash, curl, or node in direct mode).
   const timed = async (code) => {
-    const o = await sh('bash', `t0=$EPOCHREALTIME; /usr/bin/time -f '%M' -o "$REST_RUNTIME_DIR/rss" bash -c 'source shell/rest; rest "$API" >/dev/null; ${code}' >/dev/null || exit 1; t1=$EPOCHREALTIME; echo "$t0 $t1 $(cat "$REST_RUNTIME_DIR/rss")"`, env);
+    // Before the clock starts: the last output removed and written back (sync), so neither
+    // side pays for the writeback of the gigabyte the one before it wrote.
+    const o = await sh('bash', `rm -f "$OUT"; sync; t0=$EPOCHREALTIME; /usr/bin/time -f '%M' -o "$REST_RUNTIME_DIR/rss" bash -c 'source shell/rest; rest "$API" >/dev/null; ${code}' >/dev/null || exit 1; t1=$EPOCHREALTIME; echo "$t0 $t1 $(cat "$REST_RUNTIME_DIR/rss")"`, env);
     const [t0, t1, rss] = o.trim().split(' ').map(Number);
     return { ms: (t1 - t0) * 1000, rssKb: rss };
   };
@@ -182,7 +184,7 @@ if (transfers) {
   lines.push(
     `### ${MB} MB bodies through the verbs (bash, daemon)`,
     '',
-    `Files and pipes both ways against curl (test/fixtures/routes/stream.mjs on 127.0.0.1): \`GET /stream/bytes -q mb=${MB}\` into a file and through \`| cat\`, \`PUT /stream/upload\` from \`< file\` and from \`cat file |\`; curl beside each (\`curl -s URL > file\`, \`| cat\`, \`-T file\`, \`-T -\`). Rounds alternate curl and rest, ${ROUNDS_BIG} of each per case, in the same run (the machine is shared, so neighbours in time are compared); the best of each side is shown, and every round as rest/curl in seconds. A file as stdout or stdin is written or read by the daemon itself (src/shell-verbs/caller-files.ts, issue 21); a pipe goes through the shell's curl and the Unix socket. Peak RSS of the caller's side is the largest process of the tree (bash, its curl; /usr/bin/time %M); the daemon's peak is its VmHWM over all transfers.`,
+    `Files and pipes both ways against curl (test/fixtures/routes/stream.mjs on 127.0.0.1): \`GET /stream/bytes -q mb=${MB}\` into a file and through \`| cat\`, \`PUT /stream/upload\` from \`< file\` and from \`cat file |\`; curl beside each (\`curl -s URL > file\`, \`| cat\`, \`-T file\`, \`-T -\`). Rounds alternate curl and rest, ${ROUNDS_BIG} of each per case, in the same run, the previous output removed and written back to disk (\`sync\`) before each, outside the time (the machine is shared, so neighbours in time are compared); the best of each side is shown, and every round as rest/curl in seconds. A file as stdout or stdin is written or read by the daemon itself (src/shell-verbs/caller-files.ts, issue 21); a pipe goes through the shell's curl and the Unix socket. Peak RSS of the caller's side is the largest process of the tree (bash, its curl; /usr/bin/time %M); the daemon's peak is its VmHWM over all transfers.`,
     '',
     '| case | curl (s) | rest (s) | ratio | target | rounds rest/curl (s) | curl peak RSS (MB) | rest caller peak RSS (MB) |',
     '|---|---:|---:|---:|---:|---|---:|---:|',

@@ -108,16 +108,25 @@ export function openCallerOutput(pid: string, fd: number): CallerOutput | undefi
     return undefined;
   }
   let written = 0;
+  // Synchronous positioned writes, as curl writes its output: a write into the page cache is
+  // shorter than the thread pool's round trip, and async writes made a 1 GB download 1.6-1.9x
+  // slower than these (docs/benchmarks.md, "Shell verbs"). A file on a stalled network file
+  // system holds the daemon's other calls for that long; docs/shell.md says so.
   const put = (chunks: Buffer[], cb: (e?: Error | null) => void) => {
-    const at = f.append ? null : f.pos + written;
-    fs.writev(handle, chunks, at, (e, n) => {
-      if (e) return cb(e);
-      written += n;
-      const want = chunks.reduce((a, c) => a + c.length, 0);
-      // A short write (a full disk after part of it): the rest, or the error it meets.
-      if (n < want) return put([Buffer.concat(chunks).subarray(n)], cb);
-      cb();
-    });
+    let rest = chunks;
+    try {
+      for (;;) {
+        const n = fs.writevSync(handle, rest, f.append ? undefined : f.pos + written);
+        written += n;
+        const want = rest.reduce((a, c) => a + c.length, 0);
+        if (n >= want) break;
+        // A short write (a full disk after part of it): the rest, or the error it meets.
+        rest = [Buffer.concat(rest).subarray(n)];
+      }
+    } catch (e) {
+      return cb(e as Error);
+    }
+    cb();
   };
   const stream = new Writable({
     highWaterMark: 256 * 1024,
