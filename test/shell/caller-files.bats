@@ -159,6 +159,20 @@ carried() {
 }
 
 # shellcheck disable=SC2016
+@test "stdin a socket (a child of Node with piped stdio): a piped body and PUT -T file both arrive (curl cannot open /dev/stdin on a socket)" {
+  local f=$BATS_TEST_TMPDIR/m.bin
+  head -c 100000 /dev/urandom >"$f"
+  # The shell under test as Node's child: its stdin is one end of a socket pair, carrying "sock body".
+  local prog='const r = require("child_process").spawnSync(process.argv[1], process.argv.slice(2), { input: "sock body", stdio: ["pipe", "inherit", "inherit"] }); process.exit(r.status ?? 9)'
+  local sh=bash; [ "$REST_TEST_SHELL" = zsh ] && sh=zsh
+  local flag=-c; [ "$sh" = zsh ] && flag=-fc
+  F=$f run node -e "$prog" "$sh" "$flag" 'source "$REST_ROOT/shell/rest"; [ -S /dev/stdin ] || exit 99; rest "$API" >/dev/null; PUT /echo; echo; PUT /stream/upload -T "$F"'
+  [ "$status" -eq 0 ]
+  [ "$(printf '%s\n' "${lines[0]}" | jq -r .body)" = "sock body" ]
+  [ "$(printf '%s\n' "${lines[1]}" | jq -r .sha256)" = "$(sha256sum "$f" | cut -d' ' -f1)" ]
+}
+
+# shellcheck disable=SC2016
 @test "--netrc-file <(printf ...) through the daemon reads the caller's process substitution" {
   run rsh 'rest "$API" >/dev/null; GET /echo --netrc-file <(printf "machine 127.0.0.1 login ada password s3cret\n")'
   [ "$status" -eq 0 ]
