@@ -82,6 +82,15 @@ export function sameFile(pid: string, a: number, b: number): boolean {
  */
 export const DIRECT_FILE_MIN = 256 * 1024;
 
+/** `fs.openSync(path, flags)`, or undefined when the file cannot be opened (the caller then relays). */
+function openOrNone(path: string, flags: number): number | undefined {
+  try {
+    return fs.openSync(path, flags);
+  } catch {
+    return undefined;
+  }
+}
+
 /** The caller's stdout as a file the daemon writes itself (see the file comment). */
 export interface CallerOutput {
   stream: Writable;
@@ -102,12 +111,8 @@ export function openCallerOutput(pid: string, fd: number): CallerOutput | undefi
   const f = callerFd(pid, fd);
   if (f?.kind === 'pipe') return openCallerPipe(f.path);
   if (!f || f.kind !== 'file') return undefined;
-  let handle: number;
-  try {
-    handle = fs.openSync(f.path, fs.constants.O_WRONLY | (f.append ? fs.constants.O_APPEND : 0));
-  } catch {
-    return undefined;
-  }
+  const handle = openOrNone(f.path, fs.constants.O_WRONLY | (f.append ? fs.constants.O_APPEND : 0));
+  if (handle === undefined) return undefined;
   let written = 0;
   // Synchronous positioned writes, as curl writes its output: a write into the page cache is
   // shorter than the thread pool's round trip, and async writes made a 1 GB download 1.6-1.9x
@@ -152,12 +157,8 @@ export function openCallerOutput(pid: string, fd: number): CallerOutput | undefi
  * into curl's status, as in the direct mode.
  */
 function openCallerPipe(path: string): CallerOutput | undefined {
-  let handle: number;
-  try {
-    handle = fs.openSync(path, fs.constants.O_WRONLY | fs.constants.O_NONBLOCK);
-  } catch {
-    return undefined;
-  }
+  const handle = openOrNone(path, fs.constants.O_WRONLY | fs.constants.O_NONBLOCK);
+  if (handle === undefined) return undefined;
   let written = 0;
   const sock = new net.Socket({ fd: handle, readable: false, writable: true });
   sock.on('error', () => undefined);
@@ -226,12 +227,8 @@ export function openCallerInput(pid: string, fd: number): CallerInput | undefine
   const f = callerFd(pid, fd);
   if (f?.kind === 'pipe') return openCallerPipeInput(f.path);
   if (!f || f.kind !== 'file') return undefined;
-  let handle: number;
-  try {
-    handle = fs.openSync(f.path, fs.constants.O_RDONLY);
-  } catch {
-    return undefined;
-  }
+  const handle = openOrNone(f.path, fs.constants.O_RDONLY);
+  if (handle === undefined) return undefined;
   const size = Math.max(0, f.size - f.pos);
   if (size === 0) {
     fs.closeSync(handle);
@@ -249,12 +246,8 @@ export function openCallerInput(pid: string, fd: number): CallerInput | undefine
  * pipe is not changed (O_NONBLOCK belongs to this new one).
  */
 function openCallerPipeInput(path: string): CallerInput | undefined {
-  let handle: number;
-  try {
-    handle = fs.openSync(path, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
-  } catch {
-    return undefined;
-  }
+  const handle = openOrNone(path, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+  if (handle === undefined) return undefined;
   const stream = new net.Socket({ fd: handle, readable: true, writable: false });
   return { stream, consumed: () => 0 };
 }
