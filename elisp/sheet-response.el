@@ -295,7 +295,8 @@ the buffer; a pretty-printed body replaces it afterwards."
   "Report the engine's RESULT for a send, besides its buffer.
 LOG non-nil (`sheet-log-request'): the request and its response in
 *Messages* (`sheet--log').  Then the hooks' warnings and the
-assertions' summary (sheet-run.el) in the echo area.
+assertions' summary with the first `client.log' line (sheet-run.el)
+in the echo area.
 `sheet-http-send-current' and an Org block (ob-sheet.el) both
 report them so."
   (let* ((hooks (plist-get result :hooks))
@@ -303,7 +304,8 @@ report them so."
     (when log (sheet--log result))
     (when warnings
       (message "Sheet-mode: warning: %s" (sheet--warning-text warnings)))
-    (sheet-run-report-assertions hooks)))
+    (sheet-run-report-assertions hooks (append (plist-get result :logs)
+                                               nil))))
 
 (defun sheet--finish-response (result raw threshold long-lines &optional key)
   "Format the current buffer, filled with RESULT, and run the hooks.

@@ -45,34 +45,44 @@ GET %s/users/1
   "Run BODY in a buffer visiting `sheet-test-client-log--file' as api.http."
   (declare (indent 0) (debug t))
   `(sheet-test-visiting "api.http"
-       (with-temp-file file
-         (insert (format sheet-test-client-log--file
-                         (sheet-test-api-url) (sheet-test-api-url))))
-     ,@body))
+			(with-temp-file file
+			  (insert (format sheet-test-client-log--file
+					  (sheet-test-api-url) (sheet-test-api-url))))
+			,@body))
 
 (ert-deftest sheet-test-client-log-in-response-buffer ()
   "C-c C-c: the scripts' `client.log' lines follow the trailer, in order.
 The next request, whose scripts log nothing, has no block (in the
 same, reused response buffer)."
   (sheet-test-client-log--visiting
-    (sheet-test-goto "^GET")
-    (with-current-buffer (sheet-test-key-and-wait "C-c C-c")
-      (let ((text (buffer-substring-no-properties (point-min) (point-max))))
-        (should (string-suffix-p sheet-test-client-log--block text))
-        ;; After the body and the trailer's last line.
-        (should (string-match-p
-                 (concat "^// Request duration: .*\n"
-                         (regexp-quote sheet-test-client-log--block) "\\'")
-                 text))
-        (should (< (string-search "\"id\"" text)
-                   (string-search "// client.log:" text)))))
-    (goto-char (point-max))
-    (re-search-backward "^GET")
-    (with-current-buffer (sheet-test-key-and-wait "C-c C-c")
-      (let ((text (buffer-substring-no-properties (point-min) (point-max))))
-        (should (string-match-p "^// HTTP/1.1 200 OK$" text))
-        (should-not (string-match-p "client\\.log" text))
-        (should (string-match-p "^// Request duration: .*\n\\'" text))))))
+   (let ((mark (sheet-test-messages-mark)))
+     (sheet-test-goto "^GET")
+     (with-current-buffer (prog1 (sheet-test-key-and-wait "C-c C-c")
+                            ;; The echo area: the first line and how many more.
+                            (should (string-match-p
+                                     "^Sheet-mode: client\\.log: before GET \
+(\\+4 more lines)$"
+                                     (sheet-test-messages-since mark))))
+       (let ((text (buffer-substring-no-properties (point-min) (point-max))))
+         (should (string-suffix-p sheet-test-client-log--block text))
+         ;; After the body and the trailer's last line.
+         (should (string-match-p
+                  (concat "^// Request duration: .*\n"
+                          (regexp-quote sheet-test-client-log--block) "\\'")
+                  text))
+         (should (< (string-search "\"id\"" text)
+                    (string-search "// client.log:" text)))))
+     (goto-char (point-max))
+     (re-search-backward "^GET")
+     (setq mark (sheet-test-messages-mark))
+     (with-current-buffer (prog1 (sheet-test-key-and-wait "C-c C-c")
+                            (should-not (string-match-p
+                                         "client\\.log"
+                                         (sheet-test-messages-since mark))))
+       (let ((text (buffer-substring-no-properties (point-min) (point-max))))
+         (should (string-match-p "^// HTTP/1.1 200 OK$" text))
+         (should-not (string-match-p "client\\.log" text))
+         (should (string-match-p "^// Request duration: .*\n\\'" text)))))))
 
 (ert-deftest sheet-test-client-log-in-org-result ()
   "An Org block's result shows the block as the response buffer does."
@@ -86,11 +96,11 @@ client.log(\"two\\nlines\");
 %}
 #+end_src
 "
-    (let ((text (ob-sheet-test-run "logged")))
-      (should (string-match-p
-               (concat "^// HTTP/1.1 200 OK\n//\n// client.log:\n// one\n"
-                       "// two\n// lines\n#\\+end_src")
-               text)))))
+			  (let ((text (ob-sheet-test-run "logged")))
+			    (should (string-match-p
+				     (concat "^// HTTP/1.1 200 OK\n//\n// client.log:\n// one\n"
+					     "// two\n// lines\n#\\+end_src")
+				     text)))))
 
 (provide 'sheet-mode-client-log-test)
 ;;; sheet-mode-client-log-test.el ends here
