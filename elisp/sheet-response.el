@@ -145,7 +145,8 @@ that output follows the trailer (docs/sheet-mode.md)."
 Every line is commented, a blank one too, so the block stays one
 block (`sheet--log-lines').  The response buffer and an Org
 block's result (sheet-babel.el) insert it so."
-  (sheet--insert-comment-lines (sheet--log-lines result) t))
+  (when-let ((lines (sheet--log-lines result)))
+    (sheet--insert-comment-lines lines t)))
 
 (defun sheet--status-line (result)
   "The status line of RESULT's response, as curl prints it.

@@ -84,6 +84,24 @@ same, reused response buffer)."
          (should-not (string-match-p "client\\.log" text))
          (should (string-match-p "^// Request duration: .*\n\\'" text)))))))
 
+(ert-deftest sheet-test-client-log-xml-comments ()
+  "An XML response gets the block as XML comments; one without logs none."
+  (sheet-test-visiting "xml.http"
+      (with-temp-file file
+        (insert (format "GET %s/xml\n\n> {%%\nclient.log(\"a\\n\\nb\");\n%%}\n\n###\n\nGET %s/xml\n"
+                        (sheet-test-api-url) (sheet-test-api-url))))
+    (sheet-test-goto "^GET")
+    (with-current-buffer (sheet-test-key-and-wait "C-c C-c")
+      (should (eq major-mode 'nxml-mode))
+      (should (string-match-p
+               "<!-- Request duration: .* -->\n\n<!-- client.log: -->\n<!-- a -->\n<!--  -->\n<!-- b -->\n\\'"
+               (buffer-string))))
+    (goto-char (point-max))
+    (re-search-backward "^GET")
+    (with-current-buffer (sheet-test-key-and-wait "C-c C-c")
+      (should (string-match-p "<!-- Request duration: .* -->\n\\'"
+                              (buffer-string))))))
+
 (ert-deftest sheet-test-client-log-in-org-result ()
   "An Org block's result shows the block as the response buffer does."
   (ob-sheet-test-with-org "#+name: logged
