@@ -4,7 +4,8 @@
  * same machine, and the kernel lets a process open another's `/proc/PID/fd/N` only when it
  * may trace it (the same user), so nothing new is reachable; what this buys is that a body
  * whose source or destination is a regular file crosses one process (the daemon), as with
- * curl, instead of the shell's curl, the Unix socket and the daemon.
+ * curl, instead of the shell's curl, the Unix socket and the daemon. A pipe as stdin or stdout is
+ * opened the same way (it needs no offset).
  *
  * Opening `/proc/PID/fd/N` of a regular file makes a new open file description: its offset
  * is not the shell's. So the daemon reads and writes at the shell's offset (the `pos:` of
@@ -208,20 +209,22 @@ export function pickCallerStdout(pid: string, fd: CallerFd | undefined, outputs:
 
 /** The caller's stdin read by the daemon itself (see the file comment). */
 export interface CallerInput {
-  /** The bytes from the shell's offset to the end of the file, read as they are sent. */
+  /** The bytes from the shell's offset to the end of the file (or of the pipe), read as they are sent. */
   stream: Readable;
-  /** Their number (a Content-Length, as curl's `-T file`). */
-  size: number;
-  /** Bytes read so far: how far the shell moves its own offset afterwards. */
+  /** Their number for a regular file (a Content-Length, as curl's `-T file`); undefined for a pipe (chunked, as curl's `-T -`). */
+  size?: number;
+  /** Bytes read so far from a regular file: how far the shell moves its own offset afterwards (0 for a pipe, which has no offset). */
   consumed: () => number;
 }
 
 /**
- * The caller's fd `fd` opened for reading from the shell's offset when it is a regular file;
- * undefined otherwise or when it cannot be opened.
+ * The caller's fd `fd` opened for reading: a regular file from the shell's offset, or a pipe
+ * (`cat big | PUT /x`: the bytes cross the daemon alone instead of the shell's curl and the
+ * socket too; issue 21); undefined otherwise or when it cannot be opened (the caller relays).
  */
 export function openCallerInput(pid: string, fd: number): CallerInput | undefined {
   const f = callerFd(pid, fd);
+  if (f?.kind === 'pipe') return openCallerPipeInput(f.path);
   if (!f || f.kind !== 'file') return undefined;
   let handle: number;
   try {
@@ -236,6 +239,24 @@ export function openCallerInput(pid: string, fd: number): CallerInput | undefine
   }
   const stream = fs.createReadStream('', { fd: handle, start: f.pos, end: f.pos + size - 1, highWaterMark: 1 << 20 });
   return { stream, size, consumed: () => stream.bytesRead };
+}
+
+/**
+ * A pipe of the caller opened for reading. Without blocking: opening a pipe's read end blocks
+ * until it has a writer, and the writer may already have written its last byte and gone (then
+ * the bytes left in the pipe are read, then its end). Read through libuv's pipe handle, which
+ * waits for bytes without holding the daemon's other calls. The shell's own description of the
+ * pipe is not changed (O_NONBLOCK belongs to this new one).
+ */
+function openCallerPipeInput(path: string): CallerInput | undefined {
+  let handle: number;
+  try {
+    handle = fs.openSync(path, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+  } catch {
+    return undefined;
+  }
+  const stream = new net.Socket({ fd: handle, readable: true, writable: false });
+  return { stream, consumed: () => 0 };
 }
 
 /** `/dev/fd/N`, `/dev/stdin` and the like: names that mean the process's own open files. */
