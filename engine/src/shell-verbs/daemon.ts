@@ -55,7 +55,7 @@ import { readFormRequest } from './urlencoded.js';
 import { BIG_CALL_BYTES, collectAfterBig, idleCollector, pressureCollector } from './idle-gc.js';
 import { EXIT, run } from './run.js';
 import { openCallerStderr } from './caller-stderr.js';
-import { callerFd, offsetLines, openCallerInput, pickCallerStdout, sameFile } from './caller-files.js';
+import { type CallerInput, callerFd, offsetLines, openCallerInput, pickCallerStdout, sameFile } from './caller-files.js';
 import type { Outputs } from './output.js';
 import { EngineError } from '../errors.js';
 import { callerEnv } from './caller-env.js';
@@ -149,11 +149,9 @@ async function handleRun(req: http.IncomingMessage, res: http.ServerResponse): P
   // The caller's own stderr when it can take a second writer (caller-stderr.ts); else both
   // streams go through the caller's own curl processes, in segments (relay.ts).
   const direct = openCallerStderr(callerPid);
-  // A file or pipe as stdout, a file or pipe as stdin: the daemon's own (caller-files.ts); not a stdout
+  // A file or pipe as stdout (stdin: body() below): the daemon's own (caller-files.ts); not a stdout
   // shared with a relayed stderr or a pipe (`> f 2>&1`, `2>&1 |`: the relay keeps their order).
   const outFd = io && sFile && !(sameFile(callerPid, 1, 2) && (!direct || callerFd(callerPid, 1)?.kind !== 'file')) ? callerFd(callerPid, 1) : undefined;
-  const fileIn = inFd ? openCallerInput(callerPid, 0) : undefined;
-  const input = stdin ?? (fileIn ? { stream: fileIn.stream, size: fileIn.size } : undefined);
   res.writeHead(200, { 'Content-Type': 'application/octet-stream' });
   const relay = direct || !sFile ? undefined : new Relay({ first: res, sFile, uploadDone, onGone: gone });
   if (relay) call.relay = relay;
@@ -178,22 +176,24 @@ async function handleRun(req: http.IncomingMessage, res: http.ServerResponse): P
     return ok;
   }) as typeof res.write;
   let code: number = EXIT.failure;
+  let fileIn: CallerInput | undefined;
   const outputs: Outputs = { stdout: relay?.stdout ?? res, stderr: relay?.stderr ?? direct?.stream ?? discard(), tty, ttyErr };
   const fileOut = pickCallerStdout(callerPid, outFd, outputs);
   try {
-    // A stdin the daemon could not open: curl's read error (26), said when the body is read.
+    // The caller's stdin, opened once read: -d leaves a pipe to the shell's `while read`, as curl does.
     const body = () => {
+      if (stdin) return stdin;
+      fileIn ??= inFd ? openCallerInput(callerPid, 0) : undefined;
       if (inFd && !fileIn) throw new EngineError('file-unreadable', `cannot read the standard input through /proc/${callerPid}/fd/0`, { hint: 'run the call without the daemon: REST_NO_DAEMON=1 VERB ...', details: { curlExit: 26 } });
-      return input ?? { stream: Readable.from([]), size: 0 };
+      return fileIn ? { stream: fileIn.stream, size: fileIn.size } : { stream: Readable.from([]), size: 0 };
     };
-    const readStdin = async (): Promise<Uint8Array> => buffer(body().stream);
     const result = await run({
       argv,
       callerPid,
       cwd,
       pathEnv,
       env,
-      readStdin,
+      readStdin: async (): Promise<Uint8Array> => buffer(body().stream),
       stdinStream: body,
       outputs,
       signal: ac.signal,

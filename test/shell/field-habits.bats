@@ -1,0 +1,25 @@
+#!/usr/bin/env bats
+# Habits of a resty and curl user met in the field trial (docs/shell.md, "Habits of resty and
+# curl"): each test is one of them, against the example API, through the daemon unless it says.
+
+load test_helper
+
+setup() {
+  rest_test_env
+  start_daemon
+}
+
+# shellcheck disable=SC2016 # the code runs in the shell under test, which expands it
+@test "cat ids | while read id; do POST -d ...; done: a call with -d leaves the piped lines to the loop, as curl -d does" {
+  run rsh 'rest "$API" >/dev/null; printf "l1\nl2\nl3\n" | while read -r id; do POST /echo -d "id=$id" | jq -r .body; done'
+  [ "$status" -eq 0 ]
+  [ "$output" = "$(printf 'id=l1\nid=l2\nid=l3')" ]
+}
+
+# shellcheck disable=SC2016
+@test "while read id; do PUT --json ...; done < file: the same with --json and a file as stdin" {
+  printf 'a\nb\n' >"$BATS_TEST_TMPDIR/ids"
+  F=$BATS_TEST_TMPDIR/ids run rsh 'rest "$API" >/dev/null; while read -r id; do PUT /echo --json "{\"id\":\"$id\"}" | jq -r .body; done <"$F"'
+  [ "$status" -eq 0 ]
+  [ "$output" = "$(printf '{"id":"a"}\n{"id":"b"}')" ]
+}
