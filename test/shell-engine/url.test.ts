@@ -34,6 +34,10 @@ describe('buildUrl', () => {
   it('a second query joins with &', () => {
     expect(buildUrl({ base: 'http://h*', path: '/p?x=1', raw: true, queries: ['y=2'] })).toBe('http://h/p?x=1&y=2');
   });
+  it('-q goes after the part of the base that follows the star (resty appends it to the whole URL)', () => {
+    expect(buildUrl({ base: 'http://h/data*.json', path: '/5', raw: false, queries: ['a=b', 'c=d'] })).toBe('http://h/data/5.json?a=b&c=d');
+    expect(buildUrl({ base: 'http://h/x?key=k&p=*', path: '/5', raw: false, queries: ['a=b'] })).toBe('http://h/x?key=k&p=/5&a=b');
+  });
   it('an empty path leaves the base', () => {
     expect(buildUrl({ base: 'http://h/api*', path: '', raw: false, queries: [] })).toBe('http://h/api');
   });

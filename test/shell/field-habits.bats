@@ -23,3 +23,10 @@ setup() {
   [ "$status" -eq 0 ]
   [ "$output" = "$(printf '{"id":"a"}\n{"id":"b"}')" ]
 }
+
+# shellcheck disable=SC2016
+@test "rest 'http://h/echo*.json'; GET /5 -q a=b: the query goes after the base's suffix (/echo/5.json?a=b), as resty appends it to the whole URL" {
+  run rsh 'rest "$API/echo*.json" >/dev/null; GET /5 -q a=b | jq -r .rawPath; GET /5 -q "x=1" -q "y=2" | jq -r .rawPath'
+  [ "$status" -eq 0 ]
+  [ "$output" = "$(printf '/echo/5.json?a=b\n/echo/5.json?x=1&y=2')" ]
+}

@@ -6,6 +6,7 @@
  * The base URL itself (`http://` added, `*` appended) is shell/rest's rule, in `rest`: the
  * engine receives it whole.
  */
+import { appendQuery } from '../curl/rules.js';
 
 /** Characters left as they are: RFC 3986 unreserved plus the path separator. */
 const KEEP = /[A-Za-z0-9\-._~/]/;
@@ -33,17 +34,20 @@ export interface UrlParts {
   path: string;
   /** -Q: send the path as written. */
   raw: boolean;
-  /** -q values, appended as `?query` each (joined with `&` after the first). */
+  /**
+   * -q values, appended to the whole URL as `?query` each (`&` when it has a query already), so
+   * after what follows `*` in the base: `http://h/data*.json` and `/5 -q a=b` give
+   * `http://h/data/5.json?a=b`, as resty's `curl "$_path$query"` (resty, `-q`).
+   */
   queries: string[];
 }
 
 /** Build the request URL (see the module comment). */
 export function buildUrl(p: UrlParts): string {
-  let path = p.raw ? p.path : encodePath(p.path);
-  for (const q of p.queries) path += (path.includes('?') ? '&' : '?') + q;
+  const path = p.raw ? p.path : encodePath(p.path);
   const base = p.base.includes('*') ? p.base : p.base + '*';
-  return base.split('*').join(path);
+  return p.queries.reduce(appendQuery, base.split('*').join(path));
 }
 
 /** curl's -G rule lives with curl's other rules (../curl/rules.ts); re-exported for the verbs. */
-export { appendQuery } from '../curl/rules.js';
+export { appendQuery };
