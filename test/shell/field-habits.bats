@@ -30,3 +30,14 @@ setup() {
   [ "$status" -eq 0 ]
   [ "$output" = "$(printf '/echo/5.json?a=b\n/echo/5.json?x=1&y=2')" ]
 }
+
+# shellcheck disable=SC2016
+@test "POST /x -d with its value forgotten: the message names -d, as curl's 'option -d: requires parameter' (not a state file of rest's)" {
+  run rsh 'rest "$API" >/dev/null; POST /echo -d'
+  [ "$status" -eq 2 ]
+  [[ $output == *"-d"* ]]
+  [[ $output != *"paths"* ]] || { echo "$output"; return 1; }
+  run rsh 'rest "$API" >/dev/null; GET /echo -q'
+  [ "$status" -eq 2 ]
+  [[ $output == *"-q needs a value"* ]]
+}
