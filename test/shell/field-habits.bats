@@ -41,3 +41,12 @@ setup() {
   [ "$status" -eq 2 ]
   [[ $output == *"-q needs a value"* ]]
 }
+
+# shellcheck disable=SC2016
+@test "code=\$(GET /x -o /dev/null -w '%{http_code}'): curl's -w text goes to stdout, not into the -o file nor to stderr with an error body" {
+  run --separate-stderr rsh 'rest "$API" >/dev/null; GET /echo -o "$HOME/out" -w "code=%{http_code}\n"; echo "rc=$?"; GET /status/404 -w "code=%{http_code}\n"; echo "rc=$?"'
+  [ "$status" -eq 0 ]
+  [ "$output" = "$(printf 'code=200\nrc=0\ncode=404\nrc=4')" ]
+  [[ $stderr != *code=* ]]
+  [ "$(jq -r .path "$HOME/out")" = /echo ]
+}

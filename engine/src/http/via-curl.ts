@@ -31,6 +31,27 @@ export interface CurlTransport {
    * process's: each name given is set to its value, or unset when the value is undefined.
    */
   callerVars?: Record<string, string | undefined>;
+  /**
+   * Where curl's `-w`/`--write-out` text goes: curl writes it to its stdout, apart from a body
+   * sent to `-o FILE` or, for an error status, to stderr (curl's manual, `-w`). Without it the
+   * text follows the body, wherever the body goes.
+   */
+  writeOut?: (text: Buffer) => void;
+}
+
+/** Put before a `-w` format (after `%{stderr}`): what curl writes after it is the -w text. */
+const WRITE_OUT_MARK = '\u0001rest -w\u0001';
+
+/** `-w FORMAT` / `--write-out FORMAT` / `-wFORMAT` written to curl's stderr after the mark (a `@file` format is left alone). */
+function markWriteOut(args: string[]): string[] {
+  const mark = (f: string) => (f.startsWith('@') ? f : `%{stderr}${WRITE_OUT_MARK}${f}`);
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if ((a === '-w' || a === '--write-out') && i + 1 < args.length) out.push(a, mark(args[++i]!));
+    else out.push(/^-w./.test(a) ? `-w${mark(a.slice(2))}` : a);
+  }
+  return out;
 }
 
 /**
@@ -48,7 +69,7 @@ export async function sendWithCurl(request: Request, t: CurlTransport, route: Ro
   const curl = which('curl', t.pathEnv);
   const url = request.url;
   if (!curl) throw new EngineError('network-error', `${url}: an option needs curl, and curl is not on PATH`, { hint: 'Install curl, or leave out the options the engine does not know.', details: { url } });
-  const extra = ['-s', '-S', '-L', ...t.extraArgs, '-D', '-'];
+  const extra = ['-s', '-S', '-L', ...(t.writeOut ? markWriteOut(t.extraArgs) : t.extraArgs), '-D', '-'];
   const args = curlArgv(request, { bodyFile: request.body ? '-' : undefined, extraArgs: extra });
   if (t.bodyStream) {
     // -T streams where --data-binary @- reads everything first; keep the method.
@@ -64,7 +85,12 @@ export async function sendWithCurl(request: Request, t: CurlTransport, route: Ro
   }
   const child = spawn(curl, args, { cwd: t.cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
   let err = '';
-  child.stderr.on('data', (d: Buffer) => (err = (err + d.toString('utf8')).slice(-4000)));
+  // With writeOut, stderr is kept whole (curl's messages and the -w text: a few lines).
+  let errAll = Buffer.alloc(0);
+  child.stderr.on('data', (d: Buffer) => {
+    if (t.writeOut && errAll.length < 1 << 20) errAll = Buffer.concat([errAll, d]);
+    err = (err + d.toString('utf8')).slice(-4000);
+  });
   child.stdin.on('error', () => undefined);
   if (t.bodyStream) t.bodyStream.open().pipe(child.stdin);
   else if (request.body) child.stdin.end(request.body.kind === 'bytes' ? request.body.bytes : Buffer.from(request.body.text));
@@ -128,6 +154,11 @@ export async function sendWithCurl(request: Request, t: CurlTransport, route: Ro
   if (!sink && response) await open(response);
   (sink as Writable | undefined)?.end();
   await sinkDone;
+  const w = errAll.indexOf(WRITE_OUT_MARK);
+  if (t.writeOut && w >= 0) {
+    t.writeOut(errAll.subarray(w + Buffer.byteLength(WRITE_OUT_MARK)));
+    err = errAll.subarray(0, w).toString('utf8').slice(-4000);
+  }
   // A 1xx as the last status (the server hung up after it) is what curl reports: a response.
   if (!response || (code !== 0 && response.status >= 200)) {
     throw curlExitError(code, err, url, !!response);

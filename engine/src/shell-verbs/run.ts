@@ -160,7 +160,7 @@ async function runCall(input: RunInput, out: RunOutput, outputs: Outputs, err: (
       sink: route,
       ...(b.opts.verbose ? { trace: err, traceConnection: { socketPath: b.opts.unixSocket, http2: b.opts.http2 } } : {}),
       ...(viaCurl
-        ? { viaCurl: { extraArgs: [...curlSessionArgs(b, timeoutMs), ...b.opts.unknown], bodyStream: b.bodyStream, cwd: input.cwd, pathEnv: input.pathEnv, callerVars: Object.fromEntries(CALLER_VARIABLES.map((n) => [n, callerEnv[n]])) } }
+        ? { viaCurl: { extraArgs: [...curlSessionArgs(b, timeoutMs), ...b.opts.unknown], bodyStream: b.bodyStream, cwd: input.cwd, pathEnv: input.pathEnv, callerVars: Object.fromEntries(CALLER_VARIABLES.map((n) => [n, callerEnv[n]])), writeOut: (t: Buffer) => outputs.stdout.write(t) } }
         : { jar: openCallJar(b.cookieLoad, b.cookieSave, b.opts.junkSession) }),
       send: {
         timeoutMs,
