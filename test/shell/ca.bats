@@ -78,3 +78,11 @@ setup() {
   [ "$status" -eq 0 ]
   [ "$(field .path)" = /fallback-env ]
 }
+
+# shellcheck disable=SC2016
+@test "--cacert FILE that does not exist: curl's exit 77, and the hint does not ask to unset a variable that was never set" {
+  run --separate-stderr rsh 'rest "$TLS" >/dev/null; GET /x --cacert "$HOME/no-such.pem"'
+  [ "$status" -eq 77 ]
+  [[ $stderr == *"--cacert"*"no-such.pem"* ]]
+  [[ $stderr != *"unset the variable"* ]] || { echo "$stderr"; return 1; }
+}

@@ -78,7 +78,7 @@ function isDerSequence(pem: string): boolean {
 function certificates(file: string, source: string): { stamp: string; pem: string[] } {
   const fail = (why: string) =>
     new EngineError('bad-ca-file', `${source} ${file}: ${why}`, {
-      hint: 'Give a readable file of PEM certificates (-----BEGIN CERTIFICATE-----), or unset the variable.',
+      hint: `Give a readable file of PEM certificates (-----BEGIN CERTIFICATE-----)${source.startsWith('-') ? '' : ', or unset the variable'}.`,
       details: { variable: source, path: file, curlExit: 77 },
     });
   let st: fs.Stats;
