@@ -50,3 +50,18 @@ setup() {
   [[ $stderr != *code=* ]]
   [ "$(jq -r .path "$HOME/out")" = /echo ]
 }
+
+# shellcheck disable=SC2016
+@test "stdin a socket (a shell run by Node with piped stdio): POST -d in a while-read loop goes through the daemon and leaves the lines to the loop" {
+  # A curl shim that logs its arguments: the daemon is reached through the shell's curl, the direct mode never runs it.
+  mkdir -p "$BATS_TEST_TMPDIR/bin"
+  printf '#!/bin/bash\nprintf "%%s\\n" "$@" >>%q\nexec %q "$@"\n' "$BATS_TEST_TMPDIR/args" "$(command -v curl)" >"$BATS_TEST_TMPDIR/bin/curl"
+  chmod +x "$BATS_TEST_TMPDIR/bin/curl"
+  local prog='const r = require("child_process").spawnSync(process.argv[1], process.argv.slice(2), { input: "l1\nl2\n", stdio: ["pipe", "inherit", "inherit"] }); process.exit(r.status ?? 9)'
+  local sh=bash flag=-c
+  [ "$REST_TEST_SHELL" = zsh ] && sh=zsh flag=-fc
+  SHIM_PATH=$BATS_TEST_TMPDIR/bin:$PATH run node -e "$prog" "$sh" "$flag" 'source "$REST_ROOT/shell/rest"; PATH=$SHIM_PATH; [ -S /dev/stdin ] || exit 99; rest "$API" >/dev/null; while read -r id; do POST /echo -d "id=$id" | jq -r .body; done'
+  [ "$status" -eq 0 ]
+  [ "$output" = "$(printf 'id=l1\nid=l2')" ]
+  [ "$(grep -c -- '--unix-socket' "$BATS_TEST_TMPDIR/args")" -eq 2 ]
+}
