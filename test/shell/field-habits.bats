@@ -65,3 +65,11 @@ setup() {
   [ "$output" = "$(printf 'id=l1\nid=l2')" ]
   [ "$(grep -c -- '--unix-socket' "$BATS_TEST_TMPDIR/args")" -eq 2 ]
 }
+
+# shellcheck disable=SC2016
+@test "rest --stop in another terminal during a call: the call says the daemon was stopped, not 'see rest --stop'" {
+  run --separate-stderr rsh 'rest "$API" >/dev/null; (sleep 1; rest --stop) & GET /slow -q ms=5000; echo "rc=$?"; wait'
+  [ "$output" = rc=8 ]
+  [[ $stderr == *"stopped during the call"* ]] || { echo "$stderr"; return 1; }
+  [[ $stderr != *"see rest --stop"* ]]
+}
