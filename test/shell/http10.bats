@@ -36,3 +36,11 @@ teardown_file() {
   run rsh 'rest "$API" >/dev/null; GET /small -i'
   [[ "$output" == "HTTP/1.1 200 OK"* ]]
 }
+
+# shellcheck disable=SC2016
+@test "a rendered directory listing lists its links as URLs of the server (resty rewrites lynx's file:// references to the host), not lynx's temporary files" {
+  run rsh 'rest "$PY" >/dev/null; GET /'
+  [ "$status" -eq 0 ]
+  [[ $output == *"$PY/hello.txt"* ]] || { echo "$output"; return 1; }
+  [[ $output != *"file://"* ]]
+}

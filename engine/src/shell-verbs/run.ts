@@ -146,7 +146,7 @@ async function runCall(input: RunInput, out: RunOutput, outputs: Outputs, err: (
       bodyOut = new Forward(target);
       const { type, charset } = parseContentType(headerValue(r.headers, 'content-type'));
       if (!b.flags.noHtml && (type === 'text/html' || type === 'application/xhtml+xml')) {
-        return holdUpTo(bodyOut, RENDER_MAX, (body) => (body.length ? renderHtml(body, charset, input.pathEnv) : body));
+        return holdUpTo(bodyOut, RENDER_MAX, (body) => (body.length ? renderHtml(body, charset, input.pathEnv, request.url) : body));
       }
       return bodyOut;
     };
