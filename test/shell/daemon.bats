@@ -118,3 +118,19 @@ load test_helper
   if kill -0 "$pid" 2>/dev/null; then echo "the daemon ($pid) still runs"; return 1; fi
   [ ! -e "$rt" ]
 }
+
+# shellcheck disable=SC2016
+@test "a rebuilt engine (npm i -g, make build): the idle daemon stops by itself, so the next call, in any shell, runs the new one" {
+  local rt bundle
+  rt=$(mktemp -d /tmp/rest-rt.XXXXXX)
+  bundle=$BATS_TEST_TMPDIR/rest-cli.cjs
+  cp "$REST_ROOT/engine/dist/rest-cli.cjs" "$bundle"
+  export REST_RUNTIME_DIR=$rt REST_ENGINE=$bundle
+  start_daemon
+  wait_for "$rt/engine.pid"
+  pid=$(cat "$rt/engine.pid")
+  touch -d '+1 minute' "$bundle"
+  for _ in $(seq 1 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+  if kill -0 "$pid" 2>/dev/null; then echo "the old daemon ($pid) still serves"; return 1; fi
+  rm -rf "$rt"
+}

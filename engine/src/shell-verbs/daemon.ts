@@ -252,7 +252,6 @@ export async function runDaemon(opts: DaemonOptions): Promise<number> {
   const startedMtime = selfMtime();
   let lastCheck = Date.now();
   let stopping = false;
-
   let active = 0;
   const collect = idleCollector(() => active > 0);
   const watchBuffers = pressureCollector(() => active > 0);
@@ -379,10 +378,11 @@ export async function runDaemon(opts: DaemonOptions): Promise<number> {
   process.on('SIGTERM', onStop);
   process.on('SIGINT', onStop);
   touch();
-  // Stop as soon as the socket is gone or replaced (directory removed, a newer daemon).
+  // Stop as soon as the socket is gone or replaced (directory removed, a newer daemon), or, idle,
+  // when the bundle changed (a rebuilt engine: else the next call would still meet the old one).
   const watchdog = setInterval(() => {
     try {
-      if (fs.statSync(sock).ino !== ino) void stop();
+      if (fs.statSync(sock).ino !== ino || (active === 0 && selfMtime() !== startedMtime)) void stop();
     } catch {
       void stop();
     }
