@@ -68,8 +68,15 @@ setup() {
 
 # shellcheck disable=SC2016
 @test "rest --stop in another terminal during a call: the call says the daemon was stopped, not 'see rest --stop'" {
-  run --separate-stderr rsh 'rest "$API" >/dev/null; (sleep 1; rest --stop) & GET /slow -q ms=5000; echo "rc=$?"; wait'
-  [ "$output" = rc=8 ]
+  run --separate-stderr rsh 'rest "$API" >/dev/null; GET /small >/dev/null; [ -S "$REST_RUNTIME_DIR/engine.sock" ] || exit 99; (sleep 1; rest --stop) & GET /slow -q ms=5000; echo "rc=$?"; wait'
+  [ "$output" = rc=8 ] || { echo "$output / $stderr"; return 1; }
   [[ $stderr == *"stopped during the call"* ]] || { echo "$stderr"; return 1; }
   [[ $stderr != *"see rest --stop"* ]]
+}
+
+# shellcheck disable=SC2016
+@test "GET http://host/path (curl's habit of a whole URL): exit 2, and the hint says how to set the base" {
+  run --separate-stderr rsh 'rest "$API" >/dev/null; GET "$API/small"'
+  [ "$status" -eq 2 ]
+  [[ $stderr == *"rest $API"* ]] || { echo "$stderr"; return 1; }
 }

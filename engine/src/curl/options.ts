@@ -330,8 +330,10 @@ export function parseCurlOptions(words: string[], into: CurlOptions = emptyOptio
       }
       continue;
     }
+    // A whole URL where curl takes one: resty's verbs take a path below the base.
+    const url = /^(https?:\/\/[^/?#]+)(.*)$/i.exec(w);
     throw new EngineError('bad-argument', `unexpected argument ${JSON.stringify(w)}`, {
-      hint: 'The path comes first and starts with "/"; the body (PUT, PATCH, POST) comes second; options follow.',
+      hint: url ? `The verbs take a path below the base URL: rest ${url[1]}, then VERB ${url[2] || '/'}${url[2]?.includes('?') ? ' -Q' : ''}.` : 'The path comes first and starts with "/"; the body (PUT, PATCH, POST) comes second; options follow.',
     });
   }
   return o;
