@@ -154,7 +154,7 @@ export class Linter {
       connectionProblems(req, names.fileCheck, (line, severity, code, message, hint) => {
         const text = lines[line - 1] ?? '';
         out.push(at(lines, line, text.indexOf('@'), text.length, { code, severity, message, hint }));
-      });
+      }, http ? (v) => v.includes('{{') : (v) => [...above].some((n) => v.includes(n)));
       if (http) undefinedHttp(lines, req, defined!, out);
       else undefinedSheet(lines, first, local.refs, above, out);
       if (http && req.name) {
