@@ -9,6 +9,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseForFile } from '../../engine/src/http-file/index.js';
 import { lintSheet } from '../../engine/src/lint/diagnostics.js';
+import { httpToSheet, sheetToHttp } from '../../engine/src/http-file/convert.js';
 import { Session } from '../../engine/src/session/session.js';
 import { tempDir } from './helpers.js';
 
@@ -53,6 +54,16 @@ describe('substituted as header values are', () => {
   });
 });
 
+describe('converted: a reference in a value follows the header\'s syntax', () => {
+  it('.http -> sheet: {{proxy}} -> :proxy; sheet -> .http: :proxy -> {{proxy}}', () => {
+    const http = '@proxy = http://p:1\n\n# @proxy {{proxy}}\nGET http://h/\nX-Via: {{proxy}}\n';
+    const sheet = httpToSheet(http);
+    expect(sheet.text).toContain('# @proxy :proxy\nGET http://h/\nX-Via: :proxy\n');
+    expect(sheet.problems).toEqual([]);
+    expect(sheetToHttp(':proxy = http://p:1\n# @proxy :proxy\n# @cacert :proxy/ca.pem\nGET http://h/\n').text).toContain('# @proxy {{proxy}}\n# @cacert {{proxy}}/ca.pem\nGET http://h/\n');
+  });
+});
+
 describe('checked after substitution, naming the line and the variable; nothing is sent', () => {
   it.each([
     ['.http: a malformed proxy', '@proxy = http://[::1\n\n# @proxy {{proxy}}\nGET http://127.0.0.1:9/\n', 'a.http', { code: 'bad-proxy', line: 3, message: expect.stringMatching(/^line 3: # @proxy: not a proxy URL: "http:\/\/\[::1" \(from \{\{proxy\}\}\)$/), details: expect.objectContaining({ variables: ['{{proxy}}'] }) }],
@@ -92,9 +103,7 @@ describe('lint: a value with a variable is checked when sent', () => {
     lintSheet(text, parseForFile(text, path.join(dir, file)), { fileCheck: (name) => (fs.existsSync(path.resolve(dir, name)) ? undefined : 'ENOENT') }).map((d) => `${d.line} ${d.code} ${d.message}`);
   it.each([
     ['.http', '@proxy = http://p:1\n# @proxy {{proxy}}\n# @cacert {{certDir}}/ca.pem\nGET https://h/\n', 'a.http', []],
-    ['sheet', ':p = http://p:1\n:d = certs\n# @proxy :p\n# @cacert :d/ca.pem\nGET https://h/\n', 'a.sheet', []],
-    ['# @noproxy ""', '# @noproxy ""\nGET https://h/\n', 'a.sheet', []],
+    ['sheet (an undeclared :name is a value as written)', ':p = http://p:1\n:d = certs\n# @proxy :p\n# @cacert :d/ca.pem\n# @netrc-file :u/n.netrc\nGET https://h/\n', 'a.sheet', [expect.stringMatching(/^5 file-unreadable # @netrc-file: cannot read :u\/n\.netrc/)]],
     ['sheet: {{name}} is refused while typing too', '# @proxy {{proxy}}\nGET https://h/\n', 'a.sheet', [expect.stringMatching(/^1 bad-option # @proxy \{\{proxy\}\}: \{\{proxy\}\} is not substituted in a sheet$/)]],
-    ['an undeclared :name is a value as written', '# @cacert :d/ca.pem\nGET https://h/\n', 'a.sheet', [expect.stringMatching(/^1 file-unreadable # @cacert: cannot read :d\/ca\.pem/)]],
   ])('%s', (_, text, file, want) => expect(lint(text, file)).toEqual(want));
 });
