@@ -102,8 +102,9 @@ describe('lint: a value with a variable is checked when sent', () => {
   const lint = (text: string, file: string) =>
     lintSheet(text, parseForFile(text, path.join(dir, file)), { fileCheck: (name) => (fs.existsSync(path.resolve(dir, name)) ? undefined : 'ENOENT') }).map((d) => `${d.line} ${d.code} ${d.message}`);
   it.each([
-    ['.http', '@proxy = http://p:1\n# @proxy {{proxy}}\n# @cacert {{certDir}}/ca.pem\nGET https://h/\n', 'a.http', []],
-    ['sheet (an undeclared :name is a value as written)', ':p = http://p:1\n:d = certs\n# @proxy :p\n# @cacert :d/ca.pem\n# @netrc-file :u/n.netrc\nGET https://h/\n', 'a.sheet', [expect.stringMatching(/^5 file-unreadable # @netrc-file: cannot read :u\/n\.netrc/)]],
+    ['.http', '@proxy = http://p:1\n@certDir = /nonexistent\n# @proxy {{proxy}}\n# @cacert {{certDir}}/ca.pem\nGET https://h/\n', 'a.http', []],
+    ['sheet (an undeclared :name is a value as written)', ':p = http://p:1\n:d = certs\n# @proxy :p\n# @cacert :d/ca.pem\n# @netrc-file :u/n.netrc\nGET https://h/\n', 'a.sheet', [expect.stringMatching(/^5 file-unreadable # @netrc-file: cannot read :u\/n\.netrc/), '5 unknown-variable :u is not a declared variable; it is sent as written']],
+    ['.http: an undefined {{name}} is the error a header\'s is', '# @proxy {{nope}}\nGET https://h/\nX-A: {{nope}}\n', 'a.http', ['1 unknown-variable {{nope}} is not defined', '3 unknown-variable {{nope}} is not defined']],
     ['sheet: {{name}} is refused while typing too', '# @proxy {{proxy}}\nGET https://h/\n', 'a.sheet', [expect.stringMatching(/^1 bad-option # @proxy \{\{proxy\}\}: \{\{proxy\}\} is not substituted in a sheet$/)]],
   ])('%s', (_, text, file, want) => expect(lint(text, file)).toEqual(want));
 });

@@ -185,6 +185,19 @@ describe('variables in directives and # @noproxy "" on the wire (no_proxy would 
     expect(back).toBe(0);
     expect(through('var-sheet')).toEqual(Array(2).fill(`GET ${api.url}/small?wire=var-sheet HTTP/1.1`));
   });
+  it('import-curl of -x "$PROXY" --noproxy \'\': the variable read when sheet run sends, through tinyproxy as curl under the same environment', async () => {
+    const command = `curl -s -x "$PROXY" --noproxy '' '${api.url}/small?wire=var-import'`;
+    const withProxy = { ...env, PROXY: proxy.url };
+    const viaCurl = await new Promise<number>((resolve) => execFile('bash', ['-c', command], { env: { ...process.env, ...withProxy } }, (e) => resolve(e ? 1 : 0)));
+    expect(viaCurl).toBe(0);
+    const imported = await runSheet(['import-curl', command], { cwd: dir, env: withProxy });
+    expect(imported.out).toMatch(/^# @proxy :PROXY\n# @noproxy ""\n/);
+    const file = path.join(dir, 'imported-vars.sheet');
+    fs.writeFileSync(file, `${imported.out}-> expect-status 200\n`);
+    const run = await runSheet(['run', file], { cwd: dir, env: withProxy });
+    expect(run.out + run.err).toMatch(/1 of 1 requests, 1 assertions, 0 failed/);
+    expect(through('var-import')).toEqual(Array(2).fill(`GET ${api.url}/small?wire=var-import HTTP/1.1`));
+  });
 });
 
 describe('bad directives: nothing is sent', () => {

@@ -32,6 +32,9 @@ export type FileCheck = (name: string) => string | undefined;
 
 type Push = (line: number, severity: 'error' | 'warning', code: ErrorCode, message: string, hint: string) => void;
 
+/** The lines of `req`'s connection directives: their values are substituted as header values (../sheet/connection-tags.ts). */
+export const connectionLines = (req: RequestNode): number[] => (req.directives ?? []).filter((d) => Object.hasOwn(CONNECTION_TAGS, d.name)).map((d) => d.line);
+
 /**
  * The problems of `req`'s connection directives (see the file comment), through `push`.
  * @param holdsVariable whether a value refers to a variable (a `.http` file's `{{name}}`, a
