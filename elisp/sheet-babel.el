@@ -120,9 +120,11 @@ As ob-restclient: `:results' holding `value' or `table'."
           (org-escape-code-in-string text)
           (if (or (string-empty-p text) (string-suffix-p "\n" text)) "" "\n")))
 
-(defun sheet-babel--commented (mode text lines)
+(defun sheet-babel--commented (mode text lines &optional result)
   "TEXT followed by LINES as comments in the syntax of MODE.
-Made in a temporary buffer in MODE (its hooks delayed, not run)."
+Then RESULT's `client.log' block, as the response buffer shows it
+\(`sheet--insert-log-lines').  Made in a temporary buffer in MODE
+\(its hooks delayed, not run)."
   (with-temp-buffer
     (insert text)
     (delay-mode-hooks (funcall mode))
@@ -130,6 +132,7 @@ Made in a temporary buffer in MODE (its hooks delayed, not run)."
     (goto-char (point-max))
     (unless (or (bobp) (bolp)) (insert "\n"))
     (sheet--insert-comment-lines lines)
+    (when result (sheet--insert-log-lines result))
     (buffer-substring-no-properties (point-min) (point-max))))
 
 (defun sheet-babel--body (result raw)
@@ -193,8 +196,9 @@ A string (or rows for `:results table').  The body pretty-printed,
 or the raw layout with `:raw', or the `:jq' output; then, unless
 the body is asked alone (`sheet-babel-pure-p'), restclient.el's
 trailer (request, status line, headers, duration) as comment lines,
-only the status line with `:noheaders' or `:jq', the whole in a
-`#+begin_src LANG' block, LANG the body's mode (js, nxml, ...).  A
+only the status line with `:noheaders' or `:jq', then the
+`client.log' lines of a `.http' request (none with `:raw'), the
+whole in a `#+begin_src LANG' block, LANG the body's mode (js, nxml, ...).  A
 jq error is the result's first comment line."
   (let* ((raw (sheet-babel-raw-p params))
          (jq (plist-get result :jq))
@@ -219,7 +223,8 @@ jq error is the result's first comment line."
                 (cond (raw nil)
                       ((or jq (sheet-babel--flag params :noheaders))
                        (list (sheet--status-line result)))
-                      (t (sheet--trailer-lines result))))))))))
+                      (t (sheet--trailer-lines result))))
+        (and (not raw) result)))))))
 
 (defun sheet-babel-raw-p (params)
   "Non-nil when PARAMS ask for the body untouched.

@@ -64,9 +64,26 @@
 
 ;;; Font lock
 
+(defconst sheet--request-methods
+  '("GET" "POST" "PUT" "DELETE" "PATCH" "HEAD" "OPTIONS" "TRACE"
+    "CONNECT"
+    "PROPFIND" "PROPPATCH" "MKCOL" "COPY" "MOVE" "LOCK" "UNLOCK"
+    "CHECKOUT" "CHECKIN" "REPORT" "MERGE" "MKACTIVITY" "MKWORKSPACE"
+    "VERSION-CONTROL" "BASELINE-CONTROL" "ACL" "MKCALENDAR" "SEARCH"
+    "GRAPHQL")
+  "Every method a request line may start with, for display only.
+The engine's lists, which must agree with this one:
+`HTTP_FILE_REQUEST_METHODS' in engine/src/http-file/parse.ts (a
+`.http' file's: restclient's eight from `METHODS' in
+engine/src/sheet/parse.ts, CONNECT, WebDAV's, DeltaV's, ... and
+JetBrains' GRAPHQL).  A sheet takes the eight only; the engine's
+diagnostics say so (Flymake), font lock shows every one.
+test/elisp/sheet-mode-methods-test.el reads the TypeScript and fails
+when the two differ.")
+
 (defconst sheet--method-regexp
-  (regexp-opt '("GET" "POST" "PUT" "DELETE" "PATCH" "HEAD" "OPTIONS" "TRACE"))
-  "Request methods, for display only.")
+  (regexp-opt sheet--request-methods)
+  "Request methods (`sheet--request-methods'), for display only.")
 
 (defun sheet--match-multiline-value (limit)
   "Font-lock matcher: the value lines of a multi-line variable before LIMIT."

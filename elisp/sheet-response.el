@@ -21,7 +21,8 @@
 ;; (`sheet-same-buffer-response'), its major mode by content type
 ;; (bare above `sheet-response-size-threshold'), the body, then the
 ;; request, status line, headers, assertions, duration and warnings
-;; as comment lines (the trailer), or the raw layout (C-c C-r); the
+;; as comment lines (the trailer), then a `.http' request's
+;; `client.log' lines, or the raw layout (C-c C-r); the
 ;; hooks in order (`sheet-response-received-hook', then
 ;; `sheet-response-loaded-hook', then the sheet's `run-hook' forms);
 ;; `sheet-response-mode'.  The buffer is read-only once filled (the
@@ -127,6 +128,26 @@ longest has %d characters)" long)))
      (mapcar (lambda (w) (format "warning: %s" (plist-get w :message)))
              (plist-get (plist-get result :hooks) :warnings)))))
 
+(defun sheet--log-lines (result)
+  "The block of `client.log' lines of the engine's RESULT, or nil.
+RESULT's `logs' (`.http' files: the lines its pre-request scripts
+and response handlers logged, in order; absent when none) under a
+blank line and the heading \"client.log:\", each as given (a
+multi-line one stays several lines).  The JetBrains HTTP Client
+prints `client.log' text \"to the output of the response handler
+or pre-request script\" (HTTP Client reference, `client'); here
+that output follows the trailer (docs/sheet-mode.md)."
+  (let ((logs (append (plist-get result :logs) nil)))
+    (and logs (cons "" (cons "client.log:" logs)))))
+
+(defun sheet--insert-log-lines (result)
+  "Insert the `client.log' block of RESULT at point, as comment lines.
+Every line is commented, a blank one too, so the block stays one
+block (`sheet--log-lines').  The response buffer and an Org
+block's result (sheet-babel.el) insert it so."
+  (when-let ((lines (sheet--log-lines result)))
+    (sheet--insert-comment-lines lines t)))
+
 (defun sheet--status-line (result)
   "The status line of RESULT's response, as curl prints it.
 The engine's `statusLine' (`HTTP/1.0 200 OK', `HTTP/2 200'); made
@@ -149,7 +170,8 @@ among them)."
       (let ((longest (or (plist-get (plist-get result :presentation)
                                     :longestLine)
                          0)))
-        (dolist (line (sheet--trailer-lines result))
+        (dolist (line (append (sheet--trailer-lines result)
+                              (sheet--log-lines result)))
           (dolist (l (split-string line "\n"))
             (setq longest (max longest (+ 3 (length l))))))
         (and (> longest limit) longest)))))
@@ -183,12 +205,15 @@ among them)."
     (unless comment-start
       (setq-local comment-start "# "))
     (sheet--insert-comment-lines (sheet--trailer-lines result long))
+    (sheet--insert-log-lines result)
     (sheet--protect-long-lines long)
     (goto-char (point-min))))
 
-(defun sheet--insert-comment-lines (lines)
+(defun sheet--insert-comment-lines (lines &optional blank)
   "Insert LINES (strings) at point as comments in the buffer's syntax.
-What `comment-region' with the `plain' style makes of them.  For
+What `comment-region' with the `plain' style makes of them: a blank
+line is left alone unless BLANK is non-nil (`comment-empty-lines').
+For
 line comments (an empty `comment-end', the default padding and the
 default of the variable `comment-add') the prefix is written
 directly: `comment-region' costs a third of a millisecond per
@@ -201,10 +226,14 @@ response, more than everything else in the trailer
           ;; `comment-region' leaves blank lines alone
           ;; (`comment-empty-lines').
           (dolist (l (split-string line "\n"))
-            (insert (if (string-match-p "\\`[ \t]*\\'" l) l (concat prefix l))
+            (insert (cond ((not (string-match-p "\\`[ \t]*\\'" l))
+                           (concat prefix l))
+                          (blank (concat (string-trim-right prefix) l))
+                          (t l))
                     "\n"))))
     (let ((start (point))
-          (comment-style 'plain))
+          (comment-style 'plain)
+          (comment-empty-lines (or blank comment-empty-lines)))
       (insert (mapconcat #'identity lines "\n") "\n")
       (comment-region start (point)))))
 
@@ -267,7 +296,8 @@ the buffer; a pretty-printed body replaces it afterwards."
   "Report the engine's RESULT for a send, besides its buffer.
 LOG non-nil (`sheet-log-request'): the request and its response in
 *Messages* (`sheet--log').  Then the hooks' warnings and the
-assertions' summary (sheet-run.el) in the echo area.
+assertions' summary with the first `client.log' line (sheet-run.el)
+in the echo area.
 `sheet-http-send-current' and an Org block (ob-sheet.el) both
 report them so."
   (let* ((hooks (plist-get result :hooks))
@@ -275,7 +305,8 @@ report them so."
     (when log (sheet--log result))
     (when warnings
       (message "Sheet-mode: warning: %s" (sheet--warning-text warnings)))
-    (sheet-run-report-assertions hooks)))
+    (sheet-run-report-assertions hooks (append (plist-get result :logs)
+                                               nil))))
 
 (defun sheet--finish-response (result raw threshold long-lines &optional key)
   "Format the current buffer, filled with RESULT, and run the hooks.

@@ -92,10 +92,28 @@ in sheet order; nil when the request has none."
      (t (format "%d of %d assertions failed: %s" (length failed) (length all)
                 (plist-get (car failed) :message))))))
 
-(defun sheet-run-report-assertions (hooks)
-  "Show the summary of the assertions in HOOKS in the echo area, if any."
-  (when-let ((summary (sheet-run-assertion-summary hooks)))
-    (message "Sheet-mode: %s" summary)))
+(defun sheet-run-log-summary (logs)
+  "The echo area's part for LOGS (a result's `client.log' lines), or nil.
+\"client.log: FIRST\" and, when there are more lines (a multi-line
+log counts its lines), \"(+N more lines)\"; they are all in the
+response buffer (`sheet--log-lines')."
+  (let ((lines (apply #'append (mapcar (lambda (l) (split-string l "\n"))
+                                       logs))))
+    (and lines
+         (format "client.log: %s%s" (car lines)
+                 (if (cdr lines)
+                     (format " (+%d more line%s)" (length (cdr lines))
+                             (if (cddr lines) "s" ""))
+                   "")))))
+
+(defun sheet-run-report-assertions (hooks &optional logs)
+  "Show the summary of the assertions in HOOKS in the echo area, if any.
+On the same line, the summary of LOGS, the result's `client.log'
+lines (`sheet-run-log-summary'), if any."
+  (let ((parts (delq nil (list (sheet-run-assertion-summary hooks)
+                               (sheet-run-log-summary logs)))))
+    (when parts
+      (message "Sheet-mode: %s" (mapconcat #'identity parts "; ")))))
 
 ;;; sheet-run-buffer
 

@@ -41,6 +41,7 @@ describe('sheet/completions', () => {
       { name: ':token', source: 'override' },
     ]);
     expect(r.methods).toContain('PATCH');
+    expect(r.methods).not.toContain('PROPFIND');
     expect(r.headers).toEqual(expect.arrayContaining(['Content-Type', 'Authorization', 'If-None-Match', 'Accept']));
     expect(r.headerValues['content-type']).toContain('application/json');
     expect(r.hooks.map((h) => h.name)).toEqual(expect.arrayContaining(['jq-set-var', 'run-hook', 'expect-status', 'expect-jq']));
@@ -58,6 +59,8 @@ describe('sheet/completions', () => {
     expect(r.variables).toContainEqual({ name: '$timestamp', source: 'system', args: '[offset unit]' });
     expect(r.variables).toContainEqual({ name: '$random.uuid', source: 'system' });
     expect(r.hooks).toEqual([]);
+    // The methods a `.http` request line takes (http-file/parse.ts), not only a sheet's eight.
+    expect(r.methods).toEqual(expect.arrayContaining(['GET', 'CONNECT', 'PROPFIND', 'MKCOL', 'UNLOCK', 'GRAPHQL']));
     // No environment chosen: only $shared; an unknown one is no error here.
     const none = (await engine.conn.sendRequest('sheet/completions', { text, line: 2, path: file })) as Result;
     expect(none.variables.map((v) => v.name)).not.toContain('apiKey');

@@ -96,6 +96,28 @@ describe("a real process's descriptors", () => {
     expect(input.consumed()).toBe(9);
   });
 
+  it('a pipe as stdin: read by the daemon to its end (bytes left after the writer went, then EOF), no size, no offset to move', async () => {
+    // A shell whose stdin is a pipe from cat (Node's own 'pipe' is a socket pair); the test
+    // writes through cat part of the body, then the rest, then ends it (cat exits: EOF).
+    child = spawn('bash', ['-c', 'cat | { echo $BASHPID >&2; exec sleep 30; }'], { stdio: ['pipe', 'ignore', 'pipe'] });
+    const pid = await new Promise<string>((r) => child!.stderr!.once('data', (d) => r(String(d).trim())));
+    expect(callerFd(pid, 0)?.kind).toBe('pipe');
+    child.stdin!.write('first, ');
+    const input = openCallerInput(pid, 0)!;
+    expect(input).toBeDefined();
+    expect(input.size).toBeUndefined();
+    const chunks: Buffer[] = [];
+    const done = (async () => {
+      for await (const c of input.stream) chunks.push(c as Buffer);
+    })();
+    await new Promise((r) => setTimeout(r, 50));
+    child.stdin!.end('then the rest');
+    await done;
+    expect(Buffer.concat(chunks).toString()).toBe('first, then the rest');
+    expect(input.consumed()).toBe(0);
+    process.kill(Number(pid));
+  });
+
   it('a pipe (a FIFO here): written by the daemon, the reader gets the bytes; a closed fd is /dev/null; no process, undefined', async () => {
     const fifo = path.join(dir, 'fifo');
     spawnSync('mkfifo', [fifo]);

@@ -134,6 +134,45 @@ carried() {
 }
 
 # shellcheck disable=SC2016
+@test "cat file | PUT: the daemon reads the caller's pipe itself, chunked as curl -T - sends it; the shell's curl carries no body" {
+  local f=$BATS_TEST_TMPDIR/big.bin
+  curl -s "$API/stream/bytes?n=5000000" -o "$f"
+  # A shim that records the shell's curl's arguments: no stdin part when the daemon reads the pipe.
+  printf '#!/bin/bash\nprintf "%%s\\n" "$@" >>%q\nexec %q "$@"\n' "$BATS_TEST_TMPDIR/args" "$(command -v curl)" >"$BATS_TEST_TMPDIR/bin/curl"
+  F=$f run rsh 'PATH=$SHIM_PATH; rest "$API" >/dev/null; cat "$F" | PUT /stream/upload'
+  [ "$status" -eq 0 ]
+  [ "$(field .bytes)" -eq 5000000 ]
+  [ "$(field .sha256)" = "$(sha256sum "$f" | cut -d' ' -f1)" ]
+  [ "$(field '.contentLength // "none"')" = none ]
+  if grep -q '^stdin=@' "$BATS_TEST_TMPDIR/args"; then echo "the shell's curl sent stdin as a part"; return 1; fi
+  grep -qx 'in=0' "$BATS_TEST_TMPDIR/args"
+}
+
+# shellcheck disable=SC2016
+@test "a pipe whose writer pauses, then closes: the whole body is sent, and nothing is left for the shell to read after it" {
+  run rsh 'rest "$API" >/dev/null; { printf "first "; sleep 0.3; printf "then the rest"; } | { POST /echo; echo; echo "left: [$(cat)]"; }'
+  [ "$status" -eq 0 ]
+  [ "${lines[1]}" = "left: []" ]
+  output=${lines[0]}
+  [ "$(field .body)" = "first then the rest" ]
+  [ "$(field '.headers["transfer-encoding"]')" = chunked ]
+}
+
+# shellcheck disable=SC2016
+@test "stdin a socket (a child of Node with piped stdio): a piped body and PUT -T file both arrive (curl cannot open /dev/stdin on a socket)" {
+  local f=$BATS_TEST_TMPDIR/m.bin
+  head -c 100000 /dev/urandom >"$f"
+  # The shell under test as Node's child: its stdin is one end of a socket pair, carrying "sock body".
+  local prog='const r = require("child_process").spawnSync(process.argv[1], process.argv.slice(2), { input: "sock body", stdio: ["pipe", "inherit", "inherit"] }); process.exit(r.status ?? 9)'
+  local sh=bash; [ "$REST_TEST_SHELL" = zsh ] && sh=zsh
+  local flag=-c; [ "$sh" = zsh ] && flag=-fc
+  F=$f run node -e "$prog" "$sh" "$flag" 'source "$REST_ROOT/shell/rest"; [ -S /dev/stdin ] || exit 99; rest "$API" >/dev/null; PUT /echo; echo; PUT /stream/upload -T "$F"'
+  [ "$status" -eq 0 ]
+  [ "$(printf '%s\n' "${lines[0]}" | jq -r .body)" = "sock body" ]
+  [ "$(printf '%s\n' "${lines[1]}" | jq -r .sha256)" = "$(sha256sum "$f" | cut -d' ' -f1)" ]
+}
+
+# shellcheck disable=SC2016
 @test "--netrc-file <(printf ...) through the daemon reads the caller's process substitution" {
   run rsh 'rest "$API" >/dev/null; GET /echo --netrc-file <(printf "machine 127.0.0.1 login ada password s3cret\n")'
   [ "$status" -eq 0 ]

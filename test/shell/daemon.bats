@@ -56,7 +56,7 @@ load test_helper
   for _ in $(seq 1 100); do [ -e "$rt/engine.sock" ] || break; sleep 0.1; done
   [ ! -e "$rt/engine.sock" ]
   sleep 0.3
-  ! pgrep -f -- "daemon --dir $rt " >/dev/null
+  if pgrep -f -- "daemon --dir $rt " >/dev/null; then echo "a daemon still runs for $rt"; return 1; fi
   rm -rf "$rt"
 }
 
@@ -70,7 +70,7 @@ load test_helper
   run rsh 'rest --stop'
   [ "$status" -eq 0 ]
   for _ in $(seq 1 30); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
-  ! kill -0 "$pid" 2>/dev/null
+  if kill -0 "$pid" 2>/dev/null; then echo "the daemon ($pid) still runs"; return 1; fi
   rm -rf "$rt"
 }
 
@@ -115,6 +115,6 @@ load test_helper
   pid=$(cat "$rt/engine.pid")
   rm -rf "$rt"
   for _ in $(seq 1 40); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
-  ! kill -0 "$pid" 2>/dev/null
+  if kill -0 "$pid" 2>/dev/null; then echo "the daemon ($pid) still runs"; return 1; fi
   [ ! -e "$rt" ]
 }

@@ -167,7 +167,7 @@ kill_tree() {
   sleep 0.5
   rsh 'rest --stop'
   for _ in $(seq 1 30); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
-  ! kill -0 "$pid" 2>/dev/null
+  if kill -0 "$pid" 2>/dev/null; then echo "$pid still runs"; return 1; fi
   wait || true
 }
 

@@ -9,6 +9,7 @@
 import path from 'node:path';
 import { loadEnvironment } from '../http-file/environment.js';
 import { HOOK_TYPES } from '../hooks/run.js';
+import { HTTP_FILE_REQUEST_METHODS } from '../http-file/parse.js';
 import type { Sheet } from '../sheet/ast.js';
 import { METHODS } from '../sheet/parse.js';
 import type { CompletionsParams, CompletionsResult, CompletionVariable } from './protocol.js';
@@ -110,7 +111,7 @@ export function completionsFor(sheet: Sheet, p: CompletionsParams, overrides: Re
   return {
     syntax: http ? 'http' : 'sheet',
     variables,
-    methods: [...METHODS],
+    methods: http ? [...HTTP_FILE_REQUEST_METHODS] : [...METHODS],
     headers: HEADER_NAMES,
     headerValues: HEADER_VALUES,
     hooks: http ? [] : HOOK_TYPES.map((h) => ({ name: h.name, args: h.args })),

@@ -115,6 +115,7 @@ export interface CompletionsResult {
   syntax: 'sheet' | 'http';
   /** Each name once, in the order: declarations (nearest above point first), overrides, environment, system. */
   variables: CompletionVariable[];
+  /** The request line's methods: restclient's eight in a sheet; in a `.http` file also CONNECT, WebDAV's, DeltaV's, ... and `GRAPHQL` (`HTTP_FILE_REQUEST_METHODS`). */
   methods: string[];
   /** Request header names (the IANA HTTP Field Name Registry and a few de facto ones). */
   headers: string[];

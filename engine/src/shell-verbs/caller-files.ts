@@ -4,7 +4,8 @@
  * same machine, and the kernel lets a process open another's `/proc/PID/fd/N` only when it
  * may trace it (the same user), so nothing new is reachable; what this buys is that a body
  * whose source or destination is a regular file crosses one process (the daemon), as with
- * curl, instead of the shell's curl, the Unix socket and the daemon.
+ * curl, instead of the shell's curl, the Unix socket and the daemon. A pipe as stdin or stdout is
+ * opened the same way (it needs no offset).
  *
  * Opening `/proc/PID/fd/N` of a regular file makes a new open file description: its offset
  * is not the shell's. So the daemon reads and writes at the shell's offset (the `pos:` of
@@ -81,6 +82,15 @@ export function sameFile(pid: string, a: number, b: number): boolean {
  */
 export const DIRECT_FILE_MIN = 256 * 1024;
 
+/** `fs.openSync(path, flags)`, or undefined when the file cannot be opened (the caller then relays). */
+function openOrNone(path: string, flags: number): number | undefined {
+  try {
+    return fs.openSync(path, flags);
+  } catch {
+    return undefined;
+  }
+}
+
 /** The caller's stdout as a file the daemon writes itself (see the file comment). */
 export interface CallerOutput {
   stream: Writable;
@@ -101,12 +111,8 @@ export function openCallerOutput(pid: string, fd: number): CallerOutput | undefi
   const f = callerFd(pid, fd);
   if (f?.kind === 'pipe') return openCallerPipe(f.path);
   if (!f || f.kind !== 'file') return undefined;
-  let handle: number;
-  try {
-    handle = fs.openSync(f.path, fs.constants.O_WRONLY | (f.append ? fs.constants.O_APPEND : 0));
-  } catch {
-    return undefined;
-  }
+  const handle = openOrNone(f.path, fs.constants.O_WRONLY | (f.append ? fs.constants.O_APPEND : 0));
+  if (handle === undefined) return undefined;
   let written = 0;
   // Synchronous positioned writes, as curl writes its output: a write into the page cache is
   // shorter than the thread pool's round trip, and async writes made a 1 GB download 1.6-1.9x
@@ -151,12 +157,8 @@ export function openCallerOutput(pid: string, fd: number): CallerOutput | undefi
  * into curl's status, as in the direct mode.
  */
 function openCallerPipe(path: string): CallerOutput | undefined {
-  let handle: number;
-  try {
-    handle = fs.openSync(path, fs.constants.O_WRONLY | fs.constants.O_NONBLOCK);
-  } catch {
-    return undefined;
-  }
+  const handle = openOrNone(path, fs.constants.O_WRONLY | fs.constants.O_NONBLOCK);
+  if (handle === undefined) return undefined;
   let written = 0;
   const sock = new net.Socket({ fd: handle, readable: false, writable: true });
   sock.on('error', () => undefined);
@@ -208,27 +210,25 @@ export function pickCallerStdout(pid: string, fd: CallerFd | undefined, outputs:
 
 /** The caller's stdin read by the daemon itself (see the file comment). */
 export interface CallerInput {
-  /** The bytes from the shell's offset to the end of the file, read as they are sent. */
+  /** The bytes from the shell's offset to the end of the file (or of the pipe), read as they are sent. */
   stream: Readable;
-  /** Their number (a Content-Length, as curl's `-T file`). */
-  size: number;
-  /** Bytes read so far: how far the shell moves its own offset afterwards. */
+  /** Their number for a regular file (a Content-Length, as curl's `-T file`); undefined for a pipe (chunked, as curl's `-T -`). */
+  size?: number;
+  /** Bytes read so far from a regular file: how far the shell moves its own offset afterwards (0 for a pipe, which has no offset). */
   consumed: () => number;
 }
 
 /**
- * The caller's fd `fd` opened for reading from the shell's offset when it is a regular file;
- * undefined otherwise or when it cannot be opened.
+ * The caller's fd `fd` opened for reading: a regular file from the shell's offset, or a pipe
+ * (`cat big | PUT /x`: the bytes cross the daemon alone instead of the shell's curl and the
+ * socket too; issue 21); undefined otherwise or when it cannot be opened (the caller relays).
  */
 export function openCallerInput(pid: string, fd: number): CallerInput | undefined {
   const f = callerFd(pid, fd);
+  if (f?.kind === 'pipe') return openCallerPipeInput(f.path);
   if (!f || f.kind !== 'file') return undefined;
-  let handle: number;
-  try {
-    handle = fs.openSync(f.path, fs.constants.O_RDONLY);
-  } catch {
-    return undefined;
-  }
+  const handle = openOrNone(f.path, fs.constants.O_RDONLY);
+  if (handle === undefined) return undefined;
   const size = Math.max(0, f.size - f.pos);
   if (size === 0) {
     fs.closeSync(handle);
@@ -236,6 +236,20 @@ export function openCallerInput(pid: string, fd: number): CallerInput | undefine
   }
   const stream = fs.createReadStream('', { fd: handle, start: f.pos, end: f.pos + size - 1, highWaterMark: 1 << 20 });
   return { stream, size, consumed: () => stream.bytesRead };
+}
+
+/**
+ * A pipe of the caller opened for reading. Without blocking: opening a pipe's read end blocks
+ * until it has a writer, and the writer may already have written its last byte and gone (then
+ * the bytes left in the pipe are read, then its end). Read through libuv's pipe handle, which
+ * waits for bytes without holding the daemon's other calls. The shell's own description of the
+ * pipe is not changed (O_NONBLOCK belongs to this new one).
+ */
+function openCallerPipeInput(path: string): CallerInput | undefined {
+  const handle = openOrNone(path, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+  if (handle === undefined) return undefined;
+  const stream = new net.Socket({ fd: handle, readable: true, writable: false });
+  return { stream, consumed: () => 0 };
 }
 
 /** `/dev/fd/N`, `/dev/stdin` and the like: names that mean the process's own open files. */

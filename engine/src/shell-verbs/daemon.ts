@@ -149,7 +149,7 @@ async function handleRun(req: http.IncomingMessage, res: http.ServerResponse): P
   // The caller's own stderr when it can take a second writer (caller-stderr.ts); else both
   // streams go through the caller's own curl processes, in segments (relay.ts).
   const direct = openCallerStderr(callerPid);
-  // A file or pipe as stdout, a file as stdin: the daemon's own (caller-files.ts); not a stdout
+  // A file or pipe as stdout, a file or pipe as stdin: the daemon's own (caller-files.ts); not a stdout
   // shared with a relayed stderr or a pipe (`> f 2>&1`, `2>&1 |`: the relay keeps their order).
   const outFd = io && sFile && !(sameFile(callerPid, 1, 2) && (!direct || callerFd(callerPid, 1)?.kind !== 'file')) ? callerFd(callerPid, 1) : undefined;
   const fileIn = inFd ? openCallerInput(callerPid, 0) : undefined;
@@ -183,7 +183,7 @@ async function handleRun(req: http.IncomingMessage, res: http.ServerResponse): P
   try {
     // A stdin the daemon could not open: curl's read error (26), said when the body is read.
     const body = () => {
-      if (inFd && !fileIn) throw new EngineError('file-unreadable', `cannot read the standard input through /proc/${callerPid}/fd/0`, { hint: 'pipe the body in instead: cat FILE | VERB ...', details: { curlExit: 26 } });
+      if (inFd && !fileIn) throw new EngineError('file-unreadable', `cannot read the standard input through /proc/${callerPid}/fd/0`, { hint: 'run the call without the daemon: REST_NO_DAEMON=1 VERB ...', details: { curlExit: 26 } });
       return input ?? { stream: Readable.from([]), size: 0 };
     };
     const readStdin = async (): Promise<Uint8Array> => buffer(body().stream);

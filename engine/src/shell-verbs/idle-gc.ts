@@ -53,7 +53,18 @@ export function idleCollector(busy: () => boolean): () => void {
       // the C heap only at the next one.
       timer = setTimeout(() => {
         timer = undefined;
-        if (!busy()) gc();
+        if (busy()) return;
+        gc();
+        releaseHeapTop();
+        // The spill's buffers, freed by the next collections.
+        timer = setTimeout(() => {
+          timer = undefined;
+          if (!busy()) {
+            gc();
+            gc();
+          }
+        }, 100);
+        timer.unref();
       }, 100);
       timer.unref();
     }, IDLE_GC_MS);
@@ -79,8 +90,13 @@ export function collectAfterBig(): void {
 /** Bytes of Buffers (`process.memoryUsage().arrayBuffers`) past which a call in flight collects. */
 export const BUFFER_PRESSURE_BYTES = 2 * 1024 * 1024;
 
-/** How often a call in flight looks at its Buffers, in ms. */
-export const PRESSURE_CHECK_MS = 10;
+/**
+ * How often a call in flight looks at its Buffers, in ms: a 1 GB transfer frees its chunks
+ * every 5 ms, a few MB each time, which the C heap keeps for the next ones (under
+ * `MALLOC_TRIM_THRESHOLD_`); at 10 ms twice as much was freed at once, past the threshold, and
+ * given back and faulted in again: 40-200 k page faults per GB (issue 21).
+ */
+export const PRESSURE_CHECK_MS = 5;
 
 /**
  * While `busy()`, look every {@link PRESSURE_CHECK_MS} at the memory held by Buffers and run a
@@ -105,4 +121,21 @@ export function pressureCollector(busy: () => boolean): () => void {
     }, PRESSURE_CHECK_MS);
     timer.unref();
   };
+}
+
+/** Bytes {@link releaseHeapTop} allocates: more than `MALLOC_TRIM_THRESHOLD_` (src/shell-verbs/main.ts), in chunks under `MALLOC_MMAP_THRESHOLD_`. */
+export const HEAP_SPILL_BYTES = 12 * 1536 * 1024;
+
+/**
+ * Make glibc give back the free top of its heap once the daemon is idle. glibc returns it only
+ * when a free() leaves more than `MALLOC_TRIM_THRESHOLD_` free there (8 MiB here, so a transfer
+ * in flight reuses its freed chunks instead of faulting fresh pages in: issue 21), and Node has
+ * no `malloc_trim`. So: allocate {@link HEAP_SPILL_BYTES} in chunks the heap serves (never
+ * touched, so never resident), past the free top, and drop them; when the next collections free
+ * them the top is over the threshold and glibc trims it all. Measured: 66-67 MB idle against
+ * 67-72 MB without (docs/shell.md, "Speed and memory (issue 21)").
+ */
+export function releaseHeapTop(): void {
+  // Unreferenced as soon as made: only their backing stores matter, freed by the collector.
+  for (let i = 0; i < 12; i++) Buffer.allocUnsafeSlow(HEAP_SPILL_BYTES / 12);
 }

@@ -67,10 +67,13 @@ function startDaemon(dir: string): void {
     // 1 MiB file read) was a fresh mapping, its pages faulted in and unmapped again, a third of
     // the daemon's CPU on a big transfer (issue 21). At 2 MiB the chunks come from the C heap
     // and are reused; the collections while a call is in flight (idle-gc.ts) keep few of them
-    // alive, so the heap stays small and the RSS falls back after the transfer
-    // (docs/shell.md, "Speed and memory (issue 21)").
+    // alive, so the heap stays small. The trim threshold, 8 MiB: what those collections free
+    // at once stays in the heap for the next chunks (at 128 KiB it was given back and faulted in
+    // again, 200 k page faults and 0.5 s of system time per GB); idle, the top of the heap is
+    // given back all the same (idle-gc.ts, releaseHeapTop), so the RSS falls back after the
+    // transfer (docs/shell.md, "Speed and memory (issue 21)").
     // Node would trust this shell's NODE_EXTRA_CA_CERTS in every later call: each call brings its own (shell-verbs/caller-env.ts).
-    env: { MALLOC_MMAP_THRESHOLD_: '2097152', MALLOC_TRIM_THRESHOLD_: '131072', ...process.env, NODE_EXTRA_CA_CERTS: undefined },
+    env: { MALLOC_MMAP_THRESHOLD_: '2097152', MALLOC_TRIM_THRESHOLD_: '8388608', ...process.env, NODE_EXTRA_CA_CERTS: undefined },
     detached: true,
     stdio: 'ignore',
     cwd: '/',
