@@ -74,6 +74,11 @@ describe('checked after substitution, naming the line and the variable; nothing 
     ['sheet: {{name}} is left as written (as in a header), so the value is refused, saying how a sheet refers to a variable', '# @proxy {{proxy}}\nGET http://127.0.0.1:9/\n', 'a.sheet', { code: 'bad-option', line: 1, message: expect.stringMatching(/^line 1: # @proxy \{\{proxy\}\}: \{\{proxy\}\} is not substituted in a sheet$/), hint: expect.stringMatching(/a sheet refers to a variable as :name/) }],
   ])('%s', async (_, text, file, want) => expect(await refusal(text, file)).toMatchObject(want));
 
+  it('a file that is there but holds no certificate (read when sending): the message names the variable too', async () => {
+    const e = await refusal(`@d = ${dir}/certs\n# @cacert {{d}}/ca.pem\nGET https://127.0.0.1:9/\n`);
+    expect(e).toMatchObject({ code: 'bad-ca-file', line: 2, message: expect.stringMatching(/^line 2: # @cacert \(\{\{d\}\}\) \S*certs\/ca\.pem: the CA file holds no PEM certificate/) });
+  });
+
   it('.http: an undefined variable is the error a header\'s is (unknown-variable, the line)', async () => {
     const header = await refusal('GET http://127.0.0.1:9/\nX-Proxy: {{nope}}\n');
     const directive = await refusal('# @proxy {{nope}}\nGET http://127.0.0.1:9/\n');

@@ -76,13 +76,13 @@ export function checkedTags(node: RequestNode, baseDir: string): Tags {
 
 /**
  * `e` with the line of the directive its message starts with (`# @cacert (line 3) /x/ca.pem: the
- * CA file holds no PEM certificate`, from ../http/ which knows no lines), for the front ends that
+ * CA file holds no PEM certificate`, `# @cacert (line 3, {{certDir}}) ...`, from ../http/ which knows no lines), for the front ends that
  * point at `EngineError.line`; any other error as it is.
  */
 export function atDirectiveLine(e: unknown): unknown {
-  const m = e instanceof EngineError && e.line === undefined ? /^# @[\w-]+ \(line (\d+)\)/.exec(e.message) : null;
-  // The error's line says it: the message drops its own `(line N)`.
-  return m ? new EngineError((e as EngineError).code, (e as EngineError).message.replace(/^(# @[\w-]+) \(line \d+\)/, '$1'), { line: Number(m[1]), hint: (e as EngineError).hint, details: (e as EngineError).details, cause: e }) : e;
+  const m = e instanceof EngineError && e.line === undefined ? /^# @[\w-]+ \(line (\d+)(?:, [^)]*)?\)/.exec(e.message) : null;
+  // The error's line says it: the message drops its own `(line N)`, keeps the variables (`# @cacert ({{certDir}})`).
+  return m ? new EngineError((e as EngineError).code, (e as EngineError).message.replace(/^(# @[\w-]+) \(line \d+(?:, ([^)]*))?\)/, (_, at: string, vars?: string) => (vars ? `${at} (${vars})` : at)), { line: Number(m[1]), hint: (e as EngineError).hint, details: (e as EngineError).details, cause: e }) : e;
 }
 
 /** The directives naming files read before sending, their error code and curl's exit status for it. */

@@ -89,7 +89,7 @@ export interface SubstitutedDirective extends Directive {
 export interface TagValue {
   value: string;
   line: number;
-  /** `# @cacert (line 3)`: how errors name it. */
+  /** `# @cacert (line 3)`, `# @cacert (line 3, {{certDir}})`: how errors name it. */
   where: string;
   /** The variables the value was made from, as written (`{{proxy}}`, `:proxy`); absent: written as is. */
   variables?: string[];
@@ -138,8 +138,8 @@ export interface ConnectionDirectives {
   problems: { line: number; message: string; hint: string }[];
 }
 
-/** `# @NAME (line N)`: how a message names a directive. */
-export const tagWhere = (name: string, line: number) => `# @${name} (line ${line})`;
+/** `# @NAME (line N)`, `# @NAME (line N, {{var}})` for a substituted value: how a message names a directive. */
+export const tagWhere = (name: string, line: number, variables?: readonly string[]) => `# @${name} (line ${line}${variables?.length ? `, ${variables.join(', ')}` : ''})`;
 
 /**
  * The connection directives of a request (`RequestNode.directives`), in order; the last of a
@@ -167,7 +167,7 @@ export function connectionOf(directives: readonly SubstitutedDirective[] | undef
       problems.push({ line: d.line, message: `# @${name} takes no value (curl's ${spec.curl}), but has ${JSON.stringify(value)}${fromVariables(d)}`, hint: `Write # @${name} alone on its line.` });
       continue;
     }
-    tags[name] = { value, line: d.line, where: tagWhere(name, d.line), ...(d.variables?.length ? { variables: d.variables } : {}) };
+    tags[name] = { value, line: d.line, where: tagWhere(name, d.line, d.variables), ...(d.variables?.length ? { variables: d.variables } : {}) };
   }
   for (const n of ['key', 'pass'] as const) {
     const t = tags[n];
