@@ -16,6 +16,12 @@ import type http from 'node:http';
 import { exitAfterReaderLeft } from './output.js';
 import { endResponse, type Relay } from './relay.js';
 
+/**
+ * The reason a call is aborted with when the daemon stops (rest --stop, a rebuilt engine): its
+ * status file then says `stopped`, and the shell says so (shell/rest-verbs, `_rest_daemon_rest`).
+ */
+export const STOPPED = 'stopped';
+
 /** One call in flight. */
 export interface Call {
   relay?: Relay;

@@ -60,7 +60,7 @@ import type { Outputs } from './output.js';
 import { EngineError } from '../errors.js';
 import { callerEnv } from './caller-env.js';
 import { Relay } from './relay.js';
-import { Calls, type Call } from './calls.js';
+import { Calls, STOPPED, type Call } from './calls.js';
 import { probe, sweep } from './runtime-dir.js';
 
 export const SOCKET_NAME = 'engine.sock';
@@ -209,12 +209,13 @@ async function handleRun(req: http.IncomingMessage, res: http.ServerResponse): P
     // An upload the call did not read (a usage error): drain it so the caller's curl ends.
     stdin?.stream.resume();
   }
+  const halted = ac.signal.reason === STOPPED ? `${STOPPED}\n` : ''; // the daemon stopped under the call
   try {
     if (relay) {
       await uploadDone;
-      await relay.finish(code, offsetLines(fileOut(), fileIn));
+      await relay.finish(halted ? 0 : code, offsetLines(fileOut(), fileIn) + halted);
     } else if (sFile && !res.destroyed) {
-      const say = offsetLines(fileOut(), fileIn) + (code !== 0 ? `${code}\n` : '');
+      const say = offsetLines(fileOut(), fileIn) + (halted || (code !== 0 ? `${code}\n` : ''));
       if (say) await fs.promises.writeFile(sFile, say, { mode: 0o600 });
     }
   } finally {
@@ -362,7 +363,7 @@ export async function runDaemon(opts: DaemonOptions): Promise<number> {
       /* gone */
     }
     sweep(opts.dir);
-    for (const ac of inFlight) ac.abort();
+    for (const ac of inFlight) ac.abort(STOPPED);
     process.off('SIGHUP', onHup);
     process.off('SIGTERM', onStop);
     process.off('SIGINT', onStop);
@@ -378,8 +379,7 @@ export async function runDaemon(opts: DaemonOptions): Promise<number> {
   process.on('SIGTERM', onStop);
   process.on('SIGINT', onStop);
   touch();
-  // Stop as soon as the socket is gone or replaced (directory removed, a newer daemon), or, idle,
-  // when the bundle changed (a rebuilt engine: else the next call would still meet the old one).
+  // Stop once the socket is gone or replaced (a newer daemon), or, idle, the bundle changed (a rebuild).
   const watchdog = setInterval(() => {
     try {
       if (fs.statSync(sock).ino !== ino || (active === 0 && selfMtime() !== startedMtime)) void stop();
