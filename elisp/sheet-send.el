@@ -217,6 +217,24 @@ otherwise it is stuck, and restarted."
                why)
       (sheet-engine--kill-stuck conn))))
 
+(defun sheet--quit-context (context name)
+  "End the send whose `:=' form NAME, for CONTEXT, the user quit (C-g).
+As `sheet-cancel' does for one send; the message names NAME."
+  (let ((conn sheet-engine--connection))
+    (maphash
+     (lambda (id send)
+       (when (eql (plist-get send :context) context)
+         (when (and conn (jsonrpc-running-p conn))
+           (ignore-errors
+             (jsonrpc-notify conn '$/cancelRequest (list :id id)))
+           (sheet--abandon id conn "a request quit at its := form"))
+         (sheet--forget-send id)
+         (message "Sheet-mode: quit while evaluating %s; %s not sent"
+                  name (or (plist-get send :label) "the request"))))
+     (copy-hash-table sheet--sends))))
+
+(setq sheet-engine--eval-quit-function #'sheet--quit-context)
+
 (defun sheet--deadline (id conn seconds)
   "The deadline of the send ID on CONN: SECONDS have passed without answer.
 Waits while a `:=' form is being evaluated (it may ask the user)."

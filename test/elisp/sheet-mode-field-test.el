@@ -1,0 +1,38 @@
+;;; sheet-mode-field-test.el --- What a field trial as a restclient.el user found  -*- lexical-binding: t; -*-
+
+;;; Commentary:
+
+;; Each test is a wall a restclient.el user hit in the field trial of sheet-mode
+;; (docs/sheet-mode.md, "Field trial"), against the real engine and the example API.
+
+;;; Code:
+
+(require 'test-helper)
+
+(ert-deftest sheet-test-quit-in-lisp-variable-ends-the-send ()
+  "C-g at a `:=' form's prompt ends the send at once, as restclient.el sends nothing.
+Before, the quit left the engine waiting for the form's value: the send
+stayed in flight, the mode line counting, until C-c C-k."
+  (sheet-test-with-sheet
+      "GET :base/echo/after\n#\n:who := (signal 'quit nil)\nGET :base/echo/:who\n"
+    (let ((mark (sheet-test-messages-mark))
+          (engine (sheet-engine--ensure)))
+      (sheet-test-goto "^GET .*:who")
+      (sheet-test-key "C-c C-v")
+      (sheet-test-wait-idle)
+      (should (string-match-p
+               "quit while evaluating :who; GET :base/echo/:who not sent"
+               (sheet-test-messages-since mark)))
+      (should-not sheet--sending)
+      (should-not (get-buffer "*HTTP Response*"))
+      ;; The engine was answered: it ends the request without a restart,
+      ;; and the next send works on the same engine.
+      (sheet-test-wait-until (lambda () (zerop (hash-table-count sheet--abandoned)))
+                             15 "the engine's answer to the quit send")
+      (sheet-test-goto "^GET .*after")
+      (with-current-buffer (sheet-test-send-and-wait)
+        (should (string-match-p "\"path\": \"/echo/after\"" (buffer-string))))
+      (should (eq engine sheet-engine--connection)))))
+
+(provide 'sheet-mode-field-test)
+;;; sheet-mode-field-test.el ends here
