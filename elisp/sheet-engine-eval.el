@@ -71,7 +71,7 @@ The context is remembered until `sheet-engine--end-context'."
                       :message (format "method not found: %s" method)))))
 
 (defvar sheet-engine--eval-quit-function nil
-  "Called with a context when the user quits (C-g) its `:=' form.
+  "Called with a context when the user quits its `:=' form (a quit).
 Set by sheet-send.el, which ends that send in Emacs at once (as
 `sheet-cancel' does) with a message naming the variable.")
 

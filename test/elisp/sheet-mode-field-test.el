@@ -34,5 +34,40 @@ stayed in flight, the mode line counting, until C-c C-k."
         (should (string-match-p "\"path\": \"/echo/after\"" (buffer-string))))
       (should (eq engine sheet-engine--connection)))))
 
+(ert-deftest sheet-test-label-of-a-line-above-the-request ()
+  "C-c C-c on a `### name' line: the send, its label and its history are the POST below.
+Before, the request line above point named the send (the GET of the
+block before): the mode line said GET, and the POST's response was
+kept in the GET's history, so C-c C-h showed it there."
+  (sheet-test-visiting "api.http"
+      (with-temp-file file
+        (insert (format "### one\nGET %s/echo/one\n\n### two\nPOST %s/echo/two\n"
+                        (sheet-test-api-url) (sheet-test-api-url))))
+    (clrhash sheet-history--table)
+    (sheet-test-goto "^### two")
+    (sheet-test-key "C-c C-v")
+    (should (string-match-p "\\`POST .*/echo/two\\'" (plist-get (car sheet--sending) :label)))
+    (sheet-test-wait-idle)
+    (with-current-buffer "*HTTP Response*"
+      (should (string-match-p "\"path\": \"/echo/two\"" (buffer-string))))
+    (should (gethash (sheet-history-key (current-buffer)
+                                        (format "POST %s/echo/two" (sheet-test-api-url)))
+                     sheet-history--table))
+    (should-not (gethash (sheet-history-key (current-buffer)
+                                            (format "GET %s/echo/one" (sheet-test-api-url)))
+                         sheet-history--table))))
+
+(ert-deftest sheet-test-label-of-a-declaration-above-the-request ()
+  "In a sheet, C-c C-c on a declaration between `#' and a request: that request, as restclient.el."
+  (sheet-test-with-sheet "GET :base/echo/one\n#\n:who = two\nGET :base/echo/:who\n"
+    (clrhash sheet-history--table)
+    (sheet-test-goto "^:who")
+    (with-current-buffer (sheet-test-send-and-wait)
+      (should (string-match-p "\"path\": \"/echo/two\"" (buffer-string))))
+    (should (gethash (sheet-history-key (current-buffer) "GET :base/echo/:who")
+                     sheet-history--table))
+    (should-not (gethash (sheet-history-key (current-buffer) "GET :base/echo/one")
+                         sheet-history--table))))
+
 (provide 'sheet-mode-field-test)
 ;;; sheet-mode-field-test.el ends here
