@@ -130,9 +130,8 @@ the context in PARAMS (the current buffer when there is none)."
       (quit
        (when sheet-engine--eval-quit-function
          (funcall sheet-engine--eval-quit-function context name))
-       (jsonrpc-error :code -32000
-                      :message (format "quit (C-g) while evaluating %s"
-                                       name)))
+       ;; The engine says "evaluating NAME: quit (C-g)".
+       (jsonrpc-error :code -32000 :message "quit (C-g)"))
       (error
        (let ((msg (error-message-string err)))
          (message "Sheet-mode: error in Lisp variable %s: %s" name msg)

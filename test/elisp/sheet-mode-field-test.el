@@ -8,6 +8,15 @@
 ;;; Code:
 
 (require 'test-helper)
+(require 'ob-sheet-helper)
+
+(defmacro sheet-test-field--no-quit (&rest body)
+  "Run BODY; a quit that escapes it (out of a process filter) fails the test.
+ERT counts a quit as neither passed nor failed."
+  (declare (indent 0) (debug t))
+  `(condition-case nil
+       (progn ,@body)
+     (quit (ert-fail "a quit escaped the engine's process filter"))))
 
 (ert-deftest sheet-test-quit-in-lisp-variable-ends-the-send ()
   "C-g at a `:=' form's prompt ends the send at once, as restclient.el sends nothing.
@@ -18,8 +27,9 @@ stayed in flight, the mode line counting, until C-c C-k."
     (let ((mark (sheet-test-messages-mark))
           (engine (sheet-engine--ensure)))
       (sheet-test-goto "^GET .*:who")
-      (sheet-test-key "C-c C-v")
-      (sheet-test-wait-idle)
+      (sheet-test-field--no-quit
+        (sheet-test-key "C-c C-v")
+        (sheet-test-wait-idle))
       (should (string-match-p
                "quit while evaluating :who; GET :base/echo/:who not sent"
                (sheet-test-messages-since mark)))
@@ -68,6 +78,19 @@ kept in the GET's history, so C-c C-h showed it there."
                      sheet-history--table))
     (should-not (gethash (sheet-history-key (current-buffer) "GET :base/echo/one")
                          sheet-history--table))))
+
+(ert-deftest sheet-test-quit-in-lisp-variable-of-an-org-block ()
+  "C-g at a `:=' form's prompt in an Org block: the block's result says so, nothing waits."
+  (ob-sheet-test-with-org "#+name: quit
+#+begin_src sheet
+:who := (signal 'quit nil)
+GET %s/echo/:who
+#+end_src
+"
+    (let ((text (sheet-test-field--no-quit (ob-sheet-test-run "quit"))))
+      (should (string-match-p "evaluating :who: quit (C-g)" text))
+      (should (string-match-p "not sent" text)))
+    (sheet-test-wait-idle)))
 
 (provide 'sheet-mode-field-test)
 ;;; sheet-mode-field-test.el ends here
