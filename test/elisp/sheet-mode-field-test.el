@@ -92,5 +92,23 @@ GET %s/echo/:who
       (should (string-match-p "not sent" text)))
     (sheet-test-wait-idle)))
 
+(defvar sheet-test-field--hook-size nil "The response size a `run-hook' form saw.")
+
+(ert-deftest sheet-test-run-hook-of-a-body-over-16-mib ()
+  "A `run-hook' form sees a body over 16 MiB, and no warning says it saw none.
+The engine keeps such a body in a file only; its hooks (`jq-set-var')
+see none, but Emacs evaluates `run-hook' in the response buffer, which
+holds it.  Before, the warning named `run-hook' among the hooks that saw
+an empty body."
+  (sheet-test-with-sheet
+      "GET :base/big.json?kb=17408\n-> run-hook (setq sheet-test-field--hook-size (buffer-size))\n"
+    (setq sheet-test-field--hook-size nil)
+    (let ((mark (sheet-test-messages-mark)))
+      (sheet-test-goto "^GET")
+      (with-current-buffer (sheet-test-send-and-wait nil nil 60)
+        (should (> sheet-test-field--hook-size (* 17 1024 1024))))
+      (should-not (string-match-p "saw an empty body"
+                                  (sheet-test-messages-since mark))))))
+
 (provide 'sheet-mode-field-test)
 ;;; sheet-mode-field-test.el ends here
