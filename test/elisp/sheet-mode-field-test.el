@@ -110,5 +110,24 @@ an empty body."
       (should-not (string-match-p "saw an empty body"
                                   (sheet-test-messages-since mark))))))
 
+(ert-deftest sheet-test-named-request-not-sent-names-no-environment ()
+  "A `{{login.response...}}' before `login' was sent: the hint is to send it, not an environment.
+Before, with environments defined and none chosen, the message led with
+\"Choose an environment (C-c C-e ...)\", which cannot supply it."
+  (sheet-test-visiting "api.http"
+      (progn
+        (with-temp-file (expand-file-name "http-client.env.json" dir)
+          (insert "{\"dev\": {\"x\": \"1\"}, \"prod\": {\"x\": \"2\"}}"))
+        (with-temp-file file
+          (insert (format "# @name login\nPOST %s/echo/login\n\n###\nGET %s/echo/me
+Authorization: Bearer {{login.response.body.$.token}}\n"
+                          (sheet-test-api-url) (sheet-test-api-url)))))
+    (let ((mark (sheet-test-messages-mark)))
+      (sheet-test-goto "^GET")
+      (sheet-test-key "C-c C-c")
+      (let ((text (sheet-test-wait-message "no request named login" mark)))
+        (should (string-match-p "Send the request marked # @name login first" text))
+        (should-not (string-match-p "environment" text))))))
+
 (provide 'sheet-mode-field-test)
 ;;; sheet-mode-field-test.el ends here
