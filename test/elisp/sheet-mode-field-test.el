@@ -129,5 +129,16 @@ Authorization: Bearer {{login.response.body.$.token}}\n"
         (should (string-match-p "Send the request marked # @name login first" text))
         (should-not (string-match-p "environment" text))))))
 
+(ert-deftest sheet-test-jq-set-var-on-html-says-not-json ()
+  "`jq-set-var' on an HTML response: the warning says the body is not JSON and its type.
+Before, only jq's \"parse error: Invalid numeric literal at line 1\"."
+  (sheet-test-with-sheet "GET :base/html\n-> jq-set-var :title .title\n"
+    (let ((mark (sheet-test-messages-mark)))
+      (sheet-test-goto "^GET")
+      (sheet-test-send-and-wait)
+      (should (string-match-p
+               "failed: the response body is not JSON (Content-Type: text/html"
+               (sheet-test-wait-message "jq expression" mark))))))
+
 (provide 'sheet-mode-field-test)
 ;;; sheet-mode-field-test.el ends here
