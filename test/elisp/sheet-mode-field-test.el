@@ -140,5 +140,39 @@ Before, only jq's \"parse error: Invalid numeric literal at line 1\"."
                "failed: the response body is not JSON (Content-Type: text/html"
                (sheet-test-wait-message "jq expression" mark))))))
 
+(ert-deftest sheet-test-restclient-init-file-options ()
+  "An init file written for restclient.el sets sheet-mode's options and hooks.
+A fresh Emacs (restclient.el is not installed here) runs `setq' and
+`add-hook' on restclient.el's names before loading sheet-mode, then
+sends: the response buffer has restclient.el's name, the loaded hook
+runs, and `setq' after loading counts too.  Before, they were ignored."
+  (should-not (locate-library "restclient"))
+  (let* ((script
+          (format "%S"
+                  `(progn
+                     (setq restclient-same-buffer-response-name "*R*")
+                     (add-hook 'restclient-response-loaded-hook
+                               (lambda () (princ (format "loaded-in=%s\n" (buffer-name)))))
+                     (require 'sheet-mode)
+                     (setq restclient-log-request nil)
+                     (princ (format "log=%s\n" sheet-log-request))
+                     (with-temp-buffer
+                       (insert ,(format "GET %s/users\n" (sheet-test-api-url)))
+                       (sheet-mode)
+                       (goto-char (point-min))
+                       (sheet-http-send-current-suppress-response-buffer)
+                       (let ((deadline (+ (float-time) 15)))
+                         (while (and (not (get-buffer "*R*")) (< (float-time) deadline))
+                           (accept-process-output nil 0.05))
+                         (accept-process-output nil 0.2)))
+                     (sheet-engine-shutdown))))
+         (out (with-temp-buffer
+                (call-process "emacs" nil t nil "--batch" "-Q"
+                              "-L" (expand-file-name "elisp" sheet-test-root)
+                              "--eval" script)
+                (buffer-string))))
+    (should (string-match-p "^log=nil$" out))
+    (should (string-match-p "^loaded-in=\\*R\\*$" out))))
+
 (provide 'sheet-mode-field-test)
 ;;; sheet-mode-field-test.el ends here
