@@ -174,5 +174,25 @@ runs, and `setq' after loading counts too.  Before, they were ignored."
     (should (string-match-p "^log=nil$" out))
     (should (string-match-p "^loaded-in=\\*R\\*$" out))))
 
+(ert-deftest sheet-test-jump-stays-in-the-narrowed-request ()
+  "C-c C-n / C-c C-p after C-c n n: point stays, a message says why.
+Before, point went to the end (or start) of the narrowed part, as if
+it had moved to the next request."
+  (sheet-test-with-sheet "GET :base/one\n#\nGET :base/two\nAccept: a/b\n#\nGET :base/three\n"
+    (sheet-test-goto "^GET :base/two")
+    (sheet-test-key "C-c n n")
+    (should (buffer-narrowed-p))
+    (let ((mark (sheet-test-messages-mark))
+          (start (point)))
+      (sheet-test-key "C-c C-n")
+      (should (= (point) start))
+      (sheet-test-key "C-c C-p")
+      (should (= (point) start))
+      (should (string-match-p "No next request (the buffer is narrowed"
+                              (sheet-test-messages-since mark))))
+    (widen)
+    (sheet-test-key "C-c C-n")
+    (should (looking-at "GET :base/three"))))
+
 (provide 'sheet-mode-field-test)
 ;;; sheet-mode-field-test.el ends here
