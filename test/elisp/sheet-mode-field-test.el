@@ -194,5 +194,19 @@ it had moved to the next request."
     (sheet-test-key "C-c C-n")
     (should (looking-at "GET :base/three"))))
 
+(ert-deftest sheet-test-run-hook-error-is-the-last-message ()
+  "A `run-hook' form's error is the echo area's last word, after the request's log line.
+Before, the log line (`sheet-log-request') came after it and hid it:
+the send looked fine."
+  (sheet-test-with-sheet "GET :base/users\n-> run-hook (car 1)\n"
+    (let ((sheet-log-request t)
+          (mark (sheet-test-messages-mark)))
+      (sheet-test-goto "^GET")
+      (sheet-test-send-and-wait)
+      (let ((lines (split-string (sheet-test-messages-since mark) "\n" t)))
+        (should (cl-some (lambda (l) (string-prefix-p "HTTP GET" l)) lines))
+        (should (string-match-p "\\`Sheet-mode: error in run-hook (car 1): Wrong type"
+                                (car (last lines))))))))
+
 (provide 'sheet-mode-field-test)
 ;;; sheet-mode-field-test.el ends here
