@@ -92,27 +92,36 @@ restclient.el's options and hooks (restclient.el, `defcustom' and
 `defvar'), each with sheet-mode's option or hook that does what it
 does.")
 
+(defun sheet-restclient--absent-p ()
+  "Whether restclient.el is neither loaded nor installed."
+  (not (or (featurep 'restclient) (fboundp 'restclient-mode)
+           (locate-library "restclient"))))
+
 (defun sheet-restclient--alias-variables ()
   "Make restclient.el's option and hook names aliases of sheet-mode's.
 So an init file written for restclient.el (`setq', `add-hook',
-Customize) sets sheet-mode's.  Only when restclient.el is neither
-loaded nor installed: beside restclient.el each mode keeps its own.
+Customize) sets sheet-mode's.  Called only when restclient.el is
+neither loaded nor installed: beside restclient.el each mode keeps
+its own.
 A value set before sheet-mode was loaded is kept: an option's
 becomes sheet-mode's, a hook's functions join sheet-mode's."
-  (unless (or (featurep 'restclient) (locate-library "restclient"))
-    (pcase-dolist (`(,old . ,new) sheet-restclient--variables)
-      (unless (eq (indirect-variable old) new)
-        (let* ((set (default-boundp old))
-               (value (and set (default-value old))))
-          (makunbound old)
-          (defvaralias old new)
-          (when set
-            (if (not (string-suffix-p "-hook" (symbol-name old)))
-                (set-default new value)
-              (dolist (f (reverse (if (functionp value) (list value) value)))
-                (unless (eq f t) (add-hook new f))))))))))
+  (pcase-dolist (`(,old . ,new) sheet-restclient--variables)
+    (unless (eq (indirect-variable old) new)
+      (let* ((set (default-boundp old))
+             (value (and set (default-value old))))
+        (makunbound old)
+        (defvaralias old new)
+        (when set
+          (if (not (string-suffix-p "-hook" (symbol-name old)))
+              (set-default new value)
+            (dolist (f (reverse (if (functionp value) (list value) value)))
+              (unless (eq f t) (add-hook new f)))))))))
 
-(sheet-restclient--alias-variables)
+(when (sheet-restclient--absent-p)
+  (sheet-restclient--alias-variables)
+  ;; A `-*- mode: restclient -*-' line (restclient.el's examples/httpbin,
+  ;; a file without extension) opens the file in sheet-mode.
+  (defalias 'restclient-mode #'sheet-mode))
 
 (provide 'sheet-restclient)
 ;;; sheet-restclient.el ends here

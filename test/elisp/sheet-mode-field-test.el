@@ -208,5 +208,30 @@ the send looked fine."
         (should (string-match-p "\\`Sheet-mode: error in run-hook (car 1): Wrong type"
                                 (car (last lines))))))))
 
+(ert-deftest sheet-test-mode-restclient-line-opens-sheet-mode ()
+  "restclient.el's examples/httpbin (no extension, `-*- mode: restclient -*-') opens in sheet-mode.
+Before, Emacs ignored the unknown `restclient-mode' and left the file in
+`fundamental-mode', where C-c C-c does nothing of the kind."
+  (should-not (locate-library "restclient"))
+  (let* ((dir (make-temp-file "sheet-test" t))
+         (file (expand-file-name "httpbin" dir))
+         (enable-local-variables :all)
+         (buf nil))
+    (unwind-protect
+        (progn
+          (with-temp-file file
+            (insert "# -*- mode: restclient; url-max-redirections: 0 -*-\n"
+                    (format "GET %s/echo/example\n" (sheet-test-api-url))))
+          (setq buf (find-file-noselect file))
+          (with-current-buffer buf
+            (should (eq major-mode 'sheet-mode))
+            (sheet-test-goto "^GET")
+            (with-current-buffer (sheet-test-key-and-wait "C-c C-c")
+              (should (string-match-p "\"path\": \"/echo/example\""
+                                      (buffer-string))))))
+      (when (buffer-live-p buf) (kill-buffer buf))
+      (sheet-test-kill-response-buffers)
+      (delete-directory dir t))))
+
 (provide 'sheet-mode-field-test)
 ;;; sheet-mode-field-test.el ends here
