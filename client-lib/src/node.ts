@@ -55,7 +55,7 @@ export interface EngineFetchOptions {
  * Request bodies: strings, bytes, and what `fetch` takes (FormData, URLSearchParams, Blob);
  * `init.signal` cancels, `init.timeoutMs` limits this
  * exchange (with `timeoutMs` of the options, the shorter wins). The answer has `status`, `statusText`, `headers`
- * (a `Headers`), `url` (after redirects), `redirected` and `text()`.
+ * (a `Headers`), `url` (after redirects), `redirected`, `text()`, `arrayBuffer()` and `blob()`.
  * @throws the engine's EngineError (code `connection-refused`, `unknown-host`, `invalid-url`,
  *   `timeout`, `cancelled`, `too-many-redirects`, `tls-error`, `network-error`).
  */
@@ -103,6 +103,8 @@ export function engineFetch(options: EngineFetchOptions = {}): (url: string, ini
       url: exchange.request.url,
       redirected: exchange.redirects.length > 0,
       text: async () => new TextDecoder().decode(body),
+      arrayBuffer: async () => body.buffer.slice(body.byteOffset, body.byteOffset + body.byteLength),
+      blob: async () => new Blob([body as Uint8Array<ArrayBuffer>], { type: resHeaders.get('content-type') || '' }),
     };
   };
   // The fetch transport hands the HTTP config's `timeout` in ms over as `init.timeoutMs` instead
