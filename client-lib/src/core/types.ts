@@ -109,8 +109,31 @@ export interface ClientConfiguration {
   [option: string]: any;
 }
 
-/** A promise of the library: `$q` promise (AngularJS) or native Promise, enhanced. */
-export interface ClientPromise<T> extends PromiseLike<T> {
+/**
+ * A promise as both runtimes give it: a `$q` promise (AngularJS) or a native Promise, each with
+ * `then`, `catch` and `finally`. Shaped so that it is also an `angular.IPromise` to the type
+ * checker (`$q.all([...])`, an `IPromise<T>` slot, `.then().catch()` chains), as
+ * @types/restangular's promises were.
+ */
+export interface ChainPromise<T> extends PromiseLike<T> {
+  then<R1 = T, R2 = never>(
+    onFulfilled?: ((value: T) => PromiseLike<never> | PromiseLike<R1> | R1) | null,
+    onRejected?: ((reason: any) => PromiseLike<never> | PromiseLike<R2> | R2) | null,
+    /** `$q` only: progress of `deferred.notify`. */
+    onNotify?: (state: any) => any,
+  ): ChainPromise<R1 | R2>;
+  catch<R = never>(onRejected?: ((reason: any) => PromiseLike<never> | PromiseLike<R> | R) | null): ChainPromise<T | R>;
+  finally<R = never>(onFinally?: (() => any) | null): ChainPromise<T | R>;
+}
+
+/**
+ * A promise of the library, enhanced (Restangular's "enhanced promises"). An intersection, not an
+ * interface extending ChainPromise: TypeScript then infers `T` through `$q.all([...])`.
+ */
+export type ClientPromise<T> = ChainPromise<T> & EnhancedPromise<T>;
+
+/** What Restangular adds to its promises. */
+export interface EnhancedPromise<T> {
   /** New promise of the previous value, resolved after `value[method](...args)` was called. */
   call(method: string, ...args: any[]): ClientPromise<T>;
   /** Promise of one field of the result. */
@@ -119,8 +142,6 @@ export interface ClientPromise<T> extends PromiseLike<T> {
   push?(...items: any[]): ClientPromise<T>;
   /** Filled in place when the server answers (empty array/object before). */
   $object: T;
-  catch<R = never>(onRejected?: ((reason: any) => R | PromiseLike<R>) | null): PromiseLike<T | R>;
-  finally?(fn: () => any): PromiseLike<T>;
 }
 
 /** Methods and fields that elements and collections share (one shared prototype at run time). */
