@@ -118,6 +118,26 @@ sends both direct (curl is told --noproxy '*')."
           (sheet-test--run-curl command)))
       (should-not (string-match-p "copy=direct" (funcall log))))))
 
+;; Directive values are substituted as header values (docs/networks.md, "Variables in the values").
+(ert-deftest sheet-test-proxy-directive-from-a-variable ()
+  "`# @proxy :proxy' with `# @noproxy \"\"': C-c C-c goes through the proxy; C-c C-u
+prints it substituted with --noproxy '', and curl under a no_proxy that names the
+host goes through it too."
+  (sheet-test--with-tinyproxy proxy log
+    (sheet-test-with-sheet (concat ":proxy = http://" proxy "\n# @proxy :proxy\n# @noproxy \"\"\n"
+                                   "GET :base/small?emacs=var\n")
+      (let ((url-proxy-services nil))
+        (sheet-test-goto "emacs=var")
+        (with-current-buffer (sheet-test-send-and-wait)
+          (should (string-match-p "\"name\": \"small\"" (buffer-string))))
+        (should (string-match-p (regexp-quote (concat "GET " (sheet-test-api-url) "/small?emacs=var HTTP/1.1"))
+                                (funcall log)))
+        (let ((command (sheet-copy-curl-command)))
+          (should (string-match-p (regexp-quote (format "-x http://%s --noproxy '' " proxy)) command))
+          (let ((process-environment (cons "no_proxy=127.0.0.1" process-environment)))
+            (should (string-match-p "\"name\": ?\"small\"" (shell-command-to-string command)))))
+        (should (equal (length (split-string (funcall log) "/small\\?emacs=var HTTP/1.1")) 3))))))
+
 (provide 'sheet-mode-proxy-test)
 
 ;;; sheet-mode-proxy-test.el ends here

@@ -82,8 +82,13 @@ describe('what is wrong with them: lint and the refusal before sending', () => {
     ['# @insecure yes\nGET http://h/\n', [/^1: # @insecure takes no value .*"yes"/]],
     ['# @key k.pem\nGET https://h/\n', [/^1: # @key needs # @cert/]],
     ['# @pass s\n# @cert c.pem\nGET https://h/\n', []],
-    ['# @proxy {{proxy}}\nGET http://h/\n', [/^1: # @proxy \{\{proxy\}\}: a directive's value is taken as written/]],
+    ['# @proxy ""\nGET http://h/\n', [/^1: # @proxy needs a value \(curl's -x VALUE\); "" \(the empty list\) is for # @noproxy only/]],
   ])('%j', (text, want) => expect(problems(text)).toEqual(want.map((w) => expect.stringMatching(w))));
+
+  it.each(['""', "''"])('# @noproxy %s is curl\'s --noproxy \'\': the empty list, no problem', (q) => {
+    const c = connectionOf(parseSheet(`# @noproxy ${q}\nGET http://h/\n`).requests[0]!.directives);
+    expect(c).toEqual({ tags: { noproxy: { value: '', line: 1, where: '# @noproxy (line 1)' } }, problems: [] });
+  });
 
   const lint = (text: string) =>
     lintSheet(text, parseForFile(text, path.join(dir, 'a.sheet')), {
@@ -147,8 +152,8 @@ describe('import: curl\'s connection options become directives (exit 0: the same
     ['a relative file: a note that the sheet reads it from its own directory', 'curl --cacert ca.pem https://h/', '# @cacert ca.pem\nGET https://h/\n', [[/^--cacert ca\.pem: the sheet reads ca\.pem relative to the sheet file's directory/, false]]],
     ['--cert-type PEM is the default; DER is named', 'curl --cert-type DER --cert c.der https://h/', '# @cert c.der\nGET https://h/\n', [[/^--cert-type DER: not carried over.*PEM/, true], [/relative to the sheet file's directory/, false]]],
     ['--cert-type PEM says nothing new', 'curl --cert-type PEM --cert /c.pem https://h/', '# @cert /c.pem\nGET https://h/\n', []],
-    ["--noproxy '' (every host through the proxy) cannot be a line", "curl --noproxy '' -x http://p:1 http://h/", '# @proxy http://p:1\nGET http://h/\n', [[/^--noproxy : not carried over, a # @noproxy line cannot hold an empty value/, true]]],
-    ['a shell variable is not expanded in a directive', 'curl -x "$PROXY" http://h/', 'GET http://h/\n', [[/PROXY/, false], [/^-x \$PROXY: not carried over, a # @proxy line is taken as written/, true]]],
+    ["--noproxy '' (every host through the proxy, over NO_PROXY) is # @noproxy \"\"", "curl --noproxy '' -x http://p:1 http://h/", '# @noproxy ""\n# @proxy http://p:1\nGET http://h/\n', []],
+    ['a shell variable is a sheet variable, substituted as in a header', 'curl -x "$PROXY" http://h/', '# @proxy :PROXY\nGET http://h/\n', [[/^\$PROXY: read from the environment when the request is sent/, false]]],
   ])('%s', (_, command, text, warnings) => {
     const out = curlToSheet(command);
     expect(out.text.replace(/^:PROXY .*\n/m, '')).toBe(text);

@@ -160,6 +160,46 @@ describe('curl -> sheet -> curl on the wire', () => {
   });
 });
 
+describe('variables in directives and # @noproxy "" on the wire (no_proxy would send 127.0.0.1 direct)', () => {
+  const env = { ...CLEAN, no_proxy: '127.0.0.1' };
+  const through = (mark: string) => proxy.requests().filter((l) => l.includes(`wire=${mark}`));
+
+  it('.http: @proxy as a file variable and # @proxy {{proxy}}: # @noproxy "" goes through tinyproxy past no_proxy, without it no_proxy wins', async () => {
+    const file = path.join(dir, 'vars.http');
+    fs.writeFileSync(file, `@proxy = ${proxy.url}\n\n# @proxy {{proxy}}\n# @noproxy ""\nGET ${api.url}/small?wire=var-all\n\n###\n\n# @proxy {{proxy}}\nGET ${api.url}/small?wire=var-env\n`);
+    const run = await runSheet(['run', file], { cwd: dir, env });
+    expect(run.out + run.err).toMatch(/2 of 2 requests/);
+    expect(run.code).toBe(0);
+    expect(through('var-all')).toEqual([`GET ${api.url}/small?wire=var-all HTTP/1.1`]);
+    expect(through('var-env')).toEqual([]);
+  });
+
+  it('sheet: # @proxy :proxy and # @noproxy \'\'; sheet export --to curl prints them substituted, and curl under the same no_proxy goes through tinyproxy too', async () => {
+    const file = path.join(dir, 'vars.sheet');
+    fs.writeFileSync(file, `:proxy = ${proxy.url}\n# @proxy :proxy\n# @noproxy ''\nGET ${api.url}/small?wire=var-sheet\n-> expect-status 200\n`);
+    const run = await runSheet(['run', file], { cwd: dir, env });
+    expect(run.out + run.err).toMatch(/1 of 1 requests, 1 assertions, 0 failed/);
+    const exported = await runSheet(['export', '--to', 'curl', `${file}:4`], { cwd: dir, env });
+    expect(exported.out.trim()).toBe(`curl -X GET -x ${proxy.url} --noproxy '' '${api.url}/small?wire=var-sheet'`);
+    const back = await new Promise<number>((resolve) => execFile('bash', ['-c', `${exported.out.trim()} -s -o /dev/null`], { env: { ...process.env, ...env } }, (e) => resolve(e ? 1 : 0)));
+    expect(back).toBe(0);
+    expect(through('var-sheet')).toEqual(Array(2).fill(`GET ${api.url}/small?wire=var-sheet HTTP/1.1`));
+  });
+  it('import-curl of -x "$PROXY" --noproxy \'\': the variable read when sheet run sends, through tinyproxy as curl under the same environment', async () => {
+    const command = `curl -s -x "$PROXY" --noproxy '' '${api.url}/small?wire=var-import'`;
+    const withProxy = { ...env, PROXY: proxy.url };
+    const viaCurl = await new Promise<number>((resolve) => execFile('bash', ['-c', command], { env: { ...process.env, ...withProxy } }, (e) => resolve(e ? 1 : 0)));
+    expect(viaCurl).toBe(0);
+    const imported = await runSheet(['import-curl', command], { cwd: dir, env: withProxy });
+    expect(imported.out).toMatch(/^# @proxy :PROXY\n# @noproxy ""\n/);
+    const file = path.join(dir, 'imported-vars.sheet');
+    fs.writeFileSync(file, `${imported.out}-> expect-status 200\n`);
+    const run = await runSheet(['run', file], { cwd: dir, env: withProxy });
+    expect(run.out + run.err).toMatch(/1 of 1 requests, 1 assertions, 0 failed/);
+    expect(through('var-import')).toEqual(Array(2).fill(`GET ${api.url}/small?wire=var-import HTTP/1.1`));
+  });
+});
+
 describe('bad directives: nothing is sent', () => {
   let server: net.Server;
   let connections = 0;
@@ -179,6 +219,7 @@ describe('bad directives: nothing is sent', () => {
     ['a missing client certificate', '# @cert gone.pem', 'https', /# @cert: cannot read .*gone\.pem/],
     ['a malformed proxy URL', '# @proxy http://[::1', 'http', /# @proxy: not a proxy URL/],
     ['a key without its certificate', '# @key k.pem', 'https', /bad\.sheet:1: .*# @key needs # @cert/],
+    ['a malformed proxy from a variable', ':p = http://[::1\n# @proxy :p', 'http', /bad\.sheet:2: # @proxy: not a proxy URL: "http:\/\/\[::1" \(from :p\)/],
   ])('%s: sheet run names the line, exit 2, no connection', async (_, tag, scheme, message) => {
     const file = path.join(dir, 'bad.sheet');
     fs.writeFileSync(file, `${tag}\nGET ${scheme}://${url}/x\n`);

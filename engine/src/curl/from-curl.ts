@@ -167,13 +167,14 @@ export function curlToSheet(commandLine: string, io: CurlImportIo = {}): CurlImp
     // -x, --cacert, -k, --cert, --unix-socket, -n, ...: the request's connection directives (sheet/connection-tags.ts).
     else if (Object.hasOwn(CONNECTION_TAGS, o.name)) {
       const what = `${o.written}${o.arg !== undefined ? ` ${o.arg}` : ''}`;
-      const asWritten = split.options[options.indexOf(o)];
-      if (o.arg !== undefined && (o.arg.trim() === '' || /[\r\n]/.test(o.arg))) warn(`${what}: not carried over, a # @${o.name} line cannot hold an empty value or a line break`);
-      else if (o.arg !== undefined && asWritten?.arg !== o.arg) warn(`${o.written} ${asWritten?.arg}: not carried over, a # @${o.name} line is taken as written and the shell would expand this; write the value`);
+      // `--noproxy ''` (every host through the proxy, over NO_PROXY) is `# @noproxy ""`.
+      const value = o.name === 'noproxy' && o.arg === '' ? '""' : o.arg?.trim();
+      if (o.arg !== undefined && (value === '' || /[\r\n]/.test(o.arg))) warn(`${what}: not carried over, a # @${o.name} line cannot hold an empty value or a line break`);
       else {
+        // A shell variable is a sheet variable here (`-x "$PROXY"`: `# @proxy :PROXY`), substituted as a header's.
         tags.delete(o.name); // the last one wins, as in curl
-        tags.set(o.name, `# @${o.name}${o.arg !== undefined ? ` ${o.arg.trim()}` : ''}`);
-        if (CONNECTION_TAGS[o.name as keyof typeof CONNECTION_TAGS].file && !/^([/~]|[A-Za-z]:[\\/])/.test(o.arg!)) note(`${what}: the sheet reads ${o.arg} relative to the sheet file's directory (curl: the current directory)`);
+        tags.set(o.name, `# @${o.name}${value !== undefined ? ` ${value}` : ''}`);
+        if (CONNECTION_TAGS[o.name as keyof typeof CONNECTION_TAGS].file && split.options[options.indexOf(o)]?.arg === o.arg && !/^([/~]|[A-Za-z]:[\\/])/.test(o.arg!)) note(`${what}: the sheet reads ${o.arg} relative to the sheet file's directory (curl: the current directory)`);
       }
     } else if (o.name === 'cert-type' && o.arg?.toUpperCase() === 'PEM') continue;
     else if (CONNECTION_ELSEWHERE[o.name]) warn(`${o.written}${o.arg !== undefined ? ` ${o.arg}` : ''}: not carried over, a sheet request has no line for it (${CONNECTION_ELSEWHERE[o.name]})`);

@@ -6,7 +6,7 @@
  * "Converting".
  */
 import { AS_WRITTEN_TAG } from '../url/as-written.js';
-import { CONNECTION_TAGS } from '../sheet/connection-tags.js';
+import { CONNECTION_TAGS, connectionTagName } from '../sheet/connection-tags.js';
 import { isMultipart } from '../sheet/body-parts.js';
 import type { RequestNode, Sheet } from '../sheet/ast.js';
 import { parseSheet, splitLines } from '../sheet/parse.js';
@@ -71,7 +71,9 @@ export function sheetToHttp(text: string): ConvertResult {
     if (inRequest.has(i)) continue;
     // A line holding only `#` separates sheet requests; `###` does that in .http.
     if (/^#[ \t]*$/.test(lines[i - 1]!)) continue;
-    pending.push(lines[i - 1]!);
+    // A connection directive's value is substituted as a header's (sheet/connection-tags.ts): `:name` -> `{{name}}`.
+    const tag = /^(?:#|\/\/)\s*@([\w-]+)/.exec(lines[i - 1]!);
+    pending.push(tag && connectionTagName(tag[1]!) ? refs(lines[i - 1]!) : lines[i - 1]!);
   }
   if (pending.length) out.push('###', ...pending);
   return { text: out.join('\n') + '\n', problems };
@@ -125,7 +127,8 @@ export function httpToSheet(text: string): ConvertResult {
     for (const d of r.directives ?? []) {
       if (d.name === 'name' || d.name === 'note' || d.name === 'http2') continue; // `# @http2` becomes the sheet's `HTTP/2` at the end of the request line (below)
       if (d.name === AS_WRITTEN_TAG || Object.hasOwn(CONNECTION_TAGS, d.name)) {
-        out.push(`# @${d.name} ${d.value}`.trimEnd()); // tags a sheet reads too (url/as-written.ts, sheet/connection-tags.ts)
+        // Tags a sheet reads too (url/as-written.ts, sheet/connection-tags.ts); a connection value's `{{name}}` is substituted as a header's: `:name`.
+        out.push(`# @${d.name} ${refs(d.value, d.line)}`.trimEnd());
         continue;
       }
       problems.push({ line: d.line, construct: `# @${d.name} ${d.value}`.trim(), message: `the directive @${d.name} has no sheet equivalent` });

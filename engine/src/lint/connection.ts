@@ -11,13 +11,16 @@
  *   a Unix socket that is not there: a warning (a server may create it before the request is
  *   sent; curl then fails with exit 7).
  *
+ * A value holding a variable (`# @proxy {{proxy}}`, `# @cacert :dir/ca.pem`) is checked when the
+ * request is sent, after substitution (../session/connection.ts): here only its presence is.
+ *
  * Pure: whether a file can be read is the caller's answer ({@link FileCheck}), the names
  * resolved from the sheet's directory by the caller.
  */
 import { EngineError } from '../errors.js';
 import { parseNoProxy, parseProxyUrl } from '../http/proxy.js';
 import { splitCertArg } from '../http/client-cert.js';
-import { CONNECTION_TAGS, connectionOf, type ConnectionTagName } from '../sheet/connection-tags.js';
+import { CONNECTION_TAGS, connectionOf, templateProblem, type ConnectionTagName } from '../sheet/connection-tags.js';
 import type { RequestNode } from '../sheet/ast.js';
 import type { ErrorCode } from '../errors.js';
 
@@ -29,11 +32,27 @@ export type FileCheck = (name: string) => string | undefined;
 
 type Push = (line: number, severity: 'error' | 'warning', code: ErrorCode, message: string, hint: string) => void;
 
-/** The problems of `req`'s connection directives (see the file comment), through `push`. */
-export function connectionProblems(req: RequestNode, fileCheck: FileCheck | undefined, push: Push): void {
+/** The lines of `req`'s connection directives: their values are substituted as header values (../sheet/connection-tags.ts). */
+export const connectionLines = (req: RequestNode): number[] => (req.directives ?? []).filter((d) => Object.hasOwn(CONNECTION_TAGS, d.name)).map((d) => d.line);
+
+/**
+ * The problems of `req`'s connection directives (see the file comment), through `push`.
+ * @param holdsVariable whether a value refers to a variable (a `.http` file's `{{name}}`, a
+ *   sheet's declared `:name`): its value is not checked here.
+ */
+export function connectionProblems(req: RequestNode, fileCheck: FileCheck | undefined, push: Push, holdsVariable: (value: string) => boolean = () => false): void {
   if (!req.directives?.length) return;
-  const { tags, problems } = connectionOf(req.directives);
+  const written = connectionOf(req.directives);
+  const problems = written.problems;
+  const tags = Object.fromEntries(Object.entries(written.tags).filter(([, t]) => !holdsVariable(t.value))) as typeof written.tags;
   for (const p of problems) push(p.line, 'error', 'bad-option', p.message, p.hint);
+  for (const name of Object.keys(tags) as ConnectionTagName[]) {
+    const p = templateProblem(name, tags[name]!);
+    if (p) {
+      push(p.line, 'error', 'bad-option', p.message, p.hint);
+      delete tags[name];
+    }
+  }
   const proxyRule = (fn: () => unknown, line: number) => {
     try {
       fn();

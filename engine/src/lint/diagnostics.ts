@@ -6,7 +6,7 @@
  * count as defined from outside the text (the session's overrides, a `.http` environment) are
  * given by the caller.
  *
- * - undefined variables: in a sheet, a `:name` in a URL, header or body that no declaration
+ * - undefined variables: in a sheet, a `:name` in a URL, header, body or connection directive value that no declaration
  *   above the request, no override and no `jq-set-var` above defines (restclient.el sends it as
  *   written: a warning); in a `.http` file, a `{{name}}` that no file variable, environment,
  *   override, `# @prompt`, named request or handler `client.global.set` defines (the request
@@ -29,7 +29,7 @@ import type { ErrorCode } from '../errors.js';
 import { linesOf } from '../sheet/lines.js';
 import type { RequestNode, Sheet } from '../sheet/ast.js';
 import { codePointColumn, jsonErrorText, lineColumn, templateLines } from './positions.js';
-import { connectionProblems, type FileCheck } from './connection.js';
+import { connectionLines, connectionProblems, type FileCheck } from './connection.js';
 
 /** One diagnostic: 1-based line and column (code points); `endColumn` exclusive. */
 export interface LintDiagnostic {
@@ -154,9 +154,10 @@ export class Linter {
       connectionProblems(req, names.fileCheck, (line, severity, code, message, hint) => {
         const text = lines[line - 1] ?? '';
         out.push(at(lines, line, text.indexOf('@'), text.length, { code, severity, message, hint }));
-      });
-      if (http) undefinedHttp(lines, req, defined!, out);
-      else undefinedSheet(lines, first, local.refs, above, out);
+      }, http ? (v) => v.includes('{{') : (v) => [...above].some((n) => v.includes(n)));
+      // References in connection directive values count as a header's (outside the cache too).
+      if (http) undefinedHttp(lines, [...templateLines(req), ...connectionLines(req)], defined!, out);
+      else undefinedSheet(lines, first, [...local.refs, ...refsOf(lines, connectionLines(req), first)], above, out);
       if (http && req.name) {
         const seen = seenNames.get(req.name);
         if (seen !== undefined) {
@@ -181,14 +182,17 @@ function localOf(lines: string[], req: RequestNode, http: boolean): Local {
   for (const h of req.hooks) hookProblems(lines, h, diags);
   jsonBody(lines, req, http, diags);
   const first = req.startLine;
+  return { diags: diags.map((d) => movedBy(d, -first)), refs: http ? [] : refsOf(lines, templateLines(req), first) };
+}
+
+/** Sheets: the `:name` references of lines `ns`, relative to line `first`. */
+function refsOf(lines: string[], ns: number[], first: number): Local['refs'] {
   const refs: Local['refs'] = [];
-  if (!http) {
-    for (const n of templateLines(req)) {
-      const text = lines[n - 1] ?? '';
-      for (const { index, ref } of sheetRefs(text)) refs.push({ rel: n - first, index, ref, word: /^\S*/.exec(text.slice(index, index + 512))![0] });
-    }
+  for (const n of ns) {
+    const text = lines[n - 1] ?? '';
+    for (const { index, ref } of sheetRefs(text)) refs.push({ rel: n - first, index, ref, word: /^\S*/.exec(text.slice(index, index + 512))![0] });
   }
-  return { diags: diags.map((d) => movedBy(d, -first)), refs };
+  return refs;
 }
 
 /** Sheets: `:name` references no defined name matches at their position (restclient.el's plain-text match). */
@@ -218,9 +222,9 @@ function httpDefined(sheet: Sheet, names: LintNames): Set<string> {
 }
 
 /** `.http`: `{{name}}` references that nothing defines. */
-function undefinedHttp(lines: string[], req: RequestNode, defined: Set<string>, out: LintDiagnostic[]): void {
+function undefinedHttp(lines: string[], lineNumbers: number[], defined: Set<string>, out: LintDiagnostic[]): void {
   if (defined.has('*')) return;
-  for (const n of templateLines(req)) {
+  for (const n of lineNumbers) {
     const text = lines[n - 1] ?? '';
     if (!text.includes('{{')) continue;
     for (const m of text.matchAll(HTTP_REF)) {

@@ -1,6 +1,7 @@
 /**
  * A `.http` request (AST from engine/src/http-file/parse.ts) + variables -> a concrete
- * {@link Request}: the `{{...}}` pass of http-vars.ts on the URL, header values and bodies.
+ * {@link Request}: the `{{...}}` pass of http-vars.ts on the URL, header values, bodies and the
+ * values of connection directives (`# @proxy {{proxy}}`).
  *
  * Body bytes follow what VS Code REST Client and httpyac put on the wire: body lines joined with
  * `\n`, trailing blank lines dropped; a `multipart/form-data` body's lines joined with `\r\n`
@@ -12,7 +13,8 @@ import { EngineError } from '../errors.js';
 import { headerValue, type Body, type Header } from '../model.js';
 import { asWrittenTarget, expandPath, normalizeUrl } from './url-path.js';
 import type { ResolvedRequest, ResolveOptions } from './types.js';
-import { substituteHttp, type HttpVarContext } from './http-vars.js';
+import { httpReferences, substituteHttp, type HttpVarContext } from './http-vars.js';
+import { substitutedDirectives } from '../sheet/connection-tags.js';
 import { basicAuthorization } from './http-auth.js';
 import { formBody } from './http-form.js';
 import { isMultipart, multipartText, partsBody, readBodyFile, textOf } from './body-parts.js';
@@ -113,6 +115,8 @@ export async function resolveHttpRequest(sheet: Sheet, req: RequestNode, opts: R
   const written = absoluteUrl(sub(req.url, req.line).trim(), headers, c, req.line);
   const url = normalizeUrl(written, req.line);
   const target = asWrittenTarget(req, written, req.line);
+  // Connection directives (`# @proxy {{proxy}}`) as header values: the same pass, the same errors.
+  const directives = substitutedDirectives(req.directives, sub, (t) => httpReferences(t).map((n) => `{{${n}}}`));
 
   let body: Body | undefined;
   const b = req.body;
@@ -141,5 +145,5 @@ export async function resolveHttpRequest(sheet: Sheet, req: RequestNode, opts: R
       // a variable this request does not use may be unresolvable here; it is not reported
     }
   }
-  return { request: { method: req.method, url, ...(target !== undefined ? { target } : {}), headers, body, line: req.line }, hooks: req.hooks, variables, warnings: [], meta: requestMeta(req) };
+  return { request: { method: req.method, url, ...(target !== undefined ? { target } : {}), headers, body, line: req.line }, hooks: req.hooks, variables, warnings: [], directives, meta: requestMeta(req) };
 }

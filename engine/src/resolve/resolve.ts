@@ -4,8 +4,8 @@
  * Variable values come from the declarations above the request (a later declaration wins),
  * then the overrides (set by hooks or by the client) win over those. `:=` forms are evaluated
  * by the client (Emacs) through `evalLisp`, top to bottom; their results may hold references.
- * Substitution applies to the URL, header values and the text body (sheet format doc,
- * "Variables"); a `< path` body is read from disk, binary-safe.
+ * Substitution applies to the URL, header values, the text body and the values of connection
+ * directives (sheet format doc, "Variables", "Connection directives"); a `< path` body is read from disk, binary-safe.
  */
 import type { RequestNode, Sheet, VarDecl } from '../sheet/ast.js';
 import { varsBefore } from '../sheet/parse.js';
@@ -17,6 +17,7 @@ import { resolveHttpRequest } from './resolve-http.js';
 import { graphQlRequest, isGraphQl } from './http-graphql.js';
 import { asWrittenTarget, expandPath, normalizeUrl } from './url-path.js';
 import type { EvalLisp, LispDecl, ResolvedRequest, ResolveOptions } from './types.js';
+import { substitutedDirectives } from '../sheet/connection-tags.js';
 
 // What resolve-http.ts shares with this file lives in url-path.ts and types.ts (no import cycle).
 export { asWrittenTarget, expandPath, normalizeUrl };
@@ -167,6 +168,8 @@ export async function resolveRequest(sheet: Sheet, req: RequestNode, opts: Resol
 
   const written = apply(req.url, req.line).trim();
   const url = checkedUrl(written, req.line, warnings);
+  // Connection directives (`# @proxy :proxy`) as header values: the same pass, the same warnings.
+  const directives = substitutedDirectives(req.directives, apply, (t) => sub.references(t));
   const target = asWrittenTarget(req, written, req.line);
   let headers: Header[] = [];
   for (const h of req.headers) {
@@ -201,5 +204,5 @@ export async function resolveRequest(sheet: Sheet, req: RequestNode, opts: Resol
     body = { kind: 'bytes', bytes: await partsBody(req.body.parts, multipart, apply, baseDir) };
   }
   const variables = new Map([...values].filter(([, v]) => !isUnevaluated(v)));
-  return { request: { method: req.method, url, ...(target !== undefined ? { target } : {}), headers, body, line: req.line }, hooks: req.hooks, variables, warnings };
+  return { request: { method: req.method, url, ...(target !== undefined ? { target } : {}), headers, body, line: req.line }, hooks: req.hooks, variables, warnings, directives };
 }

@@ -6,6 +6,7 @@ import type { HookNode } from '../sheet/ast.js';
 import type { Request } from '../model.js';
 import type { SubstitutionWarning } from './substitute.js';
 import type { HttpVarContext } from './http-vars.js';
+import type { SubstitutedDirective } from '../sheet/connection-tags.js';
 
 /**
  * Evaluate one `:=` form in the client; resolves to the value as a string.
@@ -49,4 +50,9 @@ export interface ResolvedRequest {
    * the request was resolved all the same, with those references as written.
    */
   warnings: SubstitutionWarning[];
+  /**
+   * The request's `# @` directives, each connection directive's value substituted by the pass of
+   * its header values (../sheet/connection-tags.ts `substitutedDirectives`).
+   */
+  directives: SubstitutedDirective[];
 }

@@ -14,7 +14,7 @@ import { EngineError } from '../errors.js';
 import { expandPath } from '../resolve/url-path.js';
 import { chooseProxy, splitCertArg, type ClientCertSpec, type SendOptions } from '../http/send.js';
 import { parseNoProxy, parseProxyUrl, type ProxyOptions } from '../http/proxy.js';
-import { connectionOf, type ConnectionDirectives, type TagValue } from '../sheet/connection-tags.js';
+import { connectionOf, fromVariables, templateProblem, type ConnectionDirectives, type ConnectionTagName, type TagValue } from '../sheet/connection-tags.js';
 import type { RequestNode } from '../sheet/ast.js';
 import { connectionCurlArgs, connectionSendOptions } from './tls-settings.js';
 import { proxyOptions } from './proxy-setting.js';
@@ -23,6 +23,7 @@ import type { Settings } from './types.js';
 /** What one request connects with: the settings, its node (directives), where its relative names start. */
 export interface ConnectionInput {
   settings: Required<Settings>;
+  /** The request; its directives' values substituted (the resolver's `directives`: connection-tags.ts). */
   node: RequestNode;
   /** The sheet's directory (the engine's when the text has no file). */
   baseDir: string;
@@ -44,15 +45,17 @@ const fileOf = (t: TagValue, baseDir: string) => expandPath(t.value, baseDir);
  */
 export function checkedTags(node: RequestNode, baseDir: string): Tags {
   const { tags, problems } = connectionOf(node.directives);
-  const p = problems[0];
-  if (p) throw new EngineError('bad-option', `line ${p.line}: ${p.message}`, { line: p.line, hint: p.hint });
+  const p = problems[0] ?? (Object.keys(tags) as ConnectionTagName[]).map((n) => templateProblem(n, tags[n]!)).find((x) => x);
+  if (p) throw new EngineError('bad-option', p.message, { line: p.line, hint: p.hint });
   // The proxy and no-proxy list by curl's rules (http/proxy.ts), before anything is sent.
-  try {
-    if (tags.proxy) parseProxyUrl(tags.proxy.value, '# @proxy');
-    if (tags.noproxy) parseNoProxy(tags.noproxy.value, '# @noproxy');
-  } catch (e) {
-    if (e instanceof EngineError) throw new EngineError(e.code, e.message, { line: (tags.proxy && e.message.startsWith('# @proxy:') ? tags.proxy : tags.noproxy)!.line, hint: e.hint, details: e.details });
-    throw e;
+  for (const [name, check] of [['proxy', parseProxyUrl], ['noproxy', parseNoProxy]] as const) {
+    const t = tags[name];
+    try {
+      if (t) check(t.value, `# @${name}`);
+    } catch (e) {
+      if (e instanceof EngineError) throw new EngineError(e.code, `${e.message}${fromVariables(t)}`, { line: t!.line, hint: e.hint, details: { ...e.details, ...(t!.variables ? { variables: t!.variables } : {}) } });
+      throw e;
+    }
   }
   for (const [name, code, exit] of FILES) {
     const t = tags[name];
@@ -61,10 +64,10 @@ export function checkedTags(node: RequestNode, baseDir: string): Tags {
     try {
       fs.accessSync(file, fs.constants.R_OK);
     } catch (e) {
-      throw new EngineError(code, `# @${name}: cannot read ${file} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}); nothing was sent`, {
+      throw new EngineError(code, `# @${name}: cannot read ${file} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})${fromVariables(t)}; nothing was sent`, {
         line: t.line,
-        hint: `Check the file name after # @${name} (relative names start at the sheet's directory).`,
-        details: { path: file, curlExit: exit },
+        hint: `Check the file name after # @${name}${t.variables ? ` and the value of ${t.variables.join(', ')}` : ''} (relative names start at the sheet's directory).`,
+        details: { path: file, curlExit: exit, ...(t.variables ? { variables: t.variables } : {}) },
       });
     }
   }
@@ -73,13 +76,13 @@ export function checkedTags(node: RequestNode, baseDir: string): Tags {
 
 /**
  * `e` with the line of the directive its message starts with (`# @cacert (line 3) /x/ca.pem: the
- * CA file holds no PEM certificate`, from ../http/ which knows no lines), for the front ends that
+ * CA file holds no PEM certificate`, `# @cacert (line 3, {{certDir}}) ...`, from ../http/ which knows no lines), for the front ends that
  * point at `EngineError.line`; any other error as it is.
  */
 export function atDirectiveLine(e: unknown): unknown {
-  const m = e instanceof EngineError && e.line === undefined ? /^# @[\w-]+ \(line (\d+)\)/.exec(e.message) : null;
-  // The error's line says it: the message drops its own `(line N)`.
-  return m ? new EngineError((e as EngineError).code, (e as EngineError).message.replace(/^(# @[\w-]+) \(line \d+\)/, '$1'), { line: Number(m[1]), hint: (e as EngineError).hint, details: (e as EngineError).details, cause: e }) : e;
+  const m = e instanceof EngineError && e.line === undefined ? /^# @[\w-]+ \(line (\d+)(?:, [^)]*)?\)/.exec(e.message) : null;
+  // The error's line says it: the message drops its own `(line N)`, keeps the variables (`# @cacert ({{certDir}})`).
+  return m ? new EngineError((e as EngineError).code, (e as EngineError).message.replace(/^(# @[\w-]+) \(line \d+(?:, ([^)]*))?\)/, (_, at: string, vars?: string) => (vars ? `${at} (${vars})` : at)), { line: Number(m[1]), hint: (e as EngineError).hint, details: (e as EngineError).details, cause: e }) : e;
 }
 
 /** The directives naming files read before sending, their error code and curl's exit status for it. */

@@ -384,8 +384,8 @@ export class Session {
     return { request: resolved.request, curlArgs: connectionCurl(resolved.request.url, this.connection(p, s, resolved), wantsHttp2(s, resolved.node)) };
   }
 
-  /** What the request at point connects with: the settings, its directives, its sheet's directory. */
-  private connection(p: { path?: string }, s: Required<Settings>, resolved: { node: ConnectionInput['node']; http?: { clientCertificates?: ConnectionInput['envCertificates'] } }): ConnectionInput {
-    return { settings: s, node: resolved.node, baseDir: p.path ? path.dirname(path.resolve(p.path)) : process.cwd(), envCertificates: resolved.http?.clientCertificates };
+  /** What the request at point connects with: the settings, its directives (values substituted), its sheet's directory. */
+  private connection(p: { path?: string }, s: Required<Settings>, resolved: { node: ConnectionInput['node']; directives: ConnectionInput['node']['directives']; http?: { clientCertificates?: ConnectionInput['envCertificates'] } }): ConnectionInput {
+    return { settings: s, node: { ...resolved.node, directives: resolved.directives }, baseDir: p.path ? path.dirname(path.resolve(p.path)) : process.cwd(), envCertificates: resolved.http?.clientCertificates };
   }
 }

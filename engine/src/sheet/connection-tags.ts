@@ -13,8 +13,10 @@
  * JetBrains' HTTP Client and VS Code REST Client have no per-request form (their proxy and
  * certificates are settings).
  *
- * The values are taken as written (no variable substitution); file names are relative to the
- * file's directory, as `< file` bodies are.
+ * The values are substituted when the request is resolved, by the pass of the request's own
+ * headers (a sheet's `:name`, a `.http` file's `{{name}}`: {@link substitutedDirectives}), and
+ * checked after it; file names are relative to the file's directory, as `< file` bodies are.
+ * `# @noproxy ""` (or `''`) is curl's `--noproxy ''`: the empty list, every host through the proxy.
  */
 import type { Directive } from './ast.js';
 
@@ -75,12 +77,58 @@ export function connectionDirective(written: string, value: string, line: number
   return { name: t.name, value: value === '' && t.empty !== undefined ? t.empty : value, line };
 }
 
+/** A directive after substitution: the value as written, and the variables that made it. */
+export interface SubstitutedDirective extends Directive {
+  /** The value as written (`{{proxy}}`, `:certDir/c.pem`). */
+  written?: string;
+  /** The references in the written value, as written (`{{proxy}}`, `:certDir`). */
+  variables?: string[];
+}
+
 /** One directive's value and where it was written, for messages: `# @cacert (line 3)`. */
 export interface TagValue {
   value: string;
   line: number;
-  /** `# @cacert (line 3)`: how errors name it. */
+  /** `# @cacert (line 3)`, `# @cacert (line 3, {{certDir}})`: how errors name it. */
   where: string;
+  /** The variables the value was made from, as written (`{{proxy}}`, `:proxy`); absent: written as is. */
+  variables?: string[];
+}
+
+/**
+ * `request` with the value of each of its connection directives substituted by `apply`, the pass
+ * the resolver runs on the request's header values (../resolve/resolve.ts for sheets,
+ * ../resolve/resolve-http.ts for `.http` files), so a directive follows the header rule: an
+ * undefined `{{name}}` is `unknown-variable`, an undeclared `:name` stays as written. The other
+ * directives are returned as they are. httpyac substitutes the values of the metadata it acts
+ * on at run time (`# @ref {{name}}`, `>> {{file}}`) with the replacer of its requests
+ * (httpyac 6.16 `utils.replaceVariables`); docs/networks.md "Per request" says how this differs.
+ * @param apply the resolver's substitution of one text on its line; throws as it throws.
+ * @param references the references a text holds, as written (`{{proxy}}`, `:proxy`).
+ */
+export function substitutedDirectives(directives: readonly Directive[] | undefined, apply: (text: string, line: number) => string, references: (text: string) => string[]): SubstitutedDirective[] {
+  return (directives ?? []).map((d) => {
+    if (!Object.hasOwn(CONNECTION_TAGS, d.name)) return d;
+    const variables = references(d.value);
+    return variables.length ? { ...d, value: apply(d.value, d.line), written: d.value, variables } : d;
+  });
+}
+
+/** ` (from {{proxy}})`: where an error says a bad value came from; '' for a value written as is. */
+export const fromVariables = (t: { variables?: readonly string[] } | undefined): string => (t?.variables?.length ? ` (from ${t.variables.join(', ')})` : '');
+
+/** curl's `--noproxy ''` as a directive's value: `""` or `''` (the empty list). */
+const EMPTY_QUOTES = /^(""|'')$/;
+
+/**
+ * The problem of a value that still holds a `{{name}}` after substitution: a sheet's (whose
+ * variables read `:name`, docs/sheet-format.md "Substitution"); a `.http` file's pass leaves none.
+ * As in a header the text is left as written, but no proxy or file is named so: refused.
+ */
+export function templateProblem(name: ConnectionTagName, t: TagValue): { line: number; message: string; hint: string } | undefined {
+  const m = /\{\{\s*(.*?)\s*\}\}/.exec(t.value);
+  if (!m) return undefined;
+  return { line: t.line, message: `# @${name} ${t.value}: ${m[0]} is not substituted in a sheet`, hint: `a sheet refers to a variable as :name (:${m[1]} = VALUE above the request, then # @${name} :${m[1]}); {{name}} is .http syntax.` };
 }
 
 /** A request's connection directives (the last of a name wins), and what is wrong with them. */
@@ -90,35 +138,36 @@ export interface ConnectionDirectives {
   problems: { line: number; message: string; hint: string }[];
 }
 
-/** `# @NAME (line N)`: how a message names a directive. */
-export const tagWhere = (name: string, line: number) => `# @${name} (line ${line})`;
+/** `# @NAME (line N)`, `# @NAME (line N, {{var}})` for a substituted value: how a message names a directive. */
+export const tagWhere = (name: string, line: number, variables?: readonly string[]) => `# @${name} (line ${line}${variables?.length ? `, ${variables.join(', ')}` : ''})`;
 
 /**
  * The connection directives of a request (`RequestNode.directives`), in order; the last of a
  * name wins. Problems are listed, not thrown: the lint layer shows them, the session refuses
  * to send (../session/connection.ts).
  */
-export function connectionOf(directives: readonly Directive[] | undefined): ConnectionDirectives {
+export function connectionOf(directives: readonly SubstitutedDirective[] | undefined): ConnectionDirectives {
   const tags: ConnectionDirectives['tags'] = {};
   const problems: ConnectionDirectives['problems'] = [];
   for (const d of directives ?? []) {
     if (!Object.hasOwn(CONNECTION_TAGS, d.name)) continue;
     const name = d.name as ConnectionTagName;
     const spec = CONNECTION_TAGS[name];
-    const value = d.value.trim();
-    if (spec.value && value === '') {
-      problems.push({ line: d.line, message: `# @${name} needs a value (curl's ${spec.curl} ${spec.file ? 'FILE' : 'VALUE'})`, hint: `Write # @${name} ${name === 'proxy' ? 'http://host:port' : spec.file ? 'FILE' : 'VALUE'}, or remove the line.` });
+    const trimmed = d.value.trim();
+    // `# @noproxy ""`: curl's `--noproxy ''`, the empty list (every host through the proxy).
+    const quoted = EMPTY_QUOTES.test(trimmed);
+    const value = quoted ? '' : trimmed;
+    if (spec.value && value === '' && !(quoted && name === 'noproxy')) {
+      const why = quoted ? `; ${trimmed} (the empty list) is for # @noproxy only` : d.variables?.length ? `: ${d.written!.trim()} is empty after substitution` : '';
+      const hint = d.variables?.length && !quoted ? `Give ${d.variables.join(', ')} a value, or write the value after # @${name}.` : `Write # @${name} ${name === 'proxy' ? 'http://host:port' : spec.file ? 'FILE' : 'VALUE'}, or remove the line.`;
+      problems.push({ line: d.line, message: `# @${name} needs a value (curl's ${spec.curl} ${spec.file ? 'FILE' : 'VALUE'})${why}`, hint });
       continue;
     }
     if (!spec.value && value !== '') {
-      problems.push({ line: d.line, message: `# @${name} takes no value (curl's ${spec.curl}), but has ${JSON.stringify(value)}`, hint: `Write # @${name} alone on its line.` });
+      problems.push({ line: d.line, message: `# @${name} takes no value (curl's ${spec.curl}), but has ${JSON.stringify(value)}${fromVariables(d)}`, hint: `Write # @${name} alone on its line.` });
       continue;
     }
-    if (/\{\{.*\}\}/.test(value)) {
-      problems.push({ line: d.line, message: `# @${name} ${value}: a directive's value is taken as written; {{...}} is not substituted here`, hint: `Write the value itself after # @${name}.` });
-      continue;
-    }
-    tags[name] = { value, line: d.line, where: tagWhere(name, d.line) };
+    tags[name] = { value, line: d.line, where: tagWhere(name, d.line, d.variables), ...(d.variables?.length ? { variables: d.variables } : {}) };
   }
   for (const n of ['key', 'pass'] as const) {
     const t = tags[n];
