@@ -11,23 +11,23 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import fs from 'node:fs';
 import http from 'node:http';
-import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { execFileSync } from 'node:child_process';
-import puppeteer, { type Browser } from 'puppeteer-core';
+import type { Browser } from 'puppeteer-core';
 // @ts-expect-error plain JS fixture
 import { startHttpbin } from '../fixtures/httpbin.mjs';
+// @ts-expect-error plain JS fixture
+import { launchChromium } from '../fixtures/chromium.mjs';
 
 const require = createRequire(import.meta.url);
-const CHROMIUM = '/usr/bin/chromium';
 const root = path.resolve(__dirname, '../..');
 
 let bin: { url: string; close(): Promise<void> };
 let site: http.Server;
 let origin: string;
+let chromium: { browser: Browser; close(): Promise<void> };
 let browser: Browser;
-let profile: string;
 let angularFile = '';
 const files: Record<string, () => string> = {
   '/angular.js': () => fs.readFileSync(angularFile, 'utf8'),
@@ -44,19 +44,14 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => site.listen(0, '127.0.0.1', r));
   origin = `http://127.0.0.1:${(site.address() as any).port}`;
-  profile = fs.mkdtempSync(path.join(os.tmpdir(), 'chromium-client-lib-'));
-  browser = await puppeteer.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', `--user-data-dir=${profile}`],
-  });
+  chromium = await launchChromium();
+  browser = chromium.browser;
 }, 60000);
 
 afterAll(async () => {
-  await browser?.close();
+  await chromium?.close();
   await new Promise((r) => site?.close(r));
   await bin?.close();
-  fs.rmSync(profile, { recursive: true, force: true });
 });
 
 /** Run `body` (a function source taking `(Client, $http, $q, HB)`) in an app of module `client`; resolves with what its promise gives. */
