@@ -70,6 +70,11 @@ The context is remembered until `sheet-engine--end-context'."
     (_ (jsonrpc-error :code -32601
                       :message (format "method not found: %s" method)))))
 
+(defvar sheet-engine--eval-quit-function nil
+  "Called with a context when the user quits its `:=' form (a quit).
+Set by sheet-send.el, which ends that send in Emacs at once (as
+`sheet-cancel' does) with a message naming the variable.")
+
 (defvar sheet-engine--evaluating nil
   "Non-nil while a `:=' form is evaluated for the engine.
 A send's deadline waits for it: the form may ask the user.")
@@ -119,6 +124,14 @@ the context in PARAMS (the current buffer when there is none)."
             (append
              (list :value (if (stringp value) value (format "%s" value)))
              (and (not (equal before after)) (list :settings after)))))
+      ;; C-g in the form (at a `read-string' or `read-passwd' prompt):
+      ;; restclient.el then sends nothing.  The engine is answered so it
+      ;; does not wait forever, and the send ends in Emacs now.
+      (quit
+       (when sheet-engine--eval-quit-function
+         (funcall sheet-engine--eval-quit-function context name))
+       ;; The engine says "evaluating NAME: quit (C-g)".
+       (jsonrpc-error :code -32000 :message "quit (C-g)"))
       (error
        (let ((msg (error-message-string err)))
          (message "Sheet-mode: error in Lisp variable %s: %s" name msg)

@@ -103,27 +103,43 @@ A plist (:requests [...] :variables [...])."
 
 ;;; Moving, marking, narrowing
 
+(defun sheet--accessible-request-p (request)
+  "Whether REQUEST's line is in the accessible part of the buffer.
+Outside it when the buffer is narrowed (C-c n n) to another part."
+  (let ((pos (sheet--line-position (plist-get request :line))))
+    (<= (point-min) pos (point-max))))
+
+(defun sheet--no-request (what)
+  "Say there is no WHAT request (\"next\", \"previous\") to move to."
+  (message "No %s request%s" what
+           (if (buffer-narrowed-p)
+               (substitute-command-keys
+                " (the buffer is narrowed; \\[widen] widens it)")
+             "")))
+
 (defun sheet-jump-next ()
-  "Move point to the next request line."
+  "Move point to the next request line.
+Within the narrowed part, as restclient.el's `restclient-jump-next'."
   (interactive)
   (let* ((line (sheet--line))
          (next (cl-find-if (lambda (r) (> (plist-get r :line) line))
                            (sheet--requests))))
-    (if next
+    (if (and next (sheet--accessible-request-p next))
         (goto-char (sheet--line-position (plist-get next :line)))
-      (message "No next request"))))
+      (sheet--no-request "next"))))
 
 (defun sheet-jump-prev ()
-  "Move point to the previous request line."
+  "Move point to the previous request line.
+Within the narrowed part, as restclient.el's `restclient-jump-prev'."
   (interactive)
   (let* ((line (sheet--line))
          (here (sheet--request-at line))
          (limit (if here (plist-get here :line) line))
          (prev (cl-find-if (lambda (r) (< (plist-get r :line) limit))
                            (reverse (sheet--requests)))))
-    (if prev
+    (if (and prev (sheet--accessible-request-p prev))
         (goto-char (sheet--line-position (plist-get prev :line)))
-      (message "No previous request"))))
+      (sheet--no-request "previous"))))
 
 (defun sheet-mark-current ()
   "Mark the request at point: from its request line to the end of its body."

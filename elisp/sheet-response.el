@@ -248,13 +248,19 @@ The status line, the headers, an empty line, the body."
     (sheet--insert-body (plist-get result :presentation) t)
     (goto-char (point-min))))
 
+(defvar sheet--run-hook-errors nil
+  "The errors of the `run-hook' forms of the response being shown.
+Messages, newest first; `sheet--announce' shows them after the
+request's log line, which would hide them, and clears them.")
+
 (defun sheet--run-hook-forms (forms)
   "Evaluate the `run-hook' FORMS (strings) in the current buffer, in order."
   (seq-doseq (form forms)
     (condition-case err
         (eval (car (read-from-string form)) t)
-      (error (message "Sheet-mode: error in run-hook %s: %s" form
-                      (error-message-string err))))))
+      (error (push (message "Sheet-mode: error in run-hook %s: %s" form
+                            (error-message-string err))
+                   sheet--run-hook-errors)))))
 
 (defun sheet--log (result)
   "Log the request and response of RESULT to *Messages*."
@@ -305,6 +311,9 @@ report them so."
     (when log (sheet--log result))
     (when warnings
       (message "Sheet-mode: warning: %s" (sheet--warning-text warnings)))
+    (when sheet--run-hook-errors
+      (message "%s" (string-join (reverse sheet--run-hook-errors) "; "))
+      (setq sheet--run-hook-errors nil))
     (sheet-run-report-assertions hooks (append (plist-get result :logs)
                                                nil))))
 
@@ -340,6 +349,7 @@ RAW: show it untouched.  DISPLAY is `select', `stay' or nil.
 KEY: the request's key in the response history.
 A big text body (see `sheet--progressive-file') fills the buffer
 chunk by chunk from timers; the loaded hook runs after the last."
+  (setq sheet--run-hook-errors nil)
   (let* ((request (plist-get result :request))
          (warnings (append (plist-get (plist-get result :hooks) :warnings)
                            nil))

@@ -24,8 +24,11 @@
 ;; `sheet-set-var-from-header', restclient.el's
 ;; `restclient-set-var-from-header', for `run-hook' forms.  The two
 ;; autoloaded names, `restclient-get-var' and `restclient-set-var',
-;; are in sheet-mode.el with the functions they stand for.  Loaded by
-;; sheet-mode.el.
+;; are in sheet-mode.el with the functions they stand for.  When
+;; restclient.el is not installed, its options and hooks
+;; (`restclient-log-request', `restclient-response-loaded-hook', ...)
+;; are aliases of sheet-mode's, so an init file written for it keeps
+;; working.  Loaded by sheet-mode.el.
 
 ;;; Code:
 
@@ -70,6 +73,55 @@ header or the current buffer is not a response buffer."
                   . sheet-toggle-body-visibility)))
   (unless (fboundp (car names))
     (defalias (car names) (cdr names))))
+
+;;; restclient.el's options and hooks
+
+(defconst sheet-restclient--variables
+  '((restclient-log-request . sheet-log-request)
+    (restclient-same-buffer-response . sheet-same-buffer-response)
+    (restclient-same-buffer-response-name . sheet-buffer-response-name)
+    (restclient-response-size-threshold . sheet-response-size-threshold)
+    (restclient-inhibit-cookies . sheet-inhibit-cookies)
+    (restclient-content-type-modes . sheet-content-type-modes)
+    (restclient-vars-max-passes . sheet-vars-max-passes)
+    (restclient-mode-hook . sheet-mode-hook)
+    (restclient-response-received-hook . sheet-response-received-hook)
+    (restclient-response-loaded-hook . sheet-response-loaded-hook))
+  "Pairs (RESTCLIENT-NAME . SHEET-NAME) of variables of the same meaning.
+restclient.el's options and hooks (restclient.el, `defcustom' and
+`defvar'), each with sheet-mode's option or hook that does what it
+does.")
+
+(defun sheet-restclient--absent-p ()
+  "Whether restclient.el is neither loaded nor installed."
+  (not (or (featurep 'restclient) (fboundp 'restclient-mode)
+           (locate-library "restclient"))))
+
+(defun sheet-restclient--alias-variables ()
+  "Make restclient.el's option and hook names aliases of sheet-mode's.
+So an init file written for restclient.el (`setq', `add-hook',
+Customize) sets sheet-mode's.  Called only when restclient.el is
+neither loaded nor installed: beside restclient.el each mode keeps
+its own.
+A value set before sheet-mode was loaded is kept: an option's
+becomes sheet-mode's, a hook's functions join sheet-mode's."
+  (pcase-dolist (`(,old . ,new) sheet-restclient--variables)
+    (unless (eq (indirect-variable old) new)
+      (let* ((set (default-boundp old))
+             (value (and set (default-value old))))
+        (makunbound old)
+        (defvaralias old new)
+        (when set
+          (if (not (string-suffix-p "-hook" (symbol-name old)))
+              (set-default new value)
+            (dolist (f (reverse (if (functionp value) (list value) value)))
+              (unless (eq f t) (add-hook new f)))))))))
+
+(when (sheet-restclient--absent-p)
+  (sheet-restclient--alias-variables)
+  ;; A `-*- mode: restclient -*-' line (restclient.el's examples/httpbin,
+  ;; a file without extension) opens the file in sheet-mode.
+  (defalias 'restclient-mode #'sheet-mode))
 
 (provide 'sheet-restclient)
 ;;; sheet-restclient.el ends here

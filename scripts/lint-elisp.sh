@@ -14,7 +14,9 @@
 #   response history, the key issue 25 item 5 names (C-c <f1> still lists the C-c keys).
 # - "Aliases should start with the package's prefix" for restclient-get-var and
 #   restclient-set-var: restclient.el's names, kept so existing sheets work (issue 9; only
-#   defined when restclient.el has not defined them).
+#   defined when restclient.el has not defined them); and for restclient-mode, so a file whose
+#   first line says -*- mode: restclient -*- opens in sheet-mode (only when restclient.el is
+#   not installed; docs/sheet-mode.md, "Lisp").
 # Anything else package-lint reports fails the lint.
 set -u
 cd "$(dirname "$0")/.." || exit 1
@@ -76,7 +78,7 @@ else
             (unless (or (and (string-match-p "uninstallable in all released Emacs versions" msg)
                              (string-match-p "^;; Package-Requires: ((emacs \"28\\.1\"))$" text))
                         (and (string-match-p "Aliases should start with the package" msg)
-                             (string-match-p "(defalias (quote restclient-[gs]et-var)\\|(defalias .restclient-[gs]et-var" text))
+                             (string-match-p "(defalias (quote restclient-\\([gs]et-var\\|mode\\))\\|(defalias .restclient-\\([gs]et-var\\|mode\\) " text))
                         (and (string-match-p "key sequence is reserved" msg)
                              (string-match-p "(kbd \"\\(C-c C-g\\|C-c n n\\|C-c C-h\\)\")" text)))
               (setq bad (1+ bad))

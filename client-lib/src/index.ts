@@ -23,6 +23,7 @@ export type {
   ClientElementMethods,
   LooseFields,
   ClientFields,
+  ChainPromise,
   ClientPromise,
   ClientRouteService,
   ClientService,

@@ -52,9 +52,10 @@ export interface EngineFetchOptions {
 
 /**
  * A `fetch`-shaped function on the engine's `send`: what the fetch transport calls in Node.
- * Request bodies: strings and bytes; `init.signal` cancels, `init.timeoutMs` limits this
+ * Request bodies: strings, bytes, and what `fetch` takes (FormData, URLSearchParams, Blob);
+ * `init.signal` cancels, `init.timeoutMs` limits this
  * exchange (with `timeoutMs` of the options, the shorter wins). The answer has `status`, `statusText`, `headers`
- * (a `Headers`), `url` (after redirects), `redirected` and `text()`.
+ * (a `Headers`), `url` (after redirects), `redirected`, `text()`, `arrayBuffer()` and `blob()`.
  * @throws the engine's EngineError (code `connection-refused`, `unknown-host`, `invalid-url`,
  *   `timeout`, `cancelled`, `too-many-redirects`, `tls-error`, `network-error`).
  */
@@ -68,7 +69,7 @@ export function engineFetch(options: EngineFetchOptions = {}): (url: string, ini
     if (typeof b === 'string') request.body = { kind: 'text', text: b };
     else if (b instanceof ArrayBuffer) request.body = { kind: 'bytes', bytes: new Uint8Array(b) };
     else if (ArrayBuffer.isView(b)) request.body = { kind: 'bytes', bytes: new Uint8Array(b.buffer, b.byteOffset, b.byteLength) };
-    else if (b !== undefined && b !== null) request.body = { kind: 'text', text: String(b) };
+    else if (b !== undefined && b !== null) request.body = await extractBody(b, headers);
     let j: CookieJar | undefined;
     if (options.cookieJar) {
       if (!jar) jar = loadJar(options.cookieJar);
@@ -102,11 +103,27 @@ export function engineFetch(options: EngineFetchOptions = {}): (url: string, ini
       url: exchange.request.url,
       redirected: exchange.redirects.length > 0,
       text: async () => new TextDecoder().decode(body),
+      arrayBuffer: async () => body.buffer.slice(body.byteOffset, body.byteOffset + body.byteLength),
+      blob: async () => new Blob([body as Uint8Array<ArrayBuffer>], { type: resHeaders.get('content-type') || '' }),
     };
   };
   // The fetch transport hands the HTTP config's `timeout` in ms over as `init.timeoutMs` instead
   // of aborting: the engine's error then says `timeout` (not `cancelled`) and after how long.
   return Object.assign(fetchOnEngine, { handlesTimeout: true });
+}
+
+/**
+ * Any other body (FormData, URLSearchParams, Blob, a ReadableStream) as Node's own `fetch` sends
+ * it: the bytes and Content-Type of the Fetch standard's "extract a body" (a multipart boundary,
+ * `application/x-www-form-urlencoded;charset=UTF-8`, the Blob's type), taken from a `Response`
+ * of it. The Content-Type is added to `headers` only when the caller gave none, so an explicit
+ * one wins as in `fetch`. Anything else (a number) is sent as its text, as `fetch` does.
+ */
+async function extractBody(b: unknown, headers: [string, string][]): Promise<NonNullable<Request['body']>> {
+  const extracted = new Response(b as any);
+  const type = extracted.headers.get('content-type');
+  if (type && !headers.some(([n]) => n.toLowerCase() === 'content-type')) headers.push(['Content-Type', type]);
+  return { kind: 'bytes', bytes: new Uint8Array(await extracted.arrayBuffer()) };
 }
 
 /** The smaller of two limits in ms, where 0 or undefined is none. */

@@ -19,4 +19,10 @@ describe('type declarations', () => {
     expect(r.stdout + r.stderr).toBe('');
     expect(r.status).toBe(0);
   }, 60000);
+
+  it('with-angular.ts: promises pass as AngularJS promises ($q.all, then/catch/finally, angular.IPromise) under --strict with @types/angular', () => {
+    const r = spawnSync(process.execPath, [tsc, '-p', path.join(__dirname, 'types/tsconfig.angular.json')], { encoding: 'utf8' });
+    expect(r.stdout + r.stderr).toBe('');
+    expect(r.status).toBe(0);
+  }, 60000);
 });

@@ -53,6 +53,8 @@ POST :base/reset
       (sheet-test-goto "^GET :base/users")
       (forward-line)
       (insert "Accept: application/json\n")
+      ;; (Point is now on the `#' line, which belongs to the POST below.)
+      (forward-line -1)
       (should (= (length (cdr (sheet-history--at-point))) 2))
       ;; Another request line is another request.
       (sheet-test-goto "^GET :base/users")

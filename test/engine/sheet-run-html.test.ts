@@ -7,35 +7,31 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import puppeteer, { type Browser } from 'puppeteer-core';
+import type { Browser } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runSheet, startApi, tempDir, type Api } from './helpers.js';
 // @ts-expect-error plain ESM fixture without types
 import { startFaults } from '../fixtures/faults.mjs';
+// @ts-expect-error plain ESM fixture without types
+import { launchChromium } from '../fixtures/chromium.mjs';
 
-const CHROMIUM = '/usr/bin/chromium';
 let api: Api;
 let faults: { url: string; close(): Promise<void> };
 let dir: string;
+let chromium: { browser: Browser; close(): Promise<void> };
 let browser: Browser;
-let profile: string;
 
 beforeAll(async () => {
   [api, faults] = await Promise.all([startApi(), startFaults()]);
   dir = tempDir('html-report-');
-  profile = fs.mkdtempSync(path.join(os.tmpdir(), 'chromium-profile-'));
-  browser = await puppeteer.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', `--user-data-dir=${profile}`],
-  });
+  chromium = await launchChromium();
+  browser = chromium.browser;
 }, 60000);
 
 afterAll(async () => {
-  await browser?.close();
+  await chromium?.close();
   await Promise.all([api?.close(), faults?.close()]);
   fs.rmSync(dir, { recursive: true, force: true });
-  fs.rmSync(profile, { recursive: true, force: true });
 });
 
 const AUTH = `:base = BASE

@@ -110,9 +110,14 @@ export function fetchTransport(fetchImpl?: FetchLike): (config: HttpConfig) => P
       const engineReason = e && e.code === 'timeout' ? 'timeout' : e && e.code === 'cancelled' ? 'abort' : undefined;
       throw fail(-1, reason || engineReason || 'error', e);
     }
-    let text: string;
+    let text = '';
+    // XMLHttpRequest's responseType, as $http passes it on: the body as bytes, no JSON parsing.
+    let raw: ArrayBuffer | Blob | undefined;
     try {
-      text = method === 'HEAD' ? '' : await res.text();
+      if (method === 'HEAD') text = '';
+      else if (config.responseType === 'arraybuffer') raw = await res.arrayBuffer();
+      else if (config.responseType === 'blob') raw = await res.blob();
+      else text = await res.text();
     } catch (e) {
       clearTimeout(timer);
       stopListening();
@@ -126,10 +131,10 @@ export function fetchTransport(fetchImpl?: FetchLike): (config: HttpConfig) => P
       res.headers.forEach((v: string, k: string) => (all[k] = v));
       return all;
     };
-    let data: any = text;
+    let data: any = raw !== undefined ? raw : text;
     const ok = res.status >= 200 && res.status < 300;
-    if (config.transformResponse) data = applyTransforms(config.transformResponse, text, resHeaders, res.status);
-    else if (text) {
+    if (config.transformResponse) data = applyTransforms(config.transformResponse, data, resHeaders, res.status);
+    else if (raw === undefined && text) {
       const type = res.headers.get('Content-Type') || '';
       const trimmed = text.trim();
       const declared = /json/i.test(type);

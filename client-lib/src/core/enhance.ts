@@ -6,7 +6,7 @@
 import { DEFAULT_HOOK, META } from './config.js';
 import type { Core } from './context.js';
 import { ClientError } from './errors.js';
-import { isObject, isEnhanceable, adoptPrototype, isEmpty, metaOf, setMeta, deepCopy, Meta } from './meta.js';
+import { isObject, isEnhanceable, adoptPrototype, keepsPrototype, isEmpty, metaOf, setMeta, deepCopy, Meta } from './meta.js';
 
 /** Adds this part's functions to `c` (see context.ts). */
 export function installEnhance(c: Core): void {
@@ -51,7 +51,7 @@ export function installEnhance(c: Core): void {
     // fast before a prototype switch as after it (test/bench/client-lib.bench.mjs, issue 23).
     setMeta(elem, m);
     const proto = c.protoFor(isCollection);
-    if (typeof elem === 'function') adoptPrototype(elem, proto);
+    if (keepsPrototype(elem)) adoptPrototype(elem, proto);
     // A prototype switch costs the object its map (V8): only when it is another prototype.
     else if (Object.getPrototypeOf(elem) !== proto) Object.setPrototypeOf(elem, proto);
     return m;
@@ -126,7 +126,7 @@ export function installEnhance(c: Core): void {
    */
   function ownMembers(x: any): any {
     const m = metaOf(x);
-    if (!m || typeof x === 'function') return x; // a function owns them already (adoptPrototype)
+    if (!m || keepsPrototype(x)) return x; // it owns them already (adoptPrototype)
     adoptPrototype(x, c.protoFor(m.clientCollection));
     if (m.clientCollection) for (let i = 0; i < x.length; i++) if (isObject(x[i]) && metaOf(x[i])) ownMembers(x[i]);
     return x;

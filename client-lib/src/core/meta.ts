@@ -50,6 +50,23 @@ export const isObject = (v: any): boolean => v !== null && typeof v === 'object'
 /** What can be enhanced: objects, arrays and (as in Restangular) functions. */
 export const isEnhanceable = (v: any): boolean => v !== null && (typeof v === 'object' || typeof v === 'function');
 
+/** Marks the library's shared prototypes (prototypes.ts), of every service instance. */
+export const LIBRARY_PROTO = Symbol('client.proto');
+
+/**
+ * Does `x` keep its own prototype when enhanced? Functions (Function.prototype's call, apply),
+ * and objects that are not plain data: an ArrayBuffer or Blob answer (`responseType`), a Date,
+ * a class instance. They get the members as own properties (adoptPrototype), as Restangular
+ * extended them; plain objects and arrays (what JSON gives), and objects already on a library
+ * prototype, switch to the shared prototype.
+ */
+export function keepsPrototype(x: any): boolean {
+  if (typeof x === 'function') return true;
+  if (Array.isArray(x)) return false;
+  const p = Object.getPrototypeOf(x);
+  return p !== null && p !== Object.prototype && !hasOwn.call(p, LIBRARY_PROTO);
+}
+
 /**
  * Give `fn` the members of `proto` as own non-enumerable properties: a function keeps
  * Function.prototype (call, apply, bind) and still answers the element methods.

@@ -5,7 +5,7 @@
  */
 import { META } from './config.js';
 import type { Core } from './context.js';
-import { metaOf, Meta } from './meta.js';
+import { metaOf, Meta, LIBRARY_PROTO } from './meta.js';
 import { curlOf } from './record.js';
 
 /** Adds this part's functions to `c` (see context.ts). */
@@ -21,8 +21,9 @@ export function installPrototypes(c: Core): void {
     elemProto = Object.create(Object.prototype);
     collProto = Object.create(Array.prototype);
     const both = [elemProto, collProto];
-    const def = (obj: any, name: string, value: any) =>
+    const def = (obj: any, name: string | symbol, value: any) =>
       Object.defineProperty(obj, name, { value, writable: true, configurable: true, enumerable: false });
+    for (const p of both) def(p, LIBRARY_PROTO, true);
     const accessor = (key: keyof Meta, name: string, map?: (v: any) => any) => {
       for (const p of both)
         Object.defineProperty(p, name, {

@@ -109,8 +109,31 @@ export interface ClientConfiguration {
   [option: string]: any;
 }
 
-/** A promise of the library: `$q` promise (AngularJS) or native Promise, enhanced. */
-export interface ClientPromise<T> extends PromiseLike<T> {
+/**
+ * A promise as both runtimes give it: a `$q` promise (AngularJS) or a native Promise, each with
+ * `then`, `catch` and `finally`. Shaped so that it is also an `angular.IPromise` to the type
+ * checker (`$q.all([...])`, an `IPromise<T>` slot, `.then().catch()` chains), as
+ * @types/restangular's promises were.
+ */
+export interface ChainPromise<T> extends PromiseLike<T> {
+  then<R1 = T, R2 = never>(
+    onFulfilled?: ((value: T) => PromiseLike<never> | PromiseLike<R1> | R1) | null,
+    onRejected?: ((reason: any) => PromiseLike<never> | PromiseLike<R2> | R2) | null,
+    /** `$q` only: progress of `deferred.notify`. */
+    onNotify?: (state: any) => any,
+  ): ChainPromise<R1 | R2>;
+  catch<R = never>(onRejected?: ((reason: any) => PromiseLike<never> | PromiseLike<R> | R) | null): ChainPromise<T | R>;
+  finally<R = never>(onFinally?: (() => any) | null): ChainPromise<T | R>;
+}
+
+/**
+ * A promise of the library, enhanced (Restangular's "enhanced promises"). An intersection, not an
+ * interface extending ChainPromise: TypeScript then infers `T` through `$q.all([...])`.
+ */
+export type ClientPromise<T> = ChainPromise<T> & EnhancedPromise<T>;
+
+/** What Restangular adds to its promises. */
+export interface EnhancedPromise<T> {
   /** New promise of the previous value, resolved after `value[method](...args)` was called. */
   call(method: string, ...args: any[]): ClientPromise<T>;
   /** Promise of one field of the result. */
@@ -119,8 +142,6 @@ export interface ClientPromise<T> extends PromiseLike<T> {
   push?(...items: any[]): ClientPromise<T>;
   /** Filled in place when the server answers (empty array/object before). */
   $object: T;
-  catch<R = never>(onRejected?: ((reason: any) => R | PromiseLike<R>) | null): PromiseLike<T | R>;
-  finally?(fn: () => any): PromiseLike<T>;
 }
 
 /** Methods and fields that elements and collections share (one shared prototype at run time). */
@@ -145,15 +166,16 @@ export interface ClientCommon {
   options(params?: QueryParams, headers?: Headers): ClientPromise<any>;
   patch(object: any, params?: QueryParams, headers?: Headers): ClientPromise<any>;
   remove(params?: QueryParams, headers?: Headers): ClientPromise<any>;
-  customGET(path: string, params?: QueryParams, headers?: Headers): ClientPromise<any>;
-  customGETLIST(path: string, params?: QueryParams, headers?: Headers): ClientPromise<ClientCollection>;
+  /** `customGET<User>('me')` resolves to `ClientElement<User>`; untyped to `any` (the body may be anything). */
+  customGET<U = any>(path: string, params?: QueryParams, headers?: Headers): ClientPromise<ElementOf<U>>;
+  customGETLIST<U = any>(path: string, params?: QueryParams, headers?: Headers): ClientPromise<ClientCollection<U>>;
   customDELETE(path: string, params?: QueryParams, headers?: Headers): ClientPromise<any>;
   customPOST(elem?: any, path?: string, params?: QueryParams, headers?: Headers): ClientPromise<any>;
   customPUT(elem?: any, path?: string, params?: QueryParams, headers?: Headers): ClientPromise<any>;
   customPATCH(elem?: any, path?: string, params?: QueryParams, headers?: Headers): ClientPromise<any>;
   customOperation(operation: string, path?: string, params?: QueryParams, headers?: Headers, elem?: any): ClientPromise<any>;
-  doGET(path: string, params?: QueryParams, headers?: Headers): ClientPromise<any>;
-  doGETLIST(path: string, params?: QueryParams, headers?: Headers): ClientPromise<ClientCollection>;
+  doGET<U = any>(path: string, params?: QueryParams, headers?: Headers): ClientPromise<ElementOf<U>>;
+  doGETLIST<U = any>(path: string, params?: QueryParams, headers?: Headers): ClientPromise<ClientCollection<U>>;
   doDELETE(path: string, params?: QueryParams, headers?: Headers): ClientPromise<any>;
   doPOST(elem?: any, path?: string, params?: QueryParams, headers?: Headers): ClientPromise<any>;
   doPUT(elem?: any, path?: string, params?: QueryParams, headers?: Headers): ClientPromise<any>;
@@ -166,7 +188,7 @@ export interface ClientCommon {
 
 /** Methods shared by elements and collections, with an element's own fields. */
 export interface ClientBase extends ClientCommon {
-  plain(): any;
+  plain<U = any>(): U;
   readonly fromServer: boolean;
   readonly reqParams: QueryParams | null;
   clientEtag?: string;
@@ -175,14 +197,15 @@ export interface ClientBase extends ClientCommon {
 
 /** The methods and library fields of an element whose data is `T` (no index signature). */
 export interface ClientElementMethods<T = any> extends ClientCommon {
-  get(params?: QueryParams, headers?: Headers): ClientPromise<ClientElement<T>>;
+  /** `get<User>()` (the type argument of @types/restangular) types the answer as `one<User>()` does. */
+  get<U = T>(params?: QueryParams, headers?: Headers): ClientPromise<ClientElement<U>>;
   getList<U = any>(subElement?: string, params?: QueryParams, headers?: Headers): ClientPromise<ClientCollection<U>>;
   put(params?: QueryParams, headers?: Headers): ClientPromise<ClientElement<T>>;
   post<U = any>(subElement: string, elementToPost: any, params?: QueryParams, headers?: Headers): ClientPromise<ClientElement<U>>;
   save(params?: QueryParams, headers?: Headers): ClientPromise<ClientElement<T>>;
   getParentList(): ClientCollection<T> | undefined;
-  /** The data only, as a plain object. */
-  plain(): T;
+  /** The data only, as a plain object (`plain<User>()` as in @types/restangular). */
+  plain<U = T>(): U;
   readonly fromServer: boolean;
   readonly reqParams: QueryParams | null;
   clientEtag?: string;
@@ -211,22 +234,30 @@ export type ClientElement<T = any> = ClientElementMethods<T> & (IsAny<T> extends
  */
 export type PostBody<T> = IsAny<T> extends true ? any : Partial<T>;
 
+/** `T`, but not a place TypeScript infers `T` from (so `post(body)` keeps the default type argument). */
+type NoInference<T> = [T][T extends any ? 0 : never];
+
+/** What a typed custom GET resolves to: `ClientElement<U>`, or `any` untyped. */
+type ElementOf<U> = IsAny<U> extends true ? any : ClientElement<U>;
+
 /** An enhanced collection of elements of `T`: a real array whose prototype carries the collection methods. */
 export interface ClientCollection<T = any> extends Array<ClientElement<T>>, ClientCommon {
-  getList(params?: QueryParams, headers?: Headers): ClientPromise<ClientCollection<T>>;
-  get(id: any, params?: QueryParams, headers?: Headers): ClientPromise<ClientElement<T>>;
-  post(elementToPost: PostBody<T>, params?: QueryParams, headers?: Headers): ClientPromise<ClientElement<T>>;
+  /** `getList<User>()` (the type argument of @types/restangular) types the answer as `all<User>()` does. */
+  getList<U = T>(params?: QueryParams, headers?: Headers): ClientPromise<ClientCollection<U>>;
+  get<U = T>(id: any, params?: QueryParams, headers?: Headers): ClientPromise<ClientElement<U>>;
+  /** `post<User>(body)` checks the body as `all<User>(route).post(body)` does; never inferred from the body. */
+  post<U = T>(elementToPost: PostBody<NoInference<U>>, params?: QueryParams, headers?: Headers): ClientPromise<ClientElement<U>>;
   putElement(idx: number, params?: QueryParams, headers?: Headers): ClientPromise<ClientCollection<T>>;
-  plain(): T[];
+  plain<U = T>(): U[];
   [field: string]: any;
 }
 
 /** `Client.service(route)` result. */
 export interface ClientRouteService<T = any> {
   one(id: any): ClientElement<T>;
-  get(id: any, params?: QueryParams, headers?: Headers): ClientPromise<ClientElement<T>>;
-  getList(params?: QueryParams, headers?: Headers): ClientPromise<ClientCollection<T>>;
-  post(elementToPost: PostBody<T>, params?: QueryParams, headers?: Headers): ClientPromise<ClientElement<T>>;
+  get<U = T>(id: any, params?: QueryParams, headers?: Headers): ClientPromise<ClientElement<U>>;
+  getList<U = T>(params?: QueryParams, headers?: Headers): ClientPromise<ClientCollection<U>>;
+  post<U = T>(elementToPost: PostBody<NoInference<U>>, params?: QueryParams, headers?: Headers): ClientPromise<ClientElement<U>>;
   withHttpConfig(config: HttpConfig): ClientCollection<T>;
   [customMethod: string]: any;
 }

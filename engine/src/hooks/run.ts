@@ -149,8 +149,11 @@ export async function runHooks(
         setVar(name!, value);
         results.setVars.push({ name: name!, value });
       } catch (e) {
-        const msg = (e instanceof Error ? e.message : String(e)).trim().split('\n')[0];
-        results.warnings.push({ line: h.line, code: 'jq-error', message: `line ${h.line}: jq expression ${JSON.stringify(expr)} failed: ${msg}` });
+        const msg = (e instanceof Error ? e.message : String(e)).trim().split('\n')[0]!;
+        // jq's "parse error: Invalid numeric literal" is about the input: say the body is no JSON.
+        const type = response?.headers.find(([n]) => n.toLowerCase() === 'content-type')?.[1];
+        const why = msg.startsWith('parse error') ? `the response body is not JSON${type ? ` (Content-Type: ${type})` : ''}; jq: ${msg}` : msg;
+        results.warnings.push({ line: h.line, code: 'jq-error', message: `line ${h.line}: jq expression ${JSON.stringify(expr)} failed: ${why}` });
       }
     } else {
       results.warnings.push({ line: h.line, code: 'unknown-hook', message: `line ${h.line}: unknown hook ${h.name} (known: ${HOOK_TYPES.map((t) => t.name).join(', ')}); ignored` });

@@ -154,7 +154,7 @@ function requestVariable(expr: string, ctx: HttpVarContext, line?: number): stri
       throw new EngineError('unknown-variable', `{{${expr}}}: no request named ${name} has been sent`, {
         line,
         hint: `Send the request marked # @name ${name} first.`,
-        details: { variable: expr },
+        details: { variable: expr, request: name },
       });
     }
     return undefined;

@@ -198,10 +198,11 @@ export function httpVariables(sheet: Sheet, ctx: HttpVarContext, maxDepth: numbe
  * (`{{X}} is not defined`, not one of a failed request) of a `.http` request sent without an
  * environment while the environment files above `file` define some (issue 22 item 6). The
  * message lists them; the hint says how to choose one (C-c C-e in Emacs, `sheet run --env`).
- * Any other error comes back as it is.
+ * Any other error comes back as it is, a named request's (`{{login.response...}}` before `login`
+ * was sent: no environment supplies it) included.
  */
 export function explainNoEnvironment(e: unknown, file: string | undefined, envName: string | undefined): unknown {
-  if (envName || !isEngineError(e) || e.code !== 'unknown-variable' || e.details?.failedLine !== undefined) return e;
+  if (envName || !isEngineError(e) || e.code !== 'unknown-variable' || e.details?.failedLine !== undefined || e.details?.request !== undefined) return e;
   let available: string[];
   try {
     available = loadEnvironment(file ?? path.join(process.cwd(), 'untitled.http')).available;

@@ -58,6 +58,12 @@ export { DEFAULT_SETTINGS } from './settings.js';
 
 /** Hooks that read the response body (the others read the status, headers or time). */
 const BODY_HOOKS = new Set(['jq-set-var', 'expect-jq', 'expect-body', 'run-hook']);
+/**
+ * The {@link BODY_HOOKS} the engine itself runs. `run-hook` forms are Lisp the client evaluates:
+ * Emacs in its response buffer, which holds a spilled body too (sheet-mode inserts the file);
+ * only `sheet run` ({@link Session.spillBigBodies}) hands them the body it kept, none when spilled.
+ */
+const ENGINE_BODY_HOOKS = new Set(['jq-set-var', 'expect-jq', 'expect-body']);
 
 /**
  * How the session has `:=` forms evaluated: an {@link EvalLisp} that also gets the `context`
@@ -294,10 +300,11 @@ export class Session {
     hooks.setVars.unshift(...handlerSet);
     hooks.warnings.unshift(...requestWarnings(resolved.sheet, resolved.node, resolved.warnings));
     if (jarWarning) hooks.warnings.push({ line: resolved.request.line ?? p.line, code: 'cookie-jar-unwritable', message: jarWarning });
-    if (spilled && resolved.hooks.some((h) => BODY_HOOKS.has(h.name))) {
+    const blind = this.spillBigBodies ? BODY_HOOKS : ENGINE_BODY_HOOKS;
+    if (spilled && resolved.hooks.some((h) => blind.has(h.name))) {
       // Hooks read a body held in memory; this one went to a file as it came (never whole).
-      const line = resolved.hooks.find((h) => BODY_HOOKS.has(h.name))!.line;
-      hooks.warnings.push({ line, code: 'body-not-read', message: `line ${line}: the body (${spilled.size} bytes) is over ${SPILL_MIN_BYTES / 1048576} MiB and was not kept in memory, so hooks that read it (jq-set-var, expect-jq, expect-body, run-hook) saw an empty body` });
+      const line = resolved.hooks.find((h) => blind.has(h.name))!.line;
+      hooks.warnings.push({ line, code: 'body-not-read', message: `line ${line}: the body (${spilled.size} bytes) is over ${SPILL_MIN_BYTES / 1048576} MiB and was not kept in memory, so hooks that read it (${[...blind].join(', ')}) saw an empty body` });
     }
     if (this.jarReadWarning) {
       hooks.warnings.push({ line: resolved.request.line ?? p.line, code: 'cookie-jar-unreadable', message: this.jarReadWarning });

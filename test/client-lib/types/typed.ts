@@ -50,5 +50,40 @@ async function typed(Client: ClientService): Promise<void> {
   void [n, id, wrong, plain];
 }
 
+// The type arguments of @types/restangular (DefinitelyTyped 1.5.x): a migrated project writes
+// the data type on the call, not on one()/all(). The same checks as above apply.
+async function restangularTypings(Client: ClientService): Promise<void> {
+  const u = await Client.one('users', 1).get<User>();
+  yes<Equals<typeof u, ClientElement<User>>>();
+  // @ts-expect-error misspelt field of an element typed on get<User>()
+  void u.nmae;
+  const users = await Client.all('users').getList<User>();
+  yes<Equals<typeof users, ClientCollection<User>>>();
+  const subs = await Client.one('accounts', 1).getList<User>('users', { limit: 2 });
+  yes<Equals<typeof subs, ClientCollection<User>>>();
+  const created = await Client.all('users').post<User>({ name: 'Barbara' });
+  yes<Equals<typeof created, ClientElement<User>>>();
+  // @ts-expect-error post<User>() checks the body against User
+  void Client.all('users').post<User>({ nmae: 'Barbara' });
+  const sub = await Client.one('accounts', 1).post<User>('users', { name: 'B' });
+  yes<Equals<typeof sub, ClientElement<User>>>();
+  const p1: User = u.plain<User>();
+  const p2: User[] = users.plain<User>();
+  const one = await Client.one('accounts', 1).get();
+  const p3: User = one.plain<User>();
+  const svcList = await Client.service('users').getList<User>();
+  yes<Equals<typeof svcList, ClientCollection<User>>>();
+  const got = await Client.service('users').get<User>(2);
+  yes<Equals<typeof got, ClientElement<User>>>();
+  const me = await Client.one('users', 1).customGET<User>('me');
+  yes<Equals<typeof me, ClientElement<User>>>();
+  const recent = await Client.all('users').customGETLIST<User>('recent');
+  yes<Equals<typeof recent, ClientCollection<User>>>();
+  const loose = await Client.one('users', 1).customGET('me');
+  const s: string = loose;
+  void [p1, p2, p3, s];
+}
+
 const native = createClient({ baseUrl: 'http://127.0.0.1:1' });
 void typed(native);
+void restangularTypings(native);
