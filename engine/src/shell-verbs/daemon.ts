@@ -251,7 +251,6 @@ export async function runDaemon(opts: DaemonOptions): Promise<number> {
     }
   };
   const startedMtime = selfMtime();
-  let lastCheck = Date.now();
   let stopping = false;
   let active = 0;
   const collect = idleCollector(() => active > 0);
@@ -264,11 +263,6 @@ export async function runDaemon(opts: DaemonOptions): Promise<number> {
       active--;
       touch();
       if (active === 0) collect();
-      // A rebuilt engine bundle: finish the calls in flight, then let the next call start the new one.
-      if (active === 0 && Date.now() - lastCheck > 1000) {
-        lastCheck = Date.now();
-        if (selfMtime() !== startedMtime) void stop();
-      }
     };
     if (req.method === 'GET' && req.url === '/ping') {
       res.end('pong');
@@ -379,7 +373,8 @@ export async function runDaemon(opts: DaemonOptions): Promise<number> {
   process.on('SIGTERM', onStop);
   process.on('SIGINT', onStop);
   touch();
-  // Stop once the socket is gone or replaced (a newer daemon), or, idle, the bundle changed (a rebuild).
+  // Stop once the socket is gone or replaced (a newer daemon), or, idle, the bundle changed (a
+  // rebuild: the calls in flight finish first, and the next call starts the new engine).
   const watchdog = setInterval(() => {
     try {
       if (fs.statSync(sock).ino !== ino || (active === 0 && selfMtime() !== startedMtime)) void stop();
