@@ -151,8 +151,14 @@ the request that follows uses it."
            :stderr (get-buffer-create
                     (format "*%s stderr*" sheet-engine--name))))))
 
+(declare-function sheet-restclient-share-names "sheet-restclient" ())
+
 (defun sheet-engine--start ()
   "Start the engine and initialize it; return the connection."
+  ;; Every sheet's Lisp (`:=' forms, `run-hook') comes through an
+  ;; engine, Org blocks' too: restclient.el's names must reach ours.
+  (when (fboundp 'sheet-restclient-share-names)
+    (sheet-restclient-share-names))
   (let* ((command (sheet-engine-command-line))
          (_ (sheet-engine--check-command command))
          (default-directory (expand-file-name "~/"))

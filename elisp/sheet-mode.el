@@ -336,7 +336,8 @@ and \\[sheet-set-environment] chooses their environment.
   (setq-local font-lock-multiline t)
   (add-hook 'completion-at-point-functions #'sheet-completion-at-point nil t)
   (add-hook 'eldoc-documentation-functions #'sheet-eldoc-function nil t)
-  (add-hook 'flymake-diagnostic-functions #'sheet-flymake nil t))
+  (add-hook 'flymake-diagnostic-functions #'sheet-flymake nil t)
+  (sheet-restclient-share-names))
 
 ;;;###autoload
 (add-to-list 'auto-mode-alist '("\\.sheet\\'" . sheet-mode))

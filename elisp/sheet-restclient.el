@@ -29,6 +29,20 @@
 ;; (`restclient-log-request', `restclient-response-loaded-hook', ...)
 ;; are aliases of sheet-mode's, so an init file written for it keeps
 ;; working.  Loaded by sheet-mode.el.
+;;
+;; Beside restclient.el (loaded before or after sheet-mode), its own
+;; definitions stand, and each of the names a sheet's Lisp or an init
+;; file calls (`restclient-set-var', `restclient-get-var' through
+;; `restclient-get-var-at-point', `restclient-set-var-from-header',
+;; the send, jump and mark commands) gets an `:around' advice that
+;; dispatches on where it runs: in a `sheet-mode' buffer, in a
+;; `:=' form evaluated for the engine and in a sheet-mode response
+;; buffer (its `run-hook' forms and hooks) it calls sheet-mode's
+;; function; anywhere else, restclient.el's own, unchanged.  The
+;; advice is installed by `sheet-restclient-share-names' when
+;; restclient.el is loaded (at once when it already is, else from
+;; `after-load-functions'); sheet-mode calls that when a buffer enters
+;; the mode and when an engine starts, never merely by being loaded.
 
 ;;; Code:
 
@@ -36,6 +50,11 @@
 (require 'sheet-response)     ; `sheet--response-info'
 
 (declare-function sheet-set-var "sheet-mode" (name value))
+(declare-function sheet-get-var "sheet-mode" (name))
+(declare-function sheet-http-send-current "sheet-send" (&optional raw stay))
+(declare-function sheet-http-send-current-suppress-response-buffer
+                  "sheet-send" ())
+(defvar sheet-engine--evaluating)
 
 (defun sheet-set-var-from-header (name header)
   "Set the variable NAME to the value of the response header HEADER.
@@ -122,6 +141,84 @@ becomes sheet-mode's, a hook's functions join sheet-mode's."
   ;; A `-*- mode: restclient -*-' line (restclient.el's examples/httpbin,
   ;; a file without extension) opens the file in sheet-mode.
   (defalias 'restclient-mode #'sheet-mode))
+
+;;; Beside restclient.el
+
+(defun sheet-restclient--sheet-lisp-p ()
+  "Whether the Lisp running now is a sheet-mode sheet's.
+A `:=' form evaluated for the engine, code run in a sheet-mode
+response buffer (its `run-hook' forms and hooks), or code run in a
+`sheet-mode' buffer."
+  (or sheet-engine--evaluating
+      sheet--response-info
+      (derived-mode-p 'sheet-mode)))
+
+(defun sheet-restclient--get-var-at-point (name &rest _)
+  "`sheet-get-var' of NAME, for `restclient-get-var-at-point'.
+restclient.el's macro `restclient-get-var' expands to that function
+with the buffer and point of the expansion; sheet-mode's answer
+already depends on where it runs."
+  (sheet-get-var name))
+
+(defun sheet-restclient--send-current (&optional raw stay-in-window
+                                                 suppress-response-buffer)
+  "Send the request at point as restclient.el's `restclient-http-send-current'.
+RAW, STAY-IN-WINDOW and SUPPRESS-RESPONSE-BUFFER as there."
+  (if suppress-response-buffer
+      (sheet-http-send-current-suppress-response-buffer)
+    (sheet-http-send-current raw stay-in-window)))
+
+(defconst sheet-restclient--dispatched
+  '((restclient-set-var . sheet-set-var)
+    (restclient-get-var-at-point . sheet-restclient--get-var-at-point)
+    (restclient-set-var-from-header . sheet-set-var-from-header)
+    (restclient-http-send-current . sheet-restclient--send-current)
+    (restclient-http-send-current-raw . sheet-http-send-current-raw)
+    (restclient-http-send-current-stay-in-window
+     . sheet-http-send-current-stay-in-window)
+    (restclient-http-send-current-suppress-response-buffer
+     . sheet-http-send-current-suppress-response-buffer)
+    (restclient-jump-next . sheet-jump-next)
+    (restclient-jump-prev . sheet-jump-prev)
+    (restclient-mark-current . sheet-mark-current)
+    (restclient-narrow-to-current . sheet-narrow-to-current)
+    (restclient-copy-curl-command . sheet-copy-curl-command)
+    (restclient-show-info . sheet-show-info)
+    (restclient-toggle-body-visibility . sheet-toggle-body-visibility))
+  "Pairs (RESTCLIENT-FUNCTION . SHEET-FUNCTION) dispatched on context.
+Beside restclient.el, for a sheet's Lisp.  Each SHEET-FUNCTION takes
+RESTCLIENT-FUNCTION's arguments.  Not `restclient-remove-var':
+sheet-mode has no way to drop an override.")
+
+(defun sheet-restclient--dispatcher (ours)
+  "An `:around' advice calling OURS for a sheet's Lisp, else the original."
+  (lambda (original &rest args)
+    (apply (if (sheet-restclient--sheet-lisp-p) ours original) args)))
+
+(defun sheet-restclient--advise ()
+  "Advise restclient.el's functions of `sheet-restclient--dispatched'.
+Named advice, so installing it again replaces it."
+  (pcase-dolist (`(,name . ,ours) sheet-restclient--dispatched)
+    (when (fboundp name)
+      (advice-add name :around (sheet-restclient--dispatcher ours)
+                  '((name . sheet-restclient))))))
+
+(defun sheet-restclient--after-load (_file)
+  "Advise restclient.el's functions once it has been loaded.
+On `after-load-functions'; removes itself then."
+  (when (featurep 'restclient)
+    (remove-hook 'after-load-functions #'sheet-restclient--after-load)
+    (sheet-restclient--advise)))
+
+(defun sheet-restclient-share-names ()
+  "Make restclient.el's public names reach sheet-mode in a sheet's Lisp.
+Installs `sheet-restclient--advise' once restclient.el is loaded:
+now if it is, else when it is (`after-load-functions'; package-lint
+rules `with-eval-after-load' out of packages).  Idempotent.  Called
+by `sheet-mode' and when an engine starts."
+  (if (featurep 'restclient)
+      (sheet-restclient--advise)
+    (add-hook 'after-load-functions #'sheet-restclient--after-load)))
 
 (provide 'sheet-restclient)
 ;;; sheet-restclient.el ends here
