@@ -43,6 +43,7 @@
 (require 'org-element)
 (require 'sheet-mode)
 (require 'sheet-babel)
+(require 'ob-sheet-place)
 
 (defvar org-babel-default-header-args:sheet '((:results . "raw"))
   "Default header arguments of `sheet' blocks, ob-restclient's.")
@@ -262,6 +263,18 @@ within %ss" deadline)))))
                 (error (funcall fail (sheet-engine--error-text err))))))))
     (sheet-babel--next)))
 
+(defun sheet-babel--resolving-reference-p ()
+  "Whether Org is resolving a `:var x=block' reference now.
+Org 9.5's \[org-ctrl-c-ctrl-c] resolves the calling block's
+references while reading its header, before it binds
+`org-babel-current-src-block-location', so only the call stack
+tells: `org-babel-ref-resolve' on it."
+  (catch 'found
+    (mapbacktrace (lambda (_evald fun _args _flags)
+                    (when (eq fun 'org-babel-ref-resolve)
+                      (throw 'found t))))
+    nil))
+
 (defun sheet-babel--async-p (params)
   "Non-nil when the block with PARAMS should answer later.
 Not when `:async no', not while exporting or resolving a reference
@@ -271,6 +284,7 @@ to the block (the value is needed now), and per `sheet-babel-async'."
     (cond
      ((member async '("no" "nil")) nil)
      ((bound-and-true-p org-export-current-backend) nil)
+     ((sheet-babel--resolving-reference-p) nil)
      ;; Set to the block that refers to this one by `:var x=block'.
      ((and org-babel-current-src-block-location here
            (/= here (if (markerp org-babel-current-src-block-location)
@@ -300,59 +314,6 @@ Waits at most `sheet-timeout' (300 s when nil) plus
            (string-prefix-p "[[file:" value))
       nil)
      (t value))))
-
-(defun sheet-babel--insert-later (marker placeholder params info)
-  "Return the function that puts a block's result in place.
-MARKER is the block's head, PLACEHOLDER the result it shows
-meanwhile, PARAMS its header arguments and INFO its Babel info."
-  (lambda (value file)
-    (let ((buffer (marker-buffer marker)))
-      (when (buffer-live-p buffer)
-        (with-current-buffer buffer
-          (save-excursion
-            (goto-char marker)
-            (let ((where (org-babel-where-is-src-block-result nil info)))
-              ;; Unless a newer run of the block, or an edit, took the
-              ;; place: the placeholder's line goes (Org cannot replace
-              ;; a `raw' paragraph), the result comes in its place.
-              (when (and where
-                         (save-excursion
-                           (goto-char where)
-                           (forward-line)
-                           (cond
-                            ((search-forward placeholder
-                                             (line-end-position) t)
-                             (delete-region (line-beginning-position)
-                                            (line-beginning-position 2))
-                             t)
-                            ((assq :file params)))))
-                (org-babel-insert-result
-                 value
-                 (let ((rp (remove "file" (cdr (assq :result-params params)))))
-                   (if file (cons "raw" rp) rp))
-                 info)))))))))
-
-(defun sheet-babel--clear-raw-result (params)
-  "Delete the block's last `raw' result when Org cannot replace it.
-A result inserted raw that is a paragraph (`:results value', a
-placeholder) is not an element Org knows the end of, so each run
-would add one above the last; PARAMS' `append' and `prepend' keep
-it."
-  (let ((rp (cdr (assq :result-params params))))
-    (when (and (member "raw" rp)
-               (not (seq-intersection rp '("append" "prepend" "silent"
-                                           "none"))))
-      (save-excursion
-        (let ((where (org-babel-where-is-src-block-result)))
-          (when where
-            (goto-char where)
-            (forward-line)
-            (let ((e (org-element-at-point)))
-              (when (and (eq (org-element-type e) 'paragraph)
-                         (= (org-element-property :post-affiliated e)
-                            (point)))
-                (delete-region (point)
-                               (org-element-property :contents-end e))))))))))
 
 ;;;###autoload
 (defun org-babel-execute:sheet (body params)

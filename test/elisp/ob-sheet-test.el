@@ -200,6 +200,31 @@ GET :base/users/2
       (goto-char (org-babel-find-named-block "use"))
       (should (equal (org-babel-execute-src-block) "got alan@example.org")))))
 
+(ert-deftest sheet-test-babel-reference-from-sheet-block-by-key ()
+  "Issue 37 item 2: C-c C-c on a sheet block with `:var tok=login' sends the token.
+Org 9.5 resolves the reference while reading the calling block's
+header, before it records which block runs: the referenced block
+must still answer now, not with its placeholder."
+  (let ((sheet-babel-async t))
+    (ob-sheet-test-with-org "#+name: login
+#+begin_src sheet :var base=\"%s\" :jq .token :jq-args -r :results value
+POST :base/login
+Content-Type: application/json
+
+{\"user\": \"ada\", \"password\": \"secret\"}
+#+end_src
+
+#+name: me
+#+begin_src sheet :var base=\"%s\" :var tok=login :results value
+GET :base/me
+Authorization: Bearer :tok
+#+end_src
+"
+      (goto-char (org-babel-find-named-block "me"))
+      (sheet-test-key "C-c C-c")
+      (should (equal (ob-sheet-test-run-wait "me")
+                     "{\n  \"user\": \"ada\"\n}\n")))))
+
 (ert-deftest sheet-test-babel-lisp-variable ()
   "A `:=' form in a block is evaluated in Emacs, in the Org buffer."
   (ob-sheet-test-with-org "#+name: lisp
