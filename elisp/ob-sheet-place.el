@@ -1,4 +1,4 @@
-;;; ob-sheet-place.el --- Org results of sheet blocks  -*- lexical-binding: t -*-
+;;; ob-sheet-place.el --- Org results of blocks  -*- lexical-binding: t -*-
 
 ;; Copyright (C) 2026 The sheet-rest authors
 

@@ -96,9 +96,12 @@ reordering, the buffer read-only).  nil never turns it on."
 
 (defcustom sheet-cookie-jar-file nil
   "File that keeps the engine's cookies, in the Netscape format curl uses.
-nil keeps them in the engine's memory for its session.  The same
+nil keeps them for Emacs's session, in a private file of it that
+every engine started in the session uses, so they survive an engine
+restart (`sheet-session-cookie-file').  The same
 file works with curl (-b/-c) and with the shell verbs."
-  :type '(choice (const :tag "In memory" nil) (file :tag "Cookie file")))
+  :type '(choice (const :tag "For the Emacs session" nil)
+                 (file :tag "Cookie file")))
 
 (defcustom sheet-ca-file nil
   "File of PEM certificates of the authorities that verify servers.

@@ -196,12 +196,18 @@ the request that follows uses it."
 failed: %s" (sheet-engine--error-text err))
                     nil))))
     (when sheet-engine--started
-      (message "Sheet-mode: the engine restarted%s"
+      (message "Sheet-mode: the engine restarted%s%s"
                (if (and n (> n 0))
                    (format "; %d session variable%s restored (%s)" n
                            (if (= n 1) "" "s")
                            (mapconcat #'car (sheet-session-overrides) " "))
-                 "")))
+                 "")
+               (let ((c (if sheet-cookie-jar-file 0
+                          (sheet-session-cookie-count))))
+                 (if (> c 0)
+                     (format "; the session's %d cookie%s kept" c
+                             (if (= c 1) "" "s"))
+                   ""))))
     (setq sheet-engine--started t)))
 
 (defun sheet-engine--ensure ()
@@ -238,10 +244,16 @@ starts a new one, given the variables set so far"
 (defun sheet-engine-shutdown ()
   "Stop the engine and end its session.
 The next command that needs it will start a new one, without the
-session's overrides (`sheet-set-var', `jq-set-var');
+session's overrides (`sheet-set-var', `jq-set-var') and cookies;
 `sheet-engine-restart' keeps them."
   (interactive)
   (sheet-session-forget)
+  (sheet-engine--stop)
+  (when (called-interactively-p 'interactive)
+    (message "Sheet engine stopped")))
+
+(defun sheet-engine--stop ()
+  "Stop the engine, leaving the session's overrides and cookies."
   (let ((conn sheet-engine--connection))
     (setq sheet-engine--connection nil
           sheet-engine--in-flight nil)
@@ -253,9 +265,7 @@ session's overrides (`sheet-set-var', `jq-set-var');
       (with-timeout (1 nil)
         (while (jsonrpc-running-p conn)
           (accept-process-output nil 0.02)))
-      (jsonrpc-shutdown conn))
-    (when (called-interactively-p 'interactive)
-      (message "Sheet engine stopped"))))
+      (jsonrpc-shutdown conn))))
 
 (defun sheet-engine--kill-stuck (conn)
   "Kill the engine of CONN, which stopped answering, and start a new one.
@@ -278,11 +288,10 @@ started at once so the next command does not wait for it."
        sheet-engine--process))
 
 (defun sheet-engine-restart ()
-  "Stop the engine and start a new one, with the session's overrides."
+  "Stop the engine and start a new one, with the session's overrides.
+And its cookies (`sheet-session-cookie-file')."
   (interactive)
-  (let ((kept sheet-session--overrides))
-    (sheet-engine-shutdown)
-    (setq sheet-session--overrides kept))
+  (sheet-engine--stop)
   (sheet-engine--ensure))
 
 ;;; Requests to the engine

@@ -25,8 +25,15 @@
 ;; sets is noted here, and a new engine gets them all
 ;; (`sheet/setVar') before it serves anything.  The environment of a
 ;; `.http' buffer and its `# @prompt' answers need nothing here: they
-;; live in Emacs and go with every request.  Loaded by
-;; sheet-engine.el.
+;; live in Emacs and go with every request.
+;;
+;; The session's cookies too: without `sheet-cookie-jar-file' the
+;; engine is given a cookie file of Emacs's session
+;; (`sheet-session-cookie-file', in a private directory made by Emacs
+;; and deleted when it exits), which the engine writes after each
+;; response that changed a cookie, so a new engine starts with the
+;; cookies the last one had, as url.el keeps cookies for the Emacs
+;; session.  Loaded by sheet-engine.el.
 
 ;;; Code:
 
@@ -53,9 +60,45 @@ given.  Shared by every sheet, as the engine's overrides are.")
   "The overrides a new engine is given, oldest first."
   (reverse sheet-session--overrides))
 
+(defvar sheet-session--cookie-dir nil
+  "The private directory of the session's cookie file, or nil before one.")
+
+(defun sheet-session--delete-cookie-dir ()
+  "Delete the session's cookie directory, and with it its cookies."
+  (when sheet-session--cookie-dir
+    (ignore-errors (delete-directory sheet-session--cookie-dir t))
+    (setq sheet-session--cookie-dir nil)))
+
+(defun sheet-session-cookie-file ()
+  "The cookie file of Emacs's session, for an engine without another.
+A file name in a directory only this user can read (mode 0700),
+made on first use under the variable `temporary-file-directory' and
+deleted when Emacs exits or the session ends (`sheet-session-forget').
+The engine creates the file (mode 0600) with the first cookie."
+  (unless (and sheet-session--cookie-dir
+               (file-directory-p sheet-session--cookie-dir))
+    (setq sheet-session--cookie-dir
+          (with-file-modes #o700 (make-temp-file "sheet-session" t)))
+    (add-hook 'kill-emacs-hook #'sheet-session--delete-cookie-dir))
+  (expand-file-name "cookies.txt" sheet-session--cookie-dir))
+
+(defun sheet-session-cookie-count ()
+  "Return the number of cookies in the session's cookie file (0: none)."
+  (let ((file (and sheet-session--cookie-dir
+                   (expand-file-name "cookies.txt"
+                                     sheet-session--cookie-dir))))
+    (if (not (and file (file-readable-p file)))
+        0
+      (with-temp-buffer
+        (insert-file-contents file)
+        ;; Netscape format: `#' starts a comment, except `#HttpOnly_'.
+        (how-many "^\\(?:#HttpOnly_\\|[^#\n]\\)" (point-min) (point-max))))))
+
 (defun sheet-session-forget ()
-  "Forget the session's overrides (the engine was stopped on purpose)."
-  (setq sheet-session--overrides nil))
+  "Forget the session's overrides and cookies.
+The engine was stopped on purpose (`sheet-engine-shutdown')."
+  (setq sheet-session--overrides nil)
+  (sheet-session--delete-cookie-dir))
 
 (defun sheet-session-restore (conn timeout)
   "Give the engine of CONN the session's overrides; return how many.

@@ -26,10 +26,15 @@
 ;;; Code:
 
 (require 'sheet-custom)
+(require 'sheet-session)
 
 (defun sheet-engine--jar-setting ()
-  "`sheet-cookie-jar-file', expanded, or nil."
-  (and sheet-cookie-jar-file (expand-file-name sheet-cookie-jar-file)))
+  "`sheet-cookie-jar-file', expanded, else the session's cookie file.
+The latter (`sheet-session-cookie-file') keeps the session's cookies
+across engine restarts."
+  (if sheet-cookie-jar-file
+      (expand-file-name sheet-cookie-jar-file)
+    (sheet-session-cookie-file)))
 
 (defvar url-max-redirections)
 

@@ -74,5 +74,31 @@ GET :base/echo/me?t=:token&u=:user
           (should (string-match-p "\"t\": \"kept\"" (buffer-string)))))
     (sheet-engine-shutdown)))
 
+(ert-deftest sheet-test-restart-keeps-session-cookies ()
+  "Issue 37 item 3: the session's cookies survive SIGKILL and `sheet-engine-restart'.
+`sheet-engine-shutdown' ends the session: its cookies go too."
+  (sheet-engine-shutdown)
+  (unwind-protect
+      (sheet-test-with-sheet "GET :base/cookies/set?sid=one\n#\nGET :base/cookies\n"
+        (sheet-test-send-and-wait)
+        (let ((old (sheet-engine-process))
+              (mark (sheet-test-messages-mark)))
+          (signal-process old 'kill)
+          (sheet-test-wait-until (lambda () (not (process-live-p old)))
+                                 5 "the engine gone")
+          (sheet-test-goto "^GET :base/cookies$")
+          (with-current-buffer (sheet-test-send-and-wait)
+            (should (string-match-p "\"sid\": \"one\"" (buffer-string))))
+          (should-not (eq old (sheet-engine-process)))
+          (should (string-match-p "the engine restarted; the session's 1 cookie kept"
+                                  (sheet-test-messages-since mark))))
+        (sheet-engine-restart)
+        (with-current-buffer (sheet-test-send-and-wait)
+          (should (string-match-p "\"sid\": \"one\"" (buffer-string))))
+        (sheet-engine-shutdown)
+        (with-current-buffer (sheet-test-send-and-wait)
+          (should (string-match-p "\"cookies\": {}" (buffer-string)))))
+    (sheet-engine-shutdown)))
+
 (provide 'sheet-mode-restart-test)
 ;;; sheet-mode-restart-test.el ends here
