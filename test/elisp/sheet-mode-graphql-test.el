@@ -2,17 +2,19 @@
 
 ;;; Commentary:
 
-;; A request with `Content-Type: application/graphql' goes out as JSON
+;; A request marked `# @graphql' goes out as JSON
 ;; {"query", "operationName", "variables"}: C-c C-c against the example
 ;; API's /echo (which answers the request as it arrived), and C-c C-u's
-;; curl command run by the real curl.  Real engine, batch Emacs.
+;; curl command run by the real curl.  Issue 37 item 4: without the
+;; mark, `Content-Type: application/graphql' is sent as written, as
+;; restclient.el sends it.  Real engine, batch Emacs.
 
 ;;; Code:
 
 (require 'test-helper)
 
 (defconst sheet-test--graphql
-  ":id = 7\nPOST :base/echo/graphql\nContent-Type: application/graphql\n\nquery User($id: ID!) {\n  user(id: $id) { name }\n}\n\n{\"id\": \":id\"}\n"
+  "# @graphql\n:id = 7\nPOST :base/echo/graphql\nContent-Type: application/graphql\n\nquery User($id: ID!) {\n  user(id: $id) { name }\n}\n\n{\"id\": \":id\"}\n"
   "A GraphQL query with its variables block.")
 
 (defconst sheet-test--graphql-json
@@ -33,6 +35,24 @@
         (should (equal (plist-get echo :body) sheet-test--graphql-json))
         (should (equal (plist-get (plist-get echo :headers) :content-type)
                        "application/json"))))))
+
+(ert-deftest sheet-test-graphql-content-type-sent-as-written ()
+  "Issue 37 item 4: unmarked, `application/graphql' and the body go as written."
+  (sheet-test-with-sheet (substring sheet-test--graphql
+                                    (length "# @graphql\n"))
+    (sheet-test-goto "^POST")
+    (with-current-buffer (sheet-test-send-and-wait)
+      (let ((echo (json-parse-string
+                   (buffer-substring-no-properties
+                    (point-min)
+                    (save-excursion (goto-char (point-min))
+                                    (forward-sexp) (point)))
+                   :object-type 'plist)))
+        (should (equal (plist-get echo :body)
+                       (concat "query User($id: ID!) {\n  user(id: $id) "
+                               "{ name }\n}\n\n{\"id\": \"7\"}")))
+        (should (equal (plist-get (plist-get echo :headers) :content-type)
+                       "application/graphql"))))))
 
 (ert-deftest sheet-test-graphql-curl ()
   "C-c C-u writes the JSON body; curl sends it as C-c C-c does."

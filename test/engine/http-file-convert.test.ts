@@ -104,12 +104,20 @@ describe('HTTP/2 both ways (docs/networks.md)', () => {
 });
 
 describe("JetBrains' GRAPHQL method (kulala.nvim tests/functional/fixtures/format.http)", () => {
-  it('becomes POST under the sheet GraphQL content type; with a Content-Type written, a problem says what to change', () => {
+  it('becomes POST marked # @graphql (issue 37 item 4), the Content-Type as written', () => {
     const { text, problems } = httpToSheet('GRAPHQL https://h/graphql\n\nquery Q { a }\n\n###\nGRAPHQL https://h/graphql\nContent-Type: application/json\n\nquery R { b }\n');
-    expect(problems).toEqual([expect.objectContaining({ line: 6, construct: 'GRAPHQL' })]);
-    expect(shape(parseSheet(text))).toEqual([
-      { method: 'POST', url: 'https://h/graphql', headers: [expect.objectContaining({ name: 'Content-Type', value: 'application/graphql' })], body: 'query Q { a }' },
+    expect(problems).toEqual([]);
+    const sheet = parseSheet(text);
+    expect(shape(sheet)).toEqual([
+      { method: 'POST', url: 'https://h/graphql', headers: [], body: 'query Q { a }' },
       { method: 'POST', url: 'https://h/graphql', headers: [expect.objectContaining({ name: 'Content-Type', value: 'application/json' })], body: 'query R { b }' },
     ]);
+    expect(sheet.requests.map((r) => r.directives?.map((d) => d.name))).toEqual([['graphql'], ['graphql']]);
+  });
+
+  it("a sheet's # @graphql goes back to .http as X-REQUEST-TYPE: GraphQL", () => {
+    const { text, problems } = sheetToHttp('# @graphql\nPOST https://h/graphql\n\nquery Q { a }\n');
+    expect(problems).toEqual([]);
+    expect(text).toBe('###\nPOST https://h/graphql\nX-REQUEST-TYPE: GraphQL\n\nquery Q { a }\n\n');
   });
 });

@@ -1,4 +1,5 @@
-// Issue 25 item 6: GraphQL in sheets. A request with `Content-Type: application/graphql` whose
+// Issue 25 item 6: GraphQL in sheets. A request marked `# @graphql` (issue 37 item 4: no longer
+// `Content-Type: application/graphql` alone, which restclient.el sends as written) whose
 // body is a query, then optionally a blank line and a JSON object of variables (as VS Code REST
 // Client writes them), goes out as `{"query", "operationName", "variables"}` with
 // `Content-Type: application/json`: through `sheet/send` (C-c C-c), through `sheet run`, and
@@ -19,6 +20,7 @@ const sheet = () =>
     `:base = http://127.0.0.1:${parts.capture.port}`,
     ':id = 7',
     '# a query with variables',
+    '# @graphql',
     'POST :base/graphql',
     'Content-Type: application/graphql',
     'X-Trace: t1',
@@ -29,11 +31,13 @@ const sheet = () =>
     '',
     '{"id": ":id"}',
     '# an anonymous query, no variables, a charset parameter',
+    '# @graphql',
     'POST :base/graphql',
     'Content-Type: application/graphql; charset=utf-8',
     '',
     '{ users { name } }',
     '# variables that are not JSON',
+    '# @graphql',
     'POST :base/graphql',
     'Content-Type: application/graphql',
     '',
@@ -45,6 +49,11 @@ const sheet = () =>
     'Content-Type: application/json',
     '',
     '{"query": "x"}',
+    '# not marked: application/graphql is sent as written, as restclient.el sends it',
+    'POST :base/graphql',
+    'Content-Type: application/graphql',
+    '',
+    'query Q { a }',
     '',
   ].join('\n');
 
@@ -65,17 +74,25 @@ const expected: Wire[] = [
   { line: 'POST /graphql HTTP/1.1', contentType: 'application/json', body: JSON.stringify({ query: '{ users { name } }' }) },
 ];
 const plainJson: Wire = { line: 'POST /json HTTP/1.1', contentType: 'application/json', body: '{"query": "x"}' };
+const asWritten: Wire = { line: 'POST /graphql HTTP/1.1', contentType: 'application/graphql', body: 'query Q { a }' };
 
-describe('GraphQL requests in sheets (Content-Type: application/graphql)', () => {
-  it('C-c C-c (sheet/send) sends the query and its variables as JSON', async () => {
+describe('GraphQL requests in sheets (# @graphql)', () => {
+  it('C-c C-c (sheet/send) sends the query and its variables as JSON; unmarked, as written', async () => {
     parts.capture.requests.splice(0);
-    for (const line of [4, 14, 26]) await parts.engine.conn.sendRequest('sheet/send', { text: sheet(), line });
-    expect(parts.capture.requests.map(wire)).toEqual([...expected, plainJson]);
+    for (const line of [5, 16, 29, 34]) await parts.engine.conn.sendRequest('sheet/send', { text: sheet(), line });
+    expect(parts.capture.requests.map(wire)).toEqual([...expected, plainJson, asWritten]);
+  });
+
+  it('X-Request-Type: GraphQL (VS Code REST Client) still asks for the conversion in a sheet', async () => {
+    parts.capture.requests.splice(0);
+    const text = `:base = http://127.0.0.1:${parts.capture.port}\nPOST :base/graphql\nX-Request-Type: GraphQL\n\n{ users { name } }\n`;
+    await parts.engine.conn.sendRequest('sheet/send', { text, line: 2 });
+    expect(parts.capture.requests.map(wire)[0]).toMatchObject({ contentType: 'application/json', body: JSON.stringify({ query: '{ users { name } }' }) });
   });
 
   it('variables that are not a JSON object are a located error naming the variables line', async () => {
-    await expect(parts.engine.conn.sendRequest('sheet/send', { text: sheet(), line: 19 })).rejects.toMatchObject({
-      data: { code: 'bad-argument', line: 24, hint: expect.stringContaining('JSON object') },
+    await expect(parts.engine.conn.sendRequest('sheet/send', { text: sheet(), line: 22 })).rejects.toMatchObject({
+      data: { code: 'bad-argument', line: 27, hint: expect.stringContaining('JSON object') },
     });
   });
 
@@ -85,13 +102,13 @@ describe('GraphQL requests in sheets (Content-Type: application/graphql)', () =>
     parts.capture.requests.splice(0);
     const run = await runSheet(['run', file], { cwd: dir });
     expect(run.code).toBe(2);
-    expect(run.out + run.err).toMatch(/gql\.sheet:24: the GraphQL variables are not a JSON object/);
+    expect(run.out + run.err).toMatch(/gql\.sheet:27: the GraphQL variables are not a JSON object/);
     expect(parts.capture.requests.map(wire)).toEqual(expected);
   });
 
   it('C-c C-u (sheet/curl) exports the JSON body, and curl sends the same bytes', async () => {
     parts.capture.requests.splice(0);
-    for (const line of [4, 14]) {
+    for (const line of [5, 16]) {
       const { command } = (await parts.engine.conn.sendRequest('sheet/curl', { text: sheet(), line })) as { command: string };
       expect(command).not.toContain('application/graphql');
       await new Promise<void>((resolve, reject) =>

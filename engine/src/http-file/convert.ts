@@ -9,7 +9,7 @@ import { AS_WRITTEN_TAG } from '../url/as-written.js';
 import { CONNECTION_TAGS, connectionTagName } from '../sheet/connection-tags.js';
 import { isMultipart } from '../sheet/body-parts.js';
 import type { RequestNode, Sheet } from '../sheet/ast.js';
-import { parseSheet, splitLines } from '../sheet/parse.js';
+import { GRAPHQL_TAG, parseSheet, splitLines } from '../sheet/parse.js';
 import { parseHttpFile } from './parse.js';
 
 export interface ConvertProblem {
@@ -52,6 +52,8 @@ export function sheetToHttp(text: string): ConvertResult {
   for (const r of sheet.requests) for (let l = r.line; l <= Math.max(r.line, r.body && 'endLine' in r.body ? r.body.endLine : r.body?.line ?? r.line, ...r.headers.map((h) => h.line), ...r.hooks.map((h) => h.endLine)); l++) inRequest.add(l);
   const declLines = new Map(sheet.vars.map((v) => [v.line, v]));
   const reqAt = new Map(sheet.requests.map((r) => [r.line, r]));
+  // `# @graphql` becomes the request's `X-REQUEST-TYPE: GraphQL` header (requestToHttp).
+  const graphqlTags = new Set(sheet.requests.flatMap((r) => (r.directives ?? []).filter((d) => d.name === GRAPHQL_TAG).map((d) => d.line)));
   for (let i = 1; i <= lines.length; i++) {
     const v = declLines.get(i);
     if (v) {
@@ -68,7 +70,7 @@ export function sheetToHttp(text: string): ConvertResult {
       pending = [];
       continue;
     }
-    if (inRequest.has(i)) continue;
+    if (inRequest.has(i) || graphqlTags.has(i)) continue;
     // A line holding only `#` separates sheet requests; `###` does that in .http.
     if (/^#[ \t]*$/.test(lines[i - 1]!)) continue;
     // A connection directive's value is substituted as a header's (sheet/connection-tags.ts): `:name` -> `{{name}}`.
@@ -89,6 +91,8 @@ function requestToHttp(r: RequestNode, refs: (t: string) => string, problems: Co
       out.push(`# not converted (line ${h.line}): ${h.name}`);
     }
   }
+  // A sheet's `# @graphql`: VS Code REST Client's and httpyac's GraphQL mark.
+  if (r.directives?.some((d) => d.name === GRAPHQL_TAG)) out.push('X-REQUEST-TYPE: GraphQL');
   for (const h of r.hooks) {
     problems.push({ line: h.line, construct: `-> ${h.name} ${h.args}`.trim(), message: 'hooks have no .http equivalent here; rewrite it as a response handler (> {% ... %})' });
     out.push(`# not converted (line ${h.line}): -> ${h.name} ${h.args}`.trimEnd());
@@ -134,14 +138,11 @@ export function httpToSheet(text: string): ConvertResult {
       problems.push({ line: d.line, construct: `# @${d.name} ${d.value}`.trim(), message: `the directive @${d.name} has no sheet equivalent` });
       out.push(`# not converted (line ${d.line}): @${d.name} ${d.value}`.trimEnd());
     }
+    // JetBrains' GRAPHQL method: a sheet marks a GraphQL query with `# @graphql`.
+    if (r.graphql) out.push(`# @${GRAPHQL_TAG}`);
     const http2 = r.httpVersion === 'HTTP/2' || !!r.directives?.some((d) => d.name === 'http2');
     out.push(`${r.method} ${refs(r.url, r.line)}${http2 ? ' HTTP/2' : ''}`);
     for (const h of r.headers) if (h.kind === 'header') out.push(`${h.name}: ${refs(h.value, h.line)}`);
-    // JetBrains' GRAPHQL method: a sheet marks a GraphQL query with its media type.
-    if (r.graphql) {
-      if (!r.headers.some((h) => h.kind === 'header' && /^content-type$/i.test(h.name))) out.push('Content-Type: application/graphql');
-      else problems.push({ line: r.line, construct: 'GRAPHQL', message: 'converted as POST: a sheet sends a GraphQL query as JSON only under Content-Type: application/graphql; put that in place of the Content-Type written' });
-    }
     const b = r.body;
     if (b?.kind === 'text') {
       const bl = b.text.split('\n');

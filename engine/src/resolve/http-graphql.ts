@@ -16,18 +16,18 @@
 import { EngineError } from '../errors.js';
 import { headerValue, type Header } from '../model.js';
 
-/** `Content-Type: application/graphql` (parameters allowed): the sheets' GraphQL mark. */
+/** `Content-Type: application/graphql` (parameters allowed), replaced by JSON's once converted. */
 const GRAPHQL_TYPE = /^[ \t]*application\/graphql[ \t]*(?:;|$)/i;
 
 /**
  * Whether `headers` mark a GraphQL request: `X-REQUEST-TYPE: GraphQL` (any case; VS Code REST
- * Client), and in sheets (`contentType`) also `Content-Type: application/graphql`, the media
- * type of a bare query (issue 25 item 6; docs/sheet-format.md "GraphQL"). `.http` files keep
- * their peers' rule: there a request with that content type is sent as written.
+ * Client). A sheet also marks one with `# @graphql` (sheet/parse.ts `GRAPHQL_TAG`), a `.http`
+ * file with JetBrains' `GRAPHQL` method. `Content-Type: application/graphql` alone is no mark,
+ * in sheets (issue 37 item 4: restclient.el sends such a body as written; issue 25 item 6 had
+ * made it one) as in `.http` files (their peers send it as written).
  */
-export function isGraphQl(headers: Header[], opts: { contentType?: boolean } = {}): boolean {
-  if (/^[ \t]*graphql[ \t]*$/i.test(headerValue(headers, 'x-request-type') ?? '')) return true;
-  return opts.contentType === true && GRAPHQL_TYPE.test(headerValue(headers, 'content-type') ?? '');
+export function isGraphQl(headers: Header[]): boolean {
+  return /^[ \t]*graphql[ \t]*$/i.test(headerValue(headers, 'x-request-type') ?? '');
 }
 
 /** GraphQL's first named operation: `query Name`, `mutation Name`, `subscription Name`. */

@@ -18,6 +18,7 @@ import { graphQlRequest, isGraphQl } from './http-graphql.js';
 import { asWrittenTarget, expandPath, normalizeUrl } from './url-path.js';
 import type { EvalLisp, LispDecl, ResolvedRequest, ResolveOptions } from './types.js';
 import { substitutedDirectives } from '../sheet/connection-tags.js';
+import { GRAPHQL_TAG } from '../sheet/parse.js';
 
 // What resolve-http.ts shares with this file lives in url-path.ts and types.ts (no import cycle).
 export { asWrittenTarget, expandPath, normalizeUrl };
@@ -189,7 +190,7 @@ export async function resolveRequest(sheet: Sheet, req: RequestNode, opts: Resol
   const baseDir = opts.baseDir ?? process.cwd();
   // A multipart body's lines end in CRLF and may hold `< path` parts, as in .http files.
   const multipart = isMultipart(headerValue(headers, 'content-type'));
-  if (req.body?.kind === 'text' && isGraphQl(headers, { contentType: true })) {
+  if (req.body?.kind === 'text' && (isGraphQl(headers) || req.directives?.some((d) => d.name === GRAPHQL_TAG))) {
     // A GraphQL query (and its variables block) goes out as JSON: the same rule as `.http`.
     const g = graphQlRequest(headers, apply(req.body.text, req.body.line), req.body.line);
     headers = g.headers;

@@ -41,15 +41,24 @@ const BLANK = /^[ \t]*$/;
 export const HTTP_VERSION = /[ \t]+(HTTP\/\d+(?:\.\d+)?)$/;
 
 const isComment = (l: string) => l.startsWith('#');
+/**
+ * `# @graphql` above a request: send its body as a GraphQL query (`{"query", ...}` JSON,
+ * ../resolve/http-graphql.ts). Issue 37 item 4: a sheet's `Content-Type: application/graphql`
+ * alone is sent as written, as restclient.el sends it; this tag (or `X-Request-Type: GraphQL`)
+ * asks for the conversion.
+ */
+export const GRAPHQL_TAG = 'graphql';
+
 /** A `# @name value` comment line: the tag style of `# @no-auto-encoding`. */
 const TAG_LINE = /^#[ \t]*@([A-Za-z][\w-]*)(?:[ \t]+(.*?))?[ \t]*$/;
 
 /**
  * The tags a sheet reads among the comment lines just above the block at `start` (0-based), in
  * text order: `# @no-auto-encoding` (the JetBrains HTTP Client's tag; ../url/as-written.ts),
- * `# @http2` (httpyac's; `HTTP/2` on the request line says the same) and the connection
- * directives (connection-tags.ts: `# @proxy URL`, `# @cacert FILE`, ...). Any other `# @...`
- * line stays a comment, as in restclient.el.
+ * `# @http2` (httpyac's; `HTTP/2` on the request line says the same), `# @graphql` (send the
+ * body as a GraphQL query, ../resolve/http-graphql.ts) and the connection directives
+ * (connection-tags.ts: `# @proxy URL`, `# @cacert FILE`, ...). Any other `# @...` line stays a
+ * comment, as in restclient.el.
  */
 export function tagsAbove(lines: string[], start: number): Directive[] {
   const out: Directive[] = [];
@@ -57,7 +66,7 @@ export function tagsAbove(lines: string[], start: number): Directive[] {
     const m = TAG_LINE.exec(lines[k]!);
     if (!m) continue;
     const value = m[2] ?? '';
-    const tag = (m[1] === AS_WRITTEN_TAG || m[1] === 'http2') && value === '' ? { name: m[1], value, line: k + 1 } : connectionDirective(m[1]!, value, k + 1);
+    const tag = (m[1] === AS_WRITTEN_TAG || m[1] === 'http2' || m[1] === GRAPHQL_TAG) && value === '' ? { name: m[1], value, line: k + 1 } : connectionDirective(m[1]!, value, k + 1);
     if (tag) out.unshift(tag);
   }
   return out;
