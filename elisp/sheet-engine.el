@@ -131,6 +131,30 @@ the request that follows uses it."
                   program (string-join command " ")
                   (sheet-engine--build-hint))))))
 
+(defvar sheet-engine--stopped-function nil
+  "Called with no argument when the engine was stopped (SIGSTOP).
+Returns the labels of the sends it ended in Emacs.  Set by
+sheet-send.el.")
+
+(defun sheet-engine--watch-stop (proc _event)
+  "Replace the engine when its process PROC is stopped (SIGSTOP).
+A stopped engine reads nothing and answers nothing: the requests in
+flight end in Emacs now, with a message, rather than at their
+deadline, and a new engine is started (from a timer: this runs in
+the process's sentinel)."
+  (when (and (eq (process-status proc) 'stop)
+             (eq proc sheet-engine--process)
+             sheet-engine--connection)
+    (let ((conn sheet-engine--connection)
+          (ended (and sheet-engine--stopped-function
+                      (funcall sheet-engine--stopped-function))))
+      (message "Sheet-mode: the engine was stopped (SIGSTOP); %srestarting it"
+               (if ended
+                   (concat (string-join ended ", ")
+                           (if (cdr ended) " were" "") " ended; ")
+                 ""))
+      (run-at-time 0 nil #'sheet-engine--kill-stuck conn))))
+
 (defun sheet-engine--make-process (command)
   "Start the engine's process with COMMAND; return it."
   (setq sheet-engine--process
@@ -171,6 +195,9 @@ the request that follows uses it."
            :notification-dispatcher #'ignore
            :on-shutdown #'sheet-engine--on-shutdown
            :process (lambda () (sheet-engine--make-process command)))))
+    ;; After jsonrpc.el's own sentinel, which ignores a stop.
+    (add-function :after (process-sentinel sheet-engine--process)
+                  #'sheet-engine--watch-stop)
     (condition-case err
         (jsonrpc-request conn 'initialize (sheet-engine--initialize-params)
                          :timeout 20)

@@ -255,6 +255,20 @@ As `sheet-cancel' does for one send; the message names NAME."
 
 (setq sheet-engine--eval-quit-function #'sheet--quit-context)
 
+(defun sheet--end-all-sends ()
+  "End every send in flight in Emacs; return their labels, oldest first.
+For an engine that was stopped (SIGSTOP): it cannot answer them."
+  (let (labels)
+    (maphash (lambda (id send)
+               (push (cons id (or (plist-get send :label) "a request"))
+                     labels))
+             sheet--sends)
+    (setq labels (sort labels (lambda (a b) (< (car a) (car b)))))
+    (dolist (l labels) (sheet--forget-send (car l)))
+    (mapcar #'cdr labels)))
+
+(setq sheet-engine--stopped-function #'sheet--end-all-sends)
+
 (defun sheet--deadline (id conn seconds)
   "The deadline of the send ID on CONN: SECONDS have passed without answer.
 Waits while a `:=' form is being evaluated (it may ask the user)."

@@ -33,8 +33,22 @@ The process is continued if stopped, and the engine stopped, afterwards."
       (setq n (1+ n) start (match-end 0)))
     n))
 
+(defmacro sheet-test-stuck-not-stopped (&rest body)
+  "Run BODY with Emacs blind to a stopped engine (issue 37 item 11's watch off).
+A stopped engine then stands for one that is stuck otherwise (a
+busy loop): only the deadline or the cancel's grace can end its
+requests."
+  (declare (indent 0) (debug t))
+  `(cl-letf (((symbol-function 'sheet-engine--watch-stop) #'ignore))
+     ,@body))
+
 (ert-deftest sheet-test-stuck-engine-deadline ()
-  "A send the stopped engine never answers ends at `sheet-timeout' plus the grace; a new engine serves."
+  "A send the stuck engine never answers ends at `sheet-timeout' plus the grace; a new engine serves."
+  (sheet-test-stuck-not-stopped
+    (sheet-test--stuck-engine-deadline)))
+
+(defun sheet-test--stuck-engine-deadline ()
+  "The body of `sheet-test-stuck-engine-deadline'."
   (let ((sheet-timeout 1)
         (sheet-timeout-grace 1))
     (sheet-test-with-sheet "GET :base/slow?ms=8000\n#\nGET :base/users\n"
@@ -54,8 +68,41 @@ The process is continued if stopped, and the engine stopped, afterwards."
           (with-current-buffer (sheet-test-send-and-wait)
             (should (string-match-p "Ada Lovelace" (buffer-string)))))))))
 
+(ert-deftest sheet-test-engine-stopped-mid-request ()
+  "Issue 37 item 11: an engine stopped (SIGSTOP) mid-request ends the request at once.
+Not at `sheet-timeout' plus the grace: Emacs sees the stop, says so
+and starts a new engine, which serves the next request."
+  (let ((sheet-timeout 3)
+        (sheet-timeout-grace 10))
+    (sheet-test-with-sheet "GET :base/slow?ms=8000\n#\nGET :base/users\n"
+      (sheet-test-with-engine
+        (let ((mark (sheet-test-messages-mark))
+              (start (float-time)))
+          (sheet-test-key "C-c C-c")
+          (should sheet-engine--in-flight)
+          (accept-process-output nil 0.2)
+          (sheet-test-kill-signal "-STOP" engine)
+          (sheet-test-wait-message
+           "the engine was stopped (SIGSTOP); GET :base/slow\\?ms=8000 ended; \
+restarting it" mark)
+          (should (< (- (float-time) start) 3))
+          (should-not sheet--sending)
+          (sheet-test-wait-until (lambda () (not (process-live-p engine)))
+                                 5 "the stopped engine killed")
+          (sheet-test-wait-until #'sheet-engine-process 10 "a new engine")
+          (should-not (eq engine (sheet-engine-process)))
+          (should-not sheet-engine--in-flight)
+          (sheet-test-goto "^GET :base/users")
+          (with-current-buffer (sheet-test-send-and-wait)
+            (should (string-match-p "Ada Lovelace" (buffer-string)))))))))
+
 (ert-deftest sheet-test-stuck-engine-cancel ()
   "C-c C-k ends a request at once whatever the engine does, says so once, and a stuck engine is restarted."
+  (sheet-test-stuck-not-stopped
+    (sheet-test--stuck-engine-cancel)))
+
+(defun sheet-test--stuck-engine-cancel ()
+  "The body of `sheet-test-stuck-engine-cancel'."
   (let ((sheet-timeout nil)
         (sheet-timeout-grace 1))
     (sheet-test-with-sheet "GET :base/slow?ms=8000\n#\nGET :base/users\n"
@@ -80,7 +127,14 @@ The process is continued if stopped, and the engine stopped, afterwards."
             (should (string-match-p "Ada Lovelace" (buffer-string)))))))))
 
 (ert-deftest sheet-test-stopped-engine-replaced-before-send ()
-  "An engine stopped before the send is replaced, with a message, and the request answered."
+  "An engine stopped before the send is replaced, with a message, and the request answered.
+With the stop watch off: the check before a send, for a stop Emacs
+has not seen yet."
+  (sheet-test-stuck-not-stopped
+    (sheet-test--stopped-engine-replaced-before-send)))
+
+(defun sheet-test--stopped-engine-replaced-before-send ()
+  "The body of `sheet-test-stopped-engine-replaced-before-send'."
   (sheet-test-with-sheet "GET :base/users\n"
     (sheet-test-with-engine
       (let ((mark (sheet-test-messages-mark)))
