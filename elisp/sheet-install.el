@@ -39,9 +39,20 @@
    (file-truename (or load-file-name buffer-file-name default-directory)))
   "Directory this file was loaded from; the checkout's elisp directory.")
 
-(defvar sheet-engine--bundled-file
-  (expand-file-name "../engine/dist/engine.cjs" sheet-engine--directory)
-  "The engine bundled in the checkout next to this file (`make build').")
+(defun sheet-engine--beside (file)
+  "FILE of the engine's package next to this file's directory, absolute.
+In the npm package (the Elisp of `sheet elisp-path'), <package>/FILE
+when it exists; else the checkout's <repo>/engine/FILE."
+  (let ((package (expand-file-name (concat "../" file)
+                                   sheet-engine--directory)))
+    (if (file-exists-p package)
+        package
+      (expand-file-name (concat "../engine/" file) sheet-engine--directory))))
+
+(defvar sheet-engine--bundled-file (sheet-engine--beside "dist/engine.cjs")
+  "The engine bundled next to this file.
+In the npm package this file came in, or in the checkout (`make
+build').")
 
 (defun sheet-engine--checkout-p ()
   "Non-nil when this file is in a checkout holding the engine's sources."
@@ -51,8 +62,10 @@
 (defun sheet-engine-find-command ()
   "Return the engine's command line, found without configuration.
 A list (PROGRAM ARGS...), or nil when there is no engine:
-- the engine bundled next to this file in a checkout (built by
-  `make build'): node <checkout>/engine/dist/engine.cjs --stdio;
+- the engine bundled next to this file, in the npm package it came
+  in (`sheet elisp-path'): node <package>/dist/engine.cjs --stdio, or
+  in a checkout (built by `make build'): node
+  <checkout>/engine/dist/engine.cjs --stdio;
 - else the `sheet' executable (`sheet-engine-executable') on the
   variable `exec-path', installed by `npm install -g' (see
   `sheet-install-engine'): sheet engine --stdio.

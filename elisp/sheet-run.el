@@ -56,9 +56,8 @@ variable `exec-path' (`npm install -g', `sheet-install-engine')."
 (defun sheet-run--command ()
   "The command line of `sheet', or a `user-error' saying what to install.
 See `sheet-run-command'."
-  (let ((bin (expand-file-name "../engine/bin/sheet" sheet-engine--directory))
-        (bundle (expand-file-name "../engine/dist/sheet.cjs"
-                                  sheet-engine--directory)))
+  (let ((bin (sheet-engine--beside "bin/sheet"))
+        (bundle (sheet-engine--beside "dist/sheet.cjs")))
     (or sheet-run-command
         (sheet-engine--locate (list bin bundle) (list "node" bin) nil)
         (user-error "%s" (sheet-engine--install-hint)))))

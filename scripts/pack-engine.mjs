@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // The npm package `sheet-rest` (engine/) ships files that live outside engine/ in the
-// repository: shell/rest with its completion files, LICENSE and elisp/sheet-batch.el. npm packs only the package folder,
+// repository: shell/rest with its completion files, LICENSE and elisp/*.el (sheet-mode, found with
+// `sheet elisp-path`, and sheet-batch.el, which `sheet run` needs). npm packs only the package folder,
 // so engine/package.json's `prepack` runs this to copy them in, and `postpack` runs it with
 // --clean to remove the copies (git ignores them). It also refuses to pack bundles older than
 // the sources, or carrying another version than engine/package.json's: run `make build-engine`.
@@ -20,7 +21,11 @@ const COPIES = [
   ['shell/rest-completion', 'shell/rest-completion'],
   ['shell/_rest', 'shell/_rest'],
   ['LICENSE', 'LICENSE'],
-  ['elisp/sheet-batch.el', 'elisp/sheet-batch.el'],
+  // Every file of sheet-mode (issue 37 item 12), sheet-batch.el among them.
+  ...fs
+    .readdirSync(path.join(root, 'elisp'))
+    .filter((f) => f.endsWith('.el'))
+    .map((f) => [`elisp/${f}`, `elisp/${f}`]),
 ];
 const BUNDLES = ['dist/engine.cjs', 'dist/rest-cli.cjs', 'dist/sheet.cjs', 'dist/shell-path.cjs'];
 

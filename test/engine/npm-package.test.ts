@@ -2,7 +2,8 @@
 // no network: `npm pack` (its prepack copies shell/rest, LICENSE and elisp/sheet-batch.el in),
 // `npm install -g --prefix TMP tarball --offline` into a temporary prefix, then the installed
 // `sheet` (--version, run on the example sheet against the example API and httpbin, import-curl,
-// engine --stdio), `source "$(sheet shell-path)"` and a GET in real bash and zsh, and npx with
+// engine --stdio, elisp-path and a C-c C-c in real Emacs from the packaged sheet-mode),
+// `source "$(sheet shell-path)"` and a GET in real bash and zsh, and npx with
 // the tarball in a fresh folder. Needs `make build` first (the bundles; prepack refuses stale ones).
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
@@ -23,6 +24,8 @@ let sheetBin: string;
 let pkgDir: string;
 let home: string;
 let runtime: string;
+/** The repository's elisp/*.el, as the package must hold them (issue 37 item 12). */
+const elispFiles = fs.readdirSync(path.join(root, 'elisp')).filter((f) => f.endsWith('.el')).map((f) => `elisp/${f}`);
 
 interface Result {
   code: number;
@@ -82,12 +85,14 @@ afterAll(async () => {
 });
 
 describe('npm pack', () => {
-  it('holds only what runs: the bundles, the launcher, shell/rest and its completion files, sheet-batch.el, README, LICENSE', () => {
+  it('holds only what runs: the bundles, the launcher, shell/rest and its completion files, every elisp/*.el (sheet-mode), README, LICENSE', () => {
     expect(packed.name).toBe('sheet-rest');
     expect(packed.version).toBe(VERSION);
     expect(packed.files.map((f) => f.path).sort()).toEqual(
-      ['LICENSE', 'README.md', 'bin/package.json', 'bin/sheet', 'dist/engine.cjs', 'dist/rest-cli.cjs', 'dist/sheet.cjs', 'dist/shell-path.cjs', 'elisp/sheet-batch.el', 'package.json', 'shell/_rest', 'shell/rest', 'shell/rest-completion', 'shell/rest-verbs'].sort(),
+      ['LICENSE', 'README.md', 'bin/package.json', 'bin/sheet', 'dist/engine.cjs', 'dist/rest-cli.cjs', 'dist/sheet.cjs', 'dist/shell-path.cjs', ...elispFiles, 'package.json', 'shell/_rest', 'shell/rest', 'shell/rest-completion', 'shell/rest-verbs'].sort(),
     );
+    expect(elispFiles).toContain('elisp/sheet-mode.el');
+    expect(elispFiles).toContain('elisp/sheet-batch.el');
   });
 
   it('needs nothing from the network: no dependencies, and the bundles require only Node built-ins', () => {
@@ -112,7 +117,8 @@ describe('npm pack', () => {
   });
 
   it('the copies prepack made are gone from engine/ after packing', () => {
-    for (const f of ['shell/rest', 'shell/rest-verbs', 'shell/rest-completion', 'shell/_rest', 'LICENSE', 'elisp/sheet-batch.el']) expect(fs.existsSync(path.join(root, 'engine', f))).toBe(false);
+    for (const f of ['shell/rest', 'shell/rest-verbs', 'shell/rest-completion', 'shell/_rest', 'LICENSE', ...elispFiles]) expect(fs.existsSync(path.join(root, 'engine', f))).toBe(false);
+    expect(fs.existsSync(path.join(root, 'engine/elisp'))).toBe(false);
   });
 
   it('the LICENSE matches the license field', () => {
@@ -161,6 +167,31 @@ describe('the installed sheet', () => {
 
   it('sheet shell-path is the packaged shell/rest', async () => {
     expect(await run('sheet', ['shell-path'])).toEqual({ code: 0, out: `${path.join(pkgDir, 'shell/rest')}\n`, err: '' });
+  });
+
+  it('sheet elisp-path is the packaged elisp/, whose sheet-mode sends C-c C-c with the engine beside it', async () => {
+    expect(await run('sheet', ['elisp-path'])).toEqual({ code: 0, out: `${path.join(pkgDir, 'elisp')}\n`, err: '' });
+    // Emacs as README.md says, the load-path from `sheet elisp-path`; no `sheet` on PATH, so the
+    // engine can only be the package's own dist/engine.cjs.
+    const lisp = `(progn
+      (add-to-list 'load-path (string-trim (shell-command-to-string "${sheetBin} elisp-path")))
+      (require 'sheet-mode)
+      (princ (format "ENGINE %S\n" (sheet-engine-find-command)))
+      (let* ((done nil)
+             (sheet-response-loaded-hook (list (lambda () (setq done (buffer-string)))))
+             (deadline (+ (float-time) 30)))
+        (with-temp-buffer
+          (insert "GET ${api.url}/users/1\n")
+          (sheet-mode)
+          (goto-char (point-min))
+          (sheet-http-send-current-stay-in-window)
+          (while (and (not done) (< (float-time) deadline)) (accept-process-output nil 0.05)))
+        (princ (format "RESPONSE %s\n" done))
+        (sheet-engine-shutdown)))`;
+    const r = await run('emacs', ['--batch', '-Q', '--eval', lisp], { env: { PATH: [path.dirname(process.execPath), '/usr/bin', '/bin'].join(':') } });
+    expect(r.code).toBe(0);
+    expect(r.out).toContain(`ENGINE ("node" "${path.join(pkgDir, 'dist/engine.cjs')}" "--stdio")`);
+    expect(r.out).toMatch(/RESPONSE \{\n {2}"id": 1,\n {2}"name": "Ada Lovelace"/);
   });
 });
 

@@ -133,3 +133,13 @@ describe('sheet shell-path', () => {
     expect(await sheet(['shell-path', 'x'])).toMatchObject({ code: 2, out: '' });
   });
 });
+
+describe('sheet elisp-path (issue 37 item 12)', () => {
+  it("in a checkout: the repository's elisp/, absolute", async () => {
+    expect(await sheet(['elisp-path'])).toEqual({ code: 0, out: `${path.join(root, 'elisp')}\n`, err: '' });
+  });
+
+  it('extra arguments are a usage error naming the command', async () => {
+    expect(await sheet(['elisp-path', 'x'])).toMatchObject({ code: 2, out: '', err: expect.stringMatching(/sheet elisp-path: takes no arguments \(got x\)/) });
+  });
+});

@@ -26,6 +26,7 @@ import { clientCertSetting } from '../session/tls-settings.js';
 import { exportCommand } from './export-cli.js';
 import { engineCommand } from './engine-cli.js';
 import { shellPathCommand } from './shell-path.js';
+import { elispPathCommand } from './elisp-path.js';
 import { readAnswers, type Ask } from './prompts.js';
 import { annotationsOn, fileAnnotation, requestAnnotations } from './annotations.js';
 
@@ -36,6 +37,7 @@ export const HELP = `Usage: sheet run FILE... [options]
        sheet export --to python|javascript|go|httpie|powershell|... FILE:LINE
        sheet engine --stdio
        sheet shell-path
+       sheet elisp-path
        sheet --help | --version
 
 Run every request of each sheet in file order, as C-c C-c on each in turn would:
@@ -115,6 +117,8 @@ C-c C-S-u. See docs/sheet-run.md ("sheet export").
 sheet engine --stdio: the JSON-RPC server Emacs's sheet-mode starts (docs/protocol.md).
 
 sheet shell-path: the path of the shell verbs' file, for: source "$(sheet shell-path)"
+
+sheet elisp-path: the directory of sheet-mode's Emacs Lisp, for Emacs's load-path
 `;
 
 export type { Io } from './io.js';
@@ -138,6 +142,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
   if (argv[0] === 'export') return exportCommand(rest, io);
   if (argv[0] === 'engine') return engineCommand(rest, io);
   if (argv[0] === 'shell-path') return shellPathCommand(rest, io);
+  if (argv[0] === 'elisp-path') return elispPathCommand(rest, io);
   if (argv[0] === 'report') return reportCommand(rest, io);
   let parsed;
   try {
@@ -194,7 +199,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
   }
   const [command, ...given] = positionals;
   let files = given;
-  if (!command) return usage(io, 'a command is needed: sheet run FILE..., convert, import-curl, export, engine or shell-path');
+  if (!command) return usage(io, 'a command is needed: sheet run FILE..., convert, import-curl, export, engine, shell-path or elisp-path');
   if (command === 'convert') return convertCommand(files, { output: v.output, to: v.to }, io);
   if (command !== 'run') return usage(io, `unknown command ${command}`);
   if (v.output !== undefined || v.to !== undefined) return usage(io, `${v.output !== undefined ? '-o' : '--to'} belongs to sheet convert`);
