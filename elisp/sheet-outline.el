@@ -160,22 +160,40 @@ Within the narrowed part, as restclient.el's `restclient-jump-prev'."
   "The assignment operator of VARIABLE, an outline plist: \":=\" or \"=\"."
   (if (equal (plist-get variable :kind) "lisp") ":=" "="))
 
+(defun sheet--outline-label (request)
+  "METHOD URL of the outline plist REQUEST, and why when the engine refused it."
+  (concat (format "%s %s" (plist-get request :method) (plist-get request :url))
+          (if (plist-get request :refused)
+              (format " (refused: %s)" (plist-get request :refused))
+            "")))
+
 (defun sheet--jump-candidates ()
-  "Completion candidates for the requests and variables: (LABEL . LINE)."
-  (append
-   (mapcar (lambda (r)
-             (cons (format "%s %s  (line %d)"
-                           (plist-get r :method) (plist-get r :url)
-                           (plist-get r :line))
-                   (plist-get r :line)))
-           (sheet--requests))
-   (mapcar (lambda (v)
-             (cons (format "%s %s %s  (line %d)" (plist-get v :name)
-                           (if (equal (plist-get v :kind) "lisp") ":=" "=")
-                           (car (split-string (plist-get v :value) "\n"))
-                           (plist-get v :line))
-                   (plist-get v :line)))
-           (sheet--variables))))
+  "Completion candidates for the requests and variables: (LABEL . LINE).
+In sheet order (by line), requests the engine refuses included."
+  (sort
+   (append
+    (mapcar (lambda (r)
+              (cons (format "%s  (line %d)" (sheet--outline-label r)
+                            (plist-get r :line))
+                    (plist-get r :line)))
+            (sheet--requests))
+    (mapcar (lambda (v)
+              (cons (format "%s %s %s  (line %d)" (plist-get v :name)
+                            (if (equal (plist-get v :kind) "lisp") ":=" "=")
+                            (car (split-string (plist-get v :value) "\n"))
+                            (plist-get v :line))
+                    (plist-get v :line)))
+            (sheet--variables)))
+   (lambda (a b) (< (cdr a) (cdr b)))))
+
+(defun sheet--in-order-table (candidates)
+  "Return a completion table of CANDIDATES keeping their order.
+`completing-read' would otherwise sort them alphabetically."
+  (lambda (string pred action)
+    (if (eq action 'metadata)
+        '(metadata (display-sort-function . identity)
+                   (cycle-sort-function . identity))
+      (complete-with-action action candidates string pred))))
 
 (defun sheet--goto-line (line)
   "Move point to the beginning of 1-based LINE, widening if it is outside."
@@ -189,8 +207,7 @@ Within the narrowed part, as restclient.el's `restclient-jump-prev'."
          (jump (lambda (line)
                  (with-current-buffer buf (sheet--goto-line line))))
          (requests (mapcar (lambda (r)
-                             (cons (format "%s %s" (plist-get r :method)
-                                           (plist-get r :url))
+                             (cons (sheet--outline-label r)
                                    (plist-get r :line)))
                            (sheet--requests)))
          (variables (mapcar (lambda (v)
@@ -215,7 +232,8 @@ Helm is used when it is installed and `sheet-use-helm' is non-nil."
       (helm :sources (sheet--helm-sources) :buffer "*helm sheet*")
     (let* ((candidates (sheet--jump-candidates))
            (choice (completing-read "Jump to request or variable: "
-                                    candidates nil t)))
+                                    (sheet--in-order-table candidates)
+                                    nil t)))
       (when-let ((line (cdr (assoc choice candidates))))
         (sheet--goto-line line)))))
 

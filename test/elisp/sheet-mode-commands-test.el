@@ -116,13 +116,63 @@
     (let ((sheet-use-helm nil) offered)
       (cl-letf (((symbol-function 'completing-read)
                  (lambda (_prompt collection &rest _)
-                   (setq offered (mapcar #'car collection))
+                   (setq offered (all-completions "" collection))
                    (cl-find-if (lambda (c) (string-prefix-p "POST" c)) offered))))
         (sheet-test-key "C-c C-g"))
       (should (cl-find-if (lambda (c) (string-prefix-p ":v = 1" c)) offered))
       (should (cl-find-if (lambda (c) (string-prefix-p "DELETE :base/users/1" c)) offered))
       (should (= 5 (length offered)))
       (should (equal (sheet-test--line-text) "POST :base/users")))))
+
+(ert-deftest sheet-test-jump-list-in-sheet-order ()
+  "Issue 37 item 10: the `completing-read' jump list keeps sheet order, not A-Z."
+  (sheet-test-with-sheet sheet-test--three
+    (let ((sheet-use-helm nil) table)
+      (cl-letf (((symbol-function 'completing-read)
+                 (lambda (_prompt collection &rest _)
+                   (setq table collection)
+                   nil)))
+        (sheet-test-key "C-c C-g"))
+      (should (equal (mapcar (lambda (c) (car (split-string c "  (line")))
+                             (all-completions "" table))
+                     (list (concat ":base = " (sheet-test-api-url))
+                           "GET :base/users" ":v = 1" "POST :base/users"
+                           "DELETE :base/users/1")))
+      ;; The completion UI is told not to sort them.
+      (should (eq (completion-metadata-get (completion-metadata "" table nil)
+                                           'display-sort-function)
+                  #'identity)))))
+
+(ert-deftest sheet-test-refused-request-in-outline ()
+  "Issue 37 item 6: a request the engine refuses is still a request of the outline.
+C-c C-n stops on it, the jump list names it and why, TAB folds it."
+  (sheet-test-with-sheet
+      (concat "GET :base/users\n#\nPOST :base/echo\n"
+              "-> run-hook (message \"unclosed\"\nX-After: 1\n#\n"
+              "DELETE :base/users/1\n")
+    (goto-char (point-min))
+    (sheet-test-key "C-c C-n")
+    (should (equal (sheet-test--line-text) "GET :base/users"))
+    (sheet-test-key "C-c C-n")
+    (should (equal (sheet-test--line-text) "POST :base/echo"))
+    (sheet-test-key "TAB")
+    (should (sheet-test--hidden-p "^X-After"))
+    (sheet-test-goto "^POST")
+    (sheet-test-key "TAB")
+    (should-not (sheet-test--hidden-p "^X-After"))
+    (sheet-test-goto "^POST")
+    (sheet-test-key "C-c C-n")
+    (should (equal (sheet-test--line-text) "DELETE :base/users/1"))
+    (sheet-test-key "C-c C-p")
+    (should (equal (sheet-test--line-text) "POST :base/echo"))
+    (let ((sheet-use-helm nil) offered)
+      (cl-letf (((symbol-function 'completing-read)
+                 (lambda (_prompt collection &rest _)
+                   (setq offered (all-completions "" collection))
+                   nil)))
+        (sheet-test-key "C-c C-g"))
+      (should (member "POST :base/echo (refused: unbalanced parentheses in \
+the run-hook form)  (line 4)" offered)))))
 
 (ert-deftest sheet-test-show-info ()
   "C-c C-i shows the overrides, the variables at point and the hook types."

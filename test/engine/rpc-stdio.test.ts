@@ -63,6 +63,17 @@ describe('stdio server, Lisp-capable client (as sheet-mode)', () => {
     expect(await engine.close()).toBe(0);
   });
 
+  it('sheet/outline lists a refused request too, in line order, with the reason (issue 37 item 6)', async () => {
+    const text = ['GET http://h/a', '#', ':v = 1', 'FETCH http://h/b', '#', 'POST http://h/c', '-> run-hook (message "x"', '#', 'GET http://h/d'].join('\n');
+    const r = (await engine.conn.sendRequest('sheet/outline', { text })) as { requests: unknown[] };
+    expect(r.requests).toEqual([
+      { method: 'GET', url: 'http://h/a', line: 1, startLine: 1, endLine: 1 },
+      { method: 'FETCH', url: 'http://h/b', line: 4, startLine: 3, endLine: 4, refused: 'unknown method FETCH' },
+      { method: 'POST', url: 'http://h/c', line: 6, startLine: 6, endLine: 7, refused: 'unbalanced parentheses in the run-hook form' },
+      { method: 'GET', url: 'http://h/d', line: 9, startLine: 9, endLine: 9 },
+    ]);
+  });
+
   it('sheet/outline lists requests with line ranges and the variable declarations', async () => {
     const text = [':base = http://h', '# one', 'GET :base/a', 'Accept: x', '', 'body', '# two', ':v = 1', 'POST :base/b'].join('\n');
     const r = await engine.conn.sendRequest('sheet/outline', { text });

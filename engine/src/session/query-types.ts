@@ -20,6 +20,11 @@ export interface OutlineRequest {
    * client asks for each value and sends the answers as `prompts` (`sheet/send`, `sheet/curl`).
    */
   prompts?: { name: string; description: string; line: number }[];
+  /**
+   * A request the parser refused (its block's error message): still in the outline, so an
+   * editor moves to it, lists it and folds it (issue 37 item 6; outline.ts).
+   */
+  refused?: string;
 }
 /** A variable declaration of the outline: the parser's own (sheet/ast.ts). */
 export type OutlineVariable = VarDecl;

@@ -28,7 +28,8 @@ import { filterBody } from '../hooks/jq-filter.js';
 import { toCurl } from '../curl/to-curl.js';
 import { toCode } from '../snippet/to-code.js';
 import { loadEnvironment } from '../http-file/environment.js';
-import { promptsOf, requestMeta } from '../resolve/resolve-http.js';
+import { requestMeta } from '../resolve/resolve-http.js';
+import { outlineOf } from './outline.js';
 import { sheetVariables } from './variables.js';
 import { afterHttp, asAssertions, beforeHttp, explainNoEnvironment, httpContext, httpVariables, newHttpState, noteHttpFailure } from './http-file.js';
 import type { RequestRecord } from '../resolve/http-vars.js';
@@ -327,22 +328,9 @@ export class Session {
     return { output, exchange, scripts };
   }
 
-  /** Requests and variable declarations with their lines (`sheet/outline`). */
+  /** Requests (refused ones too) and variable declarations with their lines (`sheet/outline`; outline.ts). */
   outline(text: string, fileName?: string): Outline {
-    const sheet = this.parse(text, fileName);
-    return {
-      requests: sheet.requests.map((r) => ({
-        method: r.method,
-        url: r.url,
-        line: r.line,
-        startLine: r.startLine,
-        endLine: r.endLine,
-        ...(r.body ? { bodyLine: r.body.line } : {}),
-        ...(sheet.syntax === 'http' && promptsOf(r).length ? { prompts: promptsOf(r) } : {}),
-      })),
-      variables: sheet.vars.map((v) => ({ ...v })),
-      diagnostics: sheet.diagnostics.map((d) => ({ ...d })),
-    };
+    return outlineOf(this.parse(text, fileName), text);
   }
 
   /** The overrides and the variables visible at a line, resolved (`sheet/variables`). */
