@@ -36,8 +36,6 @@
 (require 'sheet-body)         ; `sheet--insert-body'
 
 (declare-function org-escape-code-in-string "org-src" (s))
-(declare-function org-table-convert-region "org-table" (beg end &optional sep))
-(declare-function org-table-to-lisp "org-table" (&optional txt))
 (declare-function org-babel-string-read "ob-core" (cell))
 
 (defun sheet-babel--flag (params key)
@@ -144,22 +142,57 @@ RAW: the raw layout (status line, headers, the body untouched)."
       (sheet--insert-body (plist-get result :presentation) nil))
     (buffer-substring-no-properties (point-min) (point-max))))
 
+(defun sheet-babel--csv-rows (text)
+  "The rows of TEXT, comma-separated values as RFC 4180 writes them.
+A list of rows, each a list of cells: a quoted cell (jq's `@csv'
+quotes strings) is a string, its doubled quotes undoubled and its
+commas and line breaks kept; an unquoted cell that reads as a
+number is that number, else a string.  Org's own reader
+\(`org-table-convert-region') drops the quotes of \"\"hi\"\"."
+  (let ((pos 0) (len (length text)) rows row)
+    (while (< pos len)
+      (let (cell quoted)
+        (if (eq (aref text pos) ?\")
+            (let ((parts nil) (start (1+ pos)) (end nil))
+              (setq quoted t pos (1+ pos))
+              (while (not end)
+                (let ((q (string-search "\"" text pos)))
+                  (cond
+                   ((null q) (push (substring text start) parts)
+                    (setq end len pos len))
+                   ((and (< (1+ q) len) (eq (aref text (1+ q)) ?\"))
+                    (push (substring text start (1+ q)) parts)
+                    (setq start (+ q 2) pos (+ q 2)))
+                   (t (push (substring text start q) parts)
+                      (setq end q pos (1+ q))))))
+              (setq cell (apply #'concat (nreverse parts))))
+          (let ((stop (or (string-match "[,\n]" text pos) len)))
+            (setq cell (string-trim-right (substring text pos stop) "\r")
+                  pos stop)))
+        (push (if (and (not quoted)
+                       (string-match-p
+                        "\\`-?[0-9]+\\(?:\\.[0-9]+\\)?\\'" cell))
+                  (string-to-number cell)
+                cell)
+              row)
+        (cond
+         ((>= pos len) (push (nreverse row) rows) (setq row nil))
+         ((eq (aref text pos) ?,) (setq pos (1+ pos))
+          (when (= pos len) (push "" row)))
+         (t (push (nreverse row) rows)
+            (setq row nil pos (1+ pos))))))
+    (when row (push (nreverse row) rows))
+    (nreverse rows)))
+
 (defun sheet-babel--table (text)
-  "Return TEXT (comma-separated lines) as a list of rows, as ob-restclient."
-  (require 'org-table)
-  (with-temp-buffer
-    (insert text)
-    (when (> (point-max) 1)
-      (org-table-convert-region (point-min) (point-max) '(4))
-      (let ((rows (delq nil (mapcar (lambda (row)
-                                      (and (not (eq row 'hline))
-                                           (mapcar #'org-babel-string-read
-                                                   row)))
-                                    (org-table-to-lisp)))))
-        (pcase rows
-          (`((,scalar)) scalar)
-          (`(,scalar) scalar)
-          (_ rows))))))
+  "Return TEXT (comma-separated lines) as a list of rows, as ob-restclient.
+One row of one cell is that cell."
+  (let ((rows (sheet-babel--csv-rows text)))
+    (pcase rows
+      ('nil nil)
+      (`((,scalar)) scalar)
+      (`(,scalar) scalar)
+      (_ rows))))
 
 (defun sheet-babel-save (result file)
   "Write the body of the engine's RESULT to FILE; return FILE.

@@ -161,7 +161,7 @@ Within the narrowed part, as restclient.el's `restclient-jump-prev'."
   (if (equal (plist-get variable :kind) "lisp") ":=" "="))
 
 (defun sheet--outline-label (request)
-  "METHOD URL of the outline plist REQUEST, and why when the engine refused it."
+  "METHOD URL of the outline plist REQUEST, and why if it was refused."
   (concat (format "%s %s" (plist-get request :method) (plist-get request :url))
           (if (plist-get request :refused)
               (format " (refused: %s)" (plist-get request :refused))

@@ -184,6 +184,17 @@ GET http://127.0.0.1:1/
   (should (equal (cdr (assoc "sheet" org-src-lang-modes)) 'sheet))
   (should (eq (org-src-get-lang-mode "sheet") 'sheet-mode)))
 
+(ert-deftest sheet-test-babel-results-table-quoted-csv ()
+  "Issue 37 item 10: `:results table' keeps quoted CSV text (RFC 4180), quotes and commas."
+  (ob-sheet-test-with-org "#+name: quoted
+#+begin_src sheet :var base=\"%s\" :jq .[0:2][] | [.id, \"says \\\"hi\\\", \\(.name)\"] | @csv :jq-args -r :results table
+GET :base/users
+#+end_src
+"
+    (let ((text (ob-sheet-test-run "quoted")))
+      (should (string-match-p "^| 1 | says \"hi\", Ada Lovelace +|$" text))
+      (should (string-match-p "^| 2 | says \"hi\", Alan Turing +|$" text)))))
+
 (ert-deftest sheet-test-babel-reference-waits-for-the-value ()
   "A block another refers to (`:var x=block') answers now, even async."
   (let ((sheet-babel-async t))
