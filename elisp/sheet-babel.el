@@ -199,7 +199,9 @@ One row of one cell is that cell."
 The body as received (the send was raw): text written in its
 charset (UTF-8 when it has none or Emacs does not know it), bytes
 as they came.  Written in full or not at all (a temporary file
-renamed over FILE)."
+renamed over FILE), with FILE's modes when it exists, else those
+the umask gives a new file (`default-file-modes'), as `write-region'
+would: the temporary file alone is private (0600)."
   (let* ((presentation (plist-get result :presentation))
          (charset (plist-get presentation :charset))
          (coding (or (and (equal (plist-get presentation :kind) "text")
@@ -218,6 +220,8 @@ renamed over FILE)."
             (sheet--insert-body presentation t)
             (let ((coding-system-for-write coding))
               (write-region nil nil temp nil 'silent)))
+          (set-file-modes temp (or (file-modes file)
+                                   (logand #o666 (default-file-modes))))
           (rename-file temp file t))
       (error (ignore-errors (delete-file temp))
              (signal (car err) (cdr err))))

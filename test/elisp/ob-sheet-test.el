@@ -322,5 +322,22 @@ GET %s/users/1
           (goto-char (org-babel-find-named-block "f"))
           (should (equal (ob-sheet-test-result) "[[file:user.json]]\n")))))))
 
+(ert-deftest sheet-test-babel-file-follows-umask ()
+  "Issue 37 item 10: a `:file' result is written with the umask's modes, not 0600.
+A file that exists keeps its own modes, as Emacs's `write-region' does."
+  (dolist (umask '(#o022 #o027))
+    (ob-sheet-test-with-org "#+name: f
+#+begin_src sheet :results file :file user.json
+GET %s/users/1
+#+end_src
+"
+      (let ((file (expand-file-name "user.json" dir)))
+        (with-file-modes (logand #o777 (lognot umask))
+          (ob-sheet-test-run "f"))
+        (should (= (file-modes file) (logand #o666 (lognot umask))))
+        (set-file-modes file #o604)
+        (ob-sheet-test-run "f")
+        (should (= (file-modes file) #o604))))))
+
 (provide 'ob-sheet-test)
 ;;; ob-sheet-test.el ends here
