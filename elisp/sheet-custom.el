@@ -94,6 +94,24 @@ reordering, the buffer read-only).  nil never turns it on."
   :type '(choice (const :tag "Never" nil)
                  (natnum :tag "Characters")))
 
+(defconst sheet-version
+  (eval-when-compile
+    (require 'lisp-mnt)
+    (lm-with-file (or (macroexp-file-name) buffer-file-name)
+      (lm-version)))
+  "The version of sheet-mode, this file's Version header.
+The same as the engine's (engine/package.json), which the Version
+headers of every file of the package repeat.")
+
+(defcustom sheet-user-agent t
+  "The User-Agent header sent when a request has none.
+t: sheet-rest/VERSION (`sheet-version'), as curl sends curl/VERSION;
+a string: that; nil: none, as restclient.el (url.el's own aside).
+A request's own User-Agent line always wins."
+  :type '(choice (const :tag "sheet-rest/VERSION" t)
+                 (string :tag "This User-Agent")
+                 (const :tag "None" nil)))
+
 (defcustom sheet-cookie-jar-file nil
   "File that keeps the engine's cookies, in the Netscape format curl uses.
 nil keeps them for Emacs's session, in a private file of it that

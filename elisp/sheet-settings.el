@@ -107,7 +107,11 @@ files expanded, or nil when there are none."
          :timeoutMs (if sheet-timeout
                         (max 1 (round (* 1000 sheet-timeout)))
                       0)
-         :cookieJarFile (sheet-engine--jar-setting))
+         :cookieJarFile (sheet-engine--jar-setting)
+         :userAgent (if (stringp sheet-user-agent)
+                        sheet-user-agent
+                      (and sheet-user-agent
+                           (concat "sheet-rest/" sheet-version))))
    (sheet-engine--redirect-settings)))
 
 (provide 'sheet-settings)

@@ -8,6 +8,36 @@
 
 (require 'test-helper)
 
+(defun sheet-test--echoed-user-agent ()
+  "Send the request at point to /echo; return the User-Agent the server got, or nil."
+  (with-current-buffer (sheet-test-send-and-wait)
+    (goto-char (point-min))
+    (let ((echo (json-parse-string
+                 (buffer-substring-no-properties
+                  (point-min) (save-excursion (forward-sexp) (point)))
+                 :object-type 'plist)))
+      (plist-get (plist-get echo :headers) :user-agent))))
+
+(ert-deftest sheet-test-setting-user-agent ()
+  "Issue 37 item 10: `sheet-user-agent' sends sheet-rest/VERSION unless the request has one."
+  (sheet-test-with-sheet "GET :base/echo/ua\n#\nGET :base/echo/own\nUser-Agent: mine/1\n"
+    (sheet-test-goto "^GET :base/echo/ua")
+    (should (equal (sheet-test--echoed-user-agent)
+                   (concat "sheet-rest/" sheet-version)))
+    (let ((sheet-user-agent "probe/2"))
+      (should (equal (sheet-test--echoed-user-agent) "probe/2")))
+    (let ((sheet-user-agent nil))
+      (should-not (sheet-test--echoed-user-agent)))
+    ;; The request's own header wins, written once.
+    (sheet-test-goto "^GET :base/echo/own")
+    (should (equal (sheet-test--echoed-user-agent) "mine/1"))
+    (should (equal sheet-version
+                   (with-temp-buffer
+                     (insert-file-contents
+                      (expand-file-name "engine/package.json" sheet-test-root))
+                     (plist-get (json-parse-buffer :object-type 'plist)
+                                :version))))))
+
 (ert-deftest sheet-test-setting-log-request ()
   "`sheet-log-request': t logs each request to *Messages*, nil does not."
   (sheet-test-with-sheet "GET :base/echo/logged?x=1\n"

@@ -30,6 +30,7 @@ import { toCode } from '../snippet/to-code.js';
 import { loadEnvironment } from '../http-file/environment.js';
 import { requestMeta } from '../resolve/resolve-http.js';
 import { outlineOf } from './outline.js';
+import { withUserAgent } from './user-agent.js';
 import { sheetVariables } from './variables.js';
 import { afterHttp, asAssertions, beforeHttp, explainNoEnvironment, httpContext, httpVariables, newHttpState, noteHttpFailure } from './http-file.js';
 import type { RequestRecord } from '../resolve/http-vars.js';
@@ -264,7 +265,7 @@ export class Session {
     const spillAt = this.spillBigBodies ? SPILL_MIN_BYTES : spillBytes(s.threshold, p.bodyFileMin);
     let sink: SpillSink | undefined;
     // The request was sent: a jar that cannot be saved is a warning, never the request's failure.
-    const sent = await sendExchange(resolved.request, {
+    const sent = await sendExchange(withUserAgent(resolved.request, s.userAgent), {
       ...(s.inhibitCookies ? {} : { jar: this.jar }),
       sendCookies: !meta?.noCookieJar,
       send: {

@@ -24,6 +24,11 @@ export interface Settings {
    * sheet-mode sends restclient.el's `url-max-redirections` here when it is not its default.
    */
   maxRedirects?: number;
+  /**
+   * The `User-Agent` sent when the request sets none (sheet-mode's `sheet-user-agent`, by default
+   * `sheet-rest/VERSION`, as curl sends `curl/VERSION`; issue 37 item 10). null (the default): none.
+   */
+  userAgent?: string | null;
   /** Persist the cookie jar to this file, in the Netscape format curl reads and writes. */
   cookieJarFile?: string | null;
   /** Accept any TLS certificate (curl's `-k`; `sheet run --insecure`); default false. */
