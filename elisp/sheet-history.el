@@ -174,8 +174,9 @@ DISPLAY non-nil: display the buffer too."
           (goto-char (point-min)))
         (setq sheet--response-info result)
         (sheet-response-mode 1)
+        (buffer-enable-undo)
         (set-buffer-modified-p nil)
-        (setq buffer-read-only t)))
+        (setq buffer-read-only nil)))
     (when display (display-buffer buf))
     buf))
 

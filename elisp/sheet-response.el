@@ -25,8 +25,8 @@
 ;; `client.log' lines, or the raw layout (C-c C-r); the
 ;; hooks in order (`sheet-response-received-hook', then
 ;; `sheet-response-loaded-hook', then the sheet's `run-hook' forms);
-;; `sheet-response-mode'.  The buffer is read-only once filled (the
-;; hooks and `run-hook' forms may still edit it), and a line longer
+;; `sheet-response-mode'.  The buffer is read-only while it is filled,
+;; then editable as restclient.el's (q still quits), and a line longer
 ;; than `sheet-response-long-line-threshold' turns on
 ;; `so-long-minor-mode'.  Called by sheet-send.el with the engine's
 ;; answer to `sheet/send'.
@@ -321,10 +321,11 @@ report them so."
   "Format the current buffer, filled with RESULT, and run the hooks.
 RAW: the raw layout.  THRESHOLD: the sheet's size threshold;
 LONG-LINES: its `sheet-response-long-line-threshold'.  KEY: the
-request's key in the response history (sheet-history.el).  The buffer
-is left read-only, as restclient.el's; the loaded hook and the
-`run-hook' forms run with `inhibit-read-only' bound, so that they
-may edit it."
+request's key in the response history (sheet-history.el).  The buffer,
+read-only while it is filled, is left editable with undo, as
+restclient.el's (`sheet-response-mode' keeps q for `quit-window');
+the loaded hook and the `run-hook' forms run with `inhibit-read-only'
+bound, so that they may edit it whatever they do with it."
   (let ((inhibit-read-only t)
         (sheet-response-size-threshold threshold)
         (sheet-response-long-line-threshold long-lines))
@@ -338,7 +339,7 @@ may edit it."
     (sheet-response-mode 1)
     (buffer-enable-undo)
     (set-buffer-modified-p nil)
-    (setq buffer-read-only t)
+    (setq buffer-read-only nil)
     (run-hooks 'sheet-response-loaded-hook)
     (sheet--run-hook-forms
      (plist-get (plist-get result :hooks) :runHooks))))

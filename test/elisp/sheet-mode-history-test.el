@@ -92,7 +92,7 @@ POST :base/reset
         (should-not (string-match-p "Hedy Lamarr" (buffer-string)))
         (should (string-match-p "^// HTTP/1.1 200 OK$" (buffer-string)))
         (should (string-match-p "^// From the history: received " (buffer-string)))
-        (should buffer-read-only)))))
+        (should-not buffer-read-only)))))
 
 (ert-deftest sheet-test-history-http10-status-line ()
   "An HTTP/1.0 server's status line says HTTP/1.0, in the trailer and the history."

@@ -235,21 +235,32 @@
 ;;; sheet-mode-restclient-test.el ends here
 
 (ert-deftest sheet-test-readme-first-snippet-in-plain-emacs ()
-  "The README's first install snippet works in a plain Emacs (no use-package needed)."
+  "The README's first two install snippets work in a plain Emacs (no use-package needed).
+The npm one (`sheet elisp-path', with the checkout's launcher on PATH:
+in a checkout it prints this elisp/), then the checkout one."
   (let* ((readme (with-temp-buffer
                    (insert-file-contents (expand-file-name "README.md" sheet-test-root))
                    (buffer-string)))
-         (snippet (progn (string-match "```elisp\n\\(\\(?:.\\|\n\\)*?\\)```" readme)
-                         (match-string 1 readme)))
-         (snippet (replace-regexp-in-string
-                   (regexp-quote "~/src/sheet-rest/elisp")
-                   (expand-file-name "elisp" sheet-test-root) snippet t t))
-         (form (format "(progn %s (princ (list (featurep 'sheet-mode) (assoc-default \"a.sheet\" auto-mode-alist #'string-match))))"
-                       snippet)))
-    (should-not (string-match-p "use-package" snippet))
-    (with-temp-buffer
-      (should (eql 0 (call-process "emacs" nil t nil "--batch" "-Q" "--eval" form)))
-      (should (string-match-p "(t sheet-mode)" (buffer-string))))))
+         (start 0)
+         (process-environment
+          (cons (concat "PATH=" (expand-file-name "engine/bin" sheet-test-root)
+                        ":" (getenv "PATH"))
+                process-environment)))
+    (dotimes (_ 2)
+      (let* ((snippet (progn (string-match "```elisp\n\\(\\(?:.\\|\n\\)*?\\)```" readme start)
+                             (setq start (match-end 0))
+                             (match-string 1 readme)))
+             (snippet (replace-regexp-in-string
+                       (regexp-quote "~/src/sheet-rest/elisp")
+                       (expand-file-name "elisp" sheet-test-root) snippet t t))
+             (form (format "(progn %s (princ (list (featurep 'sheet-mode) (assoc-default \"a.sheet\" auto-mode-alist #'string-match) (locate-library \"sheet-mode\"))))"
+                           snippet)))
+        (should-not (string-match-p "use-package" snippet))
+        (with-temp-buffer
+          (should (eql 0 (call-process "emacs" nil t nil "--batch" "-Q" "--eval" form)))
+          (should (string-match-p "(t sheet-mode " (buffer-string)))
+          (should (string-match-p (regexp-quote (expand-file-name "elisp/sheet-mode.el" sheet-test-root))
+                                  (buffer-string))))))))
 
 (defun sheet-test--body-of (buffer)
   "BUFFER's text up to its trailer (its first comment line naming GET)."
