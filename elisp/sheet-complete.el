@@ -206,9 +206,19 @@ engine (`sheet/completions'), without waiting on it while typing."
                                                          " header"))
                                  (plist-get result :headers)))))))
         (when candidates
-          (list (nth 1 context) (point) (append candidates nil)
-                :exclusive 'no
-                :annotation-function #'sheet--completion-annotate))))))
+          (append
+           (list (nth 1 context) (point) (append candidates nil)
+                 :exclusive 'no
+                 :annotation-function #'sheet--completion-annotate)
+           (and (eq (car context) 'http-variable)
+                (list :exit-function #'sheet--close-braces))))))))
+
+(defun sheet--close-braces (_name status)
+  "Close the `{{' of a completed `.http' variable name with `}}'.
+STATUS `finished' (the name is complete), and only when `}}' does
+not follow already, as VS Code REST Client's completion does."
+  (when (and (eq status 'finished) (not (looking-at-p "}}")))
+    (insert "}}")))
 
 (provide 'sheet-complete)
 ;;; sheet-complete.el ends here

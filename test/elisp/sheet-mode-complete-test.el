@@ -66,7 +66,16 @@
                               (funcall (plist-get (nthcdr 3 capf) :annotation-function)
                                        (car (all-completions "$time" (nth 2 capf)))))))
     (insert "stamp}}\nX-P: {{pa")
-    (should (equal (sheet-test-complete--candidates) '("path")))))
+    (should (equal (sheet-test-complete--candidates) '("path")))
+    ;; Issue 37 item 10: completing the name closes the braces, once.
+    (completion-at-point)
+    (should (looking-back "^X-P: {{path}}" (line-beginning-position)))
+    (insert "\nX-Q: {{}}")
+    (backward-char 2)
+    (insert "pa")
+    (completion-at-point)
+    (should (equal (buffer-substring (line-beginning-position) (line-end-position))
+                   "X-Q: {{path}}"))))
 
 (ert-deftest sheet-test-complete-never-waits ()
   "Once a buffer has an answer, completion uses it and asks again in the background."
