@@ -23,11 +23,14 @@
 ;; response buffer as it was shown; `sheet-response-diff' shows the
 ;; difference between the bodies of the request's last two.
 ;;
-;; A request is known by its file (or buffer name) and its request
-;; line as written, `GET :base/users/:id': the history survives edits
+;; A request is known by its file (or buffer name) and its identity
+;; (`sheet-history-identity'): its `# @name', else its request line as
+;; written, `GET :base/users/:id', and which of the requests with that
+;; line it is (issue 37 item 7: two `POST :base/echo' of a GraphQL
+;; sheet shared one history before).  The history survives edits
 ;; anywhere else (lines added above it, its headers and body changed,
-;; other requests moved) and a new request line starts a new history.
-;; Two requests of one sheet with the same request line share one.
+;; other requests added or moved) and a new request line starts a new
+;; history.
 ;; Filled by sheet-response.el when a response buffer is, and by
 ;; ob-sheet.el when an Org `sheet' block is answered (the Org file,
 ;; the block's first request line); loaded by sheet-send.el.
@@ -41,6 +44,8 @@
 (require 'sheet-response)
 
 (declare-function sheet--request-label "sheet-send" ())
+(declare-function sheet--request-line-regexp "sheet-send" ())
+(declare-function sheet--matched-label "sheet-send" ())
 (declare-function sheet--first-request-label "sheet-send" (text))
 (declare-function org-src-edit-buffer-p "org-src" (&optional buffer))
 (declare-function org-src-source-buffer "org-src" ())
@@ -65,6 +70,31 @@ shares the block's history (ob-sheet.el)."
                        (org-src-source-buffer))))
       (with-current-buffer (if (buffer-live-p source) source buffer)
         (cons (or buffer-file-name (buffer-name)) label)))))
+
+(defun sheet-history-identity (where)
+  "The identity of the request WHERE, (START . LABEL), of the current buffer.
+\"@NAME\" when a `# @name NAME' line (or `// @name') is among the
+comment lines just above its request line at START; else LABEL, its
+request line as written, followed by \" #N\" when it is the Nth
+request with that line in the buffer (N > 1).  A text scan: no
+outline round trip."
+  (save-excursion
+    (save-restriction
+      (widen)
+      (goto-char (car where))
+      (or (catch 'name
+            (while (and (zerop (forward-line -1))
+                        (looking-at "\\(?:#\\|//\\)"))
+              (when (looking-at
+                     "\\(?:#\\|//\\)[ \t]*@name[ \t]+\\([^ \t\n]+\\)")
+                (throw 'name (concat "@" (match-string-no-properties 1)))))
+            nil)
+          (let ((n 1) (re (sheet--request-line-regexp)))
+            (goto-char (point-min))
+            (while (re-search-forward re (car where) t)
+              (when (equal (sheet--matched-label) (cdr where))
+                (setq n (1+ n))))
+            (if (= n 1) (cdr where) (format "%s #%d" (cdr where) n)))))))
 
 (defun sheet-history--strip (result)
   "RESULT with its presentation's body (text, file, bytes) left out."
@@ -92,15 +122,16 @@ The current buffer holds its body, as shown, and nothing else yet."
                sheet-history--table))))
 
 (defun sheet-history--label-at-point ()
-  "The label \"METHOD URL\" of the request at point, or nil.
-In a sheet, the request line at or above point; in Org, the first
-request line of the `sheet' block at point (ob-sheet.el records
-the block's responses under it)."
+  "The identity of the request at point, or nil.
+In a sheet, `sheet-history-identity' of the request at point; in
+Org, the first request line of the `sheet' block at point
+\(ob-sheet.el records the block's responses under it)."
   (if (derived-mode-p 'org-mode)
       (let ((info (org-babel-get-src-block-info 'light)))
         (and info (equal (car info) "sheet")
              (sheet--first-request-label (nth 1 info))))
-    (cdr (sheet--request-label))))
+    (let ((where (sheet--request-label)))
+      (and where (sheet-history-identity where)))))
 
 (defun sheet-history--at-point ()
   "The key and the responses of the request at point, or a `user-error'."

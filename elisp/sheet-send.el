@@ -296,7 +296,8 @@ DISPLAY is `select' (show and select the response window), `stay'
          (sheet-buffer (current-buffer))
          (line (sheet--line))
          (label (or (cdr where) "request"))
-         (key (and where (sheet-history-key sheet-buffer (cdr where))))
+         (key (and where (sheet-history-key sheet-buffer
+                                             (sheet-history-identity where))))
          (context (sheet-engine--new-context sheet-buffer))
          (params (append (sheet--location-params)
                          prompts

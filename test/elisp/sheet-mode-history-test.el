@@ -62,6 +62,44 @@ POST :base/reset
       (insert "?page=2")
       (should-error (sheet-history--at-point) :type 'user-error))))
 
+(ert-deftest sheet-test-history-same-request-line-two-requests ()
+  "Issue 37 item 7: two requests with one request line keep two histories.
+Known by position among the requests with that line (following edits
+elsewhere), or by `# @name'."
+  (sheet-test-with-sheet (concat "POST :base/echo\nContent-Type: text/plain\n\nfirst\n"
+                                 "#\nPOST :base/echo\nContent-Type: text/plain\n\nsecond\n"
+                                 "#\n# @name third\nPOST :base/echo\n")
+    (clrhash sheet-history--table)
+    (let ((bodies (lambda ()
+                    (mapcar (lambda (e)
+                              (cond ((string-match-p "first" (plist-get e :body)) 'first)
+                                    ((string-match-p "second" (plist-get e :body)) 'second)
+                                    (t 'other)))
+                            (cdr (sheet-history--at-point))))))
+      (sheet-test-goto "^POST :base/echo")
+      (sheet-test-send-and-wait)
+      (forward-line 5)
+      (should (looking-at-p "POST :base/echo\nContent-Type: text/plain\n\nsecond"))
+      (sheet-test-send-and-wait)
+      (sheet-test-send-and-wait)
+      (should (equal (funcall bodies) '(second second)))
+      (sheet-test-goto "^POST :base/echo")
+      (should (equal (funcall bodies) '(first)))
+      ;; A request added above, with another request line: each keeps its own.
+      (goto-char (point-min))
+      (insert "GET :base/users\n#\n")
+      (sheet-test-goto "^POST :base/echo")
+      (should (equal (funcall bodies) '(first)))
+      (forward-line 5)
+      (should (equal (funcall bodies) '(second second)))
+      ;; A named request is known by its name.
+      (sheet-test-goto "^# @name third")
+      (forward-line)
+      (sheet-test-send-and-wait)
+      (should (equal (car (car (sheet-history--at-point)))
+                     (buffer-name)))
+      (should (equal (cdr (car (sheet-history--at-point))) "@third")))))
+
 (ert-deftest sheet-test-history-c-c-c-h-shows-an-earlier-response ()
   "C-c C-h offers the responses, annotated, and shows the one chosen."
   (sheet-test-with-history
