@@ -21,11 +21,13 @@
 ;; sheet-mode buffers (issue 25 item 3): on a variable (`:name', or
 ;; `{{name}}' in a `.http' file) its value and where it comes from
 ;; (its declaration line, an override set by a hook or
-;; `sheet-set-var', the environment); on a request line the URL after
-;; substitution.  The engine answers asynchronously (`sheet/variables'
-;; and `sheet/curl' with `lookup': no `:=' form is evaluated, no
-;; pre-request script runs), so Eldoc never waits on it; nothing is
-;; shown while the engine is not running.  Emacs only looks at the
+;; `sheet-set-var', the environment: its value from the first
+;; look-up, masked when a private environment file gives it); on a
+;; request line the URL after substitution.  The engine answers
+;; asynchronously (`sheet/variables' and `sheet/curl' with `lookup':
+;; no `:=' form is evaluated, no pre-request script runs), so Eldoc
+;; never waits on it; nothing is shown while the engine is not
+;; running.  Emacs only looks at the
 ;; text around point to know what point is on.  Loaded by
 ;; sheet-mode.el.
 
@@ -83,6 +85,8 @@
                             (plist-get result :overrides)))
         (declared (seq-find (lambda (v) (equal (plist-get v :name) name))
                             (plist-get result :variables)))
+        (env (seq-find (lambda (v) (equal (plist-get v :name) name))
+                       (plist-get result :environment)))
         (source (seq-find (lambda (v) (equal (plist-get v :name) name))
                           (plist-get (plist-get sheet--completions :result)
                                      :variables))))
@@ -95,6 +99,14 @@
               (or (plist-get declared :value)
                   (format "[%s]" (plist-get declared :error)))
               (plist-get declared :line)))
+     (env
+      (format "%s = %s  (%sfrom the environment%s)" name
+              (cond ((plist-get env :secret) "********")
+                    ((plist-get env :value))
+                    (t (format "[%s]" (plist-get env :error))))
+              (if (plist-get env :secret) "secret, " "")
+              (let ((current (sheet-environment-current)))
+                (if current (format " %s" current) ", $shared"))))
      ((equal (plist-get source :source) "environment")
       (format "%s  (from the environment%s)" name
               (let ((env (sheet-environment-current)))

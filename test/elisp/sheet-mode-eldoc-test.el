@@ -54,11 +54,30 @@
     (insert "X-A: {{w")
     (sheet-completion-at-point)
     (should (equal (sheet-test-eldoc--at "{{pa") "path = /a  (line 1)"))
-    (should (equal (sheet-test-eldoc--at "w={{w") "who  (from the environment dev)"))
+    (should (equal (sheet-test-eldoc--at "w={{w") "who = ada  (from the environment dev)"))
     (should (equal (sheet-test-eldoc--at "{{\\$time")
                    "$timestamp  (system variable: {{$timestamp [offset unit]}})"))
     (should (string-match-p "\\`URL: http://h/a\\?w=ada&t=[0-9]+\\'"
                             (sheet-test-eldoc--at "^GET ")))))
+
+(ert-deftest sheet-test-eldoc-http-environment-first-request ()
+  "Issue 37 item 8: `{{host}}' shows its value and source at once, a secret masked.
+No completion used first; a private environment file's value is a secret."
+  (sheet-test-visiting "api.http"
+      (progn
+        (with-temp-file (expand-file-name "http-client.env.json" dir)
+          (insert "{\"dev\": {\"host\": \"api.example.org\"}}"))
+        (with-temp-file (expand-file-name "http-client.private.env.json" dir)
+          (insert "{\"dev\": {\"token\": \"s3cr3t\"}}"))
+        (with-temp-file file
+          (insert "GET https://{{host}}/x\nAuthorization: Bearer {{token}}\n")))
+    (sheet-test-send-and-wait-ready)
+    (sheet-set-environment "dev")
+    (should (equal (sheet-test-eldoc--at "{{ho")
+                   "host = api.example.org  (from the environment dev)"))
+    (let ((shown (sheet-test-eldoc--at "{{tok")))
+      (should (equal shown "token = ********  (secret, from the environment dev)"))
+      (should-not (string-match-p "s3cr3t" shown)))))
 
 (provide 'sheet-mode-eldoc-test)
 ;;; sheet-mode-eldoc-test.el ends here

@@ -30,6 +30,11 @@ export interface Environment {
   variables: Record<string, string>;
   /** Names whose value comes from a JetBrains file (they outrank globals and file variables). */
   jetbrains: Set<string>;
+  /**
+   * Names whose value comes from a private file (`http-client.private.env.json`, Visual Studio's
+   * `http-client.env.json.user`): secrets, which an editor masks (issue 37 item 8).
+   */
+  secrets: Set<string>;
   /** The files read, nearest first. */
   files: string[];
   /** Every environment name the files define (without `$shared`), sorted. */
@@ -150,11 +155,14 @@ export function loadEnvironment(filePath: string, envName?: string): Environment
     files.push(dotenvAbove);
   }
   const jetbrains = new Set<string>();
+  const secrets = new Set<string>();
   const take = (s: Record<string, unknown> | undefined, key: string) => {
     for (const [k, v] of Object.entries(s ? section(s[key]) : {})) {
       variables[k] = v;
       if (s === vs) jetbrains.delete(k);
       else jetbrains.add(k);
+      if (s === jbPriv || s === vsUser) secrets.add(k);
+      else secrets.delete(k);
     }
   };
   for (const s of envFiles) take(s, '$shared');
@@ -168,5 +176,5 @@ export function loadEnvironment(filePath: string, envName?: string): Environment
   }
   const envFile = path.join(dir, '.env');
   const dotenv = envFile === dotenvAbove ? readDotenv(envFile) : {};
-  return { ...(envName !== undefined ? { name: envName } : {}), variables, jetbrains, files, available, dotenv, clientCertificates };
+  return { ...(envName !== undefined ? { name: envName } : {}), variables, jetbrains, secrets, files, available, dotenv, clientCertificates };
 }

@@ -194,6 +194,22 @@ export function httpVariables(sheet: Sheet, ctx: HttpVarContext, maxDepth: numbe
 }
 
 /**
+ * The variables of the environment `env` as `sheet/variables` lists them (`environment`): each
+ * substituted in `ctx` (its file variables, overrides...), `secret` when a private file gives it.
+ */
+export function httpEnvironmentValues(env: Environment, ctx: HttpVarContext, maxDepth: number): NonNullable<VariablesOutput['environment']> {
+  return Object.entries(env.variables).map(([name, raw]) => {
+    const entry: NonNullable<VariablesOutput['environment']>[number] = { name, ...(env.secrets.has(name) ? { secret: true } : {}) };
+    try {
+      entry.value = substituteHttp(raw, { ...ctx, maxDepth }, 0);
+    } catch (e) {
+      entry.error = isEngineError(e) ? e.message : String(e);
+    }
+    return entry;
+  });
+}
+
+/**
  * `e` told that no environment is chosen, when that may be why: an `unknown-variable` error
  * (`{{X}} is not defined`, not one of a failed request) of a `.http` request sent without an
  * environment while the environment files above `file` define some (issue 22 item 6). The

@@ -65,6 +65,12 @@ export interface VariablesOutput {
     /** With `value`: the references left in it after the pass limit (`vars-cycle`, `vars-unresolved` messages). */
     warning?: string;
   }[];
+  /**
+   * `.http` files: the chosen environment's variables (`$shared` under it, the `.env` values
+   * below), each substituted, `secret` when a private environment file gives it (issue 37
+   * item 8: Eldoc shows them from the first look-up, a secret masked).
+   */
+  environment?: { name: string; value?: string; error?: string; secret?: boolean }[];
   /** Hook types the engine knows. */
   hookTypes: { name: string; args: string; doc: string }[];
 }

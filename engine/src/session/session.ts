@@ -32,7 +32,7 @@ import { requestMeta } from '../resolve/resolve-http.js';
 import { outlineOf } from './outline.js';
 import { withUserAgent } from './user-agent.js';
 import { sheetVariables } from './variables.js';
-import { afterHttp, asAssertions, beforeHttp, explainNoEnvironment, httpContext, httpVariables, newHttpState, noteHttpFailure } from './http-file.js';
+import { afterHttp, asAssertions, beforeHttp, explainNoEnvironment, httpContext, httpEnvironmentValues, httpVariables, newHttpState, noteHttpFailure } from './http-file.js';
 import type { RequestRecord } from '../resolve/http-vars.js';
 import { isEngineError } from '../errors.js';
 import type { Request } from '../model.js';
@@ -340,10 +340,12 @@ export class Session {
     const s = this.merged(p.settings);
     const sheet = this.parse(p.text, p.path);
     if (sheet.syntax === 'http') {
-      const ctx = httpContext(undefined, p.path, p.env, this.overrides, this.http);
+      const env = loadEnvironment(p.path ?? path.join(process.cwd(), 'untitled.http'), p.env || undefined);
+      const ctx = httpContext(undefined, p.path, env, this.overrides, this.http);
       return {
         overrides: [...this.overrides].map(([name, value]) => ({ name, value })),
         variables: httpVariables(sheet, ctx, s.maxPasses),
+        environment: httpEnvironmentValues(env, { ...ctx, fileVars: new Map(sheet.vars.map((v) => [v.name, v.value])) }, s.maxPasses),
         hookTypes: HOOK_TYPES,
       };
     }
