@@ -252,7 +252,10 @@ result (`sheet-babel-error'), the answers to secret prompts masked."
                            (error (funcall fail (error-message-string err)))))
                        :error-fn
                        (lambda (err)
-                         (funcall fail (sheet-engine--error-text err))))
+                         (funcall fail
+                                  (if (eql (plist-get err :code) -1)
+                                      (sheet--died-text err "the block")
+                                    (sheet-engine--error-text err)))))
                       ;; \[sheet-cancel] cancels it as any send.
                       (setq id (sheet-engine--last-id conn))
                       (push id sheet-engine--in-flight)

@@ -166,6 +166,12 @@ Reading a file is much faster than reading and parsing a JSON-RPC
 message of several megabytes (docs/protocol.md, `bodyFileMin').
 nil: every body comes inside the engine's answer.")
 
+(defun sheet--died-text (err what)
+  "The message for ERR, jsonrpc.el's code -1 (\"Server died\"), sending WHAT.
+For a send (\"the request at line 12\") and Org blocks (\"the block\")."
+  (format "the engine died (%s) while sending %s; the next command \
+starts a new one" (plist-get err :message) what))
+
 (defun sheet--report-send-error (err line)
   "Report the error ERR of the send of the request at LINE.
 The answers to secret prompts are masked (`sheet--mask-secrets')."
@@ -180,9 +186,7 @@ The answers to secret prompts are masked (`sheet--mask-secrets')."
             text
           (format "request cancelled: %s" text))))
       ((eql (plist-get err :code) -1)
-       (format "the engine died (%s) while sending the request at line %d; \
-the next command starts a new one"
-               (plist-get err :message) line))
+       (sheet--died-text err (format "the request at line %d" line)))
       (t (sheet--mask-secrets text))))))
 
 (defvar sheet--sends (make-hash-table)

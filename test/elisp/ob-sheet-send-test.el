@@ -174,6 +174,22 @@ GET %s/users/1
                      (format "GET %s/users/1" (sheet-test-api-url)))))
       (should (= (length (gethash key sheet-history--table)) 2)))))
 
+(ert-deftest sheet-test-babel-engine-died-says-so ()
+  "Issue 37 item 10: a block whose engine dies reads our message, not jsonrpc.el's \"Server died\"."
+  (ob-sheet-test-with-org "#+name: slow
+#+begin_src sheet :var base=\"%s\"
+GET :base/slow?ms=8000
+#+end_src
+"
+    (sheet-test-send-and-wait-ready)
+    (let* ((engine (sheet-engine-process))
+           (killer (run-at-time 0.5 nil (lambda () (signal-process engine 'kill)))))
+      (unwind-protect
+          (let ((text (ob-sheet-test-run "slow")))
+            (should (string-match-p "Error: the engine died (Server died) while \
+sending the block; the next command starts a new one" text)))
+        (cancel-timer killer)))))
+
 (ert-deftest sheet-test-babel-assertions-in-echo-area ()
   "The assertions' summary goes to the echo area, as after C-c C-c."
   (ob-sheet-test-with-org "#+name: checked
