@@ -178,6 +178,28 @@ file name then."
         (format "[[file:%s]]" (progn (sheet-babel-save result file) file))
       (sheet-babel-result result params))))
 
+(defun sheet-babel-edit-location (location)
+  "LOCATION, in Org's edit buffer of a block, with the block's `:var's.
+LOCATION is what `sheet--location-params' gives.
+In the edit buffer of a `sheet' block (\\[org-edit-special]), the
+text is the block's as `org-babel-execute:sheet' gives it (the
+syntax line and the `:var' declarations above the body) and the
+line moves down with it; elsewhere LOCATION unchanged.  Called by
+sheet-send.el for \\[sheet-http-send-current]."
+  (let* ((beg (and (fboundp 'org-src-edit-buffer-p) (org-src-edit-buffer-p)
+                   (bound-and-true-p org-src--beg-marker)))
+         (params (and beg (buffer-live-p (marker-buffer beg))
+                      (with-current-buffer (marker-buffer beg)
+                        (save-excursion
+                          (goto-char beg)
+                          (let ((info (org-babel-get-src-block-info)))
+                            (and (equal (car info) "sheet") (nth 2 info)))))))
+         (made (and params (sheet-babel-text (sheet--text) params))))
+    (if (not made)
+        location
+      (plist-put (plist-put (copy-sequence location) :text (car made))
+                 :line (+ (cdr made) (plist-get location :line))))))
+
 (defun sheet-babel--prepare (body params)
   "What the block BODY with PARAMS sends, asked for before it is queued.
 Return (LOCATION ANSWERS KEY): its place for the engine, its

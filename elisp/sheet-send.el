@@ -43,6 +43,7 @@
 
 (declare-function sheet--line "sheet-mode" ())
 (declare-function sheet--location-params "sheet-mode" ())
+(declare-function sheet-babel-edit-location "ob-sheet" (location))
 
 ;;; Requests in flight
 
@@ -303,7 +304,10 @@ DISPLAY is `select' (show and select the response window), `stay'
          (key (and where (sheet-history-key sheet-buffer
                                              (sheet-history-identity where))))
          (context (sheet-engine--new-context sheet-buffer))
-         (params (append (sheet--location-params)
+         (params (append (if (fboundp 'sheet-babel-edit-location)
+                             (sheet-babel-edit-location
+                              (sheet--location-params))
+                           (sheet--location-params))
                          prompts
                          (list :raw (if raw t :json-false) :context context)
                          (and sheet--body-file-min

@@ -152,6 +152,26 @@ GET :base/users/:id
        10 "the diff")
       (should (string-match-p "^\\+.*Alan Turing" (buffer-string))))))
 
+(ert-deftest sheet-test-babel-edit-buffer-uses-block-vars ()
+  "Issue 37 item 10: C-c C-c in a block's edit buffer (C-c ') sends with the block's `:var's."
+  (ob-sheet-test-with-org "#+name: two
+#+begin_src sheet :var base=\"%s\" :var who=\"ada\"
+GET :base/echo/:who
+Accept: text/plain
+#+end_src
+"
+    (goto-char (org-babel-find-named-block "two"))
+    (forward-line)
+    (org-edit-special)
+    (unwind-protect
+        (progn
+          (should (derived-mode-p 'sheet-mode))
+          (goto-char (point-min))
+          (forward-line)                ; on the header line: still the request
+          (with-current-buffer (sheet-test-send-and-wait)
+            (should (string-match-p "\"path\": \"/echo/ada\"" (buffer-string)))))
+      (org-edit-src-exit))))
+
 (ert-deftest sheet-test-babel-history-shared-with-edit-buffer ()
   "A block sent from Org's edit buffer (C-c ') goes to the block's history."
   (clrhash sheet-history--table)
