@@ -71,8 +71,8 @@ values its request used and what its hooks set: what
         (cdr (assoc name sheet-batch--vars)))))
 
 ;; restclient.el's names, for sheets written for it, as sheet-mode.el
-;; defines them: when sheet-mode.el is not on the load path (the npm
-;; package ships this file alone), here.  They call `sheet-get-var'
+;; defines them: `sheet run' loads this file alone, without
+;; sheet-mode.el, so here.  They call `sheet-get-var'
 ;; and `sheet-set-var', which `sheet-batch-eval' binds to the run's.
 (dolist (names '((restclient-get-var . sheet-get-var)
                  (restclient-set-var . sheet-set-var)))
