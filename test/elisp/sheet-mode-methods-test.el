@@ -14,13 +14,16 @@
 (require 'test-helper)
 
 (defun sheet-test-methods--ts-strings (file start)
-  "The quoted words of FILE (under engine/src) from START to the next `]'.
+  "The quoted upper-case words of FILE (under engine/src) from START to the next `]'.
 Also those of `METHODS' when the list spreads it (`...METHODS')."
   (with-temp-buffer
     (insert-file-contents (expand-file-name (concat "engine/src/" file)
                                             sheet-test-root))
     (search-forward start)
-    (let ((end (save-excursion (search-forward "];")))
+    ;; To the list's closing bracket, upper-case words only: `METHODS'
+    ;; ends in `] as const;', and lower-case strings follow it.
+    (let ((end (save-excursion (search-forward "]")))
+          (case-fold-search nil)
           words)
       (while (re-search-forward "'\\([A-Z-]+\\)'\\|\\.\\.\\.METHODS\\b" end t)
         (if (match-beginning 1)
