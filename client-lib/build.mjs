@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { pruneDeclarations, relocateSources, writeAngularEntries, writeEsmWrapper } from './build-shape.mjs';
+import { pruneDeclarations, relocateSources, writeAngularEntries, writeAngularNodeEntries, writeEsmWrapper } from './build-shape.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const dist = path.join(here, 'dist');
@@ -26,6 +26,7 @@ writeAngularEntries(dist);
 // One bundle (CommonJS, unminified, no map: undici's sources would triple it); node.mjs wraps it.
 await build({ ...common, entryPoints: [path.join(here, 'src/node.ts')], platform: 'node', target: 'node18', outfile: path.join(dist, 'node.cjs'), format: 'cjs' });
 writeEsmWrapper(dist, 'node.cjs', 'node.mjs');
+writeAngularNodeEntries(dist);
 const tsc = path.resolve(here, '../node_modules/typescript/bin/tsc');
 const r = spawnSync(process.execPath, [tsc, '-p', path.join(here, 'tsconfig.json'), '--emitDeclarationOnly'], { stdio: 'inherit' });
 if (r.status !== 0) process.exit(r.status ?? 1);
