@@ -87,7 +87,7 @@ export interface ClientConfiguration {
   useCannonicalId: boolean;
   /** @default false */
   fullResponse: boolean;
-  /** Opposite of setTransformOnlyServerElements. @default false */
+  /** Opposite of setTransformOnlyServerElements. @default true (Restangular 1.6.1 transforms local pointers) */
   transformLocalElements: boolean;
   clientFields: ClientFields;
   responseInterceptors: ResponseInterceptor[];
