@@ -45,7 +45,7 @@ export function fetchTransport(fetchImpl?: FetchLike): (config: HttpConfig) => P
   return async function http(config: HttpConfig): Promise<HttpResponse> {
     const f: FetchLike | undefined = fetchImpl || (globalThis as any).fetch;
     const method = String(config.method || 'GET').toUpperCase();
-    const url = buildUrl(String(config.url || ''), config.params);
+    const url = buildUrl(config);
     if (method === 'JSONP') throw new ClientError('JSONP_UNSUPPORTED', `JSONP ${url}: the fetch transport has no JSONP; use AngularJS $http or CORS`, { method, url });
     if (!f) throw new ClientError('NETWORK_ERROR', `${method} ${url}: no fetch implementation`, { method, url });
     const headers: Record<string, string> = {};
