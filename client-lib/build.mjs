@@ -16,7 +16,8 @@ const common = { bundle: true, target: 'es2017', logLevel: 'warning', legalComme
 const mapped = { ...common, sourcemap: true, sourcesContent: false };
 await build({ ...mapped, entryPoints: [path.join(here, 'src/browser.ts')], outfile: path.join(dist, 'client.js'), format: 'iife', banner: { js: '/* angular-client-rest: module `client` (Client, ClientProvider). MIT */' } });
 await build({ ...mapped, entryPoints: [path.join(here, 'src/browser.ts')], outfile: path.join(dist, 'client.min.js'), format: 'iife', minify: true });
-await build({ ...mapped, entryPoints: [path.join(here, 'src/index.ts')], outfile: path.join(dist, 'index.mjs'), format: 'esm' });
+// process.env.NODE_ENV left for the app's bundler to set (esbuild would fix it to "development").
+await build({ ...mapped, entryPoints: [path.join(here, 'src/index.ts')], outfile: path.join(dist, 'index.mjs'), format: 'esm', define: { 'process.env.NODE_ENV': 'process.env.NODE_ENV' } });
 // require('angular-client-rest') on every Node of "engines" (and bundlers that pick "require").
 await build({ ...mapped, entryPoints: [path.join(here, 'src/index.ts')], outfile: path.join(dist, 'index.cjs'), format: 'cjs', platform: 'neutral' });
 relocateSources(dist, path.resolve(here, '..'), ['client.js.map', 'client.min.js.map', 'index.mjs.map', 'index.cjs.map']);

@@ -23,7 +23,7 @@ export type ClientErrorCode =
   | 'JSONP_UNSUPPORTED' // JSONP asked from the fetch transport
   | 'INVALID_PARAM_SERIALIZER' // a paramSerializer the fetch transport cannot resolve (a service name other than AngularJS's two)
   | 'NO_ANGULAR' // module `client` cannot be registered: what was given (or imported) is not AngularJS's `angular`
-  | 'NOT_CLIENTIZED'; // a request method called on a copy that lost its bookkeeping (angular.copy, spread)
+  | 'NOT_CLIENTIZED'; // a request method called on a copy that kept the prototype but lost the bookkeeping (lodash _.clone, Object.create)
 
 export class ClientError extends Error {
   readonly code: ClientErrorCode;
