@@ -109,3 +109,32 @@ export function writeAngularNodeEntries(dist) {
   fs.writeFileSync(path.join(dist, 'angular-node.cjs'), text);
   writeEsmWrapper(dist, 'angular-node.cjs', 'angular-node.mjs', 'node.cjs');
 }
+
+/**
+ * dist/client.d.ts and client.min.d.ts: types for the <script> builds (issue 38: attw found none).
+ * The scripts export nothing; they set the global `ClientLib`, which these declare, so
+ * `import 'angular-client-rest/dist/client.js'` (or a `/// <reference path>` to the file) types
+ * `ClientLib.createClient(...)`. Call after the declarations are emitted.
+ */
+export function writeScriptTypes(dist) {
+  const text = [
+    '// Types of the <script> build dist/client.js (and client.min.js): the global ClientLib it sets.',
+    "import type * as lib from './types/client-lib/src/index.js';",
+    '',
+    'declare global {',
+    '  /** Set by dist/client.js: the library without AngularJS, and registerClientModule for a later angular. */',
+    '  var ClientLib: {',
+    '    createClient: typeof lib.createClient;',
+    '    fetchTransport: typeof lib.fetchTransport;',
+    '    ClientError: typeof lib.ClientError;',
+    '    ClientHttpError: typeof lib.ClientHttpError;',
+    '    registerClientModule: typeof lib.registerClientModule;',
+    '  };',
+    '}',
+    '',
+    'export {};',
+    '',
+  ].join('\n');
+  fs.writeFileSync(path.join(dist, 'client.d.ts'), text);
+  fs.writeFileSync(path.join(dist, 'client.min.d.ts'), "// Types of dist/client.min.js: those of dist/client.js.\nimport './client.js';\n\nexport {};\n");
+}

@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { pruneDeclarations, relocateSources, writeAngularEntries, writeAngularNodeEntries, writeEsmWrapper } from './build-shape.mjs';
+import { pruneDeclarations, relocateSources, writeAngularEntries, writeAngularNodeEntries, writeEsmWrapper, writeScriptTypes } from './build-shape.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const dist = path.join(here, 'dist');
@@ -36,3 +36,4 @@ pruneDeclarations(path.join(dist, 'types'), ['client-lib/src/index.d.ts', 'clien
 // read them as CommonJS (the package itself is "type": "module", which makes dist/types ESM).
 fs.cpSync(path.join(dist, 'types'), path.join(dist, 'types-cjs'), { recursive: true });
 fs.writeFileSync(path.join(dist, 'types-cjs/package.json'), '{ "type": "commonjs" }\n');
+writeScriptTypes(dist);
