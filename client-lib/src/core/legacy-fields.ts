@@ -17,9 +17,12 @@ const LEGACY: Record<string, keyof ClientFields> = {
   restangularCollection: 'clientCollection',
 };
 
+// Node's global as far as used here, without requiring @types/node of the package's users.
+declare const process: { env?: Record<string, string | undefined> } | undefined;
+
 function production(): boolean {
   // Written out so bundlers replace it (an app's production build drops the warnings).
-  return typeof process !== 'undefined' && !!process.env && process.env.NODE_ENV === 'production';
+  return typeof process !== 'undefined' && !!process && !!process.env && process.env.NODE_ENV === 'production';
 }
 
 /**
