@@ -6,9 +6,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 
-/** dist/node.mjs: re-exports every name of dist/node.cjs (the same objects, so `instanceof` agrees). */
-export function writeEsmWrapper(dist, cjsName, mjsName) {
-  const names = Object.keys(createRequire(import.meta.url)(path.join(dist, cjsName))).filter((n) => n !== '__esModule' && n !== 'default').sort();
+/**
+ * dist/node.mjs: re-exports every name of dist/node.cjs (the same objects, so `instanceof` agrees).
+ * `namesFrom`: the CommonJS file whose export names to list, when loading `cjsName` itself at
+ * build time would have a side effect (dist/angular-node.cjs registers module `client`).
+ */
+export function writeEsmWrapper(dist, cjsName, mjsName, namesFrom = cjsName) {
+  const names = Object.keys(createRequire(import.meta.url)(path.join(dist, namesFrom))).filter((n) => n !== '__esModule' && n !== 'default').sort();
   const text = [
     `// The Node entry as an ES module: the CommonJS build ${cjsName}, loaded once (undici bundled once).`,
     "import { createRequire } from 'node:module';",
@@ -68,10 +72,69 @@ export function pruneDeclarations(typesDir, entries) {
   walk(typesDir);
 }
 
-/** dist/angular.mjs and dist/angular.cjs: the main entry, plus module `client` registered on import (src/angular-entry.ts). */
+/**
+ * dist/angular.mjs and dist/angular.cjs (bundlers, the export conditions `import` and `require`):
+ * the main entry, plus module `client` registered on the `angular` they import (issue 38: with a
+ * global looked up at evaluation time instead, Rolldown's vendor chunks and shared chunks ran the
+ * registration before angular's CommonJS code, and module `client` was silently missing). The
+ * import makes every bundler run angular first; registerClientModule throws NO_ANGULAR when what
+ * it gets is not AngularJS. src/angular-entry.ts is the same entry for the repository's tests.
+ */
 export function writeAngularEntries(dist) {
-  const register = "const g = typeof globalThis !== 'undefined' ? globalThis : undefined;\nif (g && g.angular && typeof g.angular.module === 'function') m.registerClientModule(g.angular);\n";
-  const head = '// angular-client-rest/angular: the main entry, and module `client` registered when a global angular exists.\n';
-  fs.writeFileSync(path.join(dist, 'angular.mjs'), head + "import * as m from './index.mjs';\nexport * from './index.mjs';\n" + register);
-  fs.writeFileSync(path.join(dist, 'angular.cjs'), head + "'use strict';\nconst m = require('./index.cjs');\nmodule.exports = m;\n" + register);
+  const head = '// angular-client-rest/angular: the main entry, and module `client` registered on the angular it imports.\n';
+  fs.writeFileSync(path.join(dist, 'angular.mjs'), head + "import angular from 'angular';\nimport { registerClientModule } from './index.mjs';\nexport * from './index.mjs';\nregisterClientModule(angular);\n");
+  fs.writeFileSync(path.join(dist, 'angular.cjs'), head + "'use strict';\nconst m = require('./index.cjs');\nmodule.exports = m;\nm.registerClientModule(require('angular'));\n");
+}
+
+/**
+ * dist/angular-node.cjs and .mjs (export condition `node`: jsdom unit tests, server-side
+ * tools): module `client` registered over the Node entry dist/node.cjs, the one instance of the
+ * library that `angular-client-rest` also resolves to in Node, so `err instanceof
+ * ClientHttpError` holds whichever entry is imported first (the dual-package hazard, issue 38).
+ * The angular already loaded (a global, as angular-mocks setups leave it) is taken first;
+ * else `require('angular')` when there is a DOM; without one, registerClientModule throws
+ * NO_ANGULAR. Call after node.cjs is built.
+ */
+export function writeAngularNodeEntries(dist) {
+  const text = [
+    '// angular-client-rest/angular in Node: dist/node.cjs (one instance with angular-client-rest), and module `client` registered.',
+    "'use strict';",
+    "const m = require('./node.cjs');",
+    'module.exports = m;',
+    'const g = globalThis;',
+    "const loaded = g.angular && typeof g.angular.module === 'function' ? g.angular : undefined;",
+    "m.registerClientModule(loaded || (typeof g.window === 'object' && g.window ? require('angular') : undefined));",
+    '',
+  ].join('\n');
+  fs.writeFileSync(path.join(dist, 'angular-node.cjs'), text);
+  writeEsmWrapper(dist, 'angular-node.cjs', 'angular-node.mjs', 'node.cjs');
+}
+
+/**
+ * dist/client.d.ts and client.min.d.ts: types for the <script> builds (issue 38: attw found none).
+ * The scripts export nothing; they set the global `ClientLib`, which these declare, so
+ * `import 'angular-client-rest/dist/client.js'` (or a `/// <reference path>` to the file) types
+ * `ClientLib.createClient(...)`. Call after the declarations are emitted.
+ */
+export function writeScriptTypes(dist) {
+  const text = [
+    '// Types of the <script> build dist/client.js (and client.min.js): the global ClientLib it sets.',
+    "import type * as lib from './types/client-lib/src/index.js';",
+    '',
+    'declare global {',
+    '  /** Set by dist/client.js: the library without AngularJS, and registerClientModule for a later angular. */',
+    '  var ClientLib: {',
+    '    createClient: typeof lib.createClient;',
+    '    fetchTransport: typeof lib.fetchTransport;',
+    '    ClientError: typeof lib.ClientError;',
+    '    ClientHttpError: typeof lib.ClientHttpError;',
+    '    registerClientModule: typeof lib.registerClientModule;',
+    '  };',
+    '}',
+    '',
+    'export {};',
+    '',
+  ].join('\n');
+  fs.writeFileSync(path.join(dist, 'client.d.ts'), text);
+  fs.writeFileSync(path.join(dist, 'client.min.d.ts'), "// Types of dist/client.min.js: those of dist/client.js.\nimport './client.js';\n\nexport {};\n");
 }

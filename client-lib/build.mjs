@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { pruneDeclarations, relocateSources, writeAngularEntries, writeEsmWrapper } from './build-shape.mjs';
+import { pruneDeclarations, relocateSources, writeAngularEntries, writeAngularNodeEntries, writeEsmWrapper, writeScriptTypes } from './build-shape.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const dist = path.join(here, 'dist');
@@ -16,7 +16,8 @@ const common = { bundle: true, target: 'es2017', logLevel: 'warning', legalComme
 const mapped = { ...common, sourcemap: true, sourcesContent: false };
 await build({ ...mapped, entryPoints: [path.join(here, 'src/browser.ts')], outfile: path.join(dist, 'client.js'), format: 'iife', banner: { js: '/* angular-client-rest: module `client` (Client, ClientProvider). MIT */' } });
 await build({ ...mapped, entryPoints: [path.join(here, 'src/browser.ts')], outfile: path.join(dist, 'client.min.js'), format: 'iife', minify: true });
-await build({ ...mapped, entryPoints: [path.join(here, 'src/index.ts')], outfile: path.join(dist, 'index.mjs'), format: 'esm' });
+// process.env.NODE_ENV left for the app's bundler to set (esbuild would fix it to "development").
+await build({ ...mapped, entryPoints: [path.join(here, 'src/index.ts')], outfile: path.join(dist, 'index.mjs'), format: 'esm', define: { 'process.env.NODE_ENV': 'process.env.NODE_ENV' } });
 // require('angular-client-rest') on every Node of "engines" (and bundlers that pick "require").
 await build({ ...mapped, entryPoints: [path.join(here, 'src/index.ts')], outfile: path.join(dist, 'index.cjs'), format: 'cjs', platform: 'neutral' });
 relocateSources(dist, path.resolve(here, '..'), ['client.js.map', 'client.min.js.map', 'index.mjs.map', 'index.cjs.map']);
@@ -26,6 +27,7 @@ writeAngularEntries(dist);
 // One bundle (CommonJS, unminified, no map: undici's sources would triple it); node.mjs wraps it.
 await build({ ...common, entryPoints: [path.join(here, 'src/node.ts')], platform: 'node', target: 'node18', outfile: path.join(dist, 'node.cjs'), format: 'cjs' });
 writeEsmWrapper(dist, 'node.cjs', 'node.mjs');
+writeAngularNodeEntries(dist);
 const tsc = path.resolve(here, '../node_modules/typescript/bin/tsc');
 const r = spawnSync(process.execPath, [tsc, '-p', path.join(here, 'tsconfig.json'), '--emitDeclarationOnly'], { stdio: 'inherit' });
 if (r.status !== 0) process.exit(r.status ?? 1);
@@ -34,3 +36,4 @@ pruneDeclarations(path.join(dist, 'types'), ['client-lib/src/index.d.ts', 'clien
 // read them as CommonJS (the package itself is "type": "module", which makes dist/types ESM).
 fs.cpSync(path.join(dist, 'types'), path.join(dist, 'types-cjs'), { recursive: true });
 fs.writeFileSync(path.join(dist, 'types-cjs/package.json'), '{ "type": "commonjs" }\n');
+writeScriptTypes(dist);

@@ -15,6 +15,7 @@ export { createConfiguration, DEFAULT_FIELDS } from './core/config.js';
 export { ClientError, ClientHttpError } from './core/errors.js';
 export type { ClientErrorCode } from './core/errors.js';
 export type {
+  BinaryCalls,
   ClientBase,
   ClientCollection,
   ClientConfiguration,

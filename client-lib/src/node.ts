@@ -54,7 +54,9 @@ export interface EngineFetchOptions {
  * A `fetch`-shaped function on the engine's `send`: what the fetch transport calls in Node.
  * Request bodies: strings, bytes, and what `fetch` takes (FormData, URLSearchParams, Blob);
  * `init.signal` cancels, `init.timeoutMs` limits this
- * exchange (with `timeoutMs` of the options, the shorter wins). The answer has `status`, `statusText`, `headers`
+ * exchange (with `timeoutMs` of the options, the shorter wins), `init.redirect` (fetch's:
+ * `'manual'` answers with the 3xx itself, `'error'` throws a TypeError on one, `'follow'`) wins
+ * over `followRedirects`; fetch's browser-only names (`credentials`, `mode`, ...) mean nothing here. The answer has `status`, `statusText`, `headers`
  * (a `Headers`), `url` (after redirects), `redirected`, `text()`, `arrayBuffer()` and `blob()`.
  * @throws the engine's EngineError (code `connection-refused`, `unknown-host`, `invalid-url`,
  *   `timeout`, `cancelled`, `too-many-redirects`, `tls-error`, `network-error`).
@@ -80,7 +82,8 @@ export function engineFetch(options: EngineFetchOptions = {}): (url: string, ini
       jar: j,
       signal: init.signal,
       timeoutMs: shorter(options.timeoutMs, init.timeoutMs),
-      followRedirects: options.followRedirects,
+      // fetch's `redirect` of this call ('manual', 'error': the 3xx itself) over the client's option.
+      followRedirects: init.redirect === 'manual' || init.redirect === 'error' ? false : init.redirect === 'follow' ? true : options.followRedirects,
       maxRedirects: options.maxRedirects,
       insecure: options.insecure,
       proxy: { proxy: options.proxy, noProxy: options.noProxy },
@@ -93,6 +96,10 @@ export function engineFetch(options: EngineFetchOptions = {}): (url: string, ini
       if (warning) warn(warning);
     }
     const res = exchange.response;
+    // As fetch: redirect 'error' rejects with a TypeError (the fetch transport's NETWORK_ERROR).
+    if (init.redirect === 'error' && res.status >= 300 && res.status < 400 && res.headers.some(([n]: [string, string]) => n.toLowerCase() === 'location')) {
+      throw new TypeError(`${request.method} ${request.url}: redirected (status ${res.status}) and the request's redirect mode is 'error'`);
+    }
     const resHeaders = new Headers();
     for (const [n, v] of res.headers) resHeaders.append(n, v);
     const body = res.body;

@@ -273,4 +273,19 @@ describe('copies that lost the bookkeeping', () => {
     t.$httpBackend.expectPUT('/x/1', { id: 1, n: 'a' }).respond(200, {});
     settle(t, el.clone().put());
   });
+
+  it("what users write: a spread copy is plain data (no put: TypeError); lodash's _.clone keeps the prototype and throws NOT_CLIENTIZED naming it", async () => {
+    const _ = (await import('lodash')).default;
+    const t = ng();
+    t.$httpBackend.expectGET('/x/1').respond(200, { id: 1, n: 'a' });
+    const el = settle(t, t.Client.one('x', 1).get()).value;
+    const spread: any = { ...el };
+    expect([spread.n, typeof spread.put]).toEqual(['a', 'undefined']);
+    expect(() => spread.put()).toThrowError(TypeError);
+    for (const copy of [_.clone(el), _.cloneDeep(el)]) {
+      expect(() => copy.put()).toThrowError(
+        expect.objectContaining({ code: 'NOT_CLIENTIZED', message: "put(): this object is not enhanced by the client: a copy that kept the element's prototype but not its bookkeeping (lodash's _.clone or _.cloneDeep, Object.create); use elem.clone(), Client.copy(elem) or angular.copy(elem)" }),
+      );
+    }
+  });
 });

@@ -150,4 +150,17 @@ describe('the <script> build in Chromium, cross-origin to httpbin', () => {
     }`);
     expect(out.ok).toEqual(['multipart/form-data', { file: 'hello' }, 'HTTP_ERROR', 404, `GET ${bin.url}/status/404 failed with status 404 NOT FOUND`]);
   });
+
+  it("ClientLib (fetch): credentials 'include' (fetch's name) and withCredentials ($http's) send the page's cookie cross-origin; without either it stays home", async () => {
+    const out = await inApp(`function (Client, $http, $q, HB) {
+      document.cookie = 'trial=c1; path=/';
+      var lib = ClientLib.createClient({ baseUrl: HB });
+      var cookies = function (config) {
+        var one = lib.one('cookies');
+        return (config ? one.withHttpConfig(config) : one).get().then(function (r) { return r.cookies; });
+      };
+      return Promise.all([cookies({ credentials: 'include' }), cookies({ withCredentials: true }), cookies(null), cookies({ credentials: 'omit', withCredentials: true })]);
+    }`);
+    expect(out.ok).toEqual([{ trial: 'c1' }, { trial: 'c1' }, {}, {}]);
+  });
 });

@@ -24,7 +24,7 @@ describe('configuration setters', () => {
     expect(c.baseUrl).toBe('');
     expect(c.extraFields).toEqual([]);
     expect(c.defaultHttpFields).toEqual({});
-    expect(c.transformLocalElements).toBe(false);
+    expect(c.transformLocalElements).toBe(true);
     expect(c.jsonp).toBe(false);
     expect(c.fullResponse).toBe(false);
     expect(c.defaultHeaders).toEqual({});
@@ -79,8 +79,28 @@ describe('configuration setters', () => {
     expect(t.Client.one('x', 1).local).toBe(true);
   });
 
-  it('setTransformOnlyServerElements default (true): local pointers are not transformed, server elements are', () => {
-    const t = ng((p) => p.extendModel('x', (e: any) => ((e.transformed = true), e)));
+  it("default (Restangular 1.6.1's): transformers run on local pointers, so the README's addClientMethod example works", () => {
+    const t = ng((p) => {
+      p.addElementTransformer('buildings', false, (b: any) => {
+        b.addClientMethod('evaluate', 'get', 'evaluate');
+        return b;
+      });
+      p.addElementTransformer('users', true, (u: any) => {
+        u.addClientMethod('login', 'post', 'login');
+        return u;
+      });
+    });
+    t.$httpBackend.expectGET('/buildings/123/evaluate').respond(200, { score: 5 });
+    expect(settle(t, t.Client.one('buildings', 123).evaluate()).value.score).toBe(5);
+    t.$httpBackend.expectPOST('/users/login', { name: 'ada' }).respond(200, { token: 't' });
+    expect(settle(t, t.Client.all('users').login({ name: 'ada' })).value.token).toBe('t');
+  });
+
+  it('setTransformOnlyServerElements(true): local pointers are not transformed, server elements are', () => {
+    const t = ng((p) => {
+      p.setTransformOnlyServerElements(true);
+      p.extendModel('x', (e: any) => ((e.transformed = true), e));
+    });
     expect(t.Client.one('x', 1).transformed).toBeUndefined();
     t.$httpBackend.expectGET('/x/1').respond(200, { id: 1 });
     expect(settle(t, t.Client.one('x', 1).get()).value.transformed).toBe(true);

@@ -16,7 +16,9 @@ describe('element transformers', () => {
     );
     t.$httpBackend.expectGET('/users').respond(200, [{ id: 1 }]);
     const l = settle(t, t.Client.all('users').getList()).value;
+    // The local pointer all('users') first (Restangular 1.6.1's default), then the answer's list and its element.
     expect(seen).toEqual([
+      [true, 'function'],
       [true, 'function'],
       [false, 'function'],
     ]);

@@ -51,6 +51,17 @@ describe('Node entry: the engine transport', () => {
     expect(kept.code).toBe('HTTP_ERROR');
   });
 
+  it("honours fetch's redirect per call: 'manual' keeps the 302, 'error' fails with NETWORK_ERROR, 'follow' follows", async () => {
+    const c = createClient({ baseUrl: bin.url });
+    const manual = await failure(c.one('redirect', 1).withHttpConfig({ redirect: 'manual' }).get());
+    expect([manual.code, manual.status]).toEqual(['HTTP_ERROR', 302]);
+    const refused = await failure(c.one('redirect', 1).withHttpConfig({ redirect: 'error' }).get());
+    expect(refused.code).toBe('NETWORK_ERROR');
+    expect(refused.message).toContain("redirect mode is 'error'");
+    const followed: any = await createClient({ baseUrl: bin.url, followRedirects: false }).one('redirect', 1).withHttpConfig({ redirect: 'follow' }).get();
+    expect(followed.url).toBe(bin.url + '/get');
+  });
+
   it('keeps cookies in a Netscape file that curl reads, and sends them back', async () => {
     const jar = path.join(dir, 'cookies.txt');
     const c = createClient({ baseUrl: api.url, cookieJar: jar });

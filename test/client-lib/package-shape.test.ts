@@ -67,7 +67,7 @@ describe('package weight and shape', () => {
   }, 60000);
 
   it('sideEffects: only the <script> files and angular-client-rest/angular register anything', () => {
-    expect(pkg.sideEffects).toEqual(['./dist/client.js', './dist/client.min.js', './dist/angular.mjs', './dist/angular.cjs']);
+    expect(pkg.sideEffects).toEqual(['./dist/client.js', './dist/client.min.js', './dist/angular.mjs', './dist/angular.cjs', './dist/angular-node.mjs', './dist/angular-node.cjs']);
     // A fake global angular records registrations: the main entry registers nothing on import.
     const code = (entry: string) =>
       [

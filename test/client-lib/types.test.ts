@@ -20,6 +20,14 @@ describe('type declarations', () => {
     expect(r.status).toBe(0);
   }, 60000);
 
+  for (const resolution of ['node16', 'nodenext', 'bundler']) {
+    it(`results.mts under ${resolution}: get<User>() is a Promise<User>, responseType 'blob' answers a Blob, Node options through the main entry (bundler: customConditions ["node"])`, () => {
+      const r = spawnSync(process.execPath, [tsc, '-p', path.join(__dirname, `types/tsconfig.results-${resolution}.json`)], { encoding: 'utf8' });
+      expect(r.stdout + r.stderr).toBe('');
+      expect(r.status).toBe(0);
+    }, 60000);
+  }
+
   it('with-angular.ts: promises pass as AngularJS promises ($q.all, then/catch/finally, angular.IPromise) under --strict with @types/angular', () => {
     const r = spawnSync(process.execPath, [tsc, '-p', path.join(__dirname, 'types/tsconfig.angular.json')], { encoding: 'utf8' });
     expect(r.stdout + r.stderr).toBe('');

@@ -6,7 +6,7 @@
 import { sendWithSignal } from './angular-signal.js';
 import { attachConfigurer, createConfiguration } from '../core/config.js';
 import { createService } from '../core/client.js';
-import { BadResponse } from '../core/errors.js';
+import { BadResponse, ClientError } from '../core/errors.js';
 import type { ClientConfigurer, ClientService, Runtime } from '../core/types.js';
 
 /** The module name to depend on. */
@@ -67,10 +67,23 @@ function badDataTransform($http: any) {
 
 /**
  * Register module `client` on the given `angular` (idempotent). Returns the module name.
+ * `angular-client-rest/angular` calls it on import with the `angular` it imports (so the
+ * bundler runs angular first, whatever its chunks), as Restangular's UMD build does with
+ * `require('angular')`.
+ * @throws ClientError `NO_ANGULAR` when `angular` is not AngularJS's object (no `module`
+ *   function): a registration that cannot happen says so instead of leaving `$injector:nomod`
+ *   for later.
  * @example registerClientModule(angular); angular.module('app', ['client']);
  */
 export function registerClientModule(angular: AngularStatic): string {
   const ng: any = angular;
+  if (!ng || typeof ng.module !== 'function') {
+    const got = ng === null ? 'null' : typeof ng === 'object' ? 'an object without module()' : typeof ng;
+    throw new ClientError(
+      'NO_ANGULAR',
+      `module 'client' cannot be registered: expected AngularJS's angular object, got ${got}; load AngularJS first (import angular from 'angular', or its <script> before dist/client.js) and pass it to registerClientModule(angular)`,
+    );
+  }
   if (ng.$$clientModuleRegistered) return MODULE_NAME;
   ng.module(MODULE_NAME, []).provider('Client', ClientProviderCtor);
   Object.defineProperty(ng, '$$clientModuleRegistered', { value: true, configurable: true });

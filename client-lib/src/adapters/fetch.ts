@@ -12,6 +12,9 @@ import type { ClientService, Deferred, HttpConfig, HttpResponse, Runtime } from 
 
 type FetchLike = (input: any, init?: any) => Promise<any>;
 
+/** The HttpConfig names that are fetch's `RequestInit` names, passed to fetch as given (besides `credentials`, `cache`, `signal`). */
+const FETCH_INIT_NAMES = ['mode', 'redirect', 'referrerPolicy', 'keepalive'] as const;
+
 /** A deferred on a native Promise. */
 export function nativeDefer<T = any>(): Deferred<T> {
   let resolve!: (v?: any) => void;
@@ -33,13 +36,16 @@ function applyTransforms(fns: any, data: any, headersGetter: any, status?: numbe
  * A transport with `$http`'s contract on top of `fetch`: params serialized like `$http`,
  * JSON bodies and answers, `transformRequest`/`transformResponse`, `timeout` in ms or as a
  * promise, resolve on 2xx, reject with the response otherwise (status -1 when aborted).
+ * fetch's own options in the config (`credentials`, `mode`, `cache` as a RequestCache name,
+ * `redirect`, `referrerPolicy`, `keepalive`, `signal`) reach fetch; `withCredentials: true` is
+ * `credentials: 'include'` unless `credentials` is given.
  * @example const http = fetchTransport(fetch); http({method: 'GET', url: 'http://127.0.0.1:8080/users'});
  */
 export function fetchTransport(fetchImpl?: FetchLike): (config: HttpConfig) => Promise<HttpResponse> {
   return async function http(config: HttpConfig): Promise<HttpResponse> {
     const f: FetchLike | undefined = fetchImpl || (globalThis as any).fetch;
     const method = String(config.method || 'GET').toUpperCase();
-    const url = buildUrl(String(config.url || ''), config.params);
+    const url = buildUrl(config);
     if (method === 'JSONP') throw new ClientError('JSONP_UNSUPPORTED', `JSONP ${url}: the fetch transport has no JSONP; use AngularJS $http or CORS`, { method, url });
     if (!f) throw new ClientError('NETWORK_ERROR', `${method} ${url}: no fetch implementation`, { method, url });
     const headers: Record<string, string> = {};
@@ -97,8 +103,11 @@ export function fetchTransport(fetchImpl?: FetchLike): (config: HttpConfig) => P
       headers,
       body: body === undefined || body === null ? undefined : body,
       signal: controller?.signal,
-      credentials: config.withCredentials ? 'include' : undefined,
+      credentials: config.credentials || (config.withCredentials ? 'include' : undefined),
     };
+    // fetch's own names pass through (issue 38); `cache` only as fetch's RequestCache name ($http's `true` or cache object mean nothing here).
+    for (const k of FETCH_INIT_NAMES) if (config[k] !== undefined) init[k] = config[k];
+    if (typeof config.cache === 'string') init.cache = config.cache;
     if (engineTimes) init.timeoutMs = ms;
     let res: any;
     try {

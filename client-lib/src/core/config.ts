@@ -200,7 +200,8 @@ export function createConfiguration(): ClientConfiguration {
   c.requestSuffix = null;
   c.transformers = {};
   c.matchTransformers = [];
-  c.transformLocalElements = false;
+  // Restangular 1.6.1 runs element transformers on one()/all() pointers too (issue 38).
+  c.transformLocalElements = true;
   c.fullResponse = false;
   c.useCannonicalId = false;
   return c;

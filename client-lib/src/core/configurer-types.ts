@@ -34,9 +34,10 @@ export interface ClientConfigurer {
    */
   setDefaultHttpFields(values: HttpConfig): this;
   /**
-   * Run element transformers only for elements that came from the server.
-   * @default true
-   * @example Client.setTransformOnlyServerElements(false);
+   * Run element transformers only for elements that came from the server (`true`), or also on
+   * local pointers made by `one()`, `all()`, `several()` (`false`, Restangular 1.6.1's behaviour).
+   * @default false
+   * @example Client.setTransformOnlyServerElements(true);
    */
   setTransformOnlyServerElements(active: boolean): this;
   /**

@@ -21,7 +21,9 @@ export type ClientErrorCode =
   | 'INVALID_ROUTE' // one()/all() called with a number or nothing where a route name belongs
   | 'UNKNOWN_OPERATION' // customOperation() with an operation that is not an HTTP method name
   | 'JSONP_UNSUPPORTED' // JSONP asked from the fetch transport
-  | 'NOT_CLIENTIZED'; // a request method called on a copy that lost its bookkeeping (angular.copy, spread)
+  | 'INVALID_PARAM_SERIALIZER' // a paramSerializer the fetch transport cannot resolve (a service name other than AngularJS's two)
+  | 'NO_ANGULAR' // module `client` cannot be registered: what was given (or imported) is not AngularJS's `angular`
+  | 'NOT_CLIENTIZED'; // a request method called on a copy that kept the prototype but lost the bookkeeping (lodash _.clone, Object.create)
 
 export class ClientError extends Error {
   readonly code: ClientErrorCode;

@@ -33,13 +33,56 @@ export interface HttpConfig {
    * ctrl.abort();
    */
   signal?: AbortSignal;
-  cache?: any;
+  /**
+   * `$http`: `true` or a `$cacheFactory` cache caches GET answers. The fetch transport
+   * (`ClientLib`, Node) takes fetch's `RequestCache` names instead (`'no-store'`, `'reload'`,
+   * ...); a boolean or cache object means nothing to fetch and is ignored there.
+   * @default undefined
+   */
+  cache?: boolean | RequestCacheName | { get(key: string): any; put(key: string, value: any): any };
+  /**
+   * `$http`'s name: send cookies and HTTP authentication cross-origin (`credentials: 'include'`
+   * in the fetch transport). @default false
+   */
   withCredentials?: boolean;
-  responseType?: string;
+  /**
+   * fetch's name, honoured by the fetch transport (`ClientLib`, `createClient`): `'include'`
+   * sends the page's cookies cross-origin, `'omit'` sends none. Wins over `withCredentials`
+   * when both are given. `$http` has no such option (use `withCredentials`). Meaningless in
+   * Node (cookies come from `cookieJar`). @default undefined (fetch's `'same-origin'`)
+   * @example createClient({ baseUrl: 'https://api.example' }).one('me').withHttpConfig({ credentials: 'include' }).get()
+   */
+  credentials?: 'omit' | 'same-origin' | 'include';
+  /** fetch's `mode`, passed to fetch by the fetch transport (browsers). @default undefined ('cors') */
+  mode?: 'cors' | 'no-cors' | 'same-origin' | 'navigate';
+  /**
+   * fetch's `redirect`: `'follow'`, `'manual'` (the 3xx answer itself; in Node the engine does
+   * not follow it), `'error'` (a redirect fails with `NETWORK_ERROR`). The fetch transport and
+   * the Node engine honour it. @default undefined ('follow')
+   */
+  redirect?: 'follow' | 'manual' | 'error';
+  /** fetch's `referrerPolicy`, passed to fetch by the fetch transport (browsers). @default undefined */
+  referrerPolicy?: '' | 'no-referrer' | 'no-referrer-when-downgrade' | 'origin' | 'origin-when-cross-origin' | 'same-origin' | 'strict-origin' | 'strict-origin-when-cross-origin' | 'unsafe-url';
+  /** fetch's `keepalive` (the request may outlive the page), passed on by the fetch transport. @default undefined */
+  keepalive?: boolean;
+  /** `$http`: e.g. `'blob'`, `'arraybuffer'`: the answer as a Blob / ArrayBuffer, in every transport. */
+  responseType?: '' | 'arraybuffer' | 'blob' | 'document' | 'json' | 'text';
   transformRequest?: ((data: any, headersGetter?: any) => any) | Array<(data: any, headersGetter?: any) => any>;
   transformResponse?: ((data: any, headersGetter?: any, status?: number) => any) | Array<(data: any, headersGetter?: any, status?: number) => any>;
-  [option: string]: any;
+  /** `$http`'s serializer of `params` (a function, or a service name such as `'$httpParamSerializerJQLike'`). */
+  paramSerializer?: string | ((params: QueryParams) => string);
+  /** `$http`'s XSRF header and cookie names. */
+  xsrfHeaderName?: string;
+  xsrfCookieName?: string;
+  /** `$http`: listeners on the XMLHttpRequest and its upload (progress). */
+  eventHandlers?: Record<string, (event: any) => void>;
+  uploadEventHandlers?: Record<string, (event: any) => void>;
+  /** `$http` (1.6+): the name of the JSONP callback query parameter. */
+  jsonpCallbackParam?: string;
 }
+
+/** fetch's `RequestCache` values (the DOM type, repeated so the package needs no DOM lib). */
+export type RequestCacheName = 'default' | 'force-cache' | 'no-cache' | 'no-store' | 'only-if-cached' | 'reload';
 
 /** A response as `$http` gives it (the fetch transport gives the same shape). */
 export interface HttpResponse<T = any> {

@@ -7,6 +7,7 @@ import { META } from './config.js';
 import type { Core } from './context.js';
 import { metaOf, Meta, LIBRARY_PROTO } from './meta.js';
 import { curlOf } from './record.js';
+import { defineLegacyFields } from './legacy-fields.js';
 
 /** Adds this part's functions to `c` (see context.ts). */
 export function installPrototypes(c: Core): void {
@@ -15,6 +16,7 @@ export function installPrototypes(c: Core): void {
   let protoVersion = -1;
   let elemProto: any;
   let collProto: any;
+  const legacyWarned = new Set<string>();
 
   function buildPrototypes(): void {
     const f = F();
@@ -50,6 +52,7 @@ export function installPrototypes(c: Core): void {
     accessor('singleOne', f.singleOne!);
     accessor('ids', f.ids!);
     accessor('cannonicalId', f.cannonicalId);
+    defineLegacyFields(both, f, legacyWarned, (m) => console.warn(m));
     for (const p of both) {
       Object.defineProperty(p, f.clientized!, { get: () => true, configurable: true, enumerable: false });
       def(p, f.getClientUrl!, function (this: any, what?: any) {

@@ -32,12 +32,13 @@ function pageUrl(): string | undefined {
  * params, absolute (resolved against the page in a browser), header functions called, the
  * `Accept` and JSON `Content-Type` `$http` adds, an object body as JSON. `transformRequest`
  * runs when given. A FormData or Blob body cannot be shown and is left out.
- * @throws TypeError when the URL is relative and there is no page to resolve it against.
+ * @throws TypeError when the URL is relative and there is no page to resolve it against;
+ *   ClientError `INVALID_PARAM_SERIALIZER` for a `paramSerializer` only AngularJS can resolve.
  */
 export function toEngineRequest(config: HttpConfig): Request {
   let method = String(config.method || 'GET').toUpperCase();
   if (method === 'JSONP') method = 'GET';
-  const relative = buildUrl(String(config.url || ''), config.params);
+  const relative = buildUrl(config);
   const url = new URL(relative, pageUrl()).href;
   const headers: Header[] = [];
   for (const k of Object.keys(config.headers || {})) {

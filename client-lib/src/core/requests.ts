@@ -76,7 +76,7 @@ export function installRequests(c: Core): void {
   function metaFor(self: any, method: string): Meta {
     const m = metaOf(self);
     if (!m) {
-      throw new ClientError('NOT_CLIENTIZED', `${method}(): this object is not enhanced by the client (a copy made with a spread or Object.assign loses the library bookkeeping; use elem.clone(), Client.copy(elem) or angular.copy(elem))`);
+      throw new ClientError('NOT_CLIENTIZED', `${method}(): this object is not enhanced by the client: a copy that kept the element's prototype but not its bookkeeping (lodash's _.clone or _.cloneDeep, Object.create); use elem.clone(), Client.copy(elem) or angular.copy(elem)`);
     }
     return m;
   }

@@ -87,7 +87,7 @@ export interface ClientConfiguration {
   useCannonicalId: boolean;
   /** @default false */
   fullResponse: boolean;
-  /** Opposite of setTransformOnlyServerElements. @default false */
+  /** Opposite of setTransformOnlyServerElements. @default true (Restangular 1.6.1 transforms local pointers) */
   transformLocalElements: boolean;
   clientFields: ClientFields;
   responseInterceptors: ResponseInterceptor[];
@@ -124,6 +124,12 @@ export interface ChainPromise<T> extends PromiseLike<T> {
   ): ChainPromise<R1 | R2>;
   catch<R = never>(onRejected?: ((reason: any) => PromiseLike<never> | PromiseLike<R> | R) | null): ChainPromise<T | R>;
   finally<R = never>(onFinally?: (() => any) | null): ChainPromise<T | R>;
+  /**
+   * Declared so a promise of the library is assignable to `Promise<T>` (`const p: Promise<User> =
+   * one('users', 1).get<User>()`, issue 38). The fetch transport's promises are native and have
+   * it ('Promise'); `$q`'s promises have none at run time: do not read it.
+   */
+  readonly [Symbol.toStringTag]: string;
 }
 
 /**
@@ -159,7 +165,13 @@ export interface ClientCommon {
    * @example Client.one('users', 1).toCurl('put') // "curl -X PUT -H 'Accept: ...' ... http://h/users/1"
    */
   toCurl(operation?: 'get' | 'getList' | 'post' | 'put' | 'remove' | 'head' | 'options' | 'patch' | 'trace'): string;
-  withHttpConfig(config: HttpConfig): this;
+  /**
+   * This element or collection with `config` merged into its requests' HTTP config. With
+   * `responseType: 'blob'` or `'arraybuffer'` its `get`/`customGET` are typed as resolving to
+   * the `Blob` / `ArrayBuffer` they give (docs/client-lib.md, "Binary answers").
+   * @example const png: Blob = await Client.one('images', 1).withHttpConfig({ responseType: 'blob' }).get();
+   */
+  withHttpConfig<C extends HttpConfig>(config: C): C extends { responseType: 'blob' } ? BinaryCalls<Blob> & this : C extends { responseType: 'arraybuffer' } ? BinaryCalls<ArrayBuffer> & this : this;
   addClientMethod(name: string, operation: string, path?: string, params?: QueryParams, headers?: Headers, elem?: any): void;
   head(params?: QueryParams, headers?: Headers): ClientPromise<any>;
   trace(params?: QueryParams, headers?: Headers): ClientPromise<any>;
@@ -184,6 +196,15 @@ export interface ClientCommon {
   readonly route: string;
   readonly parentResource: any;
   readonly clientCollection: boolean;
+}
+
+/**
+ * The reads of an element or collection made with `withHttpConfig({ responseType })` binary: they
+ * resolve to the `Blob` / `ArrayBuffer` itself, with the element members on it (non-enumerable).
+ */
+export interface BinaryCalls<B> {
+  get(params?: QueryParams, headers?: Headers): ClientPromise<B & ClientElementMethods<any>>;
+  customGET(path: string, params?: QueryParams, headers?: Headers): ClientPromise<B & ClientElementMethods<any>>;
 }
 
 /** Methods shared by elements and collections, with an element's own fields. */

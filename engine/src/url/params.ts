@@ -51,8 +51,38 @@ export function serializeParams(params: Record<string, unknown> | null | undefin
   return parts.join('&');
 }
 
-/** `$http`'s buildUrl: the serialized params after `?` (or `&` when the URL has a query already). */
-export function appendParams(url: string, params: Record<string, unknown> | null | undefined): string {
-  const q = serializeParams(params);
+/**
+ * `$httpParamSerializerJQLike` (AngularJS 1.8, jQuery's `$.param`): arrays as `a[]=1&a[]=2`
+ * (`a[0][id]=1` for objects in them), objects as `a[b]=c`, keys sorted, dates as ISO 8601,
+ * functions called, null and undefined as `a=` (kept, unlike `$httpParamSerializer`).
+ * Returns the query without `?`.
+ */
+export function serializeParamsJQLike(params: Record<string, unknown> | null | undefined): string {
+  if (!params) return '';
+  const parts: string[] = [];
+  const walk = (value: unknown, prefix: string, top: boolean): void => {
+    if (Array.isArray(value)) {
+      value.forEach((v, i) => walk(v, prefix + '[' + (v !== null && typeof v === 'object' ? i : '') + ']', false));
+    } else if (value !== null && typeof value === 'object' && !(value instanceof Date)) {
+      for (const key of Object.keys(value).sort()) walk((value as Record<string, unknown>)[key], top ? key : prefix + '[' + key + ']', false);
+    } else {
+      const v = typeof value === 'function' ? value() : value;
+      parts.push(encodeUriQuery(prefix) + '=' + (v === null || v === undefined ? '' : encodeUriQuery(serializeValue(v))));
+    }
+  };
+  walk(params, '', true);
+  return parts.join('&');
+}
+
+/**
+ * `$http`'s buildUrl: the serialized params after `?` (or `&` when the URL has a query already).
+ * `serialize`: the query serializer (`$http`'s `paramSerializer`), `serializeParams` by default.
+ */
+export function appendParams(
+  url: string,
+  params: Record<string, unknown> | null | undefined,
+  serialize: (params: Record<string, unknown>) => string = serializeParams,
+): string {
+  const q = params ? serialize(params) : '';
   return q ? url + (url.indexOf('?') === -1 ? '?' : '&') + q : url;
 }

@@ -2,6 +2,24 @@
 // (package "angular-client-rest" -> exports types -> client-lib/dist/types): generics.
 import { createClient, type ClientCollection, type ClientElement, type ClientService } from 'angular-client-rest';
 
+// An app's own $http config key (angular-loading-bar's), declared as the README says.
+declare module 'angular-client-rest' {
+  interface HttpConfig {
+    ignoreLoadingBar?: boolean;
+  }
+}
+
+/** HttpConfig: $http's names, fetch's names, declared extras; anything else is an error (issue 38 item 4). */
+function httpConfig(Client: ClientService): void {
+  Client.one('me').withHttpConfig({ credentials: 'include', mode: 'cors', cache: 'no-store', redirect: 'manual', referrerPolicy: 'no-referrer', keepalive: true });
+  Client.one('me').withHttpConfig({ withCredentials: true, cache: true, timeout: 1000, signal: new AbortController().signal, ignoreLoadingBar: true });
+  // @ts-expect-error an unknown key (a misspelt credentials)
+  Client.one('me').withHttpConfig({ credential: 'include' });
+  // @ts-expect-error a value fetch does not know
+  Client.one('me').withHttpConfig({ credentials: 'always' });
+}
+void httpConfig;
+
 interface User {
   id: number;
   name: string;
