@@ -10,10 +10,11 @@
  * - request line `[METHOD] URL [HTTP/1.1]` (method GET when absent); lines starting with `?`,
  *   `&` or `/`, and indented lines, continue the URL; `Name: value` headers; a blank line; the body up to the next
  *   `###` (trailing blank lines dropped); `< path` / `<@ path` bodies and multipart parts;
+ * - `?? status == 200` assertion lines (httpyac) anywhere in a request's block: hooks `??`;
  * - `> {% script %}` and `> ./handler.js` response handlers after the body; `< {% script %}` and
  *   `< ./script.js` pre-request scripts above the request line (JetBrains).
  */
-import type { Block, BodyNode, BodyPart, Diagnostic, Directive, HeaderItem, RequestNode, ResponseHandler, Sheet, VarDecl } from '../sheet/ast.js';
+import type { Block, BodyNode, BodyPart, Diagnostic, Directive, HeaderItem, HookNode, RequestNode, ResponseHandler, Sheet, VarDecl } from '../sheet/ast.js';
 import { HTTP_VERSION, METHODS, splitLines } from '../sheet/parse.js';
 import { bodyNode } from '../sheet/body-parts.js';
 import { CONNECTION_TAGS, connectionDirective } from '../sheet/connection-tags.js';
@@ -38,7 +39,12 @@ const FILE_VAR = /^[ \t]*@([A-Za-z_][\w.-]*)[ \t]*=[ \t]*(.*?)[ \t]*$/;
 const HEADER = /^[ \t]*([^\s:]+)[ \t]*:[ \t]*(.*?)[ \t]*$/;
 /** An RFC 9110 token (section 5.6.2), what a header name is made of, or a `{{name}}` reference. */
 const TOKEN = /^(?:[!#$%&'*+.^_`|~0-9A-Za-z-]|\{\{[^{}]*\}\})+$/;
-const URL_PART = /^[ \t]*(?:[?&]|\/(?!\/))/;
+const URL_PART = /^[ \t]*(?:\?(?!\?)|&|\/(?!\/))/;
+/**
+ * httpyac's assertion line `?? status == 200` (its guide, "Assert"), anywhere in a request's
+ * block: a hook named `??` (../hooks/httpyac-assert.ts), never the body or the URL.
+ */
+const ASSERT_LINE = /^[ \t]*\?\?(?:[ \t]+(.*?))?[ \t]*$/;
 
 /**
  * Whether a line right after the request line (or after another such line) continues its URL:
@@ -139,7 +145,7 @@ function splitRequests(lines: string[], n: number): { start: number; end: number
     if (!hasRequest) {
       // A `< ./script.js` line before the request line is a pre-request script (JetBrains),
       // and a kulala `run`/`import` line is none either: a blank line may follow them.
-      hasRequest = !BLANK.test(sl) && !COMMENT.test(sl) && !/^[ \t]*@/.test(sl) && !PRE_SCRIPT_FILE.test(sl) && !KULALA_COMMAND.test(sl);
+      hasRequest = !BLANK.test(sl) && !COMMENT.test(sl) && !/^[ \t]*@/.test(sl) && !PRE_SCRIPT_FILE.test(sl) && !KULALA_COMMAND.test(sl) && !ASSERT_LINE.test(sl);
       continue;
     }
     if (!NEW_REQUEST.test(sl)) continue;
@@ -179,11 +185,17 @@ export function parseHttpFile(text: string): Sheet {
     blocks.push(block);
     const directives: Directive[] = [];
     const preScripts: ResponseHandler[] = [];
+    const asserts: HookNode[] = [];
+    const assertAt = (l: string, line: number): boolean => {
+      const a = ASSERT_LINE.exec(l);
+      if (a) asserts.push({ name: '??', args: a[1] ?? '', line, endLine: line });
+      return !!a;
+    };
     let i = r.start;
     // Preamble: blank lines, comments, directives, file variables, pre-request scripts.
     for (; i <= r.end; i++) {
       const l = lines[i - 1]!;
-      if (BLANK.test(l)) continue;
+      if (BLANK.test(l) || assertAt(l, i)) continue;
       const pre = /^<[ \t]*\{%(.*)$/.exec(l);
       if (pre) {
         const sc = readScript(lines, i, r.end, pre[1]!);
@@ -229,6 +241,10 @@ export function parseHttpFile(text: string): Sheet {
       const lost = [...directives.filter((d) => KNOWN_DIRECTIVES.has(d.name)).map((d) => ({ line: d.line, what: `# @${d.name}` })), ...preScripts.map((p) => ({ line: p.line, what: 'the pre-request script' }))].sort((a, b) => a.line - b.line)[0];
       if (lost) diagnostics.push({ code: 'unsupported-construct', severity: 'warning', line: lost.line, message: `${lost.what} has no request line below it (before the next ###) and applies to nothing`, hint: 'Put it right above a request line, or remove it.' });
     }
+    if (i > r.end && asserts.length) {
+      // An assertion that checks nothing must not let the run pass without it (issue 36).
+      diagnostics.push({ code: 'unsupported-construct', severity: 'error', line: asserts[0]!.line, message: `the assertion ?? ${asserts[0]!.args} has no request line above it (after the last ###) and checks nothing`, hint: 'Put ?? lines below the request line they check.' });
+    }
     if (i > r.end || block.error) continue;
     // Request line.
     const reqLine = i;
@@ -269,7 +285,7 @@ export function parseHttpFile(text: string): Sheet {
         i++;
         break;
       }
-      if (COMMENT.test(l)) continue;
+      if (COMMENT.test(l) || assertAt(l, i)) continue;
       const h = HEADER.exec(l);
       // The body starts without a blank line at a line that is no header: a header name is an
       // RFC 9110 token, so `{"a": 1}` starts a JSON body (as httpyac reads it).
@@ -282,6 +298,7 @@ export function parseHttpFile(text: string): Sheet {
     for (; i <= r.end; i++) {
       const l = lines[i - 1]!;
       const c0 = l.charCodeAt(0);
+      if (assertAt(l, i)) continue;
       // Only lines starting with `>` or `<` can be handlers or unsupported markers.
       if (c0 !== 62 /* > */ && c0 !== 60 /* < */ && !handlers.length) {
         bodyLines.push({ text: l, line: i });
@@ -321,7 +338,7 @@ export function parseHttpFile(text: string): Sheet {
       bodyLines.push({ text: l, line: i });
     }
     while (bodyLines.length && BLANK.test(bodyLines[bodyLines.length - 1]!.text)) bodyLines.pop();
-    const req: RequestNode = { method, url: url.trim(), line: reqLine, startLine: r.start, endLine: r.end, headers, hooks: [] };
+    const req: RequestNode = { method, url: url.trim(), line: reqLine, startLine: r.start, endLine: r.end, headers, hooks: asserts };
     if (m[3] ?? lastVersion?.[1]) req.httpVersion = m[3] ?? lastVersion![1];
     if (graphql) req.graphql = true;
     const body = bodyNode(bodyLines);

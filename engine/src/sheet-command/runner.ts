@@ -16,7 +16,7 @@ import { requestAt } from '../sheet/parse.js';
 import { parseForFile } from '../http-file/index.js';
 import { batchEvalLisp, noEmacsError, type BatchEmacs } from './lisp-batch.js';
 import { answersFor, type Ask } from './prompts.js';
-import { checkExpect, isRetryable } from '../hooks/expect.js';
+import { checkExpect, isExpectHook, isRetryable } from '../hooks/expect.js';
 import { IDEMPOTENT_METHODS, withRetry } from './retry.js';
 
 /** Error codes that are transport failures (exit status 3); any other error is a sheet error (2). */
@@ -150,9 +150,9 @@ export function preflight(file: string, sheet: Sheet, requests: RequestNode[], o
   const e = sheet.diagnostics.find((d) => d.severity === 'error' && !own.has(d));
   if (e) return { code: e.code, message: `${file}:${e.line}: ${e.message}`, line: e.line, hint: e.hint };
   // A malformed assertion is the sheet's error, before anything is sent (issue 26).
-  for (const h of requests.flatMap((r) => r.hooks).filter((h) => h.name.startsWith('expect-'))) {
+  for (const h of requests.flatMap((r) => r.hooks).filter((h) => isExpectHook(h.name))) {
     const problem = checkExpect(h);
-    if (problem) return { code: 'bad-argument', message: `${file}:${h.line}: ${problem}`, line: h.line, hint: 'Fix the assertion (docs/sheet-format.md, "Assertions").' };
+    if (problem) return { code: 'bad-argument', message: `${file}:${h.line}: ${problem}`, line: h.line, hint: h.name === '??' ? 'Fix the assertion (docs/http-files.md, "Assertions").' : 'Fix the assertion (docs/sheet-format.md, "Assertions").' };
   }
   const code = o.untrusted ? firstCode(sheet, requests) : undefined;
   if (code) {
