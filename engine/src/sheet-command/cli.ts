@@ -16,7 +16,7 @@ import { runFile, type FileResult, type RequestResult, type RunOptions } from '.
 import { failures, requestName } from './report.js';
 import { parseShard, shardFiles } from './shard.js';
 import { reportCommand } from './merge.js';
-import { exitStatus, parseReport, summarize, writeReports, type Report } from './report-write.js';
+import { exitStatus, parseReport, prepareReportPaths, summarize, writeReports, type Report } from './report-write.js';
 import { parseForFile } from '../http-file/index.js';
 import { runSteps } from './runner.js';
 import fs from 'node:fs';
@@ -247,6 +247,10 @@ export async function main(argv: string[], io: Io): Promise<number> {
       return usage(io, `cannot read ${f}`);
     }
   }
+  // Before the first request: a report that cannot be written would be found only after every
+  // request of the suite, POSTs included, was sent (issue 36 item 4).
+  const unwritable = prepareReportPaths(reports);
+  if (unwritable) return usage(io, unwritable);
   if (v.shard !== undefined) {
     const shard = parseShard(v.shard);
     if (typeof shard === 'string') return usage(io, shard);
