@@ -345,7 +345,10 @@ export function parseHttpFile(text: string): Sheet {
     if (body) req.body = body;
     const nameDir = [...directives].reverse().find((d) => d.name === 'name');
     const name = nameDir?.value || r.name;
-    if (name) req.name = name.split(/\s+/)[0];
+    if (name) {
+      req.name = name.split(/\s+/)[0];
+      if (req.name !== name) req.title = name;
+    }
     if (directives.length) req.directives = directives;
     if (handlers.length) req.handlers = handlers;
     if (preScripts.length) req.preScripts = preScripts;

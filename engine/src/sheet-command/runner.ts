@@ -49,6 +49,12 @@ export interface RequestResult {
   method: string;
   /** The URL as sent (after substitution), or the template when the request did not resolve. */
   url: string;
+  /**
+   * The test's name in JUnit and TAP (report.ts `testName`): a `.http` request's name (`###
+   * name`, `# @name`), else the request line as written, unresolved (`GET {{host}}/users/{{id}}`),
+   * so random values, captured ids and edits above do not change it (issue 36 item 6).
+   */
+  name?: string;
   outcome: 'passed' | 'failed' | 'error' | 'transport';
   request?: RequestInfo;
   status?: number;
@@ -222,13 +228,13 @@ export async function runFile(file: string, o: RunOptions): Promise<FileResult> 
     if (!('method' in step)) {
       const d = step.error!;
       const [method = '', url = ''] = (lines.slice(step.startLine - 1, step.endLine).find((l) => /^[A-Za-z]+[ \t]+\S/.test(l)) ?? '').trim().split(/[ \t]+/);
-      const r: RequestResult = { file, line: d.line, method, url, outcome: 'error', assertions: [], warnings: [], error: { code: d.code, message: `${file}:${d.line}: ${d.message}`, line: d.line, ...(d.hint ? { hint: d.hint } : {}) } };
+      const r: RequestResult = { file, line: d.line, method, url, name: `${method} ${url}`.trim(), outcome: 'error', assertions: [], warnings: [], error: { code: d.code, message: `${file}:${d.line}: ${d.message}`, line: d.line, ...(d.hint ? { hint: d.hint } : {}) } };
       out.results.push(r);
       o.onResult?.(r);
       continue;
     }
     const node = step;
-    const r: RequestResult = { file, line: node.line, method: node.method, url: node.url, outcome: 'passed', assertions: [], warnings: [] };
+    const r: RequestResult = { file, line: node.line, method: node.method, url: node.url, name: node.title ?? node.name ?? `${node.method} ${node.url}`, outcome: 'passed', assertions: [], warnings: [] };
     try {
       // Asked before the exchange: its duration does not include the user's typing.
       const prompts = sheet.syntax === 'http' ? await answersFor(node, file, o) : undefined;
