@@ -69,7 +69,7 @@ const PRE_SCRIPT_FILE = /^<[ \t]+(\S.*?)[ \t]*$/;
  * Directives we act on; others are kept and reported as unsupported (docs/http-files.md). The
  * connection directives (`# @proxy`, `# @cacert`, ...) are ../sheet/connection-tags.ts's.
  */
-export const KNOWN_DIRECTIVES = new Set(['name', 'no-redirect', 'no-cookie-jar', 'prompt', 'note', 'no-auto-encoding', 'http2', ...Object.keys(CONNECTION_TAGS)]);
+export const KNOWN_DIRECTIVES = new Set(['name', 'no-redirect', 'no-cookie-jar', 'prompt', 'note', 'no-auto-encoding', 'http2', 'retry', ...Object.keys(CONNECTION_TAGS)]);
 
 /**
  * `[METHOD] URL [HTTP/x.y]` split into [all, method?, url, version?] (a regex with a lazy URL
@@ -353,6 +353,9 @@ export function parseHttpFile(text: string): Sheet {
     if (handlers.length) req.handlers = handlers;
     if (preScripts.length) req.preScripts = preScripts;
     for (const d of directives) {
+      if (d.name === 'retry' && d.value !== '' && !/^\d+$/.test(d.value)) {
+        diagnostics.push({ code: 'bad-argument', severity: 'error', line: d.line, message: `# @retry ${d.value}: the value must be a number of retries`, hint: 'Write # @retry (the --retry count) or # @retry 3.' });
+      }
       if (!KNOWN_DIRECTIVES.has(d.name)) {
         diagnostics.push({ code: 'unsupported-construct', severity: 'warning', line: d.line, message: `directive @${d.name} is not supported and has no effect`, hint: 'See docs/http-files.md for the supported # @ directives.' });
       }

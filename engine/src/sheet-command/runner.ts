@@ -17,7 +17,7 @@ import { parseForFile } from '../http-file/index.js';
 import { batchEvalLisp, noEmacsError, type BatchEmacs } from './lisp-batch.js';
 import { answersFor, type Ask } from './prompts.js';
 import { checkExpect, isExpectHook, isRetryable } from '../hooks/expect.js';
-import { IDEMPOTENT_METHODS, withRetry } from './retry.js';
+import { IDEMPOTENT_METHODS, RETRY_STATUSES, retryAfterMs, withRetry } from './retry.js';
 
 /** Error codes that are transport failures (exit status 3); any other error is a sheet error (2). */
 export const TRANSPORT_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
@@ -182,6 +182,16 @@ export function preflight(file: string, sheet: Sheet, requests: RequestNode[], o
   return { code: err.code, message: `${file}:${first.line}: ${first.what} needs Emacs to evaluate its Lisp form, and no emacs is on PATH`, line: first.line, hint: err.hint };
 }
 
+/**
+ * Whether an answer says "try again later" (429, 503: retry.ts `RETRY_STATUSES`) and the
+ * request did not expect it: no assertion on the status passed with it (`-> expect-status 503`,
+ * `?? status == 503` check the server's busy answer itself, which must not be sent again).
+ */
+function busy(status: number, assertions: Assertion[]): boolean {
+  if (!RETRY_STATUSES.has(status)) return false;
+  return !assertions.some((x) => x.passed && (x.name === 'expect-status' || (x.name === '??' && /^\s*status\b/i.test(x.args))));
+}
+
 function errorOf(e: unknown, file: string): RunError {
   if (isEngineError(e)) {
     const message = e.line !== undefined ? `${file}:${e.message.replace(/^line /, '')}` : `${file}: ${e.message}`;
@@ -244,13 +254,17 @@ export async function runFile(file: string, o: RunOptions): Promise<FileResult> 
       // Assertions marked `retry` (hooks/expect.ts): sent again while one of them fails; the
       // mark is also the user's leave to send a method that is not idempotent again.
       const retryLines = new Set(node.hooks.filter(isRetryable).map((h) => h.line));
+      // `# @retry [N]` (.http): every assertion of the request is retryable, N its own count.
+      const marked = node.directives?.find((d) => d.name === 'retry');
       const s = await withRetry(
         send,
         {
           ...o,
+          ...(marked?.value ? { retry: Number(marked.value) } : {}),
           transport: TRANSPORT_CODES,
-          resend: IDEMPOTENT_METHODS.has(node.method) || retryLines.size > 0,
-          again: (a) => a.hooks.assertions.some((x) => !x.passed && retryLines.has(x.line)),
+          resend: IDEMPOTENT_METHODS.has(node.method) || retryLines.size > 0 || !!marked,
+          again: (a) => busy(a.response.status, a.hooks.assertions) || a.hooks.assertions.some((x) => !x.passed && (!!marked || retryLines.has(x.line))),
+          delay: (a) => (busy(a.response.status, a.hooks.assertions) ? retryAfterMs(a.response.headers) : undefined),
           drop: async (a) => {
             if (a.presentation.file) await removeBodyFile(a.presentation.file);
           },
