@@ -45,6 +45,8 @@ Assertion hooks check the responses:
   -> expect-jq '.items | length > 0'  -> expect-body "name": "Ada"
   -> expect-time < 500                (ms)
   Any of them ending in the word retry (-> expect-status 200 retry) is retried under --retry.
+  .http files: httpyac's ?? lines (?? status == 200, ?? header content-type includes json,
+  ?? body id == 1, ?? duration < 500, ?? js EXPR) and client.test in handlers.
 
 Options:
   --var :name=value     set a variable for every file (overrides the sheet's); repeatable
@@ -66,8 +68,9 @@ Options:
   --fail-fast, --bail   stop at the first request that fails or errs (without it, a .http
                         file goes on after a failed request; a sheet stops at an error)
   --timeout S           per-request timeout in seconds (default none)
-  --retry N             send a request again, up to N times, that failed by transport
-                        or by an assertion marked retry (-> expect-status 200 retry);
+  --retry N             send a request again, up to N times, that failed by transport,
+                        got 429/503 (after its Retry-After), or failed an assertion
+                        marked retry (-> expect-status 200 retry; .http: # @retry);
                         never a POST/PATCH unless marked; a pass on a retry is flaky
   --retry-delay MS      wait between tries (default 1000)
   --repeat N            run the files N times over (a soak)
