@@ -58,6 +58,21 @@ function urlContinues(l: string): boolean {
 }
 const BLANK = /^[ \t]*$/;
 /**
+ * Whether line `l` goes on with a query string that ends in `&` or `?` (`?page=0&` then
+ * `size=10`, indented or not: JetBrains' multi-line query, httpyac reads it so): a line that is
+ * no blank, comment, header (an RFC 9110 token before `:`) or body start (`{`, `[`, `<`).
+ */
+function queryGoesOn(url: string, l: string): boolean {
+  if (!/[?&][ \t]*$/.test(url) || BLANK.test(l) || COMMENT.test(l) || /^[ \t]*[{[<>]/.test(l)) return false;
+  const h = HEADER.exec(l);
+  return !(h && TOKEN.test(h[1]!));
+}
+/**
+ * A response that httpyac records below its request (`HTTP/2.0 200 - - - OK`, headers, body):
+ * it ends the request's body, and the lines down to the next `###` are passed over.
+ */
+const RECORDED_RESPONSE = /^HTTP\/\d(?:\.\d)?[ \t]+\d{3}\b/;
+/**
  * kulala.nvim's `run #Name`, `run ./other.http`, `import ./other.http` lines before a request
  * line: not a request line (`run` is no method), so they are named and passed over.
  */
@@ -69,7 +84,7 @@ const PRE_SCRIPT_FILE = /^<[ \t]+(\S.*?)[ \t]*$/;
  * Directives we act on; others are kept and reported as unsupported (docs/http-files.md). The
  * connection directives (`# @proxy`, `# @cacert`, ...) are ../sheet/connection-tags.ts's.
  */
-export const KNOWN_DIRECTIVES = new Set(['name', 'no-redirect', 'no-cookie-jar', 'prompt', 'note', 'no-auto-encoding', 'http2', 'retry', ...Object.keys(CONNECTION_TAGS)]);
+export const KNOWN_DIRECTIVES = new Set(['name', 'no-redirect', 'no-cookie-jar', 'prompt', 'note', 'no-auto-encoding', 'http2', 'retry', 'injectVariables', ...Object.keys(CONNECTION_TAGS)]);
 
 /**
  * `[METHOD] URL [HTTP/x.y]` split into [all, method?, url, version?] (a regex with a lazy URL
@@ -274,7 +289,7 @@ export function parseHttpFile(text: string): Sheet {
       continue;
     }
     i++;
-    for (; i <= r.end && urlContinues(lines[i - 1]!); i++) url += lines[i - 1]!.trim();
+    for (; i <= r.end && (urlContinues(lines[i - 1]!) || queryGoesOn(url, lines[i - 1]!)); i++) url += lines[i - 1]!.trim();
     const lastVersion = m[3] ? undefined : HTTP_VERSION.exec(url);
     if (lastVersion) url = url.slice(0, lastVersion.index);
     // Headers.
@@ -299,6 +314,11 @@ export function parseHttpFile(text: string): Sheet {
       const l = lines[i - 1]!;
       const c0 = l.charCodeAt(0);
       if (assertAt(l, i)) continue;
+      if (c0 === 72 /* H */ && RECORDED_RESPONSE.test(l)) {
+        // httpyac's recorded response: not the body; its own `??` lines still count.
+        for (i++; i <= r.end; i++) assertAt(lines[i - 1]!, i);
+        break;
+      }
       // Only lines starting with `>` or `<` can be handlers or unsupported markers.
       if (c0 !== 62 /* > */ && c0 !== 60 /* < */ && !handlers.length) {
         bodyLines.push({ text: l, line: i });
@@ -322,7 +342,7 @@ export function parseHttpFile(text: string): Sheet {
       }
       if (/^>>!?[ \t]/.test(l)) {
         // The user expects the response in that file: the request must not run without it.
-        unsupported(i, 'saving the response to a file (>> path)', 'Remove the line; save the response from the front end (sheet run --output, or C-x C-w in Emacs).');
+        unsupported(i, 'saving the response to a file (>> path)', 'Remove the line; save the response from the front end (GET /x > file with the shell verbs, C-x C-w in Emacs, or sheet run --report json:PATH).');
         block.error ??= diagnostics[diagnostics.length - 1];
         continue;
       }
@@ -341,7 +361,12 @@ export function parseHttpFile(text: string): Sheet {
     const req: RequestNode = { method, url: url.trim(), line: reqLine, startLine: r.start, endLine: r.end, headers, hooks: asserts };
     if (m[3] ?? lastVersion?.[1]) req.httpVersion = m[3] ?? lastVersion![1];
     if (graphql) req.graphql = true;
-    const body = bodyNode(bodyLines);
+    let body = bodyNode(bodyLines);
+    // httpyac's `# @injectVariables`: a `< file` body gets the `{{...}}` pass, as `<@ file`.
+    if (body && directives.some((d) => d.name === 'injectVariables')) {
+      if (body.kind === 'file') body = { ...body, substitute: true };
+      else if (body.kind === 'parts') body = { ...body, parts: body.parts.map((p) => (p.kind === 'file' ? { ...p, substitute: true } : p)) };
+    }
     if (body) req.body = body;
     const nameDir = [...directives].reverse().find((d) => d.name === 'name');
     const name = nameDir?.value || r.name;
