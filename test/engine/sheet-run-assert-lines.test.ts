@@ -136,3 +136,13 @@ GET BASE/hf/next
     ]);
   });
 });
+
+describe('sheet convert of ?? assertions', () => {
+  it('writes the sheet assertion that says the same, and names the ones it cannot convert', async () => {
+    write('conv.http', 'GET BASE/hf/x\n?? status == 200\n?? header content-type includes json\n?? duration < 500\n?? body id == 1\n');
+    const r = await sheet(['convert', 'conv.http']);
+    expect(r.code).toBe(1);
+    expect(r.out).toContain(`GET ${api.url}/hf/x\n-> expect-status 200\n-> expect-header content-type json\n-> expect-time < 500\n#`);
+    expect(r.err).toMatch(/conv\.http:5: \?\? body id == 1: this assertion has no sheet equivalent/);
+  });
+});
