@@ -14,6 +14,7 @@ export type ErrorCode =
   | 'unterminated-hook-form'
   | 'bad-header'
   | 'ignored-lines'
+  | 'sent-as-body' // warning: a hook or request line inside a body
   // .http files (engine/src/http-file/)
   | 'unsupported-construct'
   | 'unknown-variable'

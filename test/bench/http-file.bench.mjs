@@ -111,8 +111,8 @@ const rHttp = stats(tHttp);
 const rSheet = stats(tSheet);
 process.stderr.write(`  http ${rHttp.median.toFixed(1)} ms, sheet ${rSheet.median.toFixed(1)} ms\n`);
 const res = { status: 200, headers: [['Content-Type', 'application/json']], body: JSON.stringify({ items: Array.from({ length: 100 }, (_, i) => ({ id: i })) }) };
-const rHandler = await measure('handler', 200, 20, () => {
-  const r = E.runHandlerScript('client.test("ok", () => client.assert(response.status === 200 && response.body.items.length === 100));', 3, res, new Map());
+const rHandler = await measure('handler', 200, 20, async () => {
+  const r = await E.runHandlerScript('client.test("ok", () => client.assert(response.status === 200 && response.body.items.length === 100));', 3, res, new Map());
   if (!r.tests[0]?.passed) throw new Error('handler test failed');
 });
 

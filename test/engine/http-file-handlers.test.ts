@@ -15,32 +15,32 @@ describe('response handler API', () => {
     ['headers.valuesOf', 'client.test("v", () => client.assert(response.headers.valuesOf("set-cookie").join() === "a=1,b=2"));', true],
     ['contentType.mimeType', 'client.test("m", () => client.assert(response.contentType.mimeType === "application/json"));', true],
     ['a failed assert names its message', 'client.test("f", () => client.assert(response.status === 200, "status is " + response.status));', false],
-  ])('%s', (_, src, passed) => {
-    const r = run(src);
+  ])('%s', async (_, src, passed) => {
+    const r = await run(src);
     expect(r.tests).toHaveLength(1);
     expect(r.tests[0]!.passed).toBe(passed);
     if (!passed) expect(r.tests[0]).toMatchObject({ message: 'status is 201', line: 10 });
   });
 
-  it('client.global set/get/clear carry over, values as strings', () => {
-    const r = run('client.global.set("token", response.body.token); client.global.set("n", 5); client.global.clear("old"); client.log("got", client.global.get("token"));', new Map([['old', 'x']]));
+  it('client.global set/get/clear carry over, values as strings', async () => {
+    const r = await run('client.global.set("token", response.body.token); client.global.set("n", 5); client.global.clear("old"); client.log("got", client.global.get("token"));', new Map([['old', 'x']]));
     expect([...r.globals]).toEqual([['token', 't1'], ['n', '5']]);
     expect(r.cleared).toEqual(['old']);
     expect(r.logs).toEqual(['got t1']);
   });
 
-  it('a top-level return ends the script without failing (kulala.nvim docs/static/import/demos/5.script.http)', () => {
-    const r = run('const results = client.global.get("results");\nif (!results) { return; }\nclient.test("never", () => {});');
+  it('a top-level return ends the script without failing (kulala.nvim docs/static/import/demos/5.script.http)', async () => {
+    const r = await run('const results = client.global.get("results");\nif (!results) { return; }\nclient.test("never", () => {});');
     expect(r.tests).toEqual([]);
   });
 
-  it('client.exit() stops the script without failing', () => {
-    const r = run('client.test("a", () => {}); client.exit(); client.test("b", () => {});');
+  it('client.exit() stops the script without failing', async () => {
+    const r = await run('client.test("a", () => {}); client.exit(); client.test("b", () => {});');
     expect(r.tests.map((t) => t.name)).toEqual(['a']);
   });
 
-  it('a script error is a failed test with the handler line', () => {
-    expect(run('response.body.nope.x;').tests).toEqual([expect.objectContaining({ passed: false, line: 10, name: 'response handler (line 10)' })]);
+  it('a script error is a failed test with the handler line', async () => {
+    expect((await run('response.body.nope.x;')).tests).toEqual([expect.objectContaining({ passed: false, line: 10, name: 'response handler (line 10)' })]);
   });
 });
 
@@ -54,20 +54,20 @@ describe('sandbox', () => {
     ['an outer-realm escape through the prototype chain', 'response.constructor.constructor("return process")().exit(1)'],
     ['an outer-realm escape through the global object', 'this.constructor.constructor("return process")().exit(1)'],
     ['an outer-realm escape through globalThis', 'globalThis.constructor.constructor("return process")().exit(1)'],
-  ])('%s is not reachable', (_, src) => {
-    const r = run(src);
+  ])('%s is not reachable', async (_, src) => {
+    const r = await run(src);
     expect(r.tests).toEqual([expect.objectContaining({ passed: false })]);
   });
 
-  it('an endless loop is stopped at the time limit', () => {
+  it('an endless loop is stopped at the time limit', async () => {
     const t0 = Date.now();
-    const r = run('for (;;) {}');
+    const r = await run('for (;;) {}');
     expect(Date.now() - t0).toBeLessThan(5000);
     expect(r.tests[0]).toMatchObject({ passed: false, message: 'the handler ran longer than 500 ms' });
   });
 
-  it('an endless promise chain is stopped too', () => {
-    const r = run('const f = () => Promise.resolve().then(f); f();');
+  it('an endless promise chain is stopped too', async () => {
+    const r = await run('const f = () => Promise.resolve().then(f); f();');
     expect(r.tests[0]).toMatchObject({ passed: false });
   });
 
@@ -88,4 +88,17 @@ describe('parseForFile', () => {
     expect(syntaxFor(text, name)).toBe(syntax);
     expect(parseForFile(text, name).syntax ?? 'sheet').toBe(syntax);
   });
+});
+
+describe('sandbox memory (issue 36 item 10)', () => {
+  it('a handler that allocates without bound is stopped at the memory limit, says so, and the next one runs', async () => {
+    const before = process.memoryUsage().rss;
+    const t0 = Date.now();
+    const r = await runHandlerScript('const a = []; for (;;) a.push(new Array(1e6).fill(1));', 10, res, new Map(), 10000);
+    expect(r.tests).toEqual([expect.objectContaining({ passed: false, name: 'response handler (line 10)', message: 'the script used more than 64 MiB of memory (the script memory limit) and was stopped' })]);
+    // Stopped by memory, long before its 10 s time limit; this process grew by far less than the 1.9 GiB of before.
+    expect(Date.now() - t0).toBeLessThan(8000);
+    expect(process.memoryUsage().rss - before).toBeLessThan(400 * 1024 * 1024);
+    expect((await run('client.test("after", () => {});')).tests).toEqual([expect.objectContaining({ name: 'after', passed: true })]);
+  }, 30000);
 });

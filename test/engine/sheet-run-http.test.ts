@@ -81,7 +81,7 @@ describe('sheet run x.http --env', () => {
     write('api/fail.http', 'GET {{host}}/hf/x\n\n> {%\n client.test("is 201", function () { client.assert(response.status === 201, "got " + response.status); });\n%}\n');
     const r = await sheet(['run', 'api/fail.http', '--env', 'dev', '--report', 'tap']);
     expect(r.code).toBe(1);
-    expect(r.out).toMatch(/^not ok 1 - GET \/hf\/x/m);
+    expect(r.out).toMatch(/^not ok 1 - GET \{\{host\}\}\/hf\/x$/m);
     expect(r.out).toContain('fail.http:3: is 201: failed: got 200');
   });
 

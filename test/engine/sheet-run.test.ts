@@ -245,7 +245,8 @@ describe('sheet run: reports', () => {
       p.end(r.out);
     });
     expect(result).toMatchObject({ ok: false, count: 3, pass: 2, fail: 1 });
-    expect(result.failures[0]!.name).toBe('GET /users/9 (rep.sheet:18)');
+    // The request line as written (issue 36 item 6: stable names; the line is TAP's `at:`).
+    expect(result.failures[0]!.name).toBe(`GET ${api.url}/users/9`);
     expect(result.failures[0]!.diag.message).toContain('rep.sheet:19: expect-status 200: failed, got 404');
   });
 
@@ -271,7 +272,7 @@ describe('sheet run: reports', () => {
     const suites = doc.testsuites.testsuite;
     expect(suites).toHaveLength(2);
     expect(suites[0]).toMatchObject({ name: f, tests: '3', failures: '1', errors: '0' });
-    expect(suites[0].testcase[2].name).toBe('GET /users/9?q=%3C&%3E (rep2.sheet:18)');
+    expect(suites[0].testcase[2]).toMatchObject({ name: `GET ${api.url}/users/9?q=<&>`, file: f, line: '18' });
     expect(suites[0].testcase[2].failure.message).toContain('rep2.sheet:19: expect-status 200: failed, got 404');
     expect(suites[1]).toMatchObject({ tests: '1', errors: '1' });
     const json = JSON.parse(fs.readFileSync(path.join(dir, 'r.json'), 'utf8'));

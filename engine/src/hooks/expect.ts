@@ -16,6 +16,7 @@
 import type { HookNode } from '../sheet/ast.js';
 import { headerValue, type Header } from '../model.js';
 import type { Assertion } from './results.js';
+import { HTTPYAC_ASSERT, checkHttpyacAssert, evaluateHttpyacAssert } from './httpyac-assert.js';
 
 /** The part of an exchange an assertion looks at. */
 export interface ExpectContext {
@@ -37,9 +38,9 @@ export const EXPECT_TYPES = [
   { name: 'expect-time', args: '< 500', doc: 'Assert the exchange took less than (<, <=, >, >=, =) that many ms.' },
 ];
 
-/** Whether `name` is an assertion hook. */
+/** Whether `name` is an assertion hook: an `expect-*` name, or httpyac's `??` (`.http` files, httpyac-assert.ts). */
 export function isExpectHook(name: string): boolean {
-  return EXPECT_TYPES.some((t) => t.name === name);
+  return name === HTTPYAC_ASSERT || name.startsWith('expect-');
 }
 
 /** The marker of a retryable assertion: the last word of its arguments (docs/sheet-format.md). */
@@ -89,6 +90,7 @@ function regexp(src: string): RegExp {
  *   (an invalid regexp, a jq syntax error) is a failed assertion whose message says so: never throws.
  */
 export async function evaluateExpect(hook: HookNode, ctx: ExpectContext, jq: (filter: string, input: string) => Promise<string>): Promise<Assertion> {
+  if (hook.name === HTTPYAC_ASSERT) return evaluateHttpyacAssert(hook, ctx);
   const at = `line ${hook.line}: ${hook.name} ${hook.args}`.trimEnd();
   // The report keeps the arguments as written (with `retry`); the check reads them without.
   const h = { ...hook, args: splitRetry(hook.args).args };
@@ -165,6 +167,7 @@ function bad(h: HookNode, at: string, wanted: string): Assertion {
  * @returns `expect-status ok: the argument must be ...`, or undefined when the hook is well formed.
  */
 export function checkExpect(hook: HookNode): string | undefined {
+  if (hook.name === HTTPYAC_ASSERT) return checkHttpyacAssert(hook);
   const at = `${hook.name} ${hook.args}`.trimEnd();
   const h = { ...hook, args: splitRetry(hook.args).args };
   const must = (wanted: string) => `${at}: the argument must be ${wanted}`;

@@ -6,6 +6,7 @@
  * "Converting".
  */
 import { AS_WRITTEN_TAG } from '../url/as-written.js';
+import { parseHttpyacAssert } from '../hooks/httpyac-assert.js';
 import { CONNECTION_TAGS, connectionTagName } from '../sheet/connection-tags.js';
 import { isMultipart } from '../sheet/body-parts.js';
 import type { RequestNode, Sheet } from '../sheet/ast.js';
@@ -103,6 +104,27 @@ function requestToHttp(r: RequestNode, refs: (t: string) => string, problems: Co
   return out;
 }
 
+/** A regular expression matching `s` literally. */
+const literal = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * An httpyac `??` assertion (its text after `??`) as a sheet assertion line, when one says the
+ * same: `status == N`, `header NAME exists|includes V|== V`, `body includes V`, `duration < N`
+ * (and `<=`, `>`, `>=`); undefined for the others.
+ */
+function expectFor(args: string): string | undefined {
+  const f = parseHttpyacAssert(args);
+  if (typeof f === 'string') return undefined;
+  const op = f.op.toLowerCase();
+  if (f.field === 'status' && ['==', '===', 'equals'].includes(op) && /^\d{3}$/.test(f.expected ?? '')) return `-> expect-status ${f.expected}`;
+  if (f.field === 'header' && ['exists', 'istrue'].includes(op)) return `-> expect-header ${f.value}`;
+  if (f.field === 'header' && ['includes', 'contains'].includes(op) && f.expected) return `-> expect-header ${f.value} ${literal(f.expected)}`;
+  if (f.field === 'header' && ['==', '===', 'equals'].includes(op) && f.expected) return `-> expect-header ${f.value} ^${literal(f.expected)}$`;
+  if (f.field === 'body' && !f.value && ['includes', 'contains'].includes(op) && f.expected) return `-> expect-body ${literal(f.expected)}`;
+  if (f.field === 'duration' && !f.value && ['<', '<=', '>', '>='].includes(op) && /^\d+$/.test(f.expected ?? '')) return `-> expect-time ${op} ${f.expected}`;
+  return undefined;
+}
+
 /**
  * A `.http` file as a restclient sheet: `@name = value` -> `:name = value`, `{{name}}` ->
  * `:name`, `# @name` kept as a comment.
@@ -143,6 +165,12 @@ export function httpToSheet(text: string): ConvertResult {
     const http2 = r.httpVersion === 'HTTP/2' || !!r.directives?.some((d) => d.name === 'http2');
     out.push(`${r.method} ${refs(r.url, r.line)}${http2 ? ' HTTP/2' : ''}`);
     for (const h of r.headers) if (h.kind === 'header') out.push(`${h.name}: ${refs(h.value, h.line)}`);
+    // httpyac's `??` assertions: as the sheet's `-> expect-*` where one says the same.
+    for (const h of r.hooks) {
+      const hook = expectFor(h.args);
+      if (hook) out.push(hook);
+      else problems.push({ line: h.line, construct: `?? ${h.args}`, message: 'this assertion has no sheet equivalent (-> expect-status, -> expect-header, -> expect-body, -> expect-time, -> expect-jq); rewrite it as one' });
+    }
     const b = r.body;
     if (b?.kind === 'text') {
       const bl = b.text.split('\n');

@@ -1,6 +1,7 @@
 /**
  * JetBrains HTTP Client response handlers (`> {% script %}`, `> ./handler.js`; JetBrains' "HTTP
- * Response handling API reference") run in a `node:vm` context with a time limit.
+ * Response handling API reference") run in a `node:vm` context with a time limit and a memory
+ * limit (handler-sandbox.ts: a worker thread with a capped heap).
  *
  * The script sees only objects made inside its own context (`client`, `response`, plain JSON
  * data): no `require`, no `process`, no timers, no outer-realm object whose constructor could
@@ -11,7 +12,7 @@
  * `response.contentType.mimeType` / `.charset`.
  */
 import fs from 'node:fs/promises';
-import vm from 'node:vm';
+import { runInSandbox } from './handler-sandbox.js';
 import type { ResponseHandler } from '../sheet/ast.js';
 import { EngineError } from '../errors.js';
 import { expandPath } from '../resolve/resolve.js';
@@ -110,24 +111,20 @@ function inputJson(res: HandlerResponse | undefined, globals: ReadonlyMap<string
  * @param what how a failure is named: `response handler` or `pre-request script`.
  * @returns its tests (a script error or timeout is a failed test named after the script).
  */
-export function runHandlerScript(source: string, line: number, res: HandlerResponse | undefined, globals: ReadonlyMap<string, string>, timeoutMs = HANDLER_TIMEOUT_MS, req?: HandlerRequest, what = 'response handler'): HandlerResult {
-  // A sandbox object without prototype: `this.constructor` must not lead to the outer realm's
-  // Function (and from there to `process`). The input travels as a string literal.
-  const context = vm.createContext(Object.create(null) as object, { codeGeneration: { strings: false, wasm: false }, microtaskMode: 'afterEvaluate' });
+export async function runHandlerScript(source: string, line: number, res: HandlerResponse | undefined, globals: ReadonlyMap<string, string>, timeoutMs = HANDLER_TIMEOUT_MS, req?: HandlerRequest, what = 'response handler'): Promise<HandlerResult> {
+  // A sandbox object without prototype (handler-sandbox.ts): `this.constructor` must not lead to
+  // the outer realm's Function (and from there to `process`). The input travels as a string
+  // literal. The user's script runs in its own function so its declarations do not clash with
+  // the prelude, and a `return` ends it (kulala.nvim's scripts write `if (!x) { return; }`).
   const out: HandlerResult = { tests: [], variables: new Map(Object.entries(req?.variables ?? {})), globals: new Map(globals), cleared: [], logs: [] };
-  try {
-    vm.runInContext(`const __input = ${JSON.stringify(inputJson(res, globals, req))};\n${PRELUDE}`, context, { timeout: timeoutMs });
-    // The user's script runs in its own function so its declarations do not clash with the
-    // prelude, and a `return` ends it (kulala.nvim's scripts write `if (!x) { return; }`).
-    vm.runInContext(`(() => {\n${source}\n})();`, context, { timeout: timeoutMs, filename: `handler@line${line}.js`, lineOffset: line - 2 });
-  } catch (e) {
-    const exited = typeof e === 'object' && e !== null && (e as { exit?: unknown }).exit === true && !(e instanceof Error);
-    const msg = e instanceof Error || (typeof e === 'object' && e !== null && 'message' in e) ? String((e as Error).message) : String(e);
-    if (!exited) out.tests.push({ name: `${what} (line ${line})`, passed: false, message: /timed out/i.test(msg) ? `the handler ran longer than ${timeoutMs} ms` : msg, line });
+  const ran = await runInSandbox(`const __input = ${JSON.stringify(inputJson(res, globals, req))};\n${PRELUDE}`, source, { timeoutMs, filename: `handler@line${line}.js`, lineOffset: line - 2 });
+  if (ran.error && !ran.error.exited) {
+    const msg = ran.error.message;
+    out.tests.push({ name: `${what} (line ${line})`, passed: false, message: /timed out/i.test(msg) ? `the handler ran longer than ${timeoutMs} ms` : msg, line });
   }
   let r: { tests: HandlerTestResult[]; globals: Record<string, string>; cleared: string[]; logs: string[]; variables: Record<string, string> };
   try {
-    r = JSON.parse(vm.runInContext('JSON.stringify(__out)', context, { timeout: timeoutMs }) as string);
+    r = JSON.parse(ran.out!);
   } catch {
     return out;
   }
@@ -165,7 +162,7 @@ export async function runHandlers(handlers: ResponseHandler[], res: HandlerRespo
         });
       }
     }
-    const r = runHandlerScript(source, h.line, res, total.globals, timeoutMs, req && { ...req, variables: Object.fromEntries(total.variables) }, what);
+    const r = await runHandlerScript(source, h.line, res, total.globals, timeoutMs, req && { ...req, variables: Object.fromEntries(total.variables) }, what);
     total.tests.push(...r.tests);
     total.variables = r.variables;
     total.globals = r.globals;

@@ -10,10 +10,11 @@
  * - request line `[METHOD] URL [HTTP/1.1]` (method GET when absent); lines starting with `?`,
  *   `&` or `/`, and indented lines, continue the URL; `Name: value` headers; a blank line; the body up to the next
  *   `###` (trailing blank lines dropped); `< path` / `<@ path` bodies and multipart parts;
+ * - `?? status == 200` assertion lines (httpyac) anywhere in a request's block: hooks `??`;
  * - `> {% script %}` and `> ./handler.js` response handlers after the body; `< {% script %}` and
  *   `< ./script.js` pre-request scripts above the request line (JetBrains).
  */
-import type { Block, BodyNode, BodyPart, Diagnostic, Directive, HeaderItem, RequestNode, ResponseHandler, Sheet, VarDecl } from '../sheet/ast.js';
+import type { Block, BodyNode, BodyPart, Diagnostic, Directive, HeaderItem, HookNode, RequestNode, ResponseHandler, Sheet, VarDecl } from '../sheet/ast.js';
 import { HTTP_VERSION, METHODS, splitLines } from '../sheet/parse.js';
 import { bodyNode } from '../sheet/body-parts.js';
 import { CONNECTION_TAGS, connectionDirective } from '../sheet/connection-tags.js';
@@ -38,7 +39,12 @@ const FILE_VAR = /^[ \t]*@([A-Za-z_][\w.-]*)[ \t]*=[ \t]*(.*?)[ \t]*$/;
 const HEADER = /^[ \t]*([^\s:]+)[ \t]*:[ \t]*(.*?)[ \t]*$/;
 /** An RFC 9110 token (section 5.6.2), what a header name is made of, or a `{{name}}` reference. */
 const TOKEN = /^(?:[!#$%&'*+.^_`|~0-9A-Za-z-]|\{\{[^{}]*\}\})+$/;
-const URL_PART = /^[ \t]*(?:[?&]|\/(?!\/))/;
+const URL_PART = /^[ \t]*(?:\?(?!\?)|&|\/(?!\/))/;
+/**
+ * httpyac's assertion line `?? status == 200` (its guide, "Assert"), anywhere in a request's
+ * block: a hook named `??` (../hooks/httpyac-assert.ts), never the body or the URL.
+ */
+const ASSERT_LINE = /^[ \t]*\?\?(?:[ \t]+(.*?))?[ \t]*$/;
 
 /**
  * Whether a line right after the request line (or after another such line) continues its URL:
@@ -52,6 +58,21 @@ function urlContinues(l: string): boolean {
 }
 const BLANK = /^[ \t]*$/;
 /**
+ * Whether line `l` goes on with a query string that ends in `&` or `?` (`?page=0&` then
+ * `size=10`, indented or not: JetBrains' multi-line query, httpyac reads it so): a line that is
+ * no blank, comment, header (an RFC 9110 token before `:`) or body start (`{`, `[`, `<`).
+ */
+function queryGoesOn(url: string, l: string): boolean {
+  if (!/[?&][ \t]*$/.test(url) || BLANK.test(l) || COMMENT.test(l) || /^[ \t]*[{[<>]/.test(l)) return false;
+  const h = HEADER.exec(l);
+  return !(h && TOKEN.test(h[1]!));
+}
+/**
+ * A response that httpyac records below its request (`HTTP/2.0 200 - - - OK`, headers, body):
+ * it ends the request's body, and the lines down to the next `###` are passed over.
+ */
+const RECORDED_RESPONSE = /^HTTP\/\d(?:\.\d)?[ \t]+\d{3}\b/;
+/**
  * kulala.nvim's `run #Name`, `run ./other.http`, `import ./other.http` lines before a request
  * line: not a request line (`run` is no method), so they are named and passed over.
  */
@@ -63,7 +84,7 @@ const PRE_SCRIPT_FILE = /^<[ \t]+(\S.*?)[ \t]*$/;
  * Directives we act on; others are kept and reported as unsupported (docs/http-files.md). The
  * connection directives (`# @proxy`, `# @cacert`, ...) are ../sheet/connection-tags.ts's.
  */
-export const KNOWN_DIRECTIVES = new Set(['name', 'no-redirect', 'no-cookie-jar', 'prompt', 'note', 'no-auto-encoding', 'http2', ...Object.keys(CONNECTION_TAGS)]);
+export const KNOWN_DIRECTIVES = new Set(['name', 'no-redirect', 'no-cookie-jar', 'prompt', 'note', 'no-auto-encoding', 'http2', 'retry', 'injectVariables', ...Object.keys(CONNECTION_TAGS)]);
 
 /**
  * `[METHOD] URL [HTTP/x.y]` split into [all, method?, url, version?] (a regex with a lazy URL
@@ -139,7 +160,7 @@ function splitRequests(lines: string[], n: number): { start: number; end: number
     if (!hasRequest) {
       // A `< ./script.js` line before the request line is a pre-request script (JetBrains),
       // and a kulala `run`/`import` line is none either: a blank line may follow them.
-      hasRequest = !BLANK.test(sl) && !COMMENT.test(sl) && !/^[ \t]*@/.test(sl) && !PRE_SCRIPT_FILE.test(sl) && !KULALA_COMMAND.test(sl);
+      hasRequest = !BLANK.test(sl) && !COMMENT.test(sl) && !/^[ \t]*@/.test(sl) && !PRE_SCRIPT_FILE.test(sl) && !KULALA_COMMAND.test(sl) && !ASSERT_LINE.test(sl);
       continue;
     }
     if (!NEW_REQUEST.test(sl)) continue;
@@ -179,11 +200,17 @@ export function parseHttpFile(text: string): Sheet {
     blocks.push(block);
     const directives: Directive[] = [];
     const preScripts: ResponseHandler[] = [];
+    const asserts: HookNode[] = [];
+    const assertAt = (l: string, line: number): boolean => {
+      const a = ASSERT_LINE.exec(l);
+      if (a) asserts.push({ name: '??', args: a[1] ?? '', line, endLine: line });
+      return !!a;
+    };
     let i = r.start;
     // Preamble: blank lines, comments, directives, file variables, pre-request scripts.
     for (; i <= r.end; i++) {
       const l = lines[i - 1]!;
-      if (BLANK.test(l)) continue;
+      if (BLANK.test(l) || assertAt(l, i)) continue;
       const pre = /^<[ \t]*\{%(.*)$/.exec(l);
       if (pre) {
         const sc = readScript(lines, i, r.end, pre[1]!);
@@ -229,6 +256,10 @@ export function parseHttpFile(text: string): Sheet {
       const lost = [...directives.filter((d) => KNOWN_DIRECTIVES.has(d.name)).map((d) => ({ line: d.line, what: `# @${d.name}` })), ...preScripts.map((p) => ({ line: p.line, what: 'the pre-request script' }))].sort((a, b) => a.line - b.line)[0];
       if (lost) diagnostics.push({ code: 'unsupported-construct', severity: 'warning', line: lost.line, message: `${lost.what} has no request line below it (before the next ###) and applies to nothing`, hint: 'Put it right above a request line, or remove it.' });
     }
+    if (i > r.end && asserts.length) {
+      // An assertion that checks nothing must not let the run pass without it (issue 36).
+      diagnostics.push({ code: 'unsupported-construct', severity: 'error', line: asserts[0]!.line, message: `the assertion ?? ${asserts[0]!.args} has no request line above it (after the last ###) and checks nothing`, hint: 'Put ?? lines below the request line they check.' });
+    }
     if (i > r.end || block.error) continue;
     // Request line.
     const reqLine = i;
@@ -258,7 +289,7 @@ export function parseHttpFile(text: string): Sheet {
       continue;
     }
     i++;
-    for (; i <= r.end && urlContinues(lines[i - 1]!); i++) url += lines[i - 1]!.trim();
+    for (; i <= r.end && (urlContinues(lines[i - 1]!) || queryGoesOn(url, lines[i - 1]!)); i++) url += lines[i - 1]!.trim();
     const lastVersion = m[3] ? undefined : HTTP_VERSION.exec(url);
     if (lastVersion) url = url.slice(0, lastVersion.index);
     // Headers.
@@ -269,7 +300,7 @@ export function parseHttpFile(text: string): Sheet {
         i++;
         break;
       }
-      if (COMMENT.test(l)) continue;
+      if (COMMENT.test(l) || assertAt(l, i)) continue;
       const h = HEADER.exec(l);
       // The body starts without a blank line at a line that is no header: a header name is an
       // RFC 9110 token, so `{"a": 1}` starts a JSON body (as httpyac reads it).
@@ -282,6 +313,12 @@ export function parseHttpFile(text: string): Sheet {
     for (; i <= r.end; i++) {
       const l = lines[i - 1]!;
       const c0 = l.charCodeAt(0);
+      if (assertAt(l, i)) continue;
+      if (c0 === 72 /* H */ && RECORDED_RESPONSE.test(l)) {
+        // httpyac's recorded response: not the body; its own `??` lines still count.
+        for (i++; i <= r.end; i++) assertAt(lines[i - 1]!, i);
+        break;
+      }
       // Only lines starting with `>` or `<` can be handlers or unsupported markers.
       if (c0 !== 62 /* > */ && c0 !== 60 /* < */ && !handlers.length) {
         bodyLines.push({ text: l, line: i });
@@ -305,7 +342,7 @@ export function parseHttpFile(text: string): Sheet {
       }
       if (/^>>!?[ \t]/.test(l)) {
         // The user expects the response in that file: the request must not run without it.
-        unsupported(i, 'saving the response to a file (>> path)', 'Remove the line; save the response from the front end (sheet run --output, or C-x C-w in Emacs).');
+        unsupported(i, 'saving the response to a file (>> path)', 'Remove the line; save the response from the front end (GET /x > file with the shell verbs, C-x C-w in Emacs, or sheet run --report json:PATH).');
         block.error ??= diagnostics[diagnostics.length - 1];
         continue;
       }
@@ -321,18 +358,29 @@ export function parseHttpFile(text: string): Sheet {
       bodyLines.push({ text: l, line: i });
     }
     while (bodyLines.length && BLANK.test(bodyLines[bodyLines.length - 1]!.text)) bodyLines.pop();
-    const req: RequestNode = { method, url: url.trim(), line: reqLine, startLine: r.start, endLine: r.end, headers, hooks: [] };
+    const req: RequestNode = { method, url: url.trim(), line: reqLine, startLine: r.start, endLine: r.end, headers, hooks: asserts };
     if (m[3] ?? lastVersion?.[1]) req.httpVersion = m[3] ?? lastVersion![1];
     if (graphql) req.graphql = true;
-    const body = bodyNode(bodyLines);
+    let body = bodyNode(bodyLines);
+    // httpyac's `# @injectVariables`: a `< file` body gets the `{{...}}` pass, as `<@ file`.
+    if (body && directives.some((d) => d.name === 'injectVariables')) {
+      if (body.kind === 'file') body = { ...body, substitute: true };
+      else if (body.kind === 'parts') body = { ...body, parts: body.parts.map((p) => (p.kind === 'file' ? { ...p, substitute: true } : p)) };
+    }
     if (body) req.body = body;
     const nameDir = [...directives].reverse().find((d) => d.name === 'name');
     const name = nameDir?.value || r.name;
-    if (name) req.name = name.split(/\s+/)[0];
+    if (name) {
+      req.name = name.split(/\s+/)[0];
+      if (req.name !== name) req.title = name;
+    }
     if (directives.length) req.directives = directives;
     if (handlers.length) req.handlers = handlers;
     if (preScripts.length) req.preScripts = preScripts;
     for (const d of directives) {
+      if (d.name === 'retry' && d.value !== '' && !/^\d+$/.test(d.value)) {
+        diagnostics.push({ code: 'bad-argument', severity: 'error', line: d.line, message: `# @retry ${d.value}: the value must be a number of retries`, hint: 'Write # @retry (the --retry count) or # @retry 3.' });
+      }
       if (!KNOWN_DIRECTIVES.has(d.name)) {
         diagnostics.push({ code: 'unsupported-construct', severity: 'warning', line: d.line, message: `directive @${d.name} is not supported and has no effect`, hint: 'See docs/http-files.md for the supported # @ directives.' });
       }

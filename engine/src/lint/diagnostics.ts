@@ -23,7 +23,7 @@
  * - connection directives (`# @proxy`, `# @cacert`, ...) the session would refuse: connection.ts.
  */
 import { parse as parseJsonc, type ParseError } from 'jsonc-parser/lib/esm/main.js'; // the ESM build, as http-file/environment.ts
-import { checkExpect } from '../hooks/expect.js';
+import { checkExpect, isExpectHook } from '../hooks/expect.js';
 import { HOOK_TYPES } from '../hooks/run.js';
 import type { ErrorCode } from '../errors.js';
 import { linesOf } from '../sheet/lines.js';
@@ -240,15 +240,15 @@ function undefinedHttp(lines: string[], lineNumbers: number[], defined: Set<stri
 function hookProblems(lines: string[], h: RequestNode['hooks'][number], out: LintDiagnostic[]): void {
   const text = lines[h.line - 1] ?? '';
   const nameAt = text.indexOf(h.name);
-  if (!HOOK_NAMES.has(h.name) && !h.name.startsWith('expect-')) {
+  if (!HOOK_NAMES.has(h.name) && !isExpectHook(h.name)) {
     out.push(at(lines, h.line, nameAt, nameAt + h.name.length, { code: 'unknown-hook', severity: 'warning', message: `unknown hook ${h.name}; it is ignored`, hint: `Use one of ${[...HOOK_NAMES].join(', ')}.` }));
     return;
   }
-  if (!h.name.startsWith('expect-')) return;
+  if (!isExpectHook(h.name)) return;
   const problem = checkExpect(h);
   if (!problem) return;
   const argsAt = h.args ? text.indexOf(h.args.split('\n')[0]!, nameAt + h.name.length) : -1;
-  const [from, to] = argsAt >= 0 && HOOK_NAMES.has(h.name) ? [argsAt, text.length] : [nameAt, nameAt + h.name.length];
+  const [from, to] = argsAt >= 0 && (HOOK_NAMES.has(h.name) || h.name === '??') ? [argsAt, text.length] : [nameAt, nameAt + h.name.length];
   out.push(at(lines, h.line, from, to, { code: 'bad-argument', severity: 'error', message: problem, hint: 'Fix the assertion (docs/sheet-format.md, "Assertions"); sheet run refuses the file until then.' }));
 }
 

@@ -43,6 +43,34 @@ export function operationName(query: string): string | undefined {
 }
 
 /**
+ * The index of the blank line before the variables in a GraphQL body's lines, or -1 when it has
+ * none. The query may hold blank lines itself (a `fragment X on Y {` after the operation, issue
+ * 36 item 11), so the variables are the last blank-separated part, when it is a JSON object: it
+ * starts with `{` and either parses as JSON or follows a named operation (`query Q`, `mutation`,
+ * `fragment`; then a part that does not parse is the `bad-argument` below, not query text).
+ * An anonymous query (`{ a }`) followed by a part that does not parse is all query.
+ */
+function variablesStart(lines: string[]): number {
+  let last = -1;
+  for (let k = lines.length - 1; k > 0; k--) {
+    if (lines[k]!.trim() === '' && lines.slice(k + 1).some((l) => l.trim() !== '')) {
+      last = k;
+      break;
+    }
+  }
+  if (last < 0 || !lines.slice(0, last).some((l) => l.trim() !== '')) return -1;
+  const tail = lines.slice(last + 1).join('\n').trim();
+  if (!tail.startsWith('{')) return -1;
+  try {
+    JSON.parse(tail);
+    return last;
+  } catch {
+    const head = lines.slice(0, last).join('\n').trim();
+    return /^(?:query|mutation|subscription|fragment)\b/.test(head) ? last : -1;
+  }
+}
+
+/**
  * The request to send for a GraphQL request (`.http` or sheet): `headers` (a JSON content type
  * added when none is given, or put in place of `application/graphql`: the body is JSON now)
  * and the JSON body.
@@ -53,7 +81,7 @@ export function operationName(query: string): string | undefined {
  */
 export function graphQlRequest(headers: Header[], text: string, line: number): { headers: Header[]; body: string } {
   const lines = text.split(/\r?\n/);
-  const blank = lines.findIndex((l) => l.trim() === '');
+  const blank = variablesStart(lines);
   const query = (blank < 0 ? lines : lines.slice(0, blank)).join('\n');
   const varsText = blank < 0 ? '' : lines.slice(blank + 1).join('\n').trim();
   const payload: { query: string; operationName?: string; variables?: unknown } = { query };

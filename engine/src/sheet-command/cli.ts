@@ -16,7 +16,7 @@ import { runFile, type FileResult, type RequestResult, type RunOptions } from '.
 import { failures, requestName } from './report.js';
 import { parseShard, shardFiles } from './shard.js';
 import { reportCommand } from './merge.js';
-import { exitStatus, parseReport, summarize, writeReports, type Report } from './report-write.js';
+import { exitStatus, parseReport, prepareReportPaths, summarize, writeReports, type Report } from './report-write.js';
 import { parseForFile } from '../http-file/index.js';
 import { runSteps } from './runner.js';
 import fs from 'node:fs';
@@ -47,6 +47,8 @@ Assertion hooks check the responses:
   -> expect-jq '.items | length > 0'  -> expect-body "name": "Ada"
   -> expect-time < 500                (ms)
   Any of them ending in the word retry (-> expect-status 200 retry) is retried under --retry.
+  .http files: httpyac's ?? lines (?? status == 200, ?? header content-type includes json,
+  ?? body id == 1, ?? duration < 500, ?? js EXPR) and client.test in handlers.
 
 Options:
   --var :name=value     set a variable for every file (overrides the sheet's); repeatable
@@ -68,8 +70,9 @@ Options:
   --fail-fast, --bail   stop at the first request that fails or errs (without it, a .http
                         file goes on after a failed request; a sheet stops at an error)
   --timeout S           per-request timeout in seconds (default none)
-  --retry N             send a request again, up to N times, that failed by transport
-                        or by an assertion marked retry (-> expect-status 200 retry);
+  --retry N             send a request again, up to N times, that failed by transport,
+                        got 429/503 (after its Retry-After), or failed an assertion
+                        marked retry (-> expect-status 200 retry; .http: # @retry);
                         never a POST/PATCH unless marked; a pass on a retry is flaky
   --retry-delay MS      wait between tries (default 1000)
   --repeat N            run the files N times over (a soak)
@@ -252,6 +255,10 @@ export async function main(argv: string[], io: Io): Promise<number> {
       return usage(io, `cannot read ${f}`);
     }
   }
+  // Before the first request: a report that cannot be written would be found only after every
+  // request of the suite, POSTs included, was sent (issue 36 item 4).
+  const unwritable = prepareReportPaths(reports);
+  if (unwritable) return usage(io, unwritable);
   if (v.shard !== undefined) {
     const shard = parseShard(v.shard);
     if (typeof shard === 'string') return usage(io, shard);

@@ -3,13 +3,37 @@ import { main } from './cli.js';
 import { readAll } from './import-curl-cli.js';
 import { terminalAsker } from './prompts.js';
 import { containStrayErrors } from '../call-scope.js';
+import { stopJqServers } from '../hooks/jq-server.js';
 
 // An error a library throws outside our awaits fails that request, not the run (src/call-scope.ts).
 containStrayErrors('sheet');
 
+/** What the run does when it is stopped (cli.ts's `onInterrupt`): write the reports of what ran. */
+let stopRun: (() => Promise<void>) | undefined;
+/** Status when stdout or stderr is closed: 128 + SIGPIPE, as a shell shows for `yes | head -1`. */
+const CLOSED_OUTPUT = 141;
+let outputClosed = false;
+// A closed stdout or stderr (`sheet run F | head -1`, issue 36 item 2) ends the run quietly, as
+// curl and hurl end: no more requests, the file reports of what ran written, the jq children
+// stopped, status 141. Without this, every later write failed with an EPIPE stack trace, and with
+// both streams closed (`2>&1 | head`) the trace's own write failed again, for ever.
+const closed = () => {
+  if (outputClosed) return;
+  outputClosed = true;
+  stopJqServers();
+  void (stopRun ?? (async () => undefined))()
+    .catch(() => undefined)
+    .finally(() => {
+      stopJqServers();
+      process.exit(CLOSED_OUTPUT);
+    });
+};
+process.stdout.on('error', closed);
+process.stderr.on('error', closed);
+
 main(process.argv.slice(2), {
-  out: (s) => process.stdout.write(s),
-  err: (s) => process.stderr.write(s),
+  out: (s) => void (outputClosed || process.stdout.write(s)),
+  err: (s) => void (outputClosed || process.stderr.write(s)),
   isTTY: !!process.stdout.isTTY,
   env: process.env,
   stdin: () => readAll(process.stdin),
@@ -20,6 +44,7 @@ main(process.argv.slice(2), {
   // Ctrl-C during a run: the reports of what ran are written whole, then status 130; a
   // second Ctrl-C while they are written ends at once.
   onInterrupt: (fn) => {
+    stopRun = fn;
     let writing = false;
     process.on('SIGINT', () => {
       if (writing) process.exit(130);

@@ -2,6 +2,7 @@
  * The `--report` option of `sheet run` and `sheet report merge`: its parsing, the run's
  * summary and exit status, and writing each report (whole: report.ts `writeReport`).
  */
+import fs from 'node:fs';
 import path from 'node:path';
 import type { FileResult } from './runner.js';
 import { json, junitXml, tap, writeReport } from './report.js';
@@ -51,20 +52,46 @@ export function exitStatus(s: RunSummary): number {
 }
 
 /**
- * Write every report (stdout for TAP without a path).
- * @returns undefined, or the message of the first report that could not be written.
+ * Make sure every report with a path can be written, before the first request (issue 36 item
+ * 4): its folder is created when missing (as hurl creates its report folders, `mkdir -p`), and
+ * must be a writable folder; the path itself must not be a folder.
+ * @returns undefined, or a message naming each report that cannot be written and why.
+ */
+export function prepareReportPaths(reports: Report[]): string | undefined {
+  const problems: string[] = [];
+  for (const r of reports) {
+    if (!r.path) continue;
+    const file = path.resolve(r.path);
+    try {
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      fs.accessSync(path.dirname(file), fs.constants.W_OK);
+      if (fs.existsSync(file) && fs.statSync(file).isDirectory()) throw new Error('it is a folder; give a file name');
+    } catch (e) {
+      const why = (e as NodeJS.ErrnoException).code === 'ENOTDIR' || (e as NodeJS.ErrnoException).code === 'EEXIST' ? 'a part of its folder is a file' : (e as Error).message;
+      problems.push(`cannot write the report ${r.format}:${r.path}: ${why}`);
+    }
+  }
+  return problems.length ? `${problems.join('; ')}; nothing was sent` : undefined;
+}
+
+/**
+ * Write every report (stdout for TAP without a path); one that cannot be written does not keep
+ * the others from being written.
+ * @returns undefined, or the messages of the reports that could not be written.
  */
 export async function writeReports(reports: Report[], ran: FileResult[], summary: RunSummary, out: (s: string) => void): Promise<string | undefined> {
+  const problems: string[] = [];
   for (const r of reports) {
     const text = r.format === 'tap' ? tap(ran) : r.format === 'junit' ? junitXml(ran) : r.format === 'html' ? htmlReport(ran, summary) : json(ran, summary);
     if (!r.path) out(text);
     else {
       try {
+        await fs.promises.mkdir(path.dirname(path.resolve(r.path)), { recursive: true });
         await writeReport(path.resolve(r.path), text);
       } catch (e) {
-        return `cannot write the report ${r.path}: ${(e as Error).message}`;
+        problems.push(`cannot write the report ${r.path}: ${(e as Error).message}`);
       }
     }
   }
-  return undefined;
+  return problems.length ? problems.join('; ') : undefined;
 }

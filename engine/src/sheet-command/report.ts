@@ -23,6 +23,41 @@ export function requestName(r: RequestResult): string {
   return `${r.method} ${where} (${path.basename(r.file)}:${r.line})`;
 }
 
+/**
+ * The stable test names of a file's results, in order (issue 36 item 6): each result's `name`
+ * (runner.ts: the `.http` request's name, else the request line as written), without file or
+ * line (those are the JUnit attributes `file` and `line`); a name that repeats in the file gets
+ * ` #2`, ` #3`, ... by its order of appearance. A result from an older JSON report without a
+ * name (`sheet report merge`) is named by its method and URL.
+ */
+export function testNames(results: RequestResult[]): string[] {
+  const seen = new Map<string, number>();
+  return results.map((r) => {
+    const base = r.name ?? `${r.method} ${r.url}`;
+    const n = (seen.get(base) ?? 0) + 1;
+    seen.set(base, n);
+    return n > 1 ? `${base} #${n}` : base;
+  });
+}
+
+/**
+ * A failed request as text for JUnit's `<failure>` body (GitLab shows it, Jenkins shows it as
+ * the trace): per failed assertion its place, the expectation and what came back, on lines
+ * `expected:` and `actual:` when the message has the `...: failed, got ...` form.
+ */
+export function failureText(r: RequestResult): string {
+  if (r.error) return r.error.message;
+  return r.assertions
+    .filter((a) => !a.passed)
+    .map((a) => {
+      const where = `${path.basename(r.file)}:${a.line}`;
+      const m = /^line \d+: (.*?): failed, got ([\s\S]*)$/.exec(a.message);
+      if (m) return `${where}: ${m[1]}\n  expected: ${m[1]}\n  actual: ${m[2]}`;
+      return `${where}: ${a.message.replace(/^line \d+: /, '')}`;
+    })
+    .join('\n');
+}
+
 /** The failure lines of a request: its error, or its failed assertions' messages. */
 export function failures(r: RequestResult): string[] {
   if (r.error) return [r.error.message];
@@ -44,12 +79,13 @@ export function tap(files: FileResult[]): string {
       n++;
       points.push(`not ok ${n} - ${f.file}\n  ---\n  message: ${yamlString(f.error.message)}\n  code: ${f.error.code}\n  ...`);
     }
-    for (const r of f.results) {
+    const names = testNames(f.results);
+    for (const [k, r] of f.results.entries()) {
       n++;
       const ok = r.outcome === 'passed';
-      let line = `${ok ? 'ok' : 'not ok'} ${n} - ${requestName(r).replace(/#/g, '\\#')}`;
+      let line = `${ok ? 'ok' : 'not ok'} ${n} - ${names[k]!.replace(/#/g, '\\#')}`;
       if (!ok) {
-        const diag = [`  message: ${yamlString(failures(r).join('; '))}`, `  outcome: ${r.outcome}`];
+        const diag = [`  message: ${yamlString(failures(r).join('; '))}`, `  at: ${yamlString(`${f.file}:${r.line}`)}`, `  outcome: ${r.outcome}`];
         if (r.status !== undefined) diag.push(`  status: ${r.status}`);
         if (r.durationMs !== undefined) diag.push(`  duration_ms: ${Math.round(r.durationMs)}`);
         if (r.attempts) diag.push(`  attempts: ${r.attempts}`);
@@ -78,14 +114,16 @@ export function junitXml(files: FileResult[]): string {
   for (const f of files) {
     const suite = builder.testSuite().name(f.file);
     if (f.error) lineOf(suite.testCase().className(f.file).name(f.file).file(f.file), f.error.line).error(f.error.message, f.error.code);
-    for (const r of f.results) {
-      const tc = lineOf(suite.testCase().className(f.file).name(requestName(r)).file(f.file), r.line);
+    const names = testNames(f.results);
+    for (const [k, r] of f.results.entries()) {
+      const tc = lineOf(suite.testCase().className(f.file).name(names[k]!).file(f.file), r.line);
       if (r.durationMs !== undefined) tc.time(r.durationMs / 1000);
       if (r.attempts) tc.property('attempts', String(r.attempts));
       if (r.flaky) tc.property('flaky', 'true');
       const msgs = failures(r);
-      if (r.outcome === 'failed') tc.failure(msgs.join('\n'), 'assertion');
-      else if (r.error) tc.error(r.error.message, r.error.code);
+      // The message attribute and the same with expected/actual as the element's text.
+      if (r.outcome === 'failed') tc.failure(msgs.join('\n'), 'assertion').stacktrace(failureText(r));
+      else if (r.error) tc.error(r.error.message, r.error.code).stacktrace(failureText(r));
       const passed = r.assertions.filter((a) => a.passed).map((a) => a.message);
       if (passed.length) tc.standardOutput(passed.join('\n'));
     }

@@ -16,8 +16,10 @@ import { requestAt } from '../sheet/parse.js';
 import { parseForFile } from '../http-file/index.js';
 import { batchEvalLisp, noEmacsError, type BatchEmacs } from './lisp-batch.js';
 import { answersFor, type Ask } from './prompts.js';
-import { checkExpect, isRetryable } from '../hooks/expect.js';
-import { IDEMPOTENT_METHODS, withRetry } from './retry.js';
+import { checkExpect, isExpectHook, isRetryable } from '../hooks/expect.js';
+import { lintSheet } from '../lint/diagnostics.js';
+import { maskedCredentials } from './masked.js';
+import { IDEMPOTENT_METHODS, RETRY_STATUSES, retryAfterMs, withRetry } from './retry.js';
 
 /** Error codes that are transport failures (exit status 3); any other error is a sheet error (2). */
 export const TRANSPORT_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
@@ -49,6 +51,12 @@ export interface RequestResult {
   method: string;
   /** The URL as sent (after substitution), or the template when the request did not resolve. */
   url: string;
+  /**
+   * The test's name in JUnit and TAP (report.ts `testName`): a `.http` request's name (`###
+   * name`, `# @name`), else the request line as written, unresolved (`GET {{host}}/users/{{id}}`),
+   * so random values, captured ids and edits above do not change it (issue 36 item 6).
+   */
+  name?: string;
   outcome: 'passed' | 'failed' | 'error' | 'transport';
   request?: RequestInfo;
   status?: number;
@@ -150,9 +158,9 @@ export function preflight(file: string, sheet: Sheet, requests: RequestNode[], o
   const e = sheet.diagnostics.find((d) => d.severity === 'error' && !own.has(d));
   if (e) return { code: e.code, message: `${file}:${e.line}: ${e.message}`, line: e.line, hint: e.hint };
   // A malformed assertion is the sheet's error, before anything is sent (issue 26).
-  for (const h of requests.flatMap((r) => r.hooks).filter((h) => h.name.startsWith('expect-'))) {
+  for (const h of requests.flatMap((r) => r.hooks).filter((h) => isExpectHook(h.name))) {
     const problem = checkExpect(h);
-    if (problem) return { code: 'bad-argument', message: `${file}:${h.line}: ${problem}`, line: h.line, hint: 'Fix the assertion (docs/sheet-format.md, "Assertions").' };
+    if (problem) return { code: 'bad-argument', message: `${file}:${h.line}: ${problem}`, line: h.line, hint: h.name === '??' ? 'Fix the assertion (docs/http-files.md, "Assertions").' : 'Fix the assertion (docs/sheet-format.md, "Assertions").' };
   }
   const code = o.untrusted ? firstCode(sheet, requests) : undefined;
   if (code) {
@@ -174,6 +182,16 @@ export function preflight(file: string, sheet: Sheet, requests: RequestNode[], o
   if (!first) return undefined;
   const err = noEmacsError(file, first.what, first.line);
   return { code: err.code, message: `${file}:${first.line}: ${first.what} needs Emacs to evaluate its Lisp form, and no emacs is on PATH`, line: first.line, hint: err.hint };
+}
+
+/**
+ * Whether an answer says "try again later" (429, 503: retry.ts `RETRY_STATUSES`) and the
+ * request did not expect it: no assertion on the status passed with it (`-> expect-status 503`,
+ * `?? status == 503` check the server's busy answer itself, which must not be sent again).
+ */
+function busy(status: number, assertions: Assertion[]): boolean {
+  if (!RETRY_STATUSES.has(status)) return false;
+  return !assertions.some((x) => x.passed && (x.name === 'expect-status' || (x.name === '??' && /^\s*status\b/i.test(x.args))));
 }
 
 function errorOf(e: unknown, file: string): RunError {
@@ -217,18 +235,28 @@ export async function runFile(file: string, o: RunOptions): Promise<FileResult> 
   for (const [n, v] of o.vars) session.overrides.set(n, v);
   await session.configure({ timeoutMs: o.timeoutMs, insecure: o.insecure, cookieJarFile: o.cookieJar ?? null, threshold: null, proxy: o.proxy ?? null, caFile: o.caFile ?? null, netrc: o.netrc ?? null, ...o.connection });
   const lines = text.split(/\r?\n/);
+  // Sheets: `:name` references nothing defines, sent as written as restclient.el does; warned
+  // as Flymake marks them (issue 36 item 10), unless a run-hook set them by the time they run.
+  const undefinedRefs = sheet.syntax === 'http' ? [] : lintSheet(text, sheet, { overrides: o.vars.map(([n]) => n) }).filter((d) => d.code === 'unknown-variable');
   for (const step of steps) {
     if (o.stop?.()) break;
     if (!('method' in step)) {
       const d = step.error!;
       const [method = '', url = ''] = (lines.slice(step.startLine - 1, step.endLine).find((l) => /^[A-Za-z]+[ \t]+\S/.test(l)) ?? '').trim().split(/[ \t]+/);
-      const r: RequestResult = { file, line: d.line, method, url, outcome: 'error', assertions: [], warnings: [], error: { code: d.code, message: `${file}:${d.line}: ${d.message}`, line: d.line, ...(d.hint ? { hint: d.hint } : {}) } };
+      const r: RequestResult = { file, line: d.line, method, url, name: `${method} ${url}`.trim(), outcome: 'error', assertions: [], warnings: [], error: { code: d.code, message: `${file}:${d.line}: ${d.message}`, line: d.line, ...(d.hint ? { hint: d.hint } : {}) } };
       out.results.push(r);
       o.onResult?.(r);
       continue;
     }
     const node = step;
-    const r: RequestResult = { file, line: node.line, method: node.method, url: node.url, outcome: 'passed', assertions: [], warnings: [] };
+    /** What the run says of the request as written: undefined references, masked credentials. */
+    const notes = (n: RequestNode): RequestResult['warnings'] => [
+      ...undefinedRefs
+        .filter((d) => d.line >= n.startLine && d.line <= n.endLine && !session.overrides.has(/^(:\S+)/.exec(d.message)?.[1] ?? ''))
+        .map((d) => ({ line: d.line, code: d.code, message: `line ${d.line}: ${d.message}` })),
+      ...maskedCredentials(n),
+    ];
+    const r: RequestResult = { file, line: node.line, method: node.method, url: node.url, name: node.title ?? node.name ?? `${node.method} ${node.url}`, outcome: 'passed', assertions: [], warnings: [] };
     try {
       // Asked before the exchange: its duration does not include the user's typing.
       const prompts = sheet.syntax === 'http' ? await answersFor(node, file, o) : undefined;
@@ -238,13 +266,17 @@ export async function runFile(file: string, o: RunOptions): Promise<FileResult> 
       // Assertions marked `retry` (hooks/expect.ts): sent again while one of them fails; the
       // mark is also the user's leave to send a method that is not idempotent again.
       const retryLines = new Set(node.hooks.filter(isRetryable).map((h) => h.line));
+      // `# @retry [N]` (.http): every assertion of the request is retryable, N its own count.
+      const marked = node.directives?.find((d) => d.name === 'retry');
       const s = await withRetry(
         send,
         {
           ...o,
+          ...(marked?.value ? { retry: Number(marked.value) } : {}),
           transport: TRANSPORT_CODES,
-          resend: IDEMPOTENT_METHODS.has(node.method) || retryLines.size > 0,
-          again: (a) => a.hooks.assertions.some((x) => !x.passed && retryLines.has(x.line)),
+          resend: IDEMPOTENT_METHODS.has(node.method) || retryLines.size > 0 || !!marked,
+          again: (a) => busy(a.response.status, a.hooks.assertions) || a.hooks.assertions.some((x) => !x.passed && (!!marked || retryLines.has(x.line))),
+          delay: (a) => (busy(a.response.status, a.hooks.assertions) ? retryAfterMs(a.response.headers) : undefined),
           drop: async (a) => {
             if (a.presentation.file) await removeBodyFile(a.presentation.file);
           },
@@ -268,6 +300,7 @@ export async function runFile(file: string, o: RunOptions): Promise<FileResult> 
         warnings: s.hooks.warnings,
         ...(s.logs ? { logs: s.logs } : {}),
       });
+      r.warnings = [...r.warnings, ...notes(node)];
       // run-hook forms read the values the request used (`vars`), as in Emacs's response buffer.
       const hookVars = new Map(Object.entries(s.vars));
       for (const form of s.hooks.runHooks) {
@@ -288,6 +321,7 @@ export async function runFile(file: string, o: RunOptions): Promise<FileResult> 
     } catch (e) {
       r.error = errorOf(e, file);
       r.outcome = isEngineError(e) && TRANSPORT_CODES.has(e.code) ? 'transport' : 'error';
+      r.warnings = notes(node);
     }
     out.results.push(r);
     o.onResult?.(r);

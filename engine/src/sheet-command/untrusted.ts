@@ -1,7 +1,8 @@
 /**
  * `sheet run --untrusted`: run no code that a file carries. A sheet from a pull request can hold
  * Emacs Lisp (`:=` variables, `-> run-hook` forms) and a `.http` file JavaScript (JetBrains
- * response handlers `> {% %}` / `> ./file.js`, pre-request scripts `< {% %}`), all of which
+ * response handlers `> {% %}` / `> ./file.js`, pre-request scripts `< {% %}`, httpyac's
+ * `?? js EXPR` assertions), all of which
  * `sheet run` evaluates by default, as restclient.el, JetBrains and httpyac do. With this flag
  * the first such place is an error naming its line, before anything is sent; plain requests,
  * `jq-set-var` and the `expect-*` assertions (data, not code) still run (docs/sheet-run.md,
@@ -9,6 +10,7 @@
  * is the boundary.
  */
 import type { RequestNode, Sheet } from '../sheet/ast.js';
+import { HTTPYAC_ASSERT, isHttpyacCode } from '../hooks/httpyac-assert.js';
 
 /** The first place in `requests` (and the variables above the last of them) that holds code. */
 export function firstCode(sheet: Sheet, requests: RequestNode[]): { what: string; line: number } | undefined {
@@ -19,6 +21,8 @@ export function firstCode(sheet: Sheet, requests: RequestNode[]): { what: string
   for (const r of requests) {
     const hook = r.hooks.find((h) => h.name === 'run-hook');
     if (hook) found.push({ what: 'the run-hook form', line: hook.line });
+    const js = r.hooks.find((h) => h.name === HTTPYAC_ASSERT && isHttpyacCode(h.args));
+    if (js) found.push({ what: 'the JavaScript of the ?? assertion', line: js.line });
     const handler = r.handlers?.[0];
     if (handler) found.push({ what: 'the response handler', line: handler.line });
     const pre = r.preScripts?.[0];

@@ -77,6 +77,8 @@ export interface RequestNode {
   body?: BodyNode;
   /** `.http` only: the request's name (`# @name login`, or the text after `###`). */
   name?: string;
+  /** `.http` only: that name as written, blanks included (`### list items`): the test's name in reports. */
+  title?: string;
   /** The `# @...` directives of the request, in order (a sheet reads `# @no-auto-encoding`, `# @http2` and the connection directives of connection-tags.ts). */
   directives?: Directive[];
   /** `.http` only: response handlers (`> {% ... %}`, `> ./file.js`). */

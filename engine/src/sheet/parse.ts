@@ -314,6 +314,7 @@ function parseRequest(lines: string[], at: number, end: number, block: Block, di
       const text = bodyLines.join('\n');
       if (text !== '') body = { kind: 'text', text, line: j + 1, endLine: end + 1 };
     }
+    if (body?.kind !== 'file') sentAsBody(bodyLines, j, r[1]!, diagnostics);
   }
   // `GET http://h/a HTTP/1.1` (the .http request line) is accepted here too: the version
   // never becomes part of the URL's path.
@@ -330,6 +331,37 @@ function parseRequest(lines: string[], at: number, end: number, block: Block, di
     hooks,
     body,
   };
+}
+
+/**
+ * Body lines that read like a hook (`-> expect-status 200`) or a request line (`GET
+ * http://...`): restclient.el sends them as body text, so a suite's assertions would go unseen
+ * and two requests with only a blank line between them would be one (issue 36 item 1). Each
+ * is a `sent-as-body` warning on its line; the body is left as restclient.el sends it.
+ * @param from 0-based index of the first body line; `method`, the request's (messages name no
+ *   line of another, so an edit above shifts them as they are: sheet/incremental.ts).
+ */
+function sentAsBody(bodyLines: string[], from: number, method: string, diagnostics: Diagnostic[]): void {
+  for (let k = 0; k < bodyLines.length; k++) {
+    const line = bodyLines[k]!;
+    const c = line.charCodeAt(0);
+    // Only lines starting with `-` or an upper-case letter can be either.
+    if (c !== 45 && !(c >= 65 && c <= 90)) continue;
+    const h = HOOK_LINE.exec(line);
+    const m = h ? undefined : METHODISH_LINE.exec(line);
+    if (!h && !(m && METHOD_SET.has(m[1]!))) continue;
+    diagnostics.push({
+      code: 'sent-as-body',
+      severity: 'warning',
+      line: from + k + 1,
+      message: h
+        ? `"${line.trim()}" is inside the body of the ${method} request above and is sent as body text, not run as a hook`
+        : `"${line.trim()}" is inside the body of the ${method} request above and is sent as body text, not as a request of its own`,
+      hint: h
+        ? 'Put -> lines right below the request line and headers, before the blank line and the body (docs/sheet-format.md).'
+        : 'Start each request after a line beginning with # (e.g. ###); a blank line does not separate requests in a sheet.',
+    });
+  }
 }
 
 /**
