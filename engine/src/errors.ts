@@ -40,6 +40,10 @@ export type ErrorCode =
   | 'bad-client-cert'
   | 'bad-netrc'
   | 'bad-auth'
+  // OAuth2 and token auth (engine/src/tokens/): nothing was sent to the API
+  | 'unknown-auth'
+  | 'bad-auth-config'
+  | 'token-request-failed'
   // cookie jar (a warning: the request was sent)
   | 'cookie-jar-unwritable'
   | 'cookie-jar-unreadable'

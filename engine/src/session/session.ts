@@ -32,6 +32,8 @@ import { promptsOf, requestMeta } from '../resolve/resolve-http.js';
 import { sheetVariables } from './variables.js';
 import { afterHttp, asAssertions, beforeHttp, explainNoEnvironment, httpContext, httpVariables, newHttpState, noteHttpFailure } from './http-file.js';
 import type { RequestRecord } from '../resolve/http-vars.js';
+import { TokenStore } from '../tokens/store.js';
+import { withAuthTokens } from './auth.js';
 import { isEngineError } from '../errors.js';
 import type { Request } from '../model.js';
 import type { CookieJar } from 'tough-cookie';
@@ -99,6 +101,8 @@ export class Session {
   private ready: Promise<void> = Promise.resolve();
   /** `.http` files: named requests, failed requests and `client.global` values so far. */
   private http = newHttpState();
+  /** The OAuth2 tokens this session obtained (`{{$auth.token("id")}}`; session/auth.ts). */
+  private tokens = new TokenStore();
   /** Settings `:=` forms changed while a request was resolved (`lisp/eval`'s `settings`), by its context. */
   private lispSettings = new Map<RequestContext, Settings>();
   /** Last parse, reused while the text is the same (navigation asks often). */
@@ -184,7 +188,9 @@ export class Session {
     const ctx = sheet.syntax === 'http' ? httpContext(node, file, local.environment ?? p.env, this.overrides, this.http, prompts) : undefined;
     // A look-up (Eldoc) runs no pre-request script and evaluates no `:=` form.
     const pre = ctx && !lookup ? await beforeHttp(sheet, node, ctx, file, this.overrides, this.http, local.handlerTimeoutMs) : undefined;
-    const http = pre?.ctx ?? ctx;
+    // `{{$auth.token("id")}}`: the tokens are obtained before the pass (auth.ts); a look-up obtains none.
+    const auth = pre ? await withAuthTokens(sheet, node, pre.ctx, this.tokens, signal) : undefined;
+    const http = auth?.ctx ?? ctx;
     const resolved = await resolveRequest(sheet, node, {
       overrides: http ? undefined : this.overrides,
       evalLisp: lookup ? undefined : this.lispFor(p.context),
@@ -193,7 +199,7 @@ export class Session {
       baseDir: file ? path.dirname(path.resolve(file)) : process.cwd(),
       ...(http ? { http } : {}),
     });
-    return { ...resolved, node, sheet, http, pre: pre?.scripts ?? { tests: [], logs: [] } };
+    return { ...resolved, node, sheet, http, pre: pre?.scripts ?? { tests: [], logs: [] }, secrets: auth?.secrets ?? [], authWarnings: auth?.warnings ?? [] };
   }
 
   /**
