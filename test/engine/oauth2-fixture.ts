@@ -10,7 +10,7 @@ import { Events, OAuth2Server } from 'oauth2-mock-server';
 /** One request the token endpoint received. */
 export interface TokenCall {
   grant: string;
-  /** The Authorization header, decoded when Basic (`id:secret`). */
+  /** The Authorization header, decoded when Basic (`id:secret`, each form-urldecoded). */
   basic?: string;
   body: Record<string, string>;
 }
@@ -38,7 +38,9 @@ export async function startIdP(): Promise<IdP> {
   server.service.on(Events.BeforeResponse, (res: { body: unknown; statusCode: number }, req: http.IncomingMessage & { body: Record<string, string> }) => {
     const auth = req.headers.authorization;
     const body = { ...req.body };
-    calls.push({ grant: body.grant_type ?? '', ...(auth?.startsWith('Basic ') ? { basic: Buffer.from(auth.slice(6), 'base64').toString() } : {}), body });
+    // RFC 6749 2.3.1: the id and secret are form-urlencoded inside Basic; decoded as a server does.
+    const basic = auth?.startsWith('Basic ') ? Buffer.from(auth.slice(6), 'base64').toString().split(':').map((p) => decodeURIComponent(p.replace(/\+/g, ' '))).join(':') : undefined;
+    calls.push({ grant: body.grant_type ?? '', ...(basic !== undefined ? { basic } : {}), body });
     if (refused && refused.grant === body.grant_type) {
       res.statusCode = refused.status;
       res.body = refused.body;

@@ -162,6 +162,18 @@ describe('cache and refresh', () => {
   });
 });
 
+describe('secrets', () => {
+  it('the answer shows the request with the token and the secret masked; the API got them', async () => {
+    writeEnvFiles(dir, withBase(auth({ 'Grant Type': 'Password', 'Client Credentials': 'in body', 'Client Secret': 'CS-secret', Username: 'ann', Password: 'PW-secret' })));
+    const out = await send('POST {{base}}/x?t={{$auth.token("svc")}}\nAuthorization: Bearer {{$auth.token("svc")}}\n\n{{$auth.idToken("svc")}}\n');
+    const token = receivedToken();
+    expect(out.request.headers).toContainEqual(['Authorization', 'Bearer ****']);
+    expect(out.request.url).toBe(`${api.url}/x?t=****`);
+    expect(JSON.stringify(out.request)).not.toContain(token);
+    expect(api.received.at(-1)!.url).toBe(`/x?t=${token}`);
+  });
+});
+
 describe('errors: located, nothing sent to the API', () => {
   const fails = async (text: string, line = 1) => {
     const e = await send(text, line).then(

@@ -34,6 +34,7 @@ import { afterHttp, asAssertions, beforeHttp, explainNoEnvironment, httpContext,
 import type { RequestRecord } from '../resolve/http-vars.js';
 import { TokenStore } from '../tokens/store.js';
 import { withAuthTokens } from './auth.js';
+import { maskSecrets } from './history.js';
 import { isEngineError } from '../errors.js';
 import type { Request } from '../model.js';
 import type { CookieJar } from 'tough-cookie';
@@ -103,6 +104,8 @@ export class Session {
   private http = newHttpState();
   /** The OAuth2 tokens this session obtained (`{{$auth.token("id")}}`; session/auth.ts). */
   private tokens = new TokenStore();
+  /** Every client secret, password and token `{{$auth.token}}` used in this session: what reports mask (`maskSecrets`). */
+  readonly secrets = new Set<string>();
   /** Settings `:=` forms changed while a request was resolved (`lisp/eval`'s `settings`), by its context. */
   private lispSettings = new Map<RequestContext, Settings>();
   /** Last parse, reused while the text is the same (navigation asks often). */
@@ -283,6 +286,7 @@ export class Session {
     }).catch((e: unknown) => {
       throw atDirectiveLine(e instanceof SinkError && isEngineError(e.cause) ? e.cause : e);
     });
+    for (const x of resolved.secrets) this.secrets.add(x);
     let exchange = sent.exchange;
     const jarWarning = sent.jarWarning;
     const spilled = sink?.file ? sink : undefined;
@@ -319,7 +323,8 @@ export class Session {
     const { request, response } = exchange;
     const scripts = after ? { tests: [...resolved.pre.tests, ...after.tests], logs: [...resolved.pre.logs, ...after.logs] } : resolved.pre;
     const output: SendOutput = {
-      request: requestInfo(request),
+      // The tokens and secrets of `{{$auth.token}}` are never shown (the exchange keeps them).
+      request: maskSecrets(requestInfo(request), resolved.secrets),
       response: responseInfo(response, spilled ? spilled.size : response.body.length),
       presentation: !pres ? spilled!.presentation() : await presentationOut(pres, response.body, p),
       redirects: exchange.redirects,

@@ -18,6 +18,7 @@ import { batchEvalLisp, noEmacsError, type BatchEmacs } from './lisp-batch.js';
 import { answersFor, type Ask } from './prompts.js';
 import { checkExpect, isRetryable } from '../hooks/expect.js';
 import { IDEMPOTENT_METHODS, withRetry } from './retry.js';
+import { maskSecrets } from '../session/history.js';
 
 /** Error codes that are transport failures (exit status 3); any other error is a sheet error (2). */
 export const TRANSPORT_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
@@ -289,6 +290,8 @@ export async function runFile(file: string, o: RunOptions): Promise<FileResult> 
       r.error = errorOf(e, file);
       r.outcome = isEngineError(e) && TRANSPORT_CODES.has(e.code) ? 'transport' : 'error';
     }
+    // `{{$auth.token}}`'s tokens and secrets stay out of every report (session/history.ts).
+    if (session.secrets.size) Object.assign(r, maskSecrets({ ...r }, session.secrets));
     out.results.push(r);
     o.onResult?.(r);
     // A sheet's requests below depend on the ones above; a `.http` file goes on (httpyac,
