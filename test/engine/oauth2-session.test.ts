@@ -162,6 +162,36 @@ describe('cache and refresh', () => {
   });
 });
 
+describe("httpyac's Authorization: oauth2 [flow] [prefix]", () => {
+  it('client_credentials with the oauth2_* variables (any case): Basic, scope, audience; Bearer TOKEN sent', async () => {
+    writeEnvFiles(dir, { dev: { base: api.url, oauth2_tokenEndpoint: idp.tokenUrl, oauth2_clientId: 'hy', oauth2_clientSecret: 'hs' } });
+    const text = `@OAuth2_Scope = read\n@oauth2_audience = https://api\n\nGET {{base}}/hy\nAuthorization: oauth2 client_credentials\n`;
+    await send(text, 4);
+    await send(text, 4);
+    expect(idp.calls).toHaveLength(1);
+    expect(idp.calls[0]).toMatchObject({ grant: 'client_credentials', basic: 'hy:hs', body: { scope: 'read', audience: 'https://api' } });
+    expect(api.received.at(-1)!.headers.authorization).toMatch(/^Bearer ey/);
+  });
+
+  it('password with a prefix, the secret in the body when useAuthorizationHeader is false; the default flow is client_credentials', async () => {
+    writeEnvFiles(dir, { dev: { base: api.url } });
+    const vars = `@kc_tokenEndpoint = ${idp.tokenUrl}\n@kc_clientId = app\n@kc_clientSecret = s\n@kc_useAuthorizationHeader = false\n@kc_username = ann\n@kc_password = pw\n@oauth2_tokenEndpoint = ${idp.tokenUrl}\n@oauth2_clientId = pub\n`;
+    await send(`${vars}\nGET {{base}}/p\nAuthorization: oauth2 password kc\n\n###\nGET {{base}}/d\nAuthorization: oauth2\n`, 10);
+    await send(`${vars}\nGET {{base}}/p\nAuthorization: oauth2 password kc\n\n###\nGET {{base}}/d\nAuthorization: oauth2\n`, 14);
+    expect(idp.calls[0]).toMatchObject({ grant: 'password', body: { client_id: 'app', client_secret: 's', username: 'ann', password: 'pw' } });
+    expect(idp.calls[0]!.basic).toBeUndefined();
+    expect(idp.calls[1]).toMatchObject({ grant: 'client_credentials', body: { client_id: 'pub' } });
+  });
+
+  it('a missing variable is named as httpyac names it; nothing sent', async () => {
+    writeEnvFiles(dir, { dev: { base: api.url, oauth2_clientId: 'x' } });
+    const e = await send('GET {{base}}/x\nAuthorization: oauth2 client_credentials\n').then(() => undefined, (x: unknown) => x as { code: string; message: string; line: number });
+    expect(e).toMatchObject({ code: 'bad-auth-config', line: 1 });
+    expect(e!.message).toContain('oauth2_tokenEndpoint is required for client_credentials');
+    expect(api.received).toHaveLength(0);
+  });
+});
+
 describe('secrets', () => {
   it('the answer shows the request with the token and the secret masked; the API got them', async () => {
     writeEnvFiles(dir, withBase(auth({ 'Grant Type': 'Password', 'Client Credentials': 'in body', 'Client Secret': 'CS-secret', Username: 'ann', Password: 'PW-secret' })));

@@ -192,7 +192,7 @@ export class Session {
     // A look-up (Eldoc) runs no pre-request script and evaluates no `:=` form.
     const pre = ctx && !lookup ? await beforeHttp(sheet, node, ctx, file, this.overrides, this.http, local.handlerTimeoutMs) : undefined;
     // `{{$auth.token("id")}}`: the tokens are obtained before the pass (auth.ts); a look-up obtains none.
-    const auth = pre ? await withAuthTokens(sheet, node, pre.ctx, this.tokens, signal) : undefined;
+    const auth = pre ? await withAuthTokens(sheet, node, pre.ctx, this.tokens, file, signal) : undefined;
     const http = auth?.ctx ?? ctx;
     const resolved = await resolveRequest(sheet, node, {
       overrides: http ? undefined : this.overrides,

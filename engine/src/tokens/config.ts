@@ -158,3 +158,54 @@ function customParameters(v: unknown, origin: AuthOrigin, sub: (text: string) =>
   }
   return out;
 }
+
+/** httpyac's flows (`Authorization: oauth2 FLOW`) as the grants above. */
+const HTTPYAC_FLOWS: Record<string, OAuth2Config['grant'] | 'interactive' | 'implicit'> = {
+  client: 'Client Credentials',
+  client_credentials: 'Client Credentials',
+  password: 'Password',
+  code: 'interactive',
+  authorization_code: 'interactive',
+  device: 'interactive',
+  device_code: 'interactive',
+  implicit: 'implicit',
+  hybrid: 'implicit',
+};
+
+/**
+ * httpyac's `Authorization: oauth2 [flow] [prefix]` (its `getOpenIdConfiguration`,
+ * src/plugins/oauth2/openIdConfiguration.ts) -> the same {@link OAuth2Config}: the variables
+ * `{prefix}_tokenEndpoint`, `_clientId`, `_clientSecret`, `_scope`, `_username`, `_password`,
+ * `_audience`, `_resource`, `_useAuthorizationHeader` (default true: Basic when there are a
+ * client id and a secret, else `client_secret` in the body).
+ * @param get the value of a variable by name (any case), substituted, or undefined.
+ * @throws EngineError `bad-auth-config`: `oauth2_tokenEndpoint is required for
+ *   client_credentials` (named as httpyac's own "missing configuration" message names it),
+ *   an interactive or implicit flow.
+ */
+export function readHttpyacConfig(flow: string, prefix: string, get: (name: string) => string | undefined, origin: AuthOrigin): OAuth2Config {
+  const grant = HTTPYAC_FLOWS[flow];
+  if (grant === 'implicit' || grant === undefined) throw bad(origin, `flow ${flow} is not supported: OAuth 2.1 drops the implicit grant`, 'Use client_credentials, password, or authorization_code when it is supported.');
+  if (grant === 'interactive') throw bad(origin, `flow ${flow} (a browser sign-in) is not supported yet`, 'Use client_credentials or password, or paste a token into a variable for now.');
+  const v = (suffix: string) => get(`${prefix}_${suffix}`);
+  const need = (suffix: string): string => {
+    const x = v(suffix);
+    if (x === undefined) throw bad(origin, `${prefix}_${suffix} is required for ${flow}`, `Declare it: @${prefix}_${suffix} = ... (or in the environment).`);
+    return x;
+  };
+  const tokenUrl = need('tokenEndpoint');
+  if (!/^https?:\/\/[^/]/i.test(tokenUrl)) throw bad(origin, `${prefix}_tokenEndpoint ${JSON.stringify(tokenUrl)} is not an http(s) URL`, 'Write the token endpoint\'s absolute URL.');
+  const clientId = need('clientId');
+  const clientSecret = v('clientSecret');
+  const header = !/^false$/i.test(v('useAuthorizationHeader') ?? 'true');
+  const clientAuthentication: ClientAuthentication = !clientSecret ? 'none' : header ? 'basic' : 'in body';
+  const username = grant === 'Password' ? need('username') : undefined;
+  const password = grant === 'Password' ? need('password') : undefined;
+  const scope = v('scope');
+  const tokenParameters: [string, string][] = [];
+  for (const k of ['audience', 'resource']) {
+    const x = v(k);
+    if (x !== undefined) tokenParameters.push([k, x]);
+  }
+  return { type: 'OAuth2', grant, tokenUrl, clientId, ...(clientSecret ? { clientSecret } : {}), clientAuthentication, ...(scope ? { scope } : {}), ...(username ? { username } : {}), ...(password ? { password } : {}), tokenParameters, useIdToken: false };
+}

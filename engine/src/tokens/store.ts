@@ -49,8 +49,16 @@ export interface AuthTokens {
   warning?: string;
 }
 
+/** A checked configuration, where it comes from, its cache key and the file it is kept under. */
+export interface CheckedConfig {
+  config: AuthConfig;
+  origin: AuthOrigin;
+  key: string;
+  envFile: string;
+}
+
 /** The checked configuration of `id` in `env`, its origin and cache key. */
-export function configOf(id: string, env: AuthEnvironment, o: Pick<TokenOptions, 'sub' | 'line'>): { config: AuthConfig; origin: AuthOrigin; key: string; envFile: string } {
+export function configOf(id: string, env: AuthEnvironment, o: Pick<TokenOptions, 'sub' | 'line'>): CheckedConfig {
   const entry = Object.prototype.hasOwnProperty.call(env.auth, id) ? env.auth[id] : undefined;
   if (!entry) {
     const known = Object.keys(env.auth).sort();
@@ -87,7 +95,16 @@ export class TokenStore {
    *   `cancelled`; each with `o.line`.
    */
   async tokens(id: string, env: AuthEnvironment, o: TokenOptions): Promise<AuthTokens> {
-    const { config, origin, key, envFile } = configOf(id, env, o);
+    return this.tokensOf(configOf(id, env, o), o);
+  }
+
+  /**
+   * The tokens of a checked configuration (`configOf`'s, or httpyac's `oauth2` line's:
+   * config.ts `readHttpyacConfig`), `key` its cache key, `envFile` the file it is kept under.
+   * @throws EngineError as {@link tokens}, but for `unknown-auth`.
+   */
+  async tokensOf(checked: CheckedConfig, o: TokenOptions): Promise<AuthTokens> {
+    const { config, origin, key, envFile } = checked;
     const secrets = secretsOf(config);
     if (config.type === 'Mock') return { token: config.token, ...(config.idToken ? { idToken: config.idToken } : {}), secrets };
     const now = o.now ?? Date.now;
@@ -97,7 +114,7 @@ export class TokenStore {
     if (!got || !isFresh(got, now())) {
       let pending = this.inflight.get(key);
       if (!pending) {
-        pending = this.obtain(config, origin, key, envFile, env.environment, dir, o, got).finally(() => this.inflight.delete(key));
+        pending = this.obtain(config, origin, key, envFile, origin.environment, dir, o, got).finally(() => this.inflight.delete(key));
         this.inflight.set(key, pending);
       }
       const r = await pending;
