@@ -10,7 +10,7 @@
 import type { RequestNode, Sheet } from '../sheet/ast.js';
 import { authReferences, substituteHttp, type HttpVarContext } from '../resolve/http-vars.js';
 import path from 'node:path';
-import type { AuthTokens, CheckedConfig, TokenStore } from '../tokens/store.js';
+import type { AuthTokens, CheckedConfig, TokenOptions, TokenStore } from '../tokens/store.js';
 import { readHttpyacConfig } from '../tokens/config.js';
 import { cacheKey } from '../tokens/cache.js';
 import { httpyacOAuth2, type HttpyacOAuth2 } from '../resolve/http-auth.js';
@@ -34,7 +34,7 @@ function templatesOf(node: RequestNode): string[] {
  * @throws EngineError `unknown-auth`, `bad-auth-config`, `token-request-failed`, `cancelled`,
  *   `unknown-variable` (a `{{...}}` in a configuration value), each at the request's line.
  */
-export async function withAuthTokens(sheet: Sheet, node: RequestNode, ctx: HttpVarContext, store: TokenStore, file: string | undefined, signal?: AbortSignal): Promise<{ ctx: HttpVarContext; secrets: string[]; warnings: string[] }> {
+export async function withAuthTokens(sheet: Sheet, node: RequestNode, ctx: HttpVarContext, store: TokenStore, file: string | undefined, extra: Pick<TokenOptions, 'signal' | 'interactive' | 'notify'> = {}): Promise<{ ctx: HttpVarContext; secrets: string[]; warnings: string[] }> {
   // File variables are file-wide; the last declaration wins (as resolve-http.ts reads them).
   const fileVars = new Map(ctx.fileVars ?? []);
   for (const v of sheet.vars) fileVars.set(v.name, v.value);
@@ -55,7 +55,7 @@ export async function withAuthTokens(sheet: Sheet, node: RequestNode, ctx: HttpV
   const tokens = new Map<string, { token: string; idToken?: string }>();
   const secrets: string[] = [];
   const warnings: string[] = [];
-  const o = { sub: (t: string) => substituteHttp(t, c, node.line), line: node.line, ...(signal ? { signal } : {}) };
+  const o: TokenOptions = { ...extra, sub: (t: string) => substituteHttp(t, c, node.line), line: node.line };
   const keep = (key: string, got: AuthTokens) => {
     tokens.set(key, got);
     secrets.push(...got.secrets);

@@ -106,6 +106,10 @@ export class Session {
   private tokens = new TokenStore();
   /** Every client secret, password and token `{{$auth.token}}` used in this session: what reports mask (`maskSecrets`). */
   readonly secrets = new Set<string>();
+  /** A person can sign in in a browser (Authorization Code; tokens/auth-code.ts): set by the front ends that have one. */
+  interactiveAuth = false;
+  /** Shows the user a line about a sign-in (the URL to open when no browser could be started). */
+  onAuthNotice?: (line: string) => void;
   /** Settings `:=` forms changed while a request was resolved (`lisp/eval`'s `settings`), by its context. */
   private lispSettings = new Map<RequestContext, Settings>();
   /** Last parse, reused while the text is the same (navigation asks often). */
@@ -192,7 +196,7 @@ export class Session {
     // A look-up (Eldoc) runs no pre-request script and evaluates no `:=` form.
     const pre = ctx && !lookup ? await beforeHttp(sheet, node, ctx, file, this.overrides, this.http, local.handlerTimeoutMs) : undefined;
     // `{{$auth.token("id")}}`: the tokens are obtained before the pass (auth.ts); a look-up obtains none.
-    const auth = pre ? await withAuthTokens(sheet, node, pre.ctx, this.tokens, file, signal) : undefined;
+    const auth = pre ? await withAuthTokens(sheet, node, pre.ctx, this.tokens, file, { ...(signal ? { signal } : {}), interactive: this.interactiveAuth, ...(this.onAuthNotice ? { notify: this.onAuthNotice } : {}) }) : undefined;
     const http = auth?.ctx ?? ctx;
     const resolved = await resolveRequest(sheet, node, {
       overrides: http ? undefined : this.overrides,

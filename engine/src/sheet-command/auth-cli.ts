@@ -105,7 +105,9 @@ export async function authCommand(argv: string[], io: Io): Promise<number> {
       return 0;
     }
     if (verb === 'login') {
-      const got = await store.tokens(id!, auth, { sub, fresh: true });
+      // On a terminal a person can sign in in the browser (Authorization Code); the URL is
+      // printed when no browser can be started.
+      const got = await store.tokens(id!, auth, { sub, fresh: true, interactive: io.isTTY || !!io.ask, notify: (l) => io.err(`${l}\n`) });
       io.out(`${id}: token obtained (${where})${got.warning ? `; ${got.warning}` : ''}\n`);
       return 0;
     }

@@ -215,6 +215,8 @@ export async function runFile(file: string, o: RunOptions): Promise<FileResult> 
   // Bodies past 16 MiB go to a private file as they arrive, removed after the request: the
   // run's memory stays bounded whatever the body (issue 30), as over JSON-RPC.
   session.spillBigBodies = true;
+  // A terminal to ask on is a person to sign in (Authorization Code); never under CI (tokens/store.ts).
+  session.interactiveAuth = !!o.ask;
   for (const [n, v] of o.vars) session.overrides.set(n, v);
   await session.configure({ timeoutMs: o.timeoutMs, insecure: o.insecure, cookieJarFile: o.cookieJar ?? null, threshold: null, proxy: o.proxy ?? null, caFile: o.caFile ?? null, netrc: o.netrc ?? null, ...o.connection });
   const lines = text.split(/\r?\n/);

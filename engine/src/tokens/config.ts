@@ -28,7 +28,7 @@ export type ClientAuthentication = 'basic' | 'in body' | 'none';
 export interface OAuth2Config {
   type: 'OAuth2';
   /** The grant as JetBrains names it. */
-  grant: 'Client Credentials' | 'Password';
+  grant: 'Client Credentials' | 'Password' | 'Authorization Code';
   tokenUrl: string;
   clientId: string;
   clientSecret?: string;
@@ -38,6 +38,14 @@ export interface OAuth2Config {
   password?: string;
   /** `Custom Request Parameters` used in the token request (`Use`: `Everywhere` or `In Token Request`); a list repeats the parameter. */
   tokenParameters: [string, string][];
+  /** Authorization Code: `Auth URL`, `Redirect URL` (default `http://127.0.0.1/callback`, a free port). */
+  authUrl?: string;
+  redirectUrl?: string;
+  /** Authorization Code: PKCE's method (`PKCE`: default S256; `false`: none) and a fixed verifier. */
+  pkce?: 'S256' | 'plain';
+  verifier?: string;
+  /** Authorization Code: the `Custom Request Parameters` of the authorization request (`Everywhere`, `In Auth Request`). */
+  authParameters?: [string, string][];
   /** `Use ID Token`: `{{$auth.token}}` gives the ID token. */
   useIdToken: boolean;
 }
@@ -68,7 +76,7 @@ function bad(o: AuthOrigin, what: string, hint: string): EngineError {
 const GRANTS: Record<string, OAuth2Config['grant'] | 'interactive' | 'implicit'> = {
   'client credentials': 'Client Credentials',
   password: 'Password',
-  'authorization code': 'interactive',
+  'authorization code': 'Authorization Code',
   'device authorization': 'interactive',
   implicit: 'implicit',
 };
@@ -108,7 +116,7 @@ export function readAuthConfig(raw: Record<string, unknown>, origin: AuthOrigin,
   const grant = GRANTS[grantText.toLowerCase()];
   if (grant === undefined) throw bad(origin, `Grant Type ${JSON.stringify(grantText)} is not known`, 'Use one of: Client Credentials, Password, Authorization Code, Device Authorization.');
   if (grant === 'implicit') throw bad(origin, 'Grant Type Implicit is not supported: OAuth 2.1 drops it (tokens in URLs leak)', 'Use "Authorization Code" with "PKCE": true, or "Client Credentials" for a service.');
-  if (grant === 'interactive') throw bad(origin, `Grant Type ${grantText} (a browser sign-in) is not supported yet`, 'Use "Client Credentials" or "Password", or paste a token into a variable for now.');
+  if (grant === 'interactive') throw bad(origin, `Grant Type ${grantText} (a user code) is not supported yet`, 'Use "Authorization Code", "Client Credentials" or "Password", or paste a token into a variable for now.');
   const need = (key: string): string => {
     const v = text(key);
     if (v === undefined) throw bad(origin, `${key} is required for ${grant}`, `Add "${key}": "..." to ${origin.id} (secrets in http-client.private.env.json).`);
@@ -124,7 +132,10 @@ export function readAuthConfig(raw: Record<string, unknown>, origin: AuthOrigin,
   const password = grant === 'Password' ? need('Password') : undefined;
   const scope = text('Scope');
   const useIdToken = /^true$/i.test(String(value('Use ID Token') ?? ''));
-  return { type: 'OAuth2', grant, tokenUrl, clientId, ...(clientSecret ? { clientSecret } : {}), clientAuthentication, ...(scope ? { scope } : {}), ...(username ? { username } : {}), ...(password ? { password } : {}), tokenParameters: customParameters(value('Custom Request Parameters'), origin, sub), useIdToken };
+  const params = customParameters(value('Custom Request Parameters'), origin, sub);
+  const code: Partial<OAuth2Config> = grant === 'Authorization Code' ? { authUrl: need('Auth URL'), redirectUrl: text('Redirect URL') ?? 'http://127.0.0.1/callback', ...pkceOf(value('PKCE'), origin, sub), authParameters: params.auth } : {};
+  if (code.authUrl !== undefined && !/^https?:\/\/[^/]/i.test(code.authUrl)) throw bad(origin, `Auth URL ${JSON.stringify(code.authUrl)} is not an http(s) URL`, 'Write the authorization endpoint\'s absolute URL.');
+  return { type: 'OAuth2', grant, tokenUrl, clientId, ...(clientSecret ? { clientSecret } : {}), clientAuthentication, ...(scope ? { scope } : {}), ...(username ? { username } : {}), ...(password ? { password } : {}), tokenParameters: params.token, useIdToken, ...code };
 }
 
 /**
@@ -140,23 +151,40 @@ function clientAuthOf(written: string | undefined, secret: string | undefined, o
   return w;
 }
 
-/** `Custom Request Parameters`: `name: value`, `name: [values]`, `name: {Value, Use}`; those used in the token request. */
-function customParameters(v: unknown, origin: AuthOrigin, sub: (text: string) => string): [string, string][] {
-  if (v === undefined || v === null) return [];
+/** `Custom Request Parameters`: `name: value`, `name: [values]`, `name: {Value, Use}`; those of the token request and of the authorization request. */
+function customParameters(v: unknown, origin: AuthOrigin, sub: (text: string) => string): { token: [string, string][]; auth: [string, string][] } {
+  const out = { token: [] as [string, string][], auth: [] as [string, string][] };
+  if (v === undefined || v === null) return out;
   if (typeof v !== 'object' || Array.isArray(v)) throw bad(origin, 'Custom Request Parameters must be an object', 'Write "Custom Request Parameters": {"audience": "..."}.');
-  const out: [string, string][] = [];
   for (const [name, x] of Object.entries(v as Record<string, unknown>)) {
     let values: unknown = x;
+    let use = 'everywhere';
     if (typeof x === 'object' && x !== null && !Array.isArray(x)) {
       const o = x as Record<string, unknown>;
-      const use = String(o.Use ?? 'Everywhere').toLowerCase();
+      use = String(o.Use ?? 'Everywhere').toLowerCase();
       if (!['everywhere', 'in token request', 'in auth request'].includes(use)) throw bad(origin, `Custom Request Parameters ${name}: Use ${JSON.stringify(o.Use)} is not known`, 'Write "Use": "Everywhere", "In Token Request" or "In Auth Request".');
-      if (use === 'in auth request') continue;
       values = o.Value;
     }
-    for (const one of Array.isArray(values) ? values : [values]) if (one !== undefined && one !== null) out.push([name, sub(String(one))]);
+    for (const one of Array.isArray(values) ? values : [values]) {
+      if (one === undefined || one === null) continue;
+      const p: [string, string] = [name, sub(String(one))];
+      if (use !== 'in auth request') out.token.push(p);
+      if (use !== 'in token request') out.auth.push(p);
+    }
   }
   return out;
+}
+
+/** `PKCE`: absent or `true` -> S256 (RFC 7636's recommended method); `false` -> none; `{"Code Challenge Method": "SHA-256" | "Plain", "Code Verifier": ...}`. */
+function pkceOf(v: unknown, origin: AuthOrigin, sub: (text: string) => string): { pkce?: 'S256' | 'plain'; verifier?: string } {
+  if (v === undefined || v === null || v === true || /^true$/i.test(String(v))) return { pkce: 'S256' };
+  if (v === false || /^false$/i.test(String(v))) return {};
+  if (typeof v !== 'object' || Array.isArray(v)) throw bad(origin, `PKCE ${JSON.stringify(v)} is not known`, 'Write "PKCE": true, false, or {"Code Challenge Method": "SHA-256", "Code Verifier": "..."}.');
+  const o = v as Record<string, unknown>;
+  const method = String(o['Code Challenge Method'] ?? 'SHA-256').toLowerCase();
+  if (method !== 'sha-256' && method !== 's256' && method !== 'plain') throw bad(origin, `PKCE Code Challenge Method ${JSON.stringify(o['Code Challenge Method'])} is not known`, 'Write "SHA-256" or "Plain".');
+  const verifier = o['Code Verifier'] === undefined ? undefined : sub(String(o['Code Verifier']));
+  return { pkce: method === 'plain' ? 'plain' : 'S256', ...(verifier ? { verifier } : {}) };
 }
 
 /** httpyac's flows (`Authorization: oauth2 FLOW`) as the grants above. */

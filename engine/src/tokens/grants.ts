@@ -14,6 +14,7 @@
 import * as oauth from 'oauth4webapi';
 import { EngineError } from '../errors.js';
 import { describeOrigin, type AuthOrigin, type OAuth2Config } from './config.js';
+import type { AuthorizationResult } from './auth-code.js';
 
 /** What a token endpoint gave. */
 export interface TokenSet {
@@ -47,8 +48,9 @@ function issuerOf(idToken: unknown): string | undefined {
 }
 
 /**
- * Ask `c.tokenUrl` for a token: the configuration's grant, or `grant_type=refresh_token` when
- * `refreshToken` is given.
+ * Ask `c.tokenUrl` for a token: the configuration's grant, `grant_type=refresh_token` when
+ * `refreshToken` is given, `authorization_code` with the code (and PKCE verifier) of
+ * `authorization` (auth-code.ts).
  * The ID token is not verified (JetBrains does not either; the TLS connection to the token
  * endpoint vouches for it, OpenID Connect Core 3.1.3.7 item 6): its own `iss` is taken as the
  * issuer for oauth4webapi's claim checks (`aud` must name the Client ID, `exp`, `iat`).
@@ -57,7 +59,7 @@ function issuerOf(idToken: unknown): string | undefined {
  *   the endpoint's `error` and `error_description`, `bad-answer` for an answer that is not a
  *   token: no `access_token`, not JSON, an unknown `token_type`), `cancelled` when `signal` aborts.
  */
-export async function requestToken(c: OAuth2Config, origin: AuthOrigin, opts: { refreshToken?: string; signal?: AbortSignal; now?: () => number; timeoutMs?: number } = {}): Promise<TokenSet> {
+export async function requestToken(c: OAuth2Config, origin: AuthOrigin, opts: { refreshToken?: string; authorization?: AuthorizationResult; signal?: AbortSignal; now?: () => number; timeoutMs?: number } = {}): Promise<TokenSet> {
   const as: oauth.AuthorizationServer = { issuer: new URL(c.tokenUrl).origin, token_endpoint: c.tokenUrl };
   const client: oauth.Client = { client_id: c.clientId };
   const timeout = AbortSignal.timeout(opts.timeoutMs ?? TOKEN_TIMEOUT_MS);
@@ -66,10 +68,15 @@ export async function requestToken(c: OAuth2Config, origin: AuthOrigin, opts: { 
   const params = new URLSearchParams();
   if (c.scope) params.set('scope', c.scope);
   for (const [k, v] of c.tokenParameters) params.append(k, v);
-  const what = opts.refreshToken ? 'refresh_token' : c.grant === 'Password' ? 'password' : 'client_credentials';
+  const what = opts.refreshToken ? 'refresh_token' : opts.authorization ? 'authorization_code' : c.grant === 'Password' ? 'password' : 'client_credentials';
   let response: Response;
   try {
     if (opts.refreshToken) response = await oauth.refreshTokenGrantRequest(as, client, clientAuth(c), opts.refreshToken, { ...options, additionalParameters: params });
+    else if (opts.authorization) {
+      const a = opts.authorization;
+      params.delete('scope'); // the scope was granted at the authorization request (RFC 6749 4.1.3)
+      response = await oauth.authorizationCodeGrantRequest(as, client, clientAuth(c), a.callback, a.redirectUri, a.verifier ?? oauth.nopkce, { ...options, additionalParameters: params });
+    }
     else if (c.grant === 'Password') {
       params.set('username', c.username!);
       params.set('password', c.password!);

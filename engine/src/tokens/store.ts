@@ -10,6 +10,7 @@ import type { EnvAuth } from '../http-file/env-auth.js';
 import { cacheKey, listTokens, readToken, removeToken, tokenDir, writeToken, type CachedToken } from './cache.js';
 import { describeOrigin, readAuthConfig, secretsOf, type AuthConfig, type AuthOrigin } from './config.js';
 import { requestToken, type TokenSet } from './grants.js';
+import { signIn } from './auth-code.js';
 
 /** A token is taken as expired this long before its `expires_in` says (clock skew, time in flight), ms. */
 export const EXPIRY_SKEW_MS = 30_000;
@@ -37,6 +38,17 @@ export interface TokenOptions {
   dir?: string;
   /** Ask for a new token even when one is cached (`sheet auth login`). */
   fresh?: boolean;
+  /**
+   * A person is there to sign in in a browser (Authorization Code): sheet-mode, `sheet run` and
+   * `sheet auth login` on a terminal. Never under `CI` (set and not `false`).
+   */
+  interactive?: boolean;
+  /** Shows the user a line (the sign-in URL when no browser could be started). */
+  notify?: (line: string) => void;
+  /** The sign-in's time limit, ms (auth-code.ts `SIGN_IN_TIMEOUT_MS`). */
+  signInTimeoutMs?: number;
+  /** The environment for `BROWSER` and `CI` (default process.env). */
+  env?: NodeJS.ProcessEnv;
 }
 
 /** What `{{$auth.token(id)}}` and `{{$auth.idToken(id)}}` read, and what must be masked. */
@@ -143,6 +155,19 @@ export class TokenStore {
         if ((e as EngineError).code === 'cancelled') throw e;
         old = undefined; // the full grant, once
       }
+    }
+    if (!set && config.grant === 'Authorization Code') {
+      const env = o.env ?? process.env;
+      const ci = !!env.CI && env.CI !== 'false' && env.CI !== '0';
+      if (ci || !o.interactive) {
+        throw new EngineError('token-request-failed', `${describeOrigin(origin)}: Grant Type Authorization Code needs a browser sign-in, and ${ci ? 'CI is set' : 'no one is there to sign in (no terminal)'}; the request was not sent`, {
+          line: origin.line,
+          hint: `Sign in first on a terminal: sheet auth login ${origin.id}${environment ? ` --env ${environment}` : ''} (the token is kept, and refreshed), or use Client Credentials in CI.`,
+          details: { auth: origin.id, reason: 'not-interactive', files: origin.files },
+        });
+      }
+      const authorization = await signIn({ authUrl: config.authUrl!, tokenUrl: config.tokenUrl, clientId: config.clientId, redirectUrl: config.redirectUrl!, ...(config.scope ? { scope: config.scope } : {}), authParameters: config.authParameters ?? [], ...(config.pkce ? { pkce: config.pkce } : {}), ...(config.verifier ? { verifier: config.verifier } : {}) }, origin, { ...(o.signal ? { signal: o.signal } : {}), ...(o.signInTimeoutMs !== undefined ? { timeoutMs: o.signInTimeoutMs } : {}), env, ...(o.notify ? { notify: o.notify } : {}) });
+      set = await requestToken(config, origin, { ...opts, authorization });
     }
     set ??= await requestToken(config, origin, opts);
     const token: CachedToken = { ...set, envFile, ...(environment ? { environment } : {}), id: origin.id, obtainedAt: now() };
