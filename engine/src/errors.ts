@@ -44,6 +44,7 @@ export type ErrorCode =
   | 'unknown-auth'
   | 'bad-auth-config'
   | 'token-request-failed'
+  | 'token-cache-unwritable' // warning: the token was used, not kept
   // cookie jar (a warning: the request was sent)
   | 'cookie-jar-unwritable'
   | 'cookie-jar-unreadable'

@@ -69,7 +69,11 @@ async function send(session: Session) {
   fs.writeFileSync(file, TEXT);
   return session.send({ text: TEXT, line: 1, path: file, env: 'dev' });
 }
-const interactive = () => Object.assign(new Session(), { interactiveAuth: true });
+const interactive = () => {
+  const s = new Session();
+  s.auth.interactive = true;
+  return s;
+};
 const failure = (p: Promise<unknown>) => p.then(() => undefined, (e: unknown) => e as { code: string; message: string; line?: number; hint?: string; details?: Record<string, unknown> });
 
 describe('Authorization Code', () => {

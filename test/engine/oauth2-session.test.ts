@@ -133,6 +133,17 @@ describe('cache and refresh', () => {
     expect(fs.existsSync(path.join(dir, 'http-client.private.env.json'))).toBe(false);
   });
 
+  it('a token directory that cannot be written: the request is sent, with a token-cache-unwritable warning', async () => {
+    writeEnvFiles(dir, withBase(auth({ 'Grant Type': 'Client Credentials' })));
+    const blocker = path.join(state, 'not-a-dir');
+    fs.writeFileSync(blocker, '');
+    process.env.SHEET_STATE_DIR = blocker;
+    const out = await send(bearer);
+    expect(out.response.status).toBe(200);
+    expect(out.hooks.warnings).toContainEqual(expect.objectContaining({ code: 'token-cache-unwritable', line: 1 }));
+    expect(out.hooks.warnings.find((w) => w.code === 'token-cache-unwritable')!.message).toMatch(/cannot keep the token in .*not-a-dir\/tokens \(ENOTDIR\)/);
+  });
+
   it('a changed configuration asks for a new token', async () => {
     writeEnvFiles(dir, withBase(auth({ 'Grant Type': 'Client Credentials', Scope: 'a' })));
     await send(bearer);

@@ -10,7 +10,7 @@
 import type { RequestNode, Sheet } from '../sheet/ast.js';
 import { authReferences, substituteHttp, type HttpVarContext } from '../resolve/http-vars.js';
 import path from 'node:path';
-import type { AuthTokens, CheckedConfig, TokenOptions, TokenStore } from '../tokens/store.js';
+import { TokenStore, type AuthTokens, type CheckedConfig, type TokenOptions } from '../tokens/store.js';
 import { readHttpyacConfig } from '../tokens/config.js';
 import { cacheKey } from '../tokens/cache.js';
 import { httpyacOAuth2, type HttpyacOAuth2 } from '../resolve/http-auth.js';
@@ -25,6 +25,24 @@ function templatesOf(node: RequestNode): string[] {
   else if (b?.kind === 'parts') for (const p of b.parts) out.push(p.kind === 'text' ? p.text : p.path);
   for (const d of node.directives ?? []) out.push(d.value);
   return out;
+}
+
+/** A session's token state: its `TokenStore`, the secrets to mask, whether a person can sign in. */
+export class SessionAuth {
+  readonly store = new TokenStore();
+  /** Every client secret, password and token used in this session: what `sheet run`'s reports mask (history.ts `maskSecrets`). */
+  readonly secrets = new Set<string>();
+  /** A person can sign in in a browser (Authorization Code; tokens/auth-code.ts): set by the front ends that have one. */
+  interactive = false;
+  /** Shows the user a line about a sign-in (the URL to open when no browser could be started). */
+  notify?: (line: string) => void;
+
+  /** {@link withAuthTokens} with this session's store and options; the secrets are remembered. */
+  async prepare(sheet: Sheet, node: RequestNode, ctx: HttpVarContext, file: string | undefined, signal?: AbortSignal): Promise<{ ctx: HttpVarContext; secrets: string[]; warnings: string[] }> {
+    const r = await withAuthTokens(sheet, node, ctx, this.store, file, { ...(signal ? { signal } : {}), interactive: this.interactive, ...(this.notify ? { notify: this.notify } : {}) });
+    for (const x of r.secrets) this.secrets.add(x);
+    return r;
+  }
 }
 
 /**

@@ -32,8 +32,7 @@ import { promptsOf, requestMeta } from '../resolve/resolve-http.js';
 import { sheetVariables } from './variables.js';
 import { afterHttp, asAssertions, beforeHttp, explainNoEnvironment, httpContext, httpVariables, newHttpState, noteHttpFailure } from './http-file.js';
 import type { RequestRecord } from '../resolve/http-vars.js';
-import { TokenStore } from '../tokens/store.js';
-import { withAuthTokens } from './auth.js';
+import { SessionAuth } from './auth.js';
 import { maskSecrets } from './history.js';
 import { isEngineError } from '../errors.js';
 import type { Request } from '../model.js';
@@ -102,14 +101,8 @@ export class Session {
   private ready: Promise<void> = Promise.resolve();
   /** `.http` files: named requests, failed requests and `client.global` values so far. */
   private http = newHttpState();
-  /** The OAuth2 tokens this session obtained (`{{$auth.token("id")}}`; session/auth.ts). */
-  private tokens = new TokenStore();
-  /** Every client secret, password and token `{{$auth.token}}` used in this session: what reports mask (`maskSecrets`). */
-  readonly secrets = new Set<string>();
-  /** A person can sign in in a browser (Authorization Code; tokens/auth-code.ts): set by the front ends that have one. */
-  interactiveAuth = false;
-  /** Shows the user a line about a sign-in (the URL to open when no browser could be started). */
-  onAuthNotice?: (line: string) => void;
+  /** `{{$auth.token("id")}}`: the tokens, the secrets to mask, whether a person can sign in (auth.ts). */
+  readonly auth = new SessionAuth();
   /** Settings `:=` forms changed while a request was resolved (`lisp/eval`'s `settings`), by its context. */
   private lispSettings = new Map<RequestContext, Settings>();
   /** Last parse, reused while the text is the same (navigation asks often). */
@@ -196,7 +189,7 @@ export class Session {
     // A look-up (Eldoc) runs no pre-request script and evaluates no `:=` form.
     const pre = ctx && !lookup ? await beforeHttp(sheet, node, ctx, file, this.overrides, this.http, local.handlerTimeoutMs) : undefined;
     // `{{$auth.token("id")}}`: the tokens are obtained before the pass (auth.ts); a look-up obtains none.
-    const auth = pre ? await withAuthTokens(sheet, node, pre.ctx, this.tokens, file, { ...(signal ? { signal } : {}), interactive: this.interactiveAuth, ...(this.onAuthNotice ? { notify: this.onAuthNotice } : {}) }) : undefined;
+    const auth = pre ? await this.auth.prepare(sheet, node, pre.ctx, file, signal) : undefined;
     const http = auth?.ctx ?? ctx;
     const resolved = await resolveRequest(sheet, node, {
       overrides: http ? undefined : this.overrides,
@@ -290,7 +283,6 @@ export class Session {
     }).catch((e: unknown) => {
       throw atDirectiveLine(e instanceof SinkError && isEngineError(e.cause) ? e.cause : e);
     });
-    for (const x of resolved.secrets) this.secrets.add(x);
     let exchange = sent.exchange;
     const jarWarning = sent.jarWarning;
     const spilled = sink?.file ? sink : undefined;
@@ -314,6 +306,7 @@ export class Session {
     hooks.setVars.unshift(...handlerSet);
     hooks.warnings.unshift(...requestWarnings(resolved.sheet, resolved.node, resolved.warnings));
     if (jarWarning) hooks.warnings.push({ line: resolved.request.line ?? p.line, code: 'cookie-jar-unwritable', message: jarWarning });
+    for (const message of resolved.authWarnings) hooks.warnings.push({ line: resolved.request.line ?? p.line, code: 'token-cache-unwritable', message });
     const blind = this.spillBigBodies ? BODY_HOOKS : ENGINE_BODY_HOOKS;
     if (spilled && resolved.hooks.some((h) => blind.has(h.name))) {
       // Hooks read a body held in memory; this one went to a file as it came (never whole).

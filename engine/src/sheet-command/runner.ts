@@ -216,7 +216,7 @@ export async function runFile(file: string, o: RunOptions): Promise<FileResult> 
   // run's memory stays bounded whatever the body (issue 30), as over JSON-RPC.
   session.spillBigBodies = true;
   // A terminal to ask on is a person to sign in (Authorization Code); never under CI (tokens/store.ts).
-  session.interactiveAuth = !!o.ask;
+  session.auth.interactive = !!o.ask;
   for (const [n, v] of o.vars) session.overrides.set(n, v);
   await session.configure({ timeoutMs: o.timeoutMs, insecure: o.insecure, cookieJarFile: o.cookieJar ?? null, threshold: null, proxy: o.proxy ?? null, caFile: o.caFile ?? null, netrc: o.netrc ?? null, ...o.connection });
   const lines = text.split(/\r?\n/);
@@ -293,7 +293,7 @@ export async function runFile(file: string, o: RunOptions): Promise<FileResult> 
       r.outcome = isEngineError(e) && TRANSPORT_CODES.has(e.code) ? 'transport' : 'error';
     }
     // `{{$auth.token}}`'s tokens and secrets stay out of every report (session/history.ts).
-    if (session.secrets.size) Object.assign(r, maskSecrets({ ...r }, session.secrets));
+    if (session.auth.secrets.size) Object.assign(r, maskSecrets({ ...r }, session.auth.secrets));
     out.results.push(r);
     o.onResult?.(r);
     // A sheet's requests below depend on the ones above; a `.http` file goes on (httpyac,
