@@ -95,6 +95,24 @@ describe('Client Credentials', () => {
   });
 });
 
+describe('environment files as people write them', () => {
+  it('Auth values from {{variables}} of the environment and the private file, and {{$processEnv}}', async () => {
+    // The shape of a README example for JetBrains' client (staging/production environments,
+    // the auth block naming {{clientId}}, {{clientSecret}}, {{tokenUrl}}; secrets private).
+    const block = { Type: 'OAuth2', 'Grant Type': 'Client Credentials', 'Client ID': '{{clientId}}', 'Client Secret': '{{clientSecret}}', 'Token URL': '{{tokenUrl}}', Scope: 'dinosaurs', 'Custom Request Parameters': { audience: '{{$processEnv OAUTH2_TEST_AUDIENCE}}' } };
+    writeEnvFiles(dir, { staging: { apiBaseUrl: api.url, tokenUrl: idp.tokenUrl, Security: { Auth: { 'oauth-staging': block } } }, production: { apiBaseUrl: 'https://example.invalid', tokenUrl: 'https://example.invalid/token', Security: { Auth: { 'oauth-staging': block } } } }, { staging: { clientId: 'dino', clientSecret: 'rawr' } });
+    process.env.OAUTH2_TEST_AUDIENCE = 'https://dinosaurs';
+    const file = path.join(dir, 'dino.http');
+    const text = '### Create a new dinosaur\nPOST {{apiBaseUrl}}/dinosaurs\nContent-Type: application/json\nAuthorization: Bearer {{$auth.token("oauth-staging")}}\n\n{"name": "archeopteryx"}\n';
+    fs.writeFileSync(file, text);
+    const out = await new Session().send({ text, line: 2, path: file, env: 'staging' });
+    delete process.env.OAUTH2_TEST_AUDIENCE;
+    expect(out.response.status).toBe(200);
+    expect(idp.calls[0]).toMatchObject({ grant: 'client_credentials', basic: 'dino:rawr', body: { scope: 'dinosaurs', audience: 'https://dinosaurs' } });
+    expect(api.received.at(-1)!.headers.authorization).toMatch(/^Bearer ey/);
+  });
+});
+
 describe('Password and Mock', () => {
   it('Password: username and password in the form, $auth.idToken gives the id_token', async () => {
     writeEnvFiles(dir, withBase(auth({ 'Grant Type': 'Password', 'Client Secret': 'cs', Username: 'ann', Password: 'pw', Scope: 'openid' })));
