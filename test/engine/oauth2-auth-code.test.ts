@@ -124,7 +124,7 @@ describe('Authorization Code', () => {
     envWith();
     const e = await failure(send(new Session()));
     expect(e).toMatchObject({ code: 'token-request-failed', line: 1, details: { reason: 'not-interactive' } });
-    expect(e!.message).toContain('"web" (http-client.env.json, environment dev): Grant Type Authorization Code needs a browser sign-in');
+    expect(e!.message).toContain('"web" (http-client.env.json, environment dev): Grant Type Authorization Code needs a person to sign in in a browser');
     expect(e!.hint).toContain('sheet auth login web --env dev');
     process.env.CI = 'true';
     const ci = await failure(send(interactive()));

@@ -217,6 +217,7 @@ export async function runFile(file: string, o: RunOptions): Promise<FileResult> 
   session.spillBigBodies = true;
   // A terminal to ask on is a person to sign in (Authorization Code); never under CI (tokens/store.ts).
   session.auth.interactive = !!o.ask;
+  if (o.ask) session.auth.notify = (line) => process.stderr.write(`${line}\n`);
   for (const [n, v] of o.vars) session.overrides.set(n, v);
   await session.configure({ timeoutMs: o.timeoutMs, insecure: o.insecure, cookieJarFile: o.cookieJar ?? null, threshold: null, proxy: o.proxy ?? null, caFile: o.caFile ?? null, netrc: o.netrc ?? null, ...o.connection });
   const lines = text.split(/\r?\n/);

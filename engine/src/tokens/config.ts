@@ -28,7 +28,7 @@ export type ClientAuthentication = 'basic' | 'in body' | 'none';
 export interface OAuth2Config {
   type: 'OAuth2';
   /** The grant as JetBrains names it. */
-  grant: 'Client Credentials' | 'Password' | 'Authorization Code';
+  grant: 'Client Credentials' | 'Password' | 'Authorization Code' | 'Device Authorization';
   tokenUrl: string;
   clientId: string;
   clientSecret?: string;
@@ -44,7 +44,9 @@ export interface OAuth2Config {
   /** Authorization Code: PKCE's method (`PKCE`: default S256; `false`: none) and a fixed verifier. */
   pkce?: 'S256' | 'plain';
   verifier?: string;
-  /** Authorization Code: the `Custom Request Parameters` of the authorization request (`Everywhere`, `In Auth Request`). */
+  /** Device Authorization (RFC 8628): `Device Auth URL`. */
+  deviceAuthUrl?: string;
+  /** Authorization Code, Device Authorization: the `Custom Request Parameters` of the authorization request (`Everywhere`, `In Auth Request`). */
   authParameters?: [string, string][];
   /** `Use ID Token`: `{{$auth.token}}` gives the ID token. */
   useIdToken: boolean;
@@ -77,7 +79,7 @@ const GRANTS: Record<string, OAuth2Config['grant'] | 'interactive' | 'implicit'>
   'client credentials': 'Client Credentials',
   password: 'Password',
   'authorization code': 'Authorization Code',
-  'device authorization': 'interactive',
+  'device authorization': 'Device Authorization',
   implicit: 'implicit',
 };
 
@@ -134,7 +136,10 @@ export function readAuthConfig(raw: Record<string, unknown>, origin: AuthOrigin,
   const useIdToken = /^true$/i.test(String(value('Use ID Token') ?? ''));
   const params = customParameters(value('Custom Request Parameters'), origin, sub);
   const code: Partial<OAuth2Config> = grant === 'Authorization Code' ? { authUrl: need('Auth URL'), redirectUrl: text('Redirect URL') ?? 'http://127.0.0.1/callback', ...pkceOf(value('PKCE'), origin, sub), authParameters: params.auth } : {};
-  if (code.authUrl !== undefined && !/^https?:\/\/[^/]/i.test(code.authUrl)) throw bad(origin, `Auth URL ${JSON.stringify(code.authUrl)} is not an http(s) URL`, 'Write the authorization endpoint\'s absolute URL.');
+  if (grant === 'Device Authorization') Object.assign(code, { deviceAuthUrl: need('Device Auth URL'), authParameters: params.auth });
+  for (const [key, url] of [['Auth URL', code.authUrl], ['Device Auth URL', code.deviceAuthUrl]] as const) {
+    if (url !== undefined && !/^https?:\/\/[^/]/i.test(url)) throw bad(origin, `${key} ${JSON.stringify(url)} is not an http(s) URL`, 'Write the endpoint\'s absolute URL.');
+  }
   return { type: 'OAuth2', grant, tokenUrl, clientId, ...(clientSecret ? { clientSecret } : {}), clientAuthentication, ...(scope ? { scope } : {}), ...(username ? { username } : {}), ...(password ? { password } : {}), tokenParameters: params.token, useIdToken, ...code };
 }
 

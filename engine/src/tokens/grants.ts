@@ -30,7 +30,8 @@ export interface TokenSet {
 /** The time a token request may take, in ms. */
 export const TOKEN_TIMEOUT_MS = 30_000;
 
-function clientAuth(c: OAuth2Config): oauth.ClientAuth {
+/** The client authentication oauth4webapi applies: `basic`, `in body` or `none`. */
+export function clientAuth(c: OAuth2Config): oauth.ClientAuth {
   if (c.clientAuthentication === 'basic') return oauth.ClientSecretBasic(c.clientSecret!);
   if (c.clientAuthentication === 'in body') return oauth.ClientSecretPost(c.clientSecret!);
   return oauth.None();
@@ -92,15 +93,7 @@ export async function requestToken(c: OAuth2Config, origin: AuthOrigin, opts: { 
     const peek = (await response.clone().json().catch(() => undefined)) as { id_token?: unknown } | undefined;
     const issuer = issuerOf(peek?.id_token);
     const r = await oauth.processGenericTokenEndpointResponse(issuer ? { ...as, issuer } : as, client, response);
-    const now = (opts.now ?? Date.now)();
-    return {
-      accessToken: r.access_token,
-      tokenType: r.token_type,
-      ...(r.id_token ? { idToken: r.id_token } : {}),
-      ...(r.refresh_token ? { refreshToken: r.refresh_token } : {}),
-      ...(r.expires_in !== undefined ? { expiresAt: now + r.expires_in * 1000 } : {}),
-      ...(r.scope ? { scope: r.scope } : {}),
-    };
+    return tokenSetOf(r, (opts.now ?? Date.now)());
   } catch (e) {
     if (e instanceof oauth.ResponseBodyError) {
       const desc = e.error_description ? `: ${e.error_description}` : '';
@@ -113,6 +106,18 @@ export async function requestToken(c: OAuth2Config, origin: AuthOrigin, opts: { 
     const message = /access_token/.test((e as Error).message) ? 'has no access_token' : status >= 400 ? `is HTTP ${status}, not an OAuth2 error` : `is not a token (${(e as Error).message})`;
     throw failed(origin, c, 'bad-answer', `the token endpoint's answer ${message} (grant ${what})`, 'Check Token URL: it must be the token endpoint, which answers a JSON object with access_token.', { status });
   }
+}
+
+/** A token endpoint's answer (checked by oauth4webapi) as a {@link TokenSet}, `now` in ms since the epoch. */
+export function tokenSetOf(r: oauth.TokenEndpointResponse, now: number): TokenSet {
+  return {
+    accessToken: r.access_token,
+    tokenType: r.token_type,
+    ...(r.id_token ? { idToken: r.id_token } : {}),
+    ...(r.refresh_token ? { refreshToken: r.refresh_token } : {}),
+    ...(r.expires_in !== undefined ? { expiresAt: now + r.expires_in * 1000 } : {}),
+    ...(r.scope ? { scope: r.scope } : {}),
+  };
 }
 
 function hintFor(error: string): string {

@@ -11,6 +11,7 @@ import { cacheKey, listTokens, readToken, removeToken, tokenDir, writeToken, typ
 import { describeOrigin, readAuthConfig, secretsOf, type AuthConfig, type AuthOrigin } from './config.js';
 import { requestToken, type TokenSet } from './grants.js';
 import { signIn } from './auth-code.js';
+import { deviceFlow } from './device.js';
 
 /** A token is taken as expired this long before its `expires_in` says (clock skew, time in flight), ms. */
 export const EXPIRY_SKEW_MS = 30_000;
@@ -156,16 +157,22 @@ export class TokenStore {
         old = undefined; // the full grant, once
       }
     }
-    if (!set && config.grant === 'Authorization Code') {
+    if (!set && (config.grant === 'Authorization Code' || config.grant === 'Device Authorization')) {
       const env = o.env ?? process.env;
       const ci = !!env.CI && env.CI !== 'false' && env.CI !== '0';
-      if (ci || !o.interactive) {
-        throw new EngineError('token-request-failed', `${describeOrigin(origin)}: Grant Type Authorization Code needs a browser sign-in, and ${ci ? 'CI is set' : 'no one is there to sign in (no terminal)'}; the request was not sent`, {
+      const device = config.grant === 'Device Authorization';
+      if (ci || !o.interactive || (device && !o.notify)) {
+        const why = ci ? 'CI is set' : !o.interactive ? 'no one is there to sign in (no terminal)' : 'this front end cannot show the user code yet';
+        throw new EngineError('token-request-failed', `${describeOrigin(origin)}: Grant Type ${config.grant} needs a person to sign in${device ? ' with a user code' : ' in a browser'}, and ${why}; the request was not sent`, {
           line: origin.line,
           hint: `Sign in first on a terminal: sheet auth login ${origin.id}${environment ? ` --env ${environment}` : ''} (the token is kept, and refreshed), or use Client Credentials in CI.`,
           details: { auth: origin.id, reason: 'not-interactive', files: origin.files },
         });
       }
+      if (device) set = await deviceFlow(config, origin, { notify: o.notify!, ...(o.signal ? { signal: o.signal } : {}), now });
+    }
+    if (!set && config.grant === 'Authorization Code') {
+      const env = o.env ?? process.env;
       const authorization = await signIn({ authUrl: config.authUrl!, tokenUrl: config.tokenUrl, clientId: config.clientId, redirectUrl: config.redirectUrl!, ...(config.scope ? { scope: config.scope } : {}), authParameters: config.authParameters ?? [], ...(config.pkce ? { pkce: config.pkce } : {}), ...(config.verifier ? { verifier: config.verifier } : {}) }, origin, { ...(o.signal ? { signal: o.signal } : {}), ...(o.signInTimeoutMs !== undefined ? { timeoutMs: o.signInTimeoutMs } : {}), env, ...(o.notify ? { notify: o.notify } : {}) });
       set = await requestToken(config, origin, { ...opts, authorization });
     }
