@@ -85,6 +85,16 @@ describe('sheet auth', () => {
     for (const r of [list1, login, list2, logout]) expect(r.out + r.err).not.toContain('SECRET-42');
   });
 
+  it("logout FILE forgets the tokens of its httpyac oauth2 lines too", async () => {
+    fs.writeFileSync(path.join(dir, 'hy.http'), `@oauth2_tokenEndpoint = ${idp.tokenUrl}\n@oauth2_clientId = hy\n\nGET {{base}}/hy\nAuthorization: oauth2\n`);
+    expect((await sheet(['run', '--env', 'dev', 'hy.http'])).code).toBe(0);
+    expect(fs.readdirSync(path.join(state, 'sheet-rest', 'tokens'))).toHaveLength(1);
+    const out = await sheet(['auth', 'logout', '--env', 'dev', 'hy.http']);
+    expect(out.code, out.err).toBe(0);
+    expect(out.out).toBe('removed the tokens of: oauth2 client_credentials oauth2\n');
+    expect(fs.readdirSync(path.join(state, 'sheet-rest', 'tokens'))).toHaveLength(0);
+  });
+
   it('login of an unknown id and a failing token endpoint: clear errors, exit 2 and 1', async () => {
     const unknown = await sheet(['auth', 'login', 'nope', '--env', 'dev']);
     expect(unknown.code).toBe(2);

@@ -7,9 +7,10 @@
  *   sheet auth login ID [--env NAME] [FILE|DIR]  ask for a new token now (before a run, in CI)
  *   sheet auth logout [ID] [--env NAME] [FILE|DIR]  forget the tokens (of ID, or all of them)
  *
- * FILE is a `.http` file (its `@name` variables may appear in the configuration) or a
- * directory (default: the current one); the environment files are found above it, as for
- * `sheet run`. Exit status: 0 done, 1 a token request failed, 2 a usage or configuration error.
+ * FILE is a `.http` file (its `@name` variables may appear in the configuration; `logout`
+ * also forgets the tokens of its httpyac `Authorization: oauth2 ...` lines, ids
+ * `oauth2 FLOW PREFIX`) or a directory (default: the current one); the environment files are
+ * found above it, as for `sheet run`. Exit status: 0 done, 1 a token request failed, 2 a usage or configuration error.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -111,8 +112,10 @@ export async function authCommand(argv: string[], io: Io): Promise<number> {
       io.out(`${id}: token obtained (${where})${got.warning ? `; ${got.warning}` : ''}\n`);
       return 0;
     }
-    if (id !== undefined) configOf(id, auth, { sub }); // an unknown id is an error, not "nothing removed"
-    const removed = store.logout(auth, id);
+    const httpFile = fs.existsSync(target) && fs.statSync(target).isFile() ? [target] : [];
+    // An unknown id is an error, not "nothing removed"; httpyac's `oauth2 FLOW PREFIX` ids are known by their file.
+    if (id !== undefined && !(httpFile.length && id.startsWith('oauth2 '))) configOf(id, auth, { sub });
+    const removed = store.logout(auth, id, { files: httpFile });
     io.out(removed.length ? `removed the tokens of: ${removed.join(', ')}\n` : `no token kept${id ? ` for ${id}` : ''} (${where})\n`);
     return 0;
   } catch (e) {

@@ -184,12 +184,14 @@ export class TokenStore {
   }
 
   /**
-   * Forget the tokens of `env` (of `id`, or every id), in memory and on disk (`sheet auth logout`).
+   * Forget the tokens of `env` (of `id`, or every id; with `o.files`, those kept under these
+   * `.http` files too), in memory and on disk (`sheet auth logout`).
    * @returns the ids whose token was removed.
    */
-  logout(env: AuthEnvironment, id: string | undefined, o: Pick<TokenOptions, 'dir'> = {}): string[] {
+  logout(env: AuthEnvironment, id: string | undefined, o: Pick<TokenOptions, 'dir'> & { files?: string[] } = {}): string[] {
     const dir = o.dir ?? tokenDir();
-    const envFiles = new Set(Object.values(env.auth).map((a) => a.files[0]));
+    // `o.files`: `.http` files whose httpyac `oauth2` lines keep tokens under them.
+    const envFiles = new Set([...Object.values(env.auth).map((a) => a.files[0]), ...(o.files ?? [])]);
     const removed: string[] = [];
     for (const { key, token } of listTokens(dir)) {
       if (!envFiles.has(token.envFile) || (token.environment ?? undefined) !== env.environment || (id !== undefined && token.id !== id)) continue;
