@@ -46,6 +46,12 @@ describe('sheet/send with {{$auth.token}}', () => {
     expect(api.received[0]!.headers.authorization).toMatch(/^Bearer ey/);
   });
 
+  it('sheet/completions offers $auth.token and $auth.idToken', async () => {
+    const r = (await engine.conn.sendRequest('sheet/completions', { text: TEXT, line: 2, path: path.join(dir, 'x.http'), env: 'dev' })) as { variables: { name: string; source: string; args?: string }[] };
+    expect(r.variables).toContainEqual({ name: '$auth.token', source: 'system', args: '("id")' });
+    expect(r.variables).toContainEqual({ name: '$auth.idToken', source: 'system', args: '("id")' });
+  });
+
   it('an unknown id: unknown-auth at the request line, nothing sent', async () => {
     const before = api.received.length;
     const e = await engine.conn.sendRequest('sheet/send', { text: TEXT, line: 5, path: path.join(dir, 'x.http'), env: 'dev' }).then(
