@@ -102,3 +102,20 @@ function httpyacConfig(h: HttpyacOAuth2, c: HttpVarContext, file: string | undef
   const config = readHttpyacConfig(h.flow, h.prefix, get, origin);
   return { config, origin, key: cacheKey(envFile, environment, h.key, config), envFile };
 }
+
+/**
+ * The tokens `texts` name with `{{$auth.token("id")}}` / `{{$auth.idToken("id")}}` (also
+ * through the variables they refer to), obtained through `store`, added to `ctx`: for callers
+ * that substitute text rather than a request, as the shell verbs do after `rest --env`
+ * (shell-verbs/env.ts). Nobody signs in there: an Authorization Code or Device grant without
+ * a kept token is refused, naming `sheet auth login`.
+ * @throws EngineError as {@link withAuthTokens}.
+ */
+export async function withTextTokens(texts: string[], ctx: HttpVarContext, store: TokenStore, signal?: AbortSignal): Promise<HttpVarContext> {
+  const refs = authReferences(texts, ctx);
+  if (!refs.length) return ctx;
+  const env = ctx.authEnvironment ?? { auth: {}, files: [] };
+  const tokens = new Map<string, { token: string; idToken?: string }>();
+  for (const id of new Set(refs.map((r) => r.id))) tokens.set(id, await store.tokens(id, env, { sub: (t) => substituteHttp(t, ctx), ...(signal ? { signal } : {}) }));
+  return { ...ctx, authTokens: tokens };
+}
