@@ -4,7 +4,8 @@
  * JetBrains' ("OAuth 2.0 authorization" in its HTTP Client help; kulala.nvim reads the same):
  * `Type` (`OAuth2`, `Mock`), `Grant Type`, `Token URL`, `Client ID`, `Client Secret`,
  * `Client Credentials` (`basic`, `in body`, `none`), `Scope`, `Username`, `Password`,
- * `Custom Request Parameters`, `Use ID Token`; `Token` and `ID Token` for `Mock`. Keys match
+ * `Custom Request Parameters`, `Use ID Token`, `Auth URL`, `Redirect URL`, `PKCE`,
+ * `Device Auth URL`; `Token` and `ID Token` for `Mock`. Keys match
  * in any case. Values may hold `{{...}}` (the caller's `sub` substitutes them, the same pass
  * as a header value).
  */
@@ -75,7 +76,7 @@ function bad(o: AuthOrigin, what: string, hint: string): EngineError {
   return new EngineError('bad-auth-config', `${describeOrigin(o)}: ${what}`, { line: o.line, hint, details: { auth: o.id, files: o.files, ...(o.environment ? { environment: o.environment } : {}) } });
 }
 
-const GRANTS: Record<string, OAuth2Config['grant'] | 'interactive' | 'implicit'> = {
+const GRANTS: Record<string, OAuth2Config['grant'] | 'implicit'> = {
   'client credentials': 'Client Credentials',
   password: 'Password',
   'authorization code': 'Authorization Code',
@@ -88,7 +89,7 @@ const GRANTS: Record<string, OAuth2Config['grant'] | 'interactive' | 'implicit'>
  * @param sub substitutes `{{...}}` in a value (the caller's `.http` pass).
  * @throws EngineError `bad-auth-config` naming the key as JetBrains writes it (`Token URL is
  *   required for Client Credentials`), an unknown `Type` or `Grant Type`, Implicit (dropped
- *   by OAuth 2.1), a grant this version does not run yet; `unknown-variable` from `sub`.
+ *   by OAuth 2.1); `unknown-variable` from `sub`.
  */
 export function readAuthConfig(raw: Record<string, unknown>, origin: AuthOrigin, sub: (text: string) => string): AuthConfig {
   const keys = new Map(Object.keys(raw).map((k) => [k.toLowerCase(), k]));
@@ -118,7 +119,6 @@ export function readAuthConfig(raw: Record<string, unknown>, origin: AuthOrigin,
   const grant = GRANTS[grantText.toLowerCase()];
   if (grant === undefined) throw bad(origin, `Grant Type ${JSON.stringify(grantText)} is not known`, 'Use one of: Client Credentials, Password, Authorization Code, Device Authorization.');
   if (grant === 'implicit') throw bad(origin, 'Grant Type Implicit is not supported: OAuth 2.1 drops it (tokens in URLs leak)', 'Use "Authorization Code" with "PKCE": true, or "Client Credentials" for a service.');
-  if (grant === 'interactive') throw bad(origin, `Grant Type ${grantText} (a user code) is not supported yet`, 'Use "Authorization Code", "Client Credentials" or "Password", or paste a token into a variable for now.');
   const need = (key: string): string => {
     const v = text(key);
     if (v === undefined) throw bad(origin, `${key} is required for ${grant}`, `Add "${key}": "..." to ${origin.id} (secrets in http-client.private.env.json).`);
