@@ -41,6 +41,11 @@ export type ErrorCode =
   | 'bad-client-cert'
   | 'bad-netrc'
   | 'bad-auth'
+  // OAuth2 and token auth (engine/src/tokens/): nothing was sent to the API
+  | 'unknown-auth'
+  | 'bad-auth-config'
+  | 'token-request-failed'
+  | 'token-cache-unwritable' // warning: the token was used, not kept
   // cookie jar (a warning: the request was sent)
   | 'cookie-jar-unwritable'
   | 'cookie-jar-unreadable'

@@ -74,6 +74,9 @@ export const SYSTEM_VARIABLES: { name: string; args: string }[] = [
   { name: '$localDatetime', args: 'rfc1123|iso8601|"FORMAT" [offset unit]' },
   { name: '$processEnv', args: 'NAME' },
   { name: '$dotenv', args: 'NAME' },
+  // JetBrains' token auth (engine/src/tokens/): the id of a `Security.Auth` entry.
+  { name: '$auth.token', args: '("id")' },
+  { name: '$auth.idToken', args: '("id")' },
   ...['alphabetic(n)', 'alphanumeric(n)', 'hexadecimal(n)', 'numeric(n)', 'integer(from, to)', 'float(from, to)', 'email', 'uuid'].map((r) => {
     const k = r.indexOf('(');
     return { name: `$random.${k < 0 ? r : r.slice(0, k)}`, args: k < 0 ? '' : r.slice(k) };

@@ -94,6 +94,8 @@ export function serve(conn: MessageConnection, onExit: () => void = () => proces
   };
   // Until `initialize` says the client has Lisp, `:=` variables are unavailable.
   const session = new Session(undefined);
+  // An Emacs user is there: an Authorization Code sign-in may open the browser (BROWSER).
+  session.auth.interactive = true;
   // Texts kept in step by their changes (documents.ts): completion and diagnostics.
   const docs = new Documents();
   const withDoc = <T extends { text: string; doc?: DocumentRef }>(p: T): T => (p && typeof p === 'object' && p.doc !== undefined ? { ...p, text: docs.text(p.doc) } : p);

@@ -22,6 +22,7 @@ import { parse as parseDotenv } from 'dotenv';
 import { EngineError } from '../errors.js';
 import type { ClientCertSpec } from '../http/send.js';
 import { addCertificates } from './env-certificates.js';
+import { addAuth, type EnvAuth } from './env-auth.js';
 
 export interface Environment {
   /** The chosen environment's name, or undefined for `$shared` only. */
@@ -46,6 +47,11 @@ export interface Environment {
    * `clientCertificates` (env-certificates.ts), paths absolute.
    */
   clientCertificates: Record<string, ClientCertSpec>;
+  /**
+   * JetBrains' `Security.Auth` configurations by auth id (`{{$auth.token("id")}}`): `$shared`'s
+   * and the environment's, the public file's then the private file's, merged (env-auth.ts).
+   */
+  auth: Record<string, EnvAuth>;
 }
 
 const JB_PUBLIC = 'http-client.env.json';
@@ -174,7 +180,11 @@ export function loadEnvironment(filePath: string, envName?: string): Environment
   for (const key of envName !== undefined ? ['$shared', envName] : ['$shared']) {
     for (const s of envFiles) if (s) addCertificates(s[key], fileOf.get(s)!, clientCertificates);
   }
+  const auth: Record<string, EnvAuth> = {};
+  for (const key of envName !== undefined ? ['$shared', envName] : ['$shared']) {
+    for (const s of [jbPub, vsUser, jbPriv]) if (s) addAuth(s[key], fileOf.get(s)!, auth);
+  }
   const envFile = path.join(dir, '.env');
   const dotenv = envFile === dotenvAbove ? readDotenv(envFile) : {};
-  return { ...(envName !== undefined ? { name: envName } : {}), variables, jetbrains, secrets, files, available, dotenv, clientCertificates };
+  return { ...(envName !== undefined ? { name: envName } : {}), variables, jetbrains, secrets, files, available, dotenv, clientCertificates, auth };
 }

@@ -20,3 +20,29 @@ export function basicAuthorization(value: string): string {
   if (!m) return value;
   return `Basic ${Buffer.from(`${m[1]}:${m[2]}`, 'utf8').toString('base64')}`;
 }
+
+/**
+ * httpyac's `Authorization: oauth2 [flow] [prefix]` / `openid [flow] [prefix]` (its
+ * `OAuth2Regex`, src/utils/parserUtils.ts; `token_exchange` not read here): the flow
+ * (default `client_credentials`) and the variable prefix (default `oauth2`).
+ */
+const HTTPYAC_OAUTH2 = /^\s*(openid|oauth2)(?:\s+(client(?:_credentials)?|(?:authorization_)?code|device(?:_code)?|password|implicit|hybrid))?(?:\s+([^\s]+))?\s*$/i;
+
+/** An `Authorization: oauth2 ...` line as httpyac reads it. */
+export interface HttpyacOAuth2 {
+  /** The flow as written, lower case; `client_credentials` when none. */
+  flow: string;
+  /** The variables' prefix: `oauth2` when none (`{prefix}_tokenEndpoint`, ...). */
+  prefix: string;
+  /** The key of its token in the context's `authTokens` (resolve/http-vars.ts). */
+  key: string;
+}
+
+/** `value` read as httpyac's `oauth2 [flow] [prefix]`, or undefined when it is not one. */
+export function httpyacOAuth2(value: string): HttpyacOAuth2 | undefined {
+  const m = HTTPYAC_OAUTH2.exec(value);
+  if (!m) return undefined;
+  const flow = (m[2] ?? 'client_credentials').toLowerCase();
+  const prefix = m[3] ?? 'oauth2';
+  return { flow, prefix, key: `httpyac ${flow} ${prefix}` };
+}

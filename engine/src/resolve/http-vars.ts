@@ -62,6 +62,45 @@ export interface HttpVarContext {
   maxDepth?: number;
   /** Not a variable: the environment's client certificates by host, carried to the send (http-file/env-certificates.ts). */
   clientCertificates?: Readonly<Record<string, { cert: string; key?: string; pass?: string }>>;
+  /** `{{$auth.token("id")}}` / `{{$auth.idToken("id")}}`: the tokens the session obtained for the request, by auth id (engine/src/tokens/). */
+  authTokens?: ReadonlyMap<string, { token: string; idToken?: string }>;
+  /** Not a variable: the environment's `Security.Auth` configurations (http-file/env-auth.ts), carried to the session's token step. */
+  authEnvironment?: { auth: Readonly<Record<string, { config: Record<string, unknown>; files: string[] }>>; environment?: string; files: string[] };
+}
+
+/** `$auth.token("id")` / `$auth.idToken("id")` (JetBrains), quotes single or double. */
+const AUTH_CALL = /^\$auth\.(token|idToken)\(\s*(?:"([^"]*)"|'([^']*)')\s*\)$/;
+
+/** One `{{$auth.token("id")}}` / `{{$auth.idToken("id")}}` a request needs. */
+export interface AuthReference {
+  id: string;
+  kind: 'token' | 'idToken';
+}
+
+/**
+ * The auth ids that `texts` (a request's URL, header values, body, directives) need, also
+ * through the declared values they refer to (file variables, the environment, the client's
+ * overrides; values computed at run time are text and hold none), so the session can obtain
+ * every token before the synchronous `{{...}}` pass.
+ */
+export function authReferences(texts: string[], ctx: HttpVarContext): AuthReference[] {
+  const out = new Map<string, AuthReference>();
+  const seen = new Set<string>();
+  const scan = (t: string): void => {
+    for (const expr of httpReferences(t)) {
+      const m = AUTH_CALL.exec(expr);
+      if (m) {
+        const ref: AuthReference = { id: m[2] ?? m[3]!, kind: m[1] as AuthReference['kind'] };
+        out.set(`${ref.kind}:${ref.id}`, ref);
+        continue;
+      }
+      if (expr.startsWith('$') || seen.has(expr)) continue;
+      seen.add(expr);
+      for (const v of [ctx.overrides?.get(expr), ctx.env && Object.prototype.hasOwnProperty.call(ctx.env, expr) ? ctx.env[expr] : undefined, ctx.fileVars?.get(expr)]) if (v !== undefined) scan(String(v));
+    }
+  };
+  for (const t of texts) scan(t);
+  return [...out.values()];
 }
 
 const REF = /\{\{\s*(.*?)\s*\}\}/g;
@@ -189,6 +228,7 @@ function requestVariable(expr: string, ctx: HttpVarContext, line?: number): stri
 /** `$guid`, `$randomInt`, `$processEnv`, `$dotenv`, JetBrains' `$uuid`; the dates in http-dates.ts, `$random.*` in http-random.ts. */
 function systemVariable(expr: string, ctx: HttpVarContext, line?: number): string {
   if (expr.startsWith('$random.')) return randomVariable(expr, line);
+  if (expr.startsWith('$auth.')) return authVariable(expr, ctx, line);
   const words = expr.match(/"[^"]*"|'[^']*'|\S+/g) ?? [];
   const name = words[0]!;
   const args = words.slice(1);
@@ -216,8 +256,34 @@ function systemVariable(expr: string, ctx: HttpVarContext, line?: number): strin
     default:
       throw new EngineError('unsupported-construct', `system variable ${name} is not supported`, {
         line,
-        hint: 'Supported: $guid, $uuid, $randomInt, $random.*, $timestamp, $isoTimestamp, $date, $datetime, $localDatetime, $processEnv, $dotenv (docs/http-files.md).',
+        hint: 'Supported: $auth.token("id"), $auth.idToken("id"), $guid, $uuid, $randomInt, $random.*, $timestamp, $isoTimestamp, $date, $datetime, $localDatetime, $processEnv, $dotenv (docs/http-files.md).',
         details: { variable: name },
       });
   }
+}
+
+/** `{{$auth.token("id")}}`, `{{$auth.idToken("id")}}`: what the session obtained (authReferences). */
+function authVariable(expr: string, ctx: HttpVarContext, line?: number): string {
+  const m = AUTH_CALL.exec(expr);
+  if (!m) {
+    throw new EngineError('bad-argument', `{{${expr}}}: bad arguments`, { line, hint: 'Write {{$auth.token("id")}} or {{$auth.idToken("id")}}, the id of a "Security": {"Auth": {...}} entry of the environment.' });
+  }
+  const id = m[2] ?? m[3]!;
+  const got = ctx.authTokens?.get(id);
+  if (!got) {
+    throw new EngineError('unknown-auth', `{{${expr}}}: no token was obtained for auth ${JSON.stringify(id)}`, {
+      line,
+      hint: 'Send the request from a .http file whose environment declares it ("Security": {"Auth": {...}} in http-client.env.json).',
+      details: { auth: id },
+    });
+  }
+  if (m[1] === 'token') return got.token;
+  if (got.idToken === undefined) {
+    throw new EngineError('token-request-failed', `{{${expr}}}: the token endpoint gave no ID token for auth ${JSON.stringify(id)}`, {
+      line,
+      hint: 'Add "openid" to its Scope (OpenID Connect gives an id_token then), or use {{$auth.token(...)}}.',
+      details: { auth: id, reason: 'no-id-token' },
+    });
+  }
+  return got.idToken;
 }

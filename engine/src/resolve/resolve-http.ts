@@ -15,7 +15,7 @@ import { asWrittenTarget, expandPath, normalizeUrl } from './url-path.js';
 import type { ResolvedRequest, ResolveOptions } from './types.js';
 import { httpReferences, substituteHttp, type HttpVarContext } from './http-vars.js';
 import { substitutedDirectives } from '../sheet/connection-tags.js';
-import { basicAuthorization } from './http-auth.js';
+import { basicAuthorization, httpyacOAuth2 } from './http-auth.js';
 import { formBody } from './http-form.js';
 import { isMultipart, multipartText, partsBody, readBodyFile, textOf } from './body-parts.js';
 import { graphQlRequest, isGraphQl } from './http-graphql.js';
@@ -92,6 +92,20 @@ function absoluteUrl(url: string, headers: Header[], c: HttpVarContext, line: nu
 }
 
 /**
+ * The `Authorization` value to send for `value` (after the `{{...}}` pass): httpyac's
+ * `oauth2 [flow] [prefix]` becomes `Bearer TOKEN` (the token the session obtained, session/auth.ts),
+ * `Basic user password` becomes `Basic <base64>` (http-auth.ts).
+ * @throws EngineError `unknown-auth` for an `oauth2 ...` line whose token was not obtained.
+ */
+function authorization(value: string, c: HttpVarContext, line: number): string {
+  const o = httpyacOAuth2(value);
+  if (!o) return basicAuthorization(value);
+  const got = c.authTokens?.get(o.key);
+  if (!got) throw new EngineError('unknown-auth', `Authorization: ${value.trim()}: no token was obtained`, { line, hint: 'Send it from a .http file (httpyac\'s oauth2 line reads the {prefix}_tokenEndpoint, ... variables).', details: { auth: o.key } });
+  return `Bearer ${got.token}`;
+}
+
+/**
  * Resolve `req` of the `.http` `sheet`.
  * @param ctx the `{{...}}` sources (environment, request variables, prompts); the file
  *   variables of `sheet` and `opts.overrides` are added here.
@@ -110,7 +124,7 @@ export async function resolveHttpRequest(sheet: Sheet, req: RequestNode, opts: R
   let headers: Header[] = req.headers.flatMap((h) => {
     if (h.kind !== 'header') return [];
     const value = sub(h.value, h.line);
-    return [[h.name, /^authorization$/i.test(h.name) ? basicAuthorization(value) : value] as Header];
+    return [[h.name, /^authorization$/i.test(h.name) ? authorization(value, c, h.line) : value] as Header];
   });
   const written = absoluteUrl(sub(req.url, req.line).trim(), headers, c, req.line);
   const url = normalizeUrl(written, req.line);

@@ -52,6 +52,24 @@ export function maskUrl(url: string): string {
   return url.replace(/^([A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#@:]*:)[^/?#@]*@/, `$1${MASK}@`);
 }
 
+/**
+ * `value` (a string, or plain data holding strings) with every occurrence of each of `secrets`
+ * replaced by {@link MASK}: the client secrets, passwords and tokens of `{{$auth.token}}`
+ * (session/auth.ts), as hurl's `--secret` hides its values. Secrets shorter than 4 characters
+ * are left alone (they would mask ordinary text). Other values are returned as they are.
+ */
+export function maskSecrets<T>(value: T, secrets: Iterable<string>): T {
+  const list = [...new Set(secrets)].filter((s) => s.length >= 4).sort((a, b) => b.length - a.length);
+  if (!list.length) return value;
+  const walk = (v: unknown): unknown => {
+    if (typeof v === 'string') return list.reduce((t, s) => (t.includes(s) ? t.split(s).join(MASK) : t), v);
+    if (Array.isArray(v)) return v.map(walk);
+    if (v && typeof v === 'object' && Object.getPrototypeOf(v) === Object.prototype) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]));
+    return v;
+  };
+  return walk(value) as T;
+}
+
 /** The request with its credentials masked. */
 export function maskRequest(req: Request): Request {
   return { ...req, url: maskUrl(req.url), headers: req.headers.map(maskHeader) };

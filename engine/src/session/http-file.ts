@@ -50,7 +50,7 @@ export function httpContext(node: RequestNode | undefined, file: string | undefi
     }
   }
   const failed = state.failed;
-  return { env: env.variables, jetbrainsEnv: env.jetbrains, dotenv: env.dotenv, requests: state.requests, overrides, globals, ...(prompts.size ? { prompts } : {}), ...(failed.size ? { failed } : {}), ...(Object.keys(env.clientCertificates).length ? { clientCertificates: env.clientCertificates } : {}) };
+  return { env: env.variables, jetbrainsEnv: env.jetbrains, dotenv: env.dotenv, requests: state.requests, overrides, globals, ...(prompts.size ? { prompts } : {}), ...(failed.size ? { failed } : {}), ...(Object.keys(env.clientCertificates).length ? { clientCertificates: env.clientCertificates } : {}), authEnvironment: { auth: env.auth ?? {}, ...(env.name !== undefined ? { environment: env.name } : {}), files: env.files } };
 }
 
 /** The session's overrides as the client's and as `client.global` values (`state.globals`), by name without the colon. */

@@ -34,6 +34,8 @@ import { withUserAgent } from './user-agent.js';
 import { sheetVariables } from './variables.js';
 import { afterHttp, asAssertions, beforeHttp, explainNoEnvironment, httpContext, httpEnvironmentValues, httpVariables, newHttpState, noteHttpFailure } from './http-file.js';
 import type { RequestRecord } from '../resolve/http-vars.js';
+import { SessionAuth } from './auth.js';
+import { maskSecrets } from './history.js';
 import { isEngineError } from '../errors.js';
 import type { Request } from '../model.js';
 import type { CookieJar } from 'tough-cookie';
@@ -101,6 +103,8 @@ export class Session {
   private ready: Promise<void> = Promise.resolve();
   /** `.http` files: named requests, failed requests and `client.global` values so far. */
   private http = newHttpState();
+  /** `{{$auth.token("id")}}`: the tokens, the secrets to mask, whether a person can sign in (auth.ts). */
+  readonly auth = new SessionAuth();
   /** Settings `:=` forms changed while a request was resolved (`lisp/eval`'s `settings`), by its context. */
   private lispSettings = new Map<RequestContext, Settings>();
   /** Last parse, reused while the text is the same (navigation asks often). */
@@ -186,7 +190,9 @@ export class Session {
     const ctx = sheet.syntax === 'http' ? httpContext(node, file, local.environment ?? p.env, this.overrides, this.http, prompts) : undefined;
     // A look-up (Eldoc) runs no pre-request script and evaluates no `:=` form.
     const pre = ctx && !lookup ? await beforeHttp(sheet, node, ctx, file, this.overrides, this.http, local.handlerTimeoutMs) : undefined;
-    const http = pre?.ctx ?? ctx;
+    // `{{$auth.token("id")}}`: the tokens are obtained before the pass (auth.ts); a look-up obtains none.
+    const auth = pre ? await this.auth.prepare(sheet, node, pre.ctx, file, signal) : undefined;
+    const http = auth?.ctx ?? ctx;
     const resolved = await resolveRequest(sheet, node, {
       overrides: http ? undefined : this.overrides,
       evalLisp: lookup ? undefined : this.lispFor(p.context),
@@ -195,7 +201,7 @@ export class Session {
       baseDir: file ? path.dirname(path.resolve(file)) : process.cwd(),
       ...(http ? { http } : {}),
     });
-    return { ...resolved, node, sheet, http, pre: pre?.scripts ?? { tests: [], logs: [] } };
+    return { ...resolved, node, sheet, http, pre: pre?.scripts ?? { tests: [], logs: [] }, secrets: auth?.secrets ?? [], authWarnings: auth?.warnings ?? [] };
   }
 
   /**
@@ -302,6 +308,7 @@ export class Session {
     hooks.setVars.unshift(...handlerSet);
     hooks.warnings.unshift(...requestWarnings(resolved.sheet, resolved.node, resolved.warnings));
     if (jarWarning) hooks.warnings.push({ line: resolved.request.line ?? p.line, code: 'cookie-jar-unwritable', message: jarWarning });
+    for (const message of resolved.authWarnings) hooks.warnings.push({ line: resolved.request.line ?? p.line, code: 'token-cache-unwritable', message });
     const blind = this.spillBigBodies ? BODY_HOOKS : ENGINE_BODY_HOOKS;
     if (spilled && resolved.hooks.some((h) => blind.has(h.name))) {
       // Hooks read a body held in memory; this one went to a file as it came (never whole).
@@ -315,7 +322,8 @@ export class Session {
     const { request, response } = exchange;
     const scripts = after ? { tests: [...resolved.pre.tests, ...after.tests], logs: [...resolved.pre.logs, ...after.logs] } : resolved.pre;
     const output: SendOutput = {
-      request: requestInfo(request),
+      // The tokens and secrets of `{{$auth.token}}` are never shown (the exchange keeps them).
+      request: maskSecrets(requestInfo(request), resolved.secrets),
       response: responseInfo(response, spilled ? spilled.size : response.body.length),
       presentation: !pres ? spilled!.presentation() : await presentationOut(pres, response.body, p),
       redirects: exchange.redirects,

@@ -24,6 +24,7 @@ import { checkHttpFile, convertCommand } from './convert-cli.js';
 import { importCurlCommand } from './import-curl-cli.js';
 import { clientCertSetting } from '../session/tls-settings.js';
 import { exportCommand } from './export-cli.js';
+import { authCommand } from './auth-cli.js';
 import { engineCommand } from './engine-cli.js';
 import { shellPathCommand } from './shell-path.js';
 import { elispPathCommand } from './elisp-path.js';
@@ -38,6 +39,7 @@ export const HELP = `Usage: sheet run FILE... [options]
        sheet engine --stdio
        sheet shell-path
        sheet elisp-path
+       sheet auth list|login ID|logout [ID] [--env NAME] [FILE|DIR]
        sheet --help | --version
 
 Run every request of each sheet in file order, as C-c C-c on each in turn would:
@@ -122,6 +124,9 @@ sheet engine --stdio: the JSON-RPC server Emacs's sheet-mode starts (docs/protoc
 sheet shell-path: the path of the shell verbs' file, for: source "$(sheet shell-path)"
 
 sheet elisp-path: the directory of sheet-mode's Emacs Lisp, for Emacs's load-path
+sheet auth: the OAuth2 configurations of an environment ("Security": {"Auth": ...}) and the
+tokens kept for {{$auth.token("id")}}: list them, ask for one now (login), forget them
+(logout). See docs/http-files.md ("Authentication").
 `;
 
 export type { Io } from './io.js';
@@ -147,6 +152,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
   if (argv[0] === 'shell-path') return shellPathCommand(rest, io);
   if (argv[0] === 'elisp-path') return elispPathCommand(rest, io);
   if (argv[0] === 'report') return reportCommand(rest, io);
+  if (argv[0] === 'auth') return authCommand(rest, io);
   let parsed;
   try {
     parsed = parseArgs({

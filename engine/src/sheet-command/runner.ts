@@ -20,6 +20,7 @@ import { checkExpect, isExpectHook, isRetryable } from '../hooks/expect.js';
 import { lintSheet } from '../lint/diagnostics.js';
 import { maskedCredentials } from './masked.js';
 import { IDEMPOTENT_METHODS, RETRY_STATUSES, retryAfterMs, withRetry } from './retry.js';
+import { maskSecrets } from '../session/history.js';
 
 /** Error codes that are transport failures (exit status 3); any other error is a sheet error (2). */
 export const TRANSPORT_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
@@ -232,6 +233,9 @@ export async function runFile(file: string, o: RunOptions): Promise<FileResult> 
   // Bodies past 16 MiB go to a private file as they arrive, removed after the request: the
   // run's memory stays bounded whatever the body (issue 30), as over JSON-RPC.
   session.spillBigBodies = true;
+  // A terminal to ask on is a person to sign in (Authorization Code); never under CI (tokens/store.ts).
+  session.auth.interactive = !!o.ask;
+  if (o.ask) session.auth.notify = (line) => process.stderr.write(`${line}\n`);
   for (const [n, v] of o.vars) session.overrides.set(n, v);
   await session.configure({ timeoutMs: o.timeoutMs, insecure: o.insecure, cookieJarFile: o.cookieJar ?? null, threshold: null, proxy: o.proxy ?? null, caFile: o.caFile ?? null, netrc: o.netrc ?? null, ...o.connection });
   const lines = text.split(/\r?\n/);
@@ -323,6 +327,8 @@ export async function runFile(file: string, o: RunOptions): Promise<FileResult> 
       r.outcome = isEngineError(e) && TRANSPORT_CODES.has(e.code) ? 'transport' : 'error';
       r.warnings = notes(node);
     }
+    // `{{$auth.token}}`'s tokens and secrets stay out of every report (session/history.ts).
+    if (session.auth.secrets.size) Object.assign(r, maskSecrets({ ...r }, session.auth.secrets));
     out.results.push(r);
     o.onResult?.(r);
     // A sheet's requests below depend on the ones above; a `.http` file goes on (httpyac,

@@ -26,7 +26,7 @@ import { splitShellWords } from '../curl/words.js';
 import { appendQuery, buildUrl } from './url.js';
 import { VERSION } from '../version.js';
 import { takeRestFlags, type RestFlags } from './flags.js';
-import { envContext, shellEnvironment, substituteEnv } from './env.js';
+import { envContextFor, shellEnvironment, substituteEnv } from './env.js';
 import { callerPath } from './caller-files.js';
 
 /** What building the request reads of a verb call (`RunInput` in run.ts adds the rest). */
@@ -101,7 +101,7 @@ export async function buildRequest(input: BuildInput): Promise<Built> {
   let bodyArg = bodyArgIn;
   if (flags.env !== undefined) {
     // rest --env NAME: {{...}} in the path, queries, body argument and option words (src/shell-verbs/env.ts).
-    const ctx = envContext(shellEnvironment(input.cwd, flags.env));
+    const ctx = await envContextFor(shellEnvironment(input.cwd, flags.env), [p, bodySrc === 'arg' ? bodyArg : '', ...flags.queries, ...rest]);
     const sub = (t: string) => substituteEnv(t, ctx);
     p = sub(p);
     if (bodySrc === 'arg') bodyArg = sub(bodyArg);

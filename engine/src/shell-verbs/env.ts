@@ -10,11 +10,14 @@
  * the per-host lines); a body read from standard input or a file is sent as it is. Without
  * `rest --env`, `{{` is sent as typed. The base URL comes from the variable `baseUrl`, else
  * `host` (the names VS Code REST Client's and JetBrains' examples use), when the environment
- * has one.
+ * has one. `{{$auth.token("id")}}` is the token of the environment's `Security.Auth` entry
+ * (session/auth.ts `withTextTokens`, engine/src/tokens/), kept between calls in the token files.
  */
 import path from 'node:path';
 import { loadEnvironment, type Environment } from '../http-file/environment.js';
 import { substituteHttp, type HttpVarContext } from '../resolve/http-vars.js';
+import { withTextTokens } from '../session/auth.js';
+import { TokenStore } from '../tokens/store.js';
 
 /** The variables that give the base URL, in order of preference. */
 export const BASE_VARIABLES = ['baseUrl', 'host'] as const;
@@ -31,7 +34,19 @@ export function shellEnvironment(cwd: string, name?: string): Environment {
 
 /** The substitution context of an environment. */
 export function envContext(env: Environment): HttpVarContext {
-  return { env: env.variables, dotenv: env.dotenv };
+  return { env: env.variables, dotenv: env.dotenv, authEnvironment: { auth: env.auth, ...(env.name !== undefined ? { environment: env.name } : {}), files: env.files } };
+}
+
+/** The tokens of this process (the daemon's life, or one direct call), over the token files (tokens/cache.ts). */
+const tokens = new TokenStore();
+
+/**
+ * {@link envContext} with the tokens `texts` need (`{{$auth.token("id")}}` in a `-H` value,
+ * ...; the environment's `Security.Auth`, docs/http-files.md "Authentication").
+ * @throws EngineError `unknown-auth`, `bad-auth-config`, `token-request-failed`.
+ */
+export function envContextFor(env: Environment, texts: string[]): Promise<HttpVarContext> {
+  return withTextTokens(texts, envContext(env), tokens);
 }
 
 /**
