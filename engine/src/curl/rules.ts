@@ -149,6 +149,16 @@ export function fileDataBytes(part: DataPart, bytes: Uint8Array): Uint8Array {
 }
 
 /**
+ * Whether options the engine hands to the real curl (`CurlOptions.unknown`) give the request a
+ * body of their own: `-F`/`--form`, `--form-string` (multipart) and `--expand-data`. With one
+ * of them, or -d, --data-*, --json or -T, the shell verbs do not take standard input as the body
+ * (curl never reads stdin unless told: a verb in a `while read` loop or under cron leaves it).
+ */
+export function otherOptionsGiveBody(unknown: string[]): boolean {
+  return unknown.some((w) => w === '--form' || w === '--form-string' || w === '--expand-data' || /^-F/.test(w));
+}
+
+/**
  * Append data to a URL's query string (curl's -G): after `?`, or `&` when the URL has a query
  * already; a `#fragment` is dropped, as curl does not send it.
  */

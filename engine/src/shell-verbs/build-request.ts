@@ -7,7 +7,8 @@
  *
  * Argument vector (after `run`):
  *   METHOD BASE PATH BODYSRC BODY COOKIEFILE NLINES LINE... OPTION...
- * BODYSRC is `none`, `arg` (BODY is the body) or `stdin` (the body is the caller's stdin).
+ * BODYSRC is `none`, `arg` (BODY is the body) or `stdin` (stdin is not a terminal: it is the
+ * body unless an option gives one, -d, --data-*, --json, -T, -F, --form-string; curl/rules.ts).
  * NLINES option lines of the per-host files (the `rest` file's first, then the host's) are
  * split shell-style; their words go in front of the OPTIONs (defaults, then the request's own).
  */
@@ -20,7 +21,7 @@ import type { Header, Request } from '../model.js';
 import type { BodyStream } from '../http/send.js';
 import { argBytes } from './bytes.js';
 import { targetAsWritten, unsendableTarget } from '../url/as-written.js';
-import { basicAuthHeader, cookieHeader, dataContentType, dataFile, fileDataBytes, hasHeader, urlCredentials, urlencodeData } from '../curl/rules.js';
+import { basicAuthHeader, cookieHeader, dataContentType, dataFile, fileDataBytes, hasHeader, otherOptionsGiveBody, urlCredentials, urlencodeData } from '../curl/rules.js';
 import { emptyOptions, parseCurlOptions, type CurlOptions } from '../curl/options.js';
 import { splitShellWords } from '../curl/words.js';
 import { appendQuery, buildUrl } from './url.js';
@@ -144,7 +145,8 @@ export async function buildRequest(input: BuildInput): Promise<Built> {
   } else if (bodySrc === 'arg') {
     parts.push(argBytes(bodyArg));
     hasBody = true;
-  } else if (bodySrc === 'stdin' && opts.data.length === 0) {
+  } else if (bodySrc === 'stdin' && opts.data.length === 0 && !otherOptionsGiveBody(opts.unknown)) {
+    // stdin is the body only when no option gives one (-d, --data-*, --json, -T, -F, ...).
     bodyStream = stdinBody();
   } else if (opts.data.length === 1 && opts.data[0]!.kind === 'binary' && opts.data[0]!.value.startsWith('@') && !opts.get) {
     // A lone --data-binary @file (or @-) is sent as it is read, as curl -T does.
