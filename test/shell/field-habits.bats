@@ -67,8 +67,8 @@ setup() {
 }
 
 # shellcheck disable=SC2016
-@test "rest --stop in another terminal during a call: the call says the daemon was stopped, not 'see rest --stop'" {
-  run --separate-stderr rsh 'rest "$API" >/dev/null; GET /small >/dev/null; [ -S "$REST_RUNTIME_DIR/engine.sock" ] || exit 99; (sleep 1; rest --stop) & GET /slow -q ms=5000; echo "rc=$?"; wait'
+@test "rest --stop --force in another terminal during a call: the call says the daemon was stopped, not 'see rest --stop'" {
+  run --separate-stderr rsh 'rest "$API" >/dev/null; GET /small >/dev/null; [ -S "$REST_RUNTIME_DIR/engine.sock" ] || exit 99; (sleep 1; rest --stop --force) & GET /slow -q ms=5000; echo "rc=$?"; wait'
   [ "$output" = rc=8 ] || { echo "$output / $stderr"; return 1; }
   [[ $stderr == *"stopped during the call"* ]] || { echo "$stderr"; return 1; }
   [[ $stderr != *"see rest --stop"* ]]
