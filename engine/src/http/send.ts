@@ -15,6 +15,7 @@ import type { Writable } from 'node:stream';
 import type { CookieJar } from 'tough-cookie';
 import { EngineError } from '../errors.js';
 import { jarIsEmpty } from './cookies.js';
+import { cookieString, cookieUrl } from '../curl/cookie-file.js';
 import { headerValue, type Exchange, type Redirect, type Request, type Response } from '../model.js';
 import { dispatchOnce, SinkError, type BodyPlan, type RawResponse, type ResponseHead } from './dispatch.js';
 import type { BodyStream } from './request-body.js';
@@ -204,8 +205,11 @@ export async function send(request: Request, opts: SendOptions = {}): Promise<Ex
       const dispatcher = dispatcherFor(url, { proxy, insecure: !!opts.insecure, trust, timeoutMs: opts.timeoutMs, connectTimeoutMs: opts.connectTimeoutMs, identity, http2: opts.http2, socketPath: opts.unixSocket });
       const hop: AuthHop = auth.hop(current, url);
       const sent: Request = { ...hop.request, headers: [...hop.request.headers] };
+      // Cookies are matched by the Host header's name when one is given (curl's rule).
+      const jarUrl = cookieUrl(url, headerValue(sent.headers, 'host'));
       if (headerValue(sent.headers, 'cookie') === undefined) {
-        const fromJar = opts.jar && !jarIsEmpty(opts.jar) ? await opts.jar.getCookieString(url.href) : '';
+        // In curl's order, which is not RFC 6265's (curl/cookie-file.ts).
+        const fromJar = opts.jar && !jarIsEmpty(opts.jar) ? cookieString(await opts.jar.getCookies(jarUrl)) : '';
         const cookie = [fromJar, opts.cookies ?? ''].filter((c) => c !== '').join('; ');
         if (cookie) sent.headers.push(['Cookie', cookie]);
       }
@@ -234,7 +238,7 @@ export async function send(request: Request, opts: SendOptions = {}): Promise<Ex
       }
       if (opts.jar) {
         for (const [n, v] of raw.headers) {
-          if (n.toLowerCase() === 'set-cookie') await opts.jar.setCookie(v, url.href, { ignoreError: true });
+          if (n.toLowerCase() === 'set-cookie') await opts.jar.setCookie(v, jarUrl, { ignoreError: true });
         }
       }
       // A Digest challenge answered, or a probe sent again with its body (auth.ts).

@@ -21,7 +21,7 @@ import type { Header, Request } from '../model.js';
 import type { BodyStream } from '../http/send.js';
 import { argBytes } from './bytes.js';
 import { targetAsWritten, unsendableTarget } from '../url/as-written.js';
-import { basicAuthHeader, cookieHeader, dataContentType, dataFile, fileDataBytes, hasHeader, otherOptionsGiveBody, urlCredentials, urlencodeData } from '../curl/rules.js';
+import { basicAuthHeader, cookieHeader, dataContentType, dataFile, fileDataBytes, getQueryData, hasHeader, otherOptionsGiveBody, urlCredentials, urlencodeData } from '../curl/rules.js';
 import { emptyOptions, parseCurlOptions, type CurlOptions } from '../curl/options.js';
 import { splitShellWords } from '../curl/words.js';
 import { appendQuery, buildUrl } from './url.js';
@@ -115,6 +115,12 @@ export async function buildRequest(input: BuildInput): Promise<Built> {
   const stdin = () => (stdinCache ??= input.readStdin());
 
   let url = buildUrl({ base, path: p, raw: flags.raw, queries: flags.queries });
+  // --http2 on http://: curl offers an h2c upgrade (Upgrade: h2c, HTTP2-Settings), which undici
+  // does not; the real curl sends it (the fallback), so the request is curl's own.
+  if (opts.http2 && /^http:/i.test(url)) {
+    opts.http2 = false;
+    opts.unknown.push('--http2');
+  }
   const parts: Buffer[] = [];
   let hasBody = false;
   let bodyStream: BodyStream | undefined;
@@ -172,7 +178,7 @@ export async function buildRequest(input: BuildInput): Promise<Built> {
     body = Buffer.concat(joined);
   }
   if (opts.get && body !== undefined) {
-    url = appendQuery(url, body.toString('utf8'));
+    url = appendQuery(url, getQueryData(body.toString('utf8')));
     body = undefined;
   }
   // The verb is the method: -T is only the body (`PATCH /x -T f` is curl's `-X PATCH -T f`).
