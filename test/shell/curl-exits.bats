@@ -6,6 +6,11 @@
 
 load test_helper
 
+# The silent port of the connect-timeout test, stopped whatever the test's outcome.
+teardown() {
+  [ ! -f "$BATS_FILE_TMPDIR/silent.pid" ] || fixture_stop silent
+}
+
 # curl_pipe URL: curl's own status when `head -1` reads its output (PIPESTATUS[0]).
 curl_pipe() {
   curl -s "$1" | head -1 >/dev/null
@@ -101,4 +106,35 @@ verb_pipe_loop() {
     [[ $stderr != *"wrong version number"* ]]
     [ "$(printf '%s\n' "$stderr" | wc -l)" -eq 1 ]
   done
+}
+
+# shellcheck disable=SC2016 # the code runs in the shell under test, which expands it
+@test "https:// to a port that never answers TLS: curl's 28 and 'SSL connection timeout', the connect timeout named and --connect-timeout honoured, daemon and direct" {
+  start_daemon
+  local port t0
+  port=$(fixture_start silent silent-port.mjs)
+  run --separate-stderr curl -sS --connect-timeout 1 "https://127.0.0.1:$port/x"
+  [ "$status" -eq 28 ]
+  [[ $stderr == *"SSL connection timeout"* ]]
+  for mode in '' 1; do
+    t0=$SECONDS
+    MODE=$mode PORT=$port run --separate-stderr rsh '[ -n "$MODE" ] && export REST_NO_DAEMON=1; rest "https://127.0.0.1:$PORT" >/dev/null; GET /x --connect-timeout 1'
+    [ "$status" -eq 28 ] || { echo "mode '$mode': status $status, stderr: $stderr"; return 1; }
+    # 1 s, not the default 10 s (a direct run adds a Node start).
+    [ $((SECONDS - t0)) -lt 8 ] || { echo "mode '$mode': $((SECONDS - t0)) s"; return 1; }
+    [[ $stderr == *"https://127.0.0.1:$port/x: SSL connection timeout"* ]] || { echo "$stderr"; return 1; }
+    [[ $stderr == *"--connect-timeout"* ]]
+    [[ $stderr != *UND_ERR* && $stderr != *"Connect Timeout Error"* ]] || { echo "$stderr"; return 1; }
+  done
+  # Without the option: the default, said with its value.
+  PORT=$port run --separate-stderr rsh 'rest "https://127.0.0.1:$PORT" >/dev/null; GET /x'
+  [ "$status" -eq 28 ]
+  [[ $stderr == *"10 s"*"--connect-timeout SECONDS"* ]] || { echo "$stderr"; return 1; }
+  # -m shorter than the connect timeout: -m is the limit named.
+  PORT=$port run --separate-stderr rsh 'rest "https://127.0.0.1:$PORT" >/dev/null; GET /x -m 1'
+  [ "$status" -eq 28 ]
+  [[ $stderr == *"-m/--max-time 1 s"* ]] || { echo "$stderr"; return 1; }
+  # --dry-run carries it to curl.
+  PORT=$port run rsh 'rest "https://127.0.0.1:$PORT" >/dev/null; GET /x --connect-timeout 2.5 --dry-run'
+  [[ $output == *"--connect-timeout 2.5"* ]] || { echo "$output"; return 1; }
 }

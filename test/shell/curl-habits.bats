@@ -72,3 +72,25 @@ load test_helper
   printf '%s\n' "$stderr" | grep -q '^> Connection: keep-alive$'
   printf '%s\n' "$stderr" | grep -q '^> Content-Length: 3$'
 }
+
+# shellcheck disable=SC2016 # the code runs in the shell under test, which expands it
+@test "--http2 on http://: curl's h2c upgrade offer goes out (Upgrade: h2c, HTTP2-Settings), as real curl sends it" {
+  local want
+  want=$(curl -s --http2 "$API/echo" | jq -r '.headers.upgrade, .headers.connection, (.headers["http2-settings"] != null)')
+  [ "$want" = "$(printf 'h2c\nUpgrade, HTTP2-Settings\ntrue')" ] || { echo "curl: $want"; return 1; }
+  for mode in '' 1; do
+    MODE=$mode run --separate-stderr rsh '[ -n "$MODE" ] && export REST_NO_DAEMON=1; rest "$API" >/dev/null; GET /echo --http2 | jq -r ".headers.upgrade, .headers.connection, (.headers[\"http2-settings\"] != null)"'
+    [ "$output" = "$want" ] || { echo "mode '$mode': $output / $stderr"; return 1; }
+  done
+}
+
+# shellcheck disable=SC2016
+@test "-G --data-urlencode: the query's percent escapes in curl's case (curl 7.88 writes -G data lower-case, a body upper-case), compared with real curl" {
+  local want_q want_b
+  want_q=$(curl -s -G -d 'x=%C3%A9' --data-urlencode 'b=é /?&' "$API/echo?pre=%C3%A9" | jq -r .rawPath)
+  want_b=$(curl -s --data-urlencode 'b=é /?&' "$API/echo" | jq -r .body)
+  for mode in '' 1; do
+    MODE=$mode run --separate-stderr rsh '[ -n "$MODE" ] && export REST_NO_DAEMON=1; rest "$API" >/dev/null; GET "/echo?pre=%C3%A9" -Q -G -d "x=%C3%A9" --data-urlencode "b=é /?&" | jq -r .rawPath; POST /echo --data-urlencode "b=é /?&" | jq -r .body'
+    [ "$output" = "$(printf '%s\n%s' "$want_q" "$want_b")" ] || { echo "mode '$mode': $output / curl: $want_q $want_b / $stderr"; return 1; }
+  done
+}

@@ -134,3 +134,62 @@ load test_helper
   if kill -0 "$pid" 2>/dev/null; then echo "the old daemon ($pid) still serves"; return 1; fi
   rm -rf "$rt"
 }
+
+# stop_during_call WAIT MS: in the shell under test, GET /stream/lines?ms=MS (a line, then the
+# second MS later) with `rest --stop` (REST_STOP_WAIT=WAIT, or $STOP_ARGS) run once the first
+# line arrived; prints the body, rc=STATUS of the call, and the daemon's pid before.
+# shellcheck disable=SC2016 # the code runs in the shell under test, which expands it
+stop_during_call() {
+  WAIT=$1 MS=$2 rsh 'rest "$API" >/dev/null; GET /small >/dev/null; [ -S "$REST_RUNTIME_DIR/engine.sock" ] || exit 99
+    printf "pid=%s\n" "$(cat "$REST_RUNTIME_DIR/engine.pid")"
+    GET "/stream/lines?ms=$MS" -Q | { IFS= read -r first; REST_STOP_WAIT=$WAIT rest --stop ${STOP_ARGS-} 2>"$HOME/stop.err"; echo "stop=$?"; printf "%s\n" "$first"; command cat; }
+    echo "rc=${PIPESTATUS[0]-}${pipestatus[1]-}"'
+}
+
+# wait_gone PID: until the process is gone, at most 15 s.
+wait_gone() {
+  local _
+  for _ in $(seq 1 150); do kill -0 "$1" 2>/dev/null || return 0; sleep 0.1; done
+  return 1
+}
+
+@test "rest --stop while another terminal's call is in flight: the call ends whole (0), rest --stop says it runs and offers --force, and the daemon stops after it" {
+  export REST_RUNTIME_DIR
+  REST_RUNTIME_DIR=$(mktemp -d /tmp/rest-rt.XXXXXX)
+  start_daemon
+  run --separate-stderr stop_during_call 30 1500
+  local pid=${output%%$'\n'*}
+  pid=${pid#pid=}
+  [ "${output#*$'\n'}" = "$(printf 'stop=0\nfirst line\nsecond line\nrc=0')" ] || { echo "$output / $stderr"; return 1; }
+  grep -q '1 call in flight' "$HOME/stop.err" || { cat "$HOME/stop.err"; return 1; }
+  grep -q -- '--force' "$HOME/stop.err"
+  wait_gone "$pid" || { echo "the daemon ($pid) still runs"; return 1; }
+  [ ! -e "$REST_RUNTIME_DIR/engine.sock" ]
+  rm -rf "$REST_RUNTIME_DIR"
+}
+
+@test "rest --stop waits at most REST_STOP_WAIT seconds: a call still running then is cut (8) and says the daemon stopped" {
+  export REST_RUNTIME_DIR
+  REST_RUNTIME_DIR=$(mktemp -d /tmp/rest-rt.XXXXXX)
+  start_daemon
+  local t0=$SECONDS
+  run --separate-stderr stop_during_call 1 20000
+  [ $((SECONDS - t0)) -lt 15 ] || { echo "took $((SECONDS - t0)) s"; return 1; }
+  [[ $output == *$'stop=0\nfirst line\nrc=8' ]] || { echo "$output / $stderr"; return 1; }
+  [[ $stderr == *"stopped during the call"* ]]
+  grep -q 'at most 1 s' "$HOME/stop.err" || { cat "$HOME/stop.err"; return 1; }
+  rm -rf "$REST_RUNTIME_DIR"
+}
+
+@test "rest --stop --force cuts the calls in flight at once and says how many; a bad REST_STOP_WAIT is named (2)" {
+  export REST_RUNTIME_DIR
+  REST_RUNTIME_DIR=$(mktemp -d /tmp/rest-rt.XXXXXX)
+  start_daemon
+  STOP_ARGS=--force run --separate-stderr stop_during_call 30 20000
+  [[ $output == *$'stop=0\nfirst line\nrc=8' ]] || { echo "$output / $stderr"; return 1; }
+  grep -q '1 call in flight was cut' "$HOME/stop.err" || { cat "$HOME/stop.err"; return 1; }
+  run --separate-stderr rsh 'REST_STOP_WAIT=soon rest --stop'
+  [ "$status" -eq 2 ]
+  [[ $stderr == *"REST_STOP_WAIT=soon"* ]]
+  rm -rf "$REST_RUNTIME_DIR"
+}

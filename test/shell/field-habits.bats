@@ -67,8 +67,8 @@ setup() {
 }
 
 # shellcheck disable=SC2016
-@test "rest --stop in another terminal during a call: the call says the daemon was stopped, not 'see rest --stop'" {
-  run --separate-stderr rsh 'rest "$API" >/dev/null; GET /small >/dev/null; [ -S "$REST_RUNTIME_DIR/engine.sock" ] || exit 99; (sleep 1; rest --stop) & GET /slow -q ms=5000; echo "rc=$?"; wait'
+@test "rest --stop --force in another terminal during a call: the call says the daemon was stopped, not 'see rest --stop'" {
+  run --separate-stderr rsh 'rest "$API" >/dev/null; GET /small >/dev/null; [ -S "$REST_RUNTIME_DIR/engine.sock" ] || exit 99; (sleep 1; rest --stop --force) & GET /slow -q ms=5000; echo "rc=$?"; wait'
   [ "$output" = rc=8 ] || { echo "$output / $stderr"; return 1; }
   [[ $stderr == *"stopped during the call"* ]] || { echo "$stderr"; return 1; }
   [[ $stderr != *"see rest --stop"* ]]
@@ -79,4 +79,22 @@ setup() {
   run --separate-stderr rsh 'rest "$API" >/dev/null; GET "$API/small"'
   [ "$status" -eq 2 ]
   [[ $stderr == *"rest $API"* ]] || { echo "$stderr"; return 1; }
+}
+
+# shellcheck disable=SC2016
+@test "POST /x -F f=@file with stdin not a terminal (cron, CI, a while-read loop): the form is the body, stdin is left alone, as curl -F" {
+  printf 'file-bytes\n' >"$BATS_TEST_TMPDIR/f.txt"
+  F=$BATS_TEST_TMPDIR/f.txt run --separate-stderr rsh 'rest "$API" >/dev/null; POST /echo -F "f=@$F" | jq -r .body | grep -c file-bytes; echo "rc=$?"'
+  [ "$output" = "$(printf '1\nrc=0')" ] || { echo "$output / $stderr"; return 1; }
+  F=$BATS_TEST_TMPDIR/f.txt run --separate-stderr rsh 'rest "$API" >/dev/null; printf "l1\nl2\n" | while read -r id; do POST /echo -F "id=$id" -F "f=@$F" | jq -r .body | grep -c -e "^$id" -e file-bytes; done'
+  [ "$output" = "$(printf '2\n2')" ] || { echo "$output / $stderr"; return 1; }
+  run --separate-stderr rsh 'rest "$API" >/dev/null; printf "l1\nl2\n" | while read -r id; do PUT /echo --form-string "id=$id" | jq -r .body | grep -c "^$id"; done'
+  [ "$output" = "$(printf '1\n1')" ] || { echo "$output / $stderr"; return 1; }
+}
+
+# shellcheck disable=SC2016
+@test "POST /x -F f=@file without the daemon (REST_NO_DAEMON=1), stdin a pipe: the form is the body and the loop keeps its lines" {
+  printf 'file-bytes\n' >"$BATS_TEST_TMPDIR/f.txt"
+  F=$BATS_TEST_TMPDIR/f.txt run --separate-stderr rsh 'export REST_NO_DAEMON=1; rest "$API" >/dev/null; printf "l1\nl2\n" | while read -r id; do POST /echo -F "id=$id" -F "f=@$F" | jq -r .body | grep -c -e "^$id" -e file-bytes; done'
+  [ "$output" = "$(printf '2\n2')" ] || { echo "$output / $stderr"; return 1; }
 }

@@ -145,7 +145,7 @@ kill_tree() {
   [ "$(stat -c %a "$HOME/.rest/host")" = 600 ]
 }
 
-@test "the abandoned call: a killed caller cancels its upstream request; rest --stop stops the process" {
+@test "the abandoned call: a killed caller cancels its upstream request; rest --stop --force stops the process" {
   start_daemon
   rsh 'rest "$API" >/dev/null; GET /stream/hang' &
   caller=$!
@@ -162,10 +162,11 @@ kill_tree() {
   done
   [ "$(curl -s "$API/stream/hanging" | jq .hanging)" -eq 0 ]
   pid=$(cat "$REST_RUNTIME_DIR/engine.pid")
-  # A second hung call in flight, then rest --stop: the process goes, not only the socket.
+  # A second hung call in flight, then rest --stop --force (a plain --stop waits for the
+  # call, docs/shell.md): the process goes, not only the socket.
   rsh 'rest "$API" >/dev/null; GET /stream/hang' >/dev/null 2>&1 &
   sleep 0.5
-  rsh 'rest --stop'
+  rsh 'rest --stop --force'
   for _ in $(seq 1 30); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
   if kill -0 "$pid" 2>/dev/null; then echo "$pid still runs"; return 1; fi
   wait || true

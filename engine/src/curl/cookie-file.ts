@@ -57,5 +57,43 @@ export function fileCookieString(text: string, url: string, junkSession = false)
   const store = jar.store as MemoryCookieStore;
   // The memory store puts synchronously; its promise has nothing left to wait for.
   for (const c of parseNetscape(text, junkSession)) void store.putCookie(c);
-  return jar.getCookieStringSync(url);
+  return cookieString(jar.getCookiesSync(url));
+}
+
+/**
+ * Cookies in the order curl sends them (lib/cookie.c, `cookie_sort`): longer path first, then
+ * longer domain, then longer name, then the newer (the one added to the jar later) first.
+ * RFC 6265 section 5.4 (tough-cookie's order) stops at the path and puts the older first.
+ * Checked against curl 7.88.1 on the same jar (test/shell/cookies.bats).
+ */
+export function curlCookieOrder(cookies: Cookie[]): Cookie[] {
+  const len = (s: string | null | undefined) => (s ?? '').length;
+  return [...cookies].sort(
+    (a, b) =>
+      len(b.path) - len(a.path) || len(b.domain) - len(a.domain) || len(b.key) - len(a.key) || (b.creationIndex ?? 0) - (a.creationIndex ?? 0),
+  );
+}
+
+/** The Cookie header value of `cookies` as curl writes it: `name=value` in curl's order, joined by `; `. */
+export function cookieString(cookies: Cookie[]): string {
+  return curlCookieOrder(cookies)
+    .map((c) => c.cookieString())
+    .join('; ');
+}
+
+/**
+ * The URL whose host a jar's cookies are matched against (and a response's stored under): the
+ * request's Host header's name when it has one, as curl does (it matches by the Host header
+ * it sends, lib/http.c `cookiehost`), else the URL's own.
+ */
+export function cookieUrl(url: URL, hostHeader: string | undefined): string {
+  const name = hostHeader?.trim().replace(/:\d+$/, '').replace(/^\[|\]$/g, '');
+  if (!name || name.toLowerCase() === url.hostname.toLowerCase()) return url.href;
+  const u = new URL(url.href);
+  try {
+    u.hostname = name;
+  } catch {
+    return url.href;
+  }
+  return u.hostname === url.hostname ? url.href : u.href;
 }

@@ -14,7 +14,7 @@ import { METHODS } from '../sheet/parse.js';
 import { sheetBodyLines } from '../sheet/write.js';
 import { splitCurlArgs, type CurlArg } from './command-line.js';
 import { emptyOptions, parseCurlOptions, type CurlOptions } from './options.js';
-import { appendQuery, basicAuthHeader, COMPRESSED_ACCEPT_ENCODING, cookieHeader, dataContentType, hasHeader, impliedMethod, uploadUrl, urlCredentials } from './rules.js';
+import { appendQuery, getQueryData, basicAuthHeader, COMPRESSED_ACCEPT_ENCODING, cookieHeader, dataContentType, hasHeader, impliedMethod, uploadUrl, urlCredentials } from './rules.js';
 import { cutShellTail } from './shell-tail.js';
 import { shorthandFromCurl } from './auth-shorthand.js';
 import { dropUnsendable } from './unsendable.js';
@@ -286,7 +286,7 @@ function requestText(rawUrl: string, upload: string | undefined, ctx: RequestCon
   }
   if (opts.get && hasBody) {
     if (file !== undefined) throw bad(`-G with @${file}: the data of a file cannot go into the query string of a sheet request`, 'Write the query into the URL.');
-    url = appendQuery(url, body!);
+    url = appendQuery(url, getQueryData(body!));
     hasBody = false;
   }
   let method = opts.method ?? (opts.head ? 'HEAD' : upload !== undefined ? 'PUT' : opts.get ? 'GET' : forms.length ? 'POST' : impliedMethod(hasBody));

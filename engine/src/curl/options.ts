@@ -49,6 +49,11 @@ export interface CurlOptions {
   junkSession: boolean;
   /** -m / --max-time, in seconds. */
   maxTime?: number;
+  /**
+   * --connect-timeout, in seconds: the limit on connecting, the TCP connect and the TLS
+   * handshake (curl's manual); the engine's default is 10 s (http/dispatchers.ts).
+   */
+  connectTimeout?: number;
   /** --compressed: ask for gzip, deflate or br and decode the body (curl's manual). */
   compressed: boolean;
   /** -T / --upload-file FILE ('-' = standard input): the body, streamed; in curl PUT unless -X (the shell verbs' verb is their -X). */
@@ -156,6 +161,7 @@ const LONG: Record<string, Spec> = {
   'cookie-jar': { arg: true, apply: (o, v) => (o.cookieJar = v) },
   'junk-session-cookies': { arg: false, apply: (o) => (o.junkSession = true) },
   'max-time': { arg: true, apply: (o, v) => (o.maxTime = seconds('--max-time', v)) },
+  'connect-timeout': { arg: true, apply: (o, v) => (o.connectTimeout = seconds('--connect-timeout', v)) },
   'user-agent': { arg: true, apply: (o, v) => o.headers.push(['User-Agent', v]) },
   referer: { arg: true, apply: (o, v) => o.headers.push(['Referer', v]) },
   compressed: { arg: false, apply: (o) => (o.compressed = true) },

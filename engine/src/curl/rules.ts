@@ -149,6 +149,27 @@ export function fileDataBytes(part: DataPart, bytes: Uint8Array): Uint8Array {
 }
 
 /**
+ * Whether options the engine hands to the real curl (`CurlOptions.unknown`) give the request a
+ * body of their own: `-F`/`--form`, `--form-string` (multipart) and `--expand-data`. With one
+ * of them, or -d, --data-*, --json or -T, the shell verbs do not take standard input as the body
+ * (curl never reads stdin unless told: a verb in a `while read` loop or under cron leaves it).
+ */
+export function otherOptionsGiveBody(unknown: string[]): boolean {
+  return unknown.some((w) => w === '--form' || w === '--form-string' || w === '--expand-data' || /^-F/.test(w));
+}
+
+/**
+ * The data of -G as curl puts it into the query string: every percent escape's hex digits in
+ * lower case (`%C3%A9` -> `%c3%a9`, those --data-urlencode wrote and those given as data alike;
+ * the URL's own query is left as written). That is what curl 7.88.1 (Debian 12) sends, checked
+ * against it in test/shell/curl-habits.bats; curl 8.20 upper-cases them instead (curl issue
+ * 21524). A body keeps curl_easy_escape's upper case ({@link urlencodeText}).
+ */
+export function getQueryData(data: string): string {
+  return data.replace(/%[0-9A-Fa-f]{2}/g, (e) => e.toLowerCase());
+}
+
+/**
  * Append data to a URL's query string (curl's -G): after `?`, or `&` when the URL has a query
  * already; a `#fragment` is dropped, as curl does not send it.
  */

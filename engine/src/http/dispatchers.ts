@@ -20,18 +20,24 @@ import type { Trust } from './trust.js';
 /** keep-alive of an idle pooled connection, in ms. */
 const KEEP_ALIVE_MS = 30_000;
 
-/** undici's own limit on connecting (TCP and the TLS handshake), in ms. */
-const CONNECT_TIMEOUT_MS = 10_000;
+/**
+ * The default limit on connecting (TCP and the TLS handshake), in ms: undici's. curl's is
+ * 300 s; a shell user waits 10 s at most for a port that never answers, and the error says
+ * this limit and curl's --connect-timeout that sets it (transport-error.ts; docs/shell.md).
+ */
+export const CONNECT_TIMEOUT_MS = 10_000;
 
 /**
- * The connect timeout for a call whose own timeout is `timeoutMs`. undici does not abort a
- * connection attempt (a TLS handshake a server never answers) when the request's signal
- * aborts; it gives up at the connect timeout. A call with a shorter timeout gets pools with
- * that connect timeout, so the attempt ends with the call, as `curl -m` does (send.ts also
- * stops waiting at once).
+ * The connect timeout in ms for a call whose own timeout is `timeoutMs` and whose connect
+ * timeout is `connectMs` (curl's --connect-timeout; default {@link CONNECT_TIMEOUT_MS}).
+ * undici does not abort a connection attempt (a TLS handshake a server never answers) when
+ * the request's signal aborts; it gives up at the connect timeout. A call with a shorter
+ * timeout gets pools with that connect timeout, so the attempt ends with the call, as `curl
+ * -m` does (send.ts also stops waiting at once).
  */
-function connectTimeout(timeoutMs: number | undefined): number {
-  return timeoutMs && timeoutMs < CONNECT_TIMEOUT_MS ? Math.max(1, Math.ceil(timeoutMs)) : CONNECT_TIMEOUT_MS;
+export function effectiveConnectTimeout(timeoutMs: number | undefined, connectMs?: number): number {
+  const connect = connectMs && connectMs > 0 ? Math.max(1, Math.ceil(connectMs)) : CONNECT_TIMEOUT_MS;
+  return timeoutMs && timeoutMs < connect ? Math.max(1, Math.ceil(timeoutMs)) : connect;
 }
 
 /**
@@ -100,8 +106,10 @@ export interface Connection {
   insecure: boolean;
   /** Authorities other than Node's defaults (trust.ts), for the target's certificate. */
   trust?: Trust;
-  /** The call's own timeout in ms, which bounds connecting too (see connectTimeout). */
+  /** The call's own timeout in ms, which bounds connecting too (see effectiveConnectTimeout). */
   timeoutMs?: number;
+  /** The connect timeout in ms (curl's --connect-timeout); default {@link CONNECT_TIMEOUT_MS}. */
+  connectTimeoutMs?: number;
   /** The client certificate presented to the target (client-cert.ts; inside a CONNECT tunnel too). */
   identity?: ClientIdentity;
   /**
@@ -121,7 +129,7 @@ export interface Connection {
 export function dispatcherFor(url: URL, c: Connection): Dispatcher {
   const { proxy, insecure, trust, identity } = c;
   const tunnel = url.protocol === 'https:';
-  const timeout = connectTimeout(c.timeoutMs);
+  const timeout = effectiveConnectTimeout(c.timeoutMs, c.connectTimeoutMs);
   const h2 = !!c.http2 && tunnel;
   const tlsKey = `${insecure ? 'insecure' : 'verify'} ${trust?.key ?? 'default'} ${timeout} ${identity?.key ?? ''}`;
   const key = proxy ? `${tunnel ? 'connect' : 'forward'} ${proxy.origin} ${proxy.auth ?? ''} ${tunnel ? `${tlsKey} ${h2 ? 'h2' : ''}` : timeout}` : `${tlsKey} ${h2 ? 'h2' : ''} ${c.socketPath ?? ''}`;
@@ -172,8 +180,12 @@ export function versionFor(dispatcher: Dispatcher, url: URL): string {
  * TLS alert a server sends after the handshake (a refused client certificate, TLS 1.3).
  */
 function recording(connect: buildConnector.connector, versions: Map<string, string>, refused: Map<string, Error>): buildConnector.connector {
-  return (opts, cb) =>
-    connect(opts, (err, socket) => {
+  return (opts, cb) => {
+    let tcpUp = false;
+    const s = connect(opts, (err, socket) => {
+      // A connect timeout after the TCP connect is the TLS handshake's (curl: "SSL connection
+      // timeout"): said in the error (transport-error.ts).
+      if (err && (err as { code?: string }).code === 'UND_ERR_CONNECT_TIMEOUT') (err as { phase?: string }).phase = tcpUp && opts.protocol === 'https:' ? 'tls' : 'tcp';
       if (!err && socket) {
         const origin = originKey(opts.hostname, opts.port, opts.protocol);
         versions.set(origin, (socket as { alpnProtocol?: string | false }).alpnProtocol === 'h2' ? '2' : '1.1');
@@ -184,6 +196,9 @@ function recording(connect: buildConnector.connector, versions: Map<string, stri
       }
       (cb as (e: Error | null, s: unknown) => void)(err, socket);
     });
+    (s as unknown as { once?: (e: string, f: () => void) => void } | undefined)?.once?.('connect', () => (tcpUp = true));
+    return s;
+  };
 }
 
 /** The TLS alert the server of `url` sent on `dispatcher`'s last new connection, once (then forgotten). */

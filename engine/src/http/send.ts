@@ -15,6 +15,7 @@ import type { Writable } from 'node:stream';
 import type { CookieJar } from 'tough-cookie';
 import { EngineError } from '../errors.js';
 import { jarIsEmpty } from './cookies.js';
+import { cookieString, cookieUrl } from '../curl/cookie-file.js';
 import { headerValue, type Exchange, type Redirect, type Request, type Response } from '../model.js';
 import { dispatchOnce, SinkError, type BodyPlan, type RawResponse, type ResponseHead } from './dispatch.js';
 import type { BodyStream } from './request-body.js';
@@ -22,7 +23,7 @@ import { isRedirect, MAX_REDIRECTS, redirectRequest } from './redirects.js';
 import { transportError } from './transport-error.js';
 import { Authenticator, type AuthHop, type AuthOptions } from './auth.js';
 import { chooseProxy, type ProxyOptions } from './proxy.js';
-import { dispatcherFor, tlsAlertFor, versionFor } from './dispatchers.js';
+import { dispatcherFor, effectiveConnectTimeout, tlsAlertFor, versionFor } from './dispatchers.js';
 import { chooseTrust, type TrustOptions } from './trust.js';
 import { chooseClientCert, type ClientCertOptions } from './client-cert.js';
 
@@ -30,7 +31,7 @@ export { BodyError, SinkError, type BodyPlan, type ResponseHead } from './dispat
 export type { BodyStream } from './request-body.js';
 export { MAX_REDIRECTS } from './redirects.js';
 export { CURL_EXIT, transportError } from './transport-error.js';
-export { closeConnections } from './dispatchers.js';
+export { closeConnections, CONNECT_TIMEOUT_MS } from './dispatchers.js';
 export { chooseProxy, PROXY_VARIABLES, type ProxyOptions } from './proxy.js';
 export { CA_VARIABLES, type TrustOptions } from './trust.js';
 export { pickClientCert, splitCertArg, type ClientCertOptions, type ClientCertSpec } from './client-cert.js';
@@ -50,6 +51,11 @@ export interface SendOptions {
   signal?: AbortSignal;
   /** Limit for the whole exchange including redirects, in ms; 0 or undefined: none. */
   timeoutMs?: number;
+  /**
+   * Limit on each connection's TCP connect and TLS handshake, in ms (curl's
+   * --connect-timeout); 0 or undefined: {@link CONNECT_TIMEOUT_MS}. A shorter `timeoutMs` wins.
+   */
+  connectTimeoutMs?: number;
   /** Follow 3xx responses with a Location (default true, as restclient.el does). */
   followRedirects?: boolean;
   /** At most this many redirects (default {@link MAX_REDIRECTS}), then `too-many-redirects`. */
@@ -196,11 +202,14 @@ export async function send(request: Request, opts: SendOptions = {}): Promise<Ex
       const https = url.protocol === 'https:';
       const trust = https && !opts.insecure ? chooseTrust(opts.trust) : undefined;
       const identity = https ? chooseClientCert(url, opts.clientCert) : undefined;
-      const dispatcher = dispatcherFor(url, { proxy, insecure: !!opts.insecure, trust, timeoutMs: opts.timeoutMs, identity, http2: opts.http2, socketPath: opts.unixSocket });
+      const dispatcher = dispatcherFor(url, { proxy, insecure: !!opts.insecure, trust, timeoutMs: opts.timeoutMs, connectTimeoutMs: opts.connectTimeoutMs, identity, http2: opts.http2, socketPath: opts.unixSocket });
       const hop: AuthHop = auth.hop(current, url);
       const sent: Request = { ...hop.request, headers: [...hop.request.headers] };
+      // Cookies are matched by the Host header's name when one is given (curl's rule).
+      const jarUrl = cookieUrl(url, headerValue(sent.headers, 'host'));
       if (headerValue(sent.headers, 'cookie') === undefined) {
-        const fromJar = opts.jar && !jarIsEmpty(opts.jar) ? await opts.jar.getCookieString(url.href) : '';
+        // In curl's order, which is not RFC 6265's (curl/cookie-file.ts).
+        const fromJar = opts.jar && !jarIsEmpty(opts.jar) ? cookieString(await opts.jar.getCookies(jarUrl)) : '';
         const cookie = [fromJar, opts.cookies ?? ''].filter((c) => c !== '').join('; ');
         if (cookie) sent.headers.push(['Cookie', cookie]);
       }
@@ -225,11 +234,11 @@ export async function send(request: Request, opts: SendOptions = {}): Promise<Ex
             details: { url: sent.url, maxBodyBytes: max },
           });
         }
-        throw transportError(tlsAlertFor(dispatcher, url) ?? e, sent.url, { timedOut, cancelled: ctrl.signal.aborted && !timedOut, timeoutMs: opts.timeoutMs, proxy, caSources: trust?.sources, clientCert: identity?.source, socketPath: opts.unixSocket });
+        throw transportError(tlsAlertFor(dispatcher, url) ?? e, sent.url, { timedOut, cancelled: ctrl.signal.aborted && !timedOut, timeoutMs: opts.timeoutMs, connectTimeoutMs: effectiveConnectTimeout(opts.timeoutMs, opts.connectTimeoutMs), proxy, caSources: trust?.sources, clientCert: identity?.source, socketPath: opts.unixSocket });
       }
       if (opts.jar) {
         for (const [n, v] of raw.headers) {
-          if (n.toLowerCase() === 'set-cookie') await opts.jar.setCookie(v, url.href, { ignoreError: true });
+          if (n.toLowerCase() === 'set-cookie') await opts.jar.setCookie(v, jarUrl, { ignoreError: true });
         }
       }
       // A Digest challenge answered, or a probe sent again with its body (auth.ts).

@@ -6,6 +6,7 @@
 import { EngineError, type ErrorCode } from '../errors.js';
 import { BodyError } from './dispatch.js';
 import type { ProxyChoice } from './proxy.js';
+import { CONNECT_TIMEOUT_MS } from './dispatchers.js';
 
 /** curl's exit codes (curl's manual, "EXIT CODES") for the transport failures, by engine error code. */
 export const CURL_EXIT = { unknownProxy: 5, unknownHost: 6, refused: 7, partial: 18, timeout: 28, tls: 35, tlsCert: 60, redirects: 47, emptyReply: 52, recv: 56 } as const;
@@ -60,7 +61,7 @@ function plainHttpError(url: string): EngineError {
  * Map a transport failure to an engine error that names the URL. `details.curlExit` is the
  * exit status curl gives for the same failure (the shell returns it, as resty does).
  */
-export function transportError(e: unknown, url: string, why: { timedOut: boolean; cancelled: boolean; timeoutMs?: number; proxy?: ProxyChoice; caSources?: string[]; clientCert?: string; socketPath?: string }): EngineError {
+export function transportError(e: unknown, url: string, why: { timedOut: boolean; cancelled: boolean; timeoutMs?: number; connectTimeoutMs?: number; proxy?: ProxyChoice; caSources?: string[]; clientCert?: string; socketPath?: string }): EngineError {
   if (why.timedOut) {
     return new EngineError('timeout', `${url}: no complete response within ${why.timeoutMs} ms`, {
       hint: 'Raise the timeout, or check that the server answers.',
@@ -92,6 +93,7 @@ export function transportError(e: unknown, url: string, why: { timedOut: boolean
       details: { url, socketPath: why.socketPath, curlExit: CURL_EXIT.refused },
     });
   }
+  if (code === 'UND_ERR_CONNECT_TIMEOUT') return connectTimeoutError(url, (e as { phase?: string }).phase === 'tls', why.connectTimeoutMs ?? CONNECT_TIMEOUT_MS, why.proxy);
   if (code === 'ECONNREFUSED') {
     return new EngineError('connection-refused', `${url}: connection refused`, { hint: 'Is the server running, and on that port?', details: { url, curlExit: CURL_EXIT.refused } });
   }
@@ -137,6 +139,23 @@ export function transportError(e: unknown, url: string, why: { timedOut: boolean
   const empty = code === 'UND_ERR_SOCKET' || /other side closed/i.test(msg);
   return new EngineError('network-error', `${url}: ${empty ? 'the server closed the connection without a response' : msg}${code ? ` (${code})` : ''}`, {
     details: { url, errno: code, curlExit: empty ? CURL_EXIT.emptyReply : CURL_EXIT.recv },
+  });
+}
+
+/**
+ * The connect timeout ran out (undici's UND_ERR_CONNECT_TIMEOUT): curl's exit 28 and curl's
+ * words, "SSL connection timeout" when the TCP connect succeeded and the TLS handshake did not
+ * end (a port that does not speak TLS, or a server that never answers), else "Connection timed
+ * out after N milliseconds"; the hint names the limit and curl's --connect-timeout, which sets it.
+ */
+function connectTimeoutError(url: string, handshake: boolean, ms: number, proxy: ProxyChoice | undefined): EngineError {
+  const u = new URL(url);
+  const where = proxy ? `the proxy ${proxy.origin}` : `${u.hostname}:${u.port || (u.protocol === 'https:' ? 443 : 80)}`;
+  const what = handshake ? `SSL connection timeout: ${where} accepted the connection but did not finish the TLS handshake within ${ms} ms` : `Connection timed out after ${ms} milliseconds (connecting to ${where})`;
+  const limit = ms === CONNECT_TIMEOUT_MS ? `${ms / 1000} s, the default` : `${ms / 1000} s`;
+  return new EngineError('timeout', `${url}: ${what}`, {
+    hint: `${handshake ? 'Is that port a TLS port? ' : ''}The connect timeout (${limit}) bounds the TCP connect and the TLS handshake; set it with --connect-timeout SECONDS (curl's option).`,
+    details: { url, curlExit: CURL_EXIT.timeout, connectTimeoutMs: ms, phase: handshake ? 'tls' : 'connect' },
   });
 }
 

@@ -7,7 +7,8 @@
  *
  * Argument vector (after `run`):
  *   METHOD BASE PATH BODYSRC BODY COOKIEFILE NLINES LINE... OPTION...
- * BODYSRC is `none`, `arg` (BODY is the body) or `stdin` (the body is the caller's stdin).
+ * BODYSRC is `none`, `arg` (BODY is the body) or `stdin` (stdin is not a terminal: it is the
+ * body unless an option gives one, -d, --data-*, --json, -T, -F, --form-string; curl/rules.ts).
  * NLINES option lines of the per-host files (the `rest` file's first, then the host's) are
  * split shell-style; their words go in front of the OPTIONs (defaults, then the request's own).
  */
@@ -20,7 +21,7 @@ import type { Header, Request } from '../model.js';
 import type { BodyStream } from '../http/send.js';
 import { argBytes } from './bytes.js';
 import { targetAsWritten, unsendableTarget } from '../url/as-written.js';
-import { basicAuthHeader, cookieHeader, dataContentType, dataFile, fileDataBytes, hasHeader, urlCredentials, urlencodeData } from '../curl/rules.js';
+import { basicAuthHeader, cookieHeader, dataContentType, dataFile, fileDataBytes, getQueryData, hasHeader, otherOptionsGiveBody, urlCredentials, urlencodeData } from '../curl/rules.js';
 import { emptyOptions, parseCurlOptions, type CurlOptions } from '../curl/options.js';
 import { splitShellWords } from '../curl/words.js';
 import { appendQuery, buildUrl } from './url.js';
@@ -114,6 +115,12 @@ export async function buildRequest(input: BuildInput): Promise<Built> {
   const stdin = () => (stdinCache ??= input.readStdin());
 
   let url = buildUrl({ base, path: p, raw: flags.raw, queries: flags.queries });
+  // --http2 on http://: curl offers an h2c upgrade (Upgrade: h2c, HTTP2-Settings), which undici
+  // does not; the real curl sends it (the fallback), so the request is curl's own.
+  if (opts.http2 && /^http:/i.test(url)) {
+    opts.http2 = false;
+    opts.unknown.push('--http2');
+  }
   const parts: Buffer[] = [];
   let hasBody = false;
   let bodyStream: BodyStream | undefined;
@@ -144,7 +151,8 @@ export async function buildRequest(input: BuildInput): Promise<Built> {
   } else if (bodySrc === 'arg') {
     parts.push(argBytes(bodyArg));
     hasBody = true;
-  } else if (bodySrc === 'stdin' && opts.data.length === 0) {
+  } else if (bodySrc === 'stdin' && opts.data.length === 0 && !otherOptionsGiveBody(opts.unknown)) {
+    // stdin is the body only when no option gives one (-d, --data-*, --json, -T, -F, ...).
     bodyStream = stdinBody();
   } else if (opts.data.length === 1 && opts.data[0]!.kind === 'binary' && opts.data[0]!.value.startsWith('@') && !opts.get) {
     // A lone --data-binary @file (or @-) is sent as it is read, as curl -T does.
@@ -170,7 +178,7 @@ export async function buildRequest(input: BuildInput): Promise<Built> {
     body = Buffer.concat(joined);
   }
   if (opts.get && body !== undefined) {
-    url = appendQuery(url, body.toString('utf8'));
+    url = appendQuery(url, getQueryData(body.toString('utf8')));
     body = undefined;
   }
   // The verb is the method: -T is only the body (`PATCH /x -T f` is curl's `-X PATCH -T f`).

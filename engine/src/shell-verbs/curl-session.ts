@@ -9,7 +9,8 @@ import type { Request } from '../model.js';
 import { shorthandFromCurl } from '../curl/auth-shorthand.js';
 
 /**
- * `-b`/`-c`/`-j` for the verb's cookie jar, `--max-redirs`, `-k`, `--max-time` (seconds),
+ * `-b`/`-c`/`-j` for the verb's cookie jar, `--max-redirs`, `-k`, `--max-time` and
+ * `--connect-timeout` (seconds),
  * `--compressed`, the proxy options `-x`, `--noproxy`, `-U`, `--cacert` (curl reads the proxy and
  * CA variables itself), the client certificate `--cert`, `--key`, `--pass`, `--http2`,
  * `--unix-socket`, and the authentication options of {@link curlAuthArgs}.
@@ -22,6 +23,7 @@ export function curlSessionArgs(b: Built, timeoutMs: number | undefined): string
   if (b.opts.maxRedirs !== undefined) args.push('--max-redirs', String(b.opts.maxRedirs));
   if (b.opts.insecure) args.push('-k');
   if (timeoutMs !== undefined) args.push('--max-time', String(timeoutMs / 1000));
+  if (b.opts.connectTimeout !== undefined) args.push('--connect-timeout', String(b.opts.connectTimeout));
   if (b.opts.compressed) args.push('--compressed');
   if (b.opts.proxy !== undefined) args.push('-x', b.opts.proxy);
   if (b.opts.noProxy !== undefined) args.push('--noproxy', b.opts.noProxy);

@@ -36,12 +36,14 @@
  * (curl killed) closes the socket: the upstream request is aborted; a stdout reader that left
  * part-way through the body is curl's exit 23 or not by curl's rule, which `POST /wait`
  * answers (src/shell-verbs/calls.ts, src/shell-verbs/output.ts). `GET /ping` answers `pong`.
+ * `POST /stop` (rest --stop) answers the number of calls in flight and stops after them, or at
+ * once with `force=1` (src/shell-verbs/stop.ts).
  *
  * Safety: the socket lives in a directory of mode 0700 owned by the user and is itself 0600;
  * the daemon refuses to start otherwise; `s` is created 0600. It stops after
  * `idleSeconds` without requests (a request in flight is aborted after another idle period),
- * when its bundle file changes (a rebuilt engine), and on SIGTERM/SIGINT (calls in flight are
- * aborted); it ignores SIGHUP so closing the terminal that started it does not matter.
+ * when its bundle file changes (a rebuilt engine), on `POST /stop`, and on SIGTERM/SIGINT (calls
+ * in flight are aborted); it ignores SIGHUP so closing the terminal that started it does not matter.
  */
 import { buffer } from 'node:stream/consumers';
 import fs from 'node:fs';
@@ -61,22 +63,10 @@ import { EngineError } from '../errors.js';
 import { callerEnv } from './caller-env.js';
 import { Relay } from './relay.js';
 import { Calls, STOPPED, type Call } from './calls.js';
-import { probe, sweep } from './runtime-dir.js';
+import { ensurePrivateDir, probe, sweep } from './runtime-dir.js';
+import { PendingStop, readStopAsk } from './stop.js';
 
 export const SOCKET_NAME = 'engine.sock';
-
-/**
- * Check the runtime directory: it exists (the shell makes it; a daemon started late, after its
- * directory was removed, must not bring it back), is owned by us, has mode 0700 and is not a
- * symlink.
- */
-export function ensurePrivateDir(dir: string): void {
-  const st = fs.lstatSync(dir);
-  const uid = process.getuid?.();
-  if (!st.isDirectory()) throw new Error(`${dir} is not a directory`);
-  if (uid !== undefined && st.uid !== uid) throw new Error(`${dir} belongs to another user`);
-  if ((st.mode & 0o077) !== 0) throw new Error(`${dir} is open to other users (mode ${(st.mode & 0o777).toString(8)}); it must be 0700`);
-}
 
 /** Calls in flight, to abort them when the daemon stops. */
 const inFlight = new Set<AbortController>();
@@ -255,6 +245,7 @@ export async function runDaemon(opts: DaemonOptions): Promise<number> {
   let active = 0;
   const collect = idleCollector(() => active > 0);
   const watchBuffers = pressureCollector(() => active > 0);
+  const pendingStop = new PendingStop(() => void stop());
   const server = http.createServer((req, res) => {
     active++;
     touch();
@@ -263,6 +254,7 @@ export async function runDaemon(opts: DaemonOptions): Promise<number> {
       active--;
       touch();
       if (active === 0) collect();
+      pendingStop.settled(active);
     };
     if (req.method === 'GET' && req.url === '/ping') {
       res.end('pong');
@@ -277,6 +269,18 @@ export async function runDaemon(opts: DaemonOptions): Promise<number> {
           const f = fields.find((x) => x.name === 's');
           const sFile = f ? decodeArg(f.data) : '';
           return url === '/next' ? calls.next(sFile, res) : calls.wait(sFile, res);
+        })
+        .catch(() => res.destroy())
+        .finally(done);
+      return;
+    }
+    if (req.method === 'POST' && req.url === '/stop') {
+      // rest --stop: how many calls run, then stop after them (or now); src/shell-verbs/stop.ts.
+      readFormRequest(req)
+        .then((fields) => {
+          const ask = readStopAsk(fields);
+          const running = inFlight.size;
+          res.end(`${running}\n`, () => pendingStop.ask(ask, running));
         })
         .catch(() => res.destroy())
         .finally(done);

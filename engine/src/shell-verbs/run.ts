@@ -164,6 +164,7 @@ async function runCall(input: RunInput, out: RunOutput, outputs: Outputs, err: (
         : { jar: openCallJar(b.cookieLoad, b.cookieSave, b.opts.junkSession) }),
       send: {
         timeoutMs,
+        ...(b.opts.connectTimeout !== undefined && b.opts.connectTimeout > 0 ? { connectTimeoutMs: b.opts.connectTimeout * 1000 } : {}),
         signal: input.signal,
         followRedirects: true,
         maxRedirects: b.opts.maxRedirs,
@@ -225,7 +226,10 @@ async function runCall(input: RunInput, out: RunOutput, outputs: Outputs, err: (
     const curlExit = typeof ee.details?.curlExit === 'number' ? ee.details.curlExit : undefined;
     // A partial body on a terminal: the message starts on a fresh line.
     const fresh = bodyOut && bodyOut.bytes > 0 && bodyOut.last !== 0x0a ? '\n' : '';
-    await err(`${fresh}rest: ${ee.message}${ee.hint ? ` (${ee.hint})` : ''}\n`);
+    // The whole call's limit ran out: say it was -m's (the connect timeout says its own).
+    const maxTime = built?.opts.maxTime;
+    const hint = ee.code === 'timeout' && ee.details?.phase === undefined && maxTime ? `the limit of -m/--max-time ${maxTime} s applied; raise it with -m SECONDS, or check that the server answers` : ee.hint;
+    await err(`${fresh}rest: ${ee.message}${hint ? ` (${hint})` : ''}\n`);
     out.code = curlExit ?? (usage ? EXIT.usage : EXIT.failure);
     return out;
   }

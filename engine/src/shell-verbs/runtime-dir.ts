@@ -1,6 +1,6 @@
 /**
- * The daemon's runtime directory: is a daemon already listening on its socket, and the
- * per-call files a killed shell left behind (src/shell-verbs/daemon.ts).
+ * The daemon's runtime directory: private to the user, is a daemon already listening on its
+ * socket, and the per-call files a killed shell left behind (src/shell-verbs/daemon.ts).
  */
 import fs from 'node:fs';
 import net from 'node:net';
@@ -34,4 +34,17 @@ export function sweep(dir: string): void {
   } catch {
     /* directory gone */
   }
+}
+
+/**
+ * Check the runtime directory: it exists (the shell makes it; a daemon started late, after its
+ * directory was removed, must not bring it back), is owned by us, has mode 0700 and is not a
+ * symlink.
+ */
+export function ensurePrivateDir(dir: string): void {
+  const st = fs.lstatSync(dir);
+  const uid = process.getuid?.();
+  if (!st.isDirectory()) throw new Error(`${dir} is not a directory`);
+  if (uid !== undefined && st.uid !== uid) throw new Error(`${dir} belongs to another user`);
+  if ((st.mode & 0o077) !== 0) throw new Error(`${dir} is open to other users (mode ${(st.mode & 0o777).toString(8)}); it must be 0700`);
 }
