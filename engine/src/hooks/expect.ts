@@ -18,16 +18,8 @@ import { headerValue, type Header } from '../model.js';
 import type { Assertion } from './results.js';
 import { HTTPYAC_ASSERT, checkHttpyacAssert, evaluateHttpyacAssert } from './httpyac-assert.js';
 
-/** The part of an exchange an assertion looks at. */
-export interface ExpectContext {
-  status: number;
-  statusText: string;
-  headers: Header[];
-  /** The response body as text (decoded by its charset). */
-  bodyText: string;
-  /** The exchange's duration in ms. */
-  durationMs: number;
-}
+import type { ExpectContext } from './results.js';
+export type { ExpectContext };
 
 /** The assertion hooks, for `HOOK_TYPES` (C-c C-i). */
 export const EXPECT_TYPES = [

@@ -24,8 +24,7 @@ import vm from 'node:vm';
 import { createHash } from 'node:crypto';
 import type { HookNode } from '../sheet/ast.js';
 import { headerValue } from '../model.js';
-import type { Assertion } from './results.js';
-import type { ExpectContext } from './expect.js';
+import type { Assertion, ExpectContext } from './results.js';
 
 /** The hook name a `?? ...` line gets in the AST (its args: the line after `??`). */
 export const HTTPYAC_ASSERT = '??';

@@ -4,6 +4,7 @@
  * types live here, with the hooks that fill them; emacs/protocol.ts re-exports them as part of
  * the protocol (docs/protocol.md), so nothing in hooks/ imports from emacs/.
  */
+import type { Header } from '../model.js';
 
 /** What the request's hooks produced. */
 export interface HookResults {
@@ -44,4 +45,15 @@ export interface Assertion {
    * came back (`failed, got 404 Not Found: "<first 200 bytes of the body>"`).
    */
   message: string;
+}
+
+/** The part of an exchange an assertion looks at. */
+export interface ExpectContext {
+  status: number;
+  statusText: string;
+  headers: Header[];
+  /** The response body as text (decoded by its charset). */
+  bodyText: string;
+  /** The exchange's duration in ms. */
+  durationMs: number;
 }
