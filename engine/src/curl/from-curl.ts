@@ -54,7 +54,7 @@ export interface CurlImport {
 /** Options that only change what curl prints, or that the engine does by default (-L). */
 const NO_EFFECT = new Set(['silent', 'show-error', 'verbose', 'include', 'location', 'progress-bar', 'no-progress-meter', 'basic']);
 /** Options the engine performs in the shell but a sheet request cannot say. */
-const NO_SHEET_EQUIVALENT = new Set(['max-time', 'max-redirs', 'output', 'cookie-jar', 'junk-session-cookies']);
+const NO_SHEET_EQUIVALENT = new Set(['max-time', 'connect-timeout', 'max-redirs', 'output', 'cookie-jar', 'junk-session-cookies']);
 /**
  * Options that leave the request as curl sends it (curl's manual: they change where the
  * response goes, what is printed, TLS checks, timeouts, retries, the IP family): a note, not a
