@@ -31,9 +31,11 @@ const served = async (p: string) => Buffer.from(await (await fetch(api.url + p))
 describe('>> and >>! (save the response body)', () => {
   it('>> writes the body under the file, creating folders, and adds -1, -2 when the file exists', async () => {
     const text = 'GET {{base}}/users/1\n\n>> ./{{out}}/user.json\n';
-    for (let i = 0; i < 3; i++) {
+    for (const name of ['user.json', 'user-1.json', 'user-2.json']) {
       const r = await run(text);
       expect(r.code, r.out + r.err).toBe(0);
+      // The terminal line says where, relative to the working directory.
+      expect(r.out).toContain(`\n    saved: ${path.join('api', 'saved', name)}\n`);
     }
     const out = path.join(dir, 'api', 'saved');
     expect(fs.readdirSync(out).sort()).toEqual(['user-1.json', 'user-2.json', 'user.json']);
