@@ -301,8 +301,9 @@ the buffer; a pretty-printed body replaces it afterwards."
 (defun sheet--announce (result log)
   "Report the engine's RESULT for a send, besides its buffer.
 LOG non-nil (`sheet-log-request'): the request and its response in
-*Messages* (`sheet--log').  Then the hooks' warnings and the
-assertions' summary with the first `client.log' line (sheet-run.el)
+*Messages* (`sheet--log').  Then the hooks' warnings, where `.http'
+`>> FILE' lines saved the body (the engine's `saved', absolute files),
+and the assertions' summary with the first `client.log' line (sheet-run.el)
 in the echo area.
 `sheet-http-send-current' and an Org block (ob-sheet.el) both
 report them so."
@@ -314,6 +315,9 @@ report them so."
     (when sheet--run-hook-errors
       (message "%s" (string-join (reverse sheet--run-hook-errors) "; "))
       (setq sheet--run-hook-errors nil))
+    (dolist (saved (append (plist-get result :saved) nil))
+      (message "Sheet-mode: response saved to %s"
+               (abbreviate-file-name (plist-get saved :file))))
     (sheet-run-report-assertions hooks (append (plist-get result :logs)
                                                nil))))
 

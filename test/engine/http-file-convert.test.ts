@@ -68,6 +68,7 @@ describe('http -> sheet', () => {
     ['# @no-redirect', '# @no-redirect\nGET http://h/', 1, '# @no-redirect'],
     ['a response handler', 'GET http://h/\n\n> {% client.log(1) %}', 3, '> {% ... %}'],
     ['a <@ body', 'POST http://h/\n\n<@ ./t.json', 3, '<@ ./t.json'],
+    ['a >> save of the response', 'GET http://h/\n\n>>! ./out/u.json', 3, '>>! ./out/u.json'],
     ['a body with < parts outside multipart', 'POST http://h/\nContent-Type: text/plain\n\nabc\n< ./f\nxyz', 4, 'body with < path parts'],
     ['a body line starting with #', 'POST http://h/\n\n# heading\ntext', 3, '# heading'],
   ])('%s is named with its line', (_, text, line, construct) => {

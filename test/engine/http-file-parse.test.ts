@@ -159,13 +159,20 @@ describe('response handlers', () => {
     expect(s.diagnostics[0]).toMatchObject({ code: 'unterminated-hook-form', line: 3 });
   });
 
-  it.each([
-    ['>> file: an error, the request does not run', '>> ./out.json', 'error', 0],
-    ['<> reference: a warning, ignored', '<> ./2024-01-01T000000.200.json', 'warning', 1],
-  ])('%s', (_, line, severity, requests) => {
-    const s = parseHttpFile(http('GET http://h/', '', line));
-    expect(s.diagnostics).toEqual([expect.objectContaining({ code: 'unsupported-construct', line: 3, severity })]);
-    expect(s.requests.length).toBe(requests);
+  it('<> reference: a warning, ignored', () => {
+    const s = parseHttpFile(http('GET http://h/', '', '<> ./2024-01-01T000000.200.json'));
+    expect(s.diagnostics).toEqual([expect.objectContaining({ code: 'unsupported-construct', line: 3, severity: 'warning' })]);
+    expect(s.requests.length).toBe(1);
+  });
+
+  it('>> file and >>! file are the response saves, in order, never the body (issue 37 item 5)', () => {
+    const s = parseHttpFile(http('POST http://h/', '', '{"a": 1}', '', '> {% client.log(1) %}', '>> ./out/a.json', '>>! {{dir}}/b.json'));
+    expect(s.diagnostics).toEqual([]);
+    expect(s.requests[0]!.body).toMatchObject({ kind: 'text', text: '{"a": 1}' });
+    expect(s.requests[0]!.saveResponse).toEqual([
+      { path: './out/a.json', overwrite: false, line: 6 },
+      { path: '{{dir}}/b.json', overwrite: true, line: 7 },
+    ]);
   });
 });
 

@@ -97,11 +97,18 @@ describe('HttpFileRunner', () => {
   });
 
   it('an unsupported construct stops the request with its name and line', async () => {
-    const { r, text } = runner('GET {{base}}/users\n\n>> ./saved.json');
-    expect(parseForFile(text, 'x.http').diagnostics[0]).toMatchObject({ code: 'unsupported-construct', line: 3, message: expect.stringContaining('>> path') });
-    await expect(r.sendAt(text, 1)).rejects.toMatchObject({ code: 'unsupported-construct', line: 3 });
-    await expect(r.sendAll(`GET {{base}}/users\n###\n${text}`)).rejects.toMatchObject({ code: 'unsupported-construct', line: 5 });
-    expect(fs.existsSync(path.join(dir, 'saved.json'))).toBe(false);
+    const { r, text } = runner('CONNECT {{base}}/users');
+    expect(parseForFile(text, 'x.http').diagnostics[0]).toMatchObject({ code: 'unsupported-construct', line: 1, message: expect.stringContaining('CONNECT') });
+    await expect(r.sendAt(text, 1)).rejects.toMatchObject({ code: 'unsupported-construct', line: 1 });
+    await expect(r.sendAll(`GET {{base}}/users\n###\n${text}`)).rejects.toMatchObject({ code: 'unsupported-construct', line: 3 });
+  });
+
+  it('>> saves the body through the runner too, and names the file in the answer', async () => {
+    const { r, text } = runner('GET {{base}}/users\n\n>>! ./runner-saved.json');
+    const [a] = await r.sendAll(text);
+    const file = path.join(dir, 'runner-saved.json');
+    expect(a!.output.saved).toEqual([{ line: 3, file }]);
+    expect(fs.readFileSync(file)).toEqual(Buffer.from(a!.exchange.response.body));
   });
 
   it('resolveRequest (the shared resolver) hands .http sheets to the {{...}} pass', async () => {

@@ -205,6 +205,9 @@ export function httpToSheet(text: string): ConvertResult {
     for (const h of r.handlers ?? []) {
       problems.push({ line: h.line, construct: h.kind === 'inline' ? '> {% ... %}' : `> ${h.path}`, message: 'response handlers have no sheet equivalent; use -> jq-set-var or -> run-hook' });
     }
+    for (const v of r.saveResponse ?? []) {
+      problems.push({ line: v.line, construct: `${v.overwrite ? '>>!' : '>>'} ${v.path}`, message: 'a sheet cannot save the response to a file; save it from the response buffer (C-x C-w) or keep the .http file' });
+    }
     for (const h of r.preScripts ?? []) {
       problems.push({ line: h.line, construct: h.kind === 'inline' ? '< {% ... %}' : `< ${h.path}`, message: 'pre-request scripts have no sheet equivalent; declare the values as :name = value or :name := (lisp)' });
     }

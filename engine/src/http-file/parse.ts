@@ -14,7 +14,7 @@
  * - `> {% script %}` and `> ./handler.js` response handlers after the body; `< {% script %}` and
  *   `< ./script.js` pre-request scripts above the request line (JetBrains).
  */
-import type { Block, BodyNode, BodyPart, Diagnostic, Directive, HeaderItem, HookNode, RequestNode, ResponseHandler, Sheet, VarDecl } from '../sheet/ast.js';
+import type { Block, BodyNode, BodyPart, Diagnostic, Directive, HeaderItem, HookNode, RequestNode, ResponseHandler, SaveResponse, Sheet, VarDecl } from '../sheet/ast.js';
 import { HTTP_VERSION, METHODS, splitLines } from '../sheet/parse.js';
 import { bodyNode } from '../sheet/body-parts.js';
 import { CONNECTION_TAGS, connectionDirective } from '../sheet/connection-tags.js';
@@ -310,6 +310,7 @@ export function parseHttpFile(text: string): Sheet {
     // Body and response handlers.
     const bodyLines: { text: string; line: number }[] = [];
     const handlers: ResponseHandler[] = [];
+    const saves: SaveResponse[] = [];
     for (; i <= r.end; i++) {
       const l = lines[i - 1]!;
       const c0 = l.charCodeAt(0);
@@ -340,9 +341,14 @@ export function parseHttpFile(text: string): Sheet {
         handlers.push({ kind: 'file', path: fileHandler[1]!, line: i, endLine: i });
         continue;
       }
-      if (/^>>!?[ \t]/.test(l)) {
-        // The user expects the response in that file: the request must not run without it.
-        unsupported(i, 'saving the response to a file (>> path)', 'Remove the line; save the response from the front end (GET /x > file with the shell verbs, C-x C-w in Emacs, or sheet run --report json:PATH).');
+      const save = /^>>(!?)[ \t]+(\S.*?)[ \t]*$/.exec(l);
+      if (save) {
+        // JetBrains' response redirection: the body is saved after the exchange (session/save-response.ts).
+        saves.push({ path: save[2]!, overwrite: save[1] === '!', line: i });
+        continue;
+      }
+      if (/^>>!?[ \t]*$/.test(l)) {
+        diagnostics.push({ code: 'bad-argument', severity: 'error', line: i, message: `${l.trim()} needs the file to save the response to`, hint: 'Write >> ./out/response.json (a new file each time) or >>! ./out/response.json (overwritten), relative to this file.' });
         block.error ??= diagnostics[diagnostics.length - 1];
         continue;
       }
@@ -376,6 +382,7 @@ export function parseHttpFile(text: string): Sheet {
     }
     if (directives.length) req.directives = directives;
     if (handlers.length) req.handlers = handlers;
+    if (saves.length) req.saveResponse = saves;
     if (preScripts.length) req.preScripts = preScripts;
     for (const d of directives) {
       if (d.name === 'retry' && d.value !== '' && !/^\d+$/.test(d.value)) {

@@ -32,6 +32,7 @@ import { requestMeta } from '../resolve/resolve-http.js';
 import { outlineOf } from './outline.js';
 import { withUserAgent } from './user-agent.js';
 import { sheetVariables } from './variables.js';
+import { saveResponses } from './save-response.js';
 import { afterHttp, asAssertions, beforeHttp, explainNoEnvironment, httpContext, httpEnvironmentValues, httpVariables, newHttpState, noteHttpFailure } from './http-file.js';
 import type { RequestRecord } from '../resolve/http-vars.js';
 import { SessionAuth } from './auth.js';
@@ -305,6 +306,9 @@ export class Session {
     });
     hooks.assertions.unshift(...asAssertions(resolved.pre.tests));
     if (after) hooks.assertions.push(...asAssertions(after.tests));
+    // JetBrains' `>> file`: the body saved after the exchange; a failure is that line's failed assertion.
+    const saves = resolved.node.saveResponse?.length ? await saveResponses(resolved.node.saveResponse, spilled ? { file: spilled.file! } : { bytes: exchange.response.body }, p.path ? path.dirname(path.resolve(p.path)) : process.cwd(), resolved.http) : undefined;
+    if (saves) hooks.assertions.push(...saves.failures);
     hooks.setVars.unshift(...handlerSet);
     hooks.warnings.unshift(...requestWarnings(resolved.sheet, resolved.node, resolved.warnings));
     if (jarWarning) hooks.warnings.push({ line: resolved.request.line ?? p.line, code: 'cookie-jar-unwritable', message: jarWarning });
@@ -333,6 +337,7 @@ export class Session {
       vars: visibleVars(resolved.variables, new Map(hooks.setVars.map((v) => [v.name, v.value])), s.maxPasses),
       ...(p.jq ? { jq: await filterBody(p.jq, pres?.kind === 'text' ? pres.text! : '') } : {}),
       ...(scripts.logs.length ? { logs: scripts.logs } : {}),
+      ...(saves?.saved.length ? { saved: saves.saved } : {}),
     };
     return { output, exchange, scripts };
   }

@@ -165,6 +165,8 @@ export interface SendOutput {
   jq?: JqFilterResult;
   /** `.http` files: the `client.log` lines of the request's pre-request scripts and response handlers, in order; absent when none. */
   logs?: string[];
+  /** `.http` files: where the `>> path` / `>>! path` lines saved the response body (absolute files, in line order); absent when none was saved. */
+  saved?: { line: number; file: string }[];
 }
 
 /** What a `.http` request's scripts leave besides `client.global` values (session/http-file.ts): their tests (failed `client.assert`s and script errors included) and their `client.log` lines. */

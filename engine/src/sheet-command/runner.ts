@@ -78,6 +78,8 @@ export interface RequestResult {
   warnings: HookResults['warnings'];
   /** `.http` files: the `client.log` lines of its scripts (`SendOutput.logs`); absent when none. */
   logs?: string[];
+  /** `.http` files: where its `>> file` lines saved the body (`SendOutput.saved`); absent when none. */
+  saved?: { line: number; file: string }[];
   error?: RunError;
 }
 
@@ -303,6 +305,7 @@ export async function runFile(file: string, o: RunOptions): Promise<FileResult> 
         assertions: s.hooks.assertions,
         warnings: s.hooks.warnings,
         ...(s.logs ? { logs: s.logs } : {}),
+        ...(s.saved ? { saved: s.saved } : {}),
       });
       r.warnings = [...r.warnings, ...notes(node)];
       // run-hook forms read the values the request used (`vars`), as in Emacs's response buffer.

@@ -61,6 +61,13 @@ export type ResponseHandler =
   | { kind: 'inline'; source: string; line: number; endLine: number }
   | { kind: 'file'; path: string; line: number; endLine: number };
 
+/** A JetBrains `>> path` (`overwrite` false) or `>>! path` line below a `.http` request: save the response body (session/save-response.ts). */
+export interface SaveResponse {
+  path: string;
+  overwrite: boolean;
+  line: number;
+}
+
 export interface RequestNode {
   /** Upper-case method of the request line. */
   method: string;
@@ -83,6 +90,8 @@ export interface RequestNode {
   directives?: Directive[];
   /** `.http` only: response handlers (`> {% ... %}`, `> ./file.js`). */
   handlers?: ResponseHandler[];
+  /** `.http` only: the `>> path` / `>>! path` lines, in order: where the response body is saved. */
+  saveResponse?: SaveResponse[];
   /** `.http` only: JetBrains pre-request scripts (`< {% ... %}`, `< ./script.js` above the request line). */
   preScripts?: ResponseHandler[];
   /** `.http` only: the HTTP version written at the end of the request line, e.g. `HTTP/1.1`. */
