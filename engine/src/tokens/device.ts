@@ -8,7 +8,8 @@
 import * as oauth from 'oauth4webapi';
 import { EngineError } from '../errors.js';
 import { describeOrigin, type AuthOrigin, type OAuth2Config } from './config.js';
-import { clientAuth, tokenSetOf, type TokenSet } from './grants.js';
+import { clientAuth, fetchOption, tokenSetOf, type TokenSet } from './grants.js';
+import type { FetchLike } from '../http/fetch.js';
 
 function fail(origin: AuthOrigin, reason: string, what: string, hint: string, extra: Record<string, unknown> = {}): EngineError {
   return new EngineError('token-request-failed', `${describeOrigin(origin)}: ${what}; the request was not sent`, { line: origin.line, hint, details: { auth: origin.id, reason, ...extra } });
@@ -38,11 +39,11 @@ function sleep(ms: number, origin: AuthOrigin, signal?: AbortSignal): Promise<vo
  * @throws EngineError `token-request-failed` (reasons `unreachable`, `refused` with the
  *   endpoint's `error`, `expired`), `cancelled`.
  */
-export async function deviceFlow(c: OAuth2Config, origin: AuthOrigin, o: { notify: (line: string) => void; signal?: AbortSignal; now?: () => number }): Promise<TokenSet> {
+export async function deviceFlow(c: OAuth2Config, origin: AuthOrigin, o: { notify: (line: string) => void; signal?: AbortSignal; now?: () => number; fetch?: FetchLike }): Promise<TokenSet> {
   const as: oauth.AuthorizationServer = { issuer: new URL(c.tokenUrl).origin, token_endpoint: c.tokenUrl, device_authorization_endpoint: c.deviceAuthUrl! };
   const client: oauth.Client = { client_id: c.clientId };
   const insecure = c.tokenUrl.startsWith('http:') || c.deviceAuthUrl!.startsWith('http:') ? { [oauth.allowInsecureRequests]: true } : {};
-  const options = { ...insecure, ...(o.signal ? { signal: o.signal } : {}) };
+  const options = { ...insecure, ...fetchOption(o.fetch), ...(o.signal ? { signal: o.signal } : {}) };
   const params = new URLSearchParams(c.authParameters ?? []);
   if (c.scope) params.set('scope', c.scope);
   const now = o.now ?? Date.now;
@@ -50,6 +51,7 @@ export async function deviceFlow(c: OAuth2Config, origin: AuthOrigin, o: { notif
   try {
     device = await oauth.processDeviceAuthorizationResponse(as, client, await oauth.deviceAuthorizationRequest(as, client, clientAuth(c), params, options));
   } catch (e) {
+    if (e instanceof EngineError) throw e; // the connection settings' own (a bad proxy, CA file), before anything was sent
     if (o.signal?.aborted) throw new EngineError('cancelled', 'the device sign-in was cancelled', { line: origin.line });
     if (e instanceof oauth.ResponseBodyError) throw fail(origin, 'refused', `the device authorization endpoint answered ${e.status} ${e.error}${e.error_description ? `: ${e.error_description}` : ''}`, 'Check Device Auth URL, Client ID and Scope.', { error: e.error });
     throw fail(origin, 'unreachable', `cannot use the device authorization endpoint ${c.deviceAuthUrl} (${(e as { cause?: { code?: string } }).cause?.code ?? (e as Error).message})`, 'Is the identity provider running, and is Device Auth URL right?');
