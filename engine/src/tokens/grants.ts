@@ -14,7 +14,8 @@
  */
 import * as oauth from 'oauth4webapi';
 import { EngineError } from '../errors.js';
-import { describeOrigin, type AuthOrigin, type OAuth2Config } from './config.js';
+import { describeOrigin, secretsOf, type AuthOrigin, type OAuth2Config } from './config.js';
+import { maskSecrets } from '../mask.js';
 import type { AuthorizationResult } from './auth-code.js';
 import type { FetchLike } from '../http/fetch.js';
 import { transportError } from '../http/transport-error.js';
@@ -111,7 +112,7 @@ export async function requestToken(c: OAuth2Config, origin: AuthOrigin, opts: { 
   } catch (e) {
     if (e instanceof oauth.ResponseBodyError) {
       const desc = e.error_description ? `: ${e.error_description}` : '';
-      throw failed(origin, c, 'refused', `the token endpoint answered ${e.status} ${e.error}${desc} (grant ${what})`, hintFor(e.error), { error: e.error, ...(e.error_description ? { errorDescription: e.error_description } : {}), status: e.status });
+      throw failed(origin, c, 'refused', `the token endpoint answered ${e.status} ${e.error}${desc} (grant ${what})`, hintFor(e.error), { error: e.error, ...(e.error_description ? { errorDescription: e.error_description } : {}), status: e.status }, opts.refreshToken ? [opts.refreshToken] : []);
     }
     if (e instanceof oauth.WWWAuthenticateChallengeError) {
       throw failed(origin, c, 'refused', `the token endpoint answered ${e.status} with a WWW-Authenticate challenge (grant ${what})`, 'Check Client ID, Client Secret and Client Credentials (basic, in body, none).', { status: e.status });
@@ -141,6 +142,12 @@ function hintFor(error: string): string {
   return 'See the identity provider\'s error above; fix the auth configuration in the environment file.';
 }
 
-function failed(origin: AuthOrigin, c: OAuth2Config, reason: string, what: string, hint: string, extra: Record<string, unknown> = {}): EngineError {
-  return new EngineError('token-request-failed', `${describeOrigin(origin)}: ${what}; the request was not sent`, { line: origin.line, hint, details: { auth: origin.id, reason, tokenUrl: c.tokenUrl, ...extra } });
+/**
+ * The `token-request-failed` error; the client secret and password masked in all of it (an
+ * identity provider's `error_description` may echo them, as it may a refresh token: `more`).
+ */
+function failed(origin: AuthOrigin, c: OAuth2Config, reason: string, what: string, hint: string, extra: Record<string, unknown> = {}, more: string[] = []): EngineError {
+  const secrets = [...secretsOf(c), ...more];
+  const m = maskSecrets({ message: `${describeOrigin(origin)}: ${what}; the request was not sent`, hint, details: { auth: origin.id, reason, tokenUrl: c.tokenUrl, ...extra } }, secrets);
+  return new EngineError('token-request-failed', m.message, { line: origin.line, hint: m.hint, details: m.details });
 }
