@@ -10,14 +10,23 @@
  * answer handed on as the global `Response` class, which oauth4webapi checks with `instanceof`.
  */
 import { fetch as undiciFetch, type RequestInit as UndiciInit } from 'undici';
-import { chooseClientCert } from './client-cert.js';
+import { chooseClientCert, type ClientCertOptions } from './client-cert.js';
 import { dispatcherFor } from './dispatchers.js';
-import { chooseProxy } from './proxy.js';
-import type { SendOptions } from './send.js';
-import { chooseTrust } from './trust.js';
+import { chooseProxy, type ProxyOptions } from './proxy.js';
+import { chooseTrust, type TrustOptions } from './trust.js';
 
-/** The connection options of `send` a fetch takes: each as `SendOptions` documents it. */
-export type FetchConnection = Pick<SendOptions, 'proxy' | 'trust' | 'insecure' | 'clientCert' | 'unixSocket' | 'timeoutMs' | 'connectTimeoutMs'>;
+/** The connection options of `send` a fetch takes: each as send.ts `SendOptions` documents it. */
+export interface FetchConnection {
+  proxy?: ProxyOptions;
+  trust?: TrustOptions;
+  /** Skip the server's certificate verification (curl's -k). */
+  insecure?: boolean;
+  clientCert?: ClientCertOptions;
+  unixSocket?: string;
+  /** ms; bounds connecting too (dispatchers.ts `effectiveConnectTimeout`). */
+  timeoutMs?: number;
+  connectTimeoutMs?: number;
+}
 
 /** A `fetch` of the shape oauth4webapi's `customFetch` calls (URL as a string, its own init). */
 export type FetchLike = (url: string, init: RequestInit) => Promise<Response>;

@@ -16,7 +16,7 @@ import { cacheKey } from '../tokens/cache.js';
 import { httpyacOAuth2, type HttpyacOAuth2 } from '../resolve/http-auth.js';
 import { httpReferences } from '../resolve/http-vars.js';
 import { substitutedDirectives, type SubstitutedDirective } from '../sheet/connection-tags.js';
-import type { FetchLike } from '../http/fetch.js';
+import type { FetchLike } from '../http/send.js';
 
 /**
  * How a request's token requests connect: a `fetch` for the request's connection directives

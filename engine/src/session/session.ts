@@ -13,8 +13,7 @@ import { parseForFile, syntaxChoice, withSyntaxHint } from '../http-file/index.j
 import type { Sheet } from '../sheet/ast.js';
 import { IncrementalSheetParser } from '../sheet/incremental.js';
 import { expandPath, resolveRequest, visibleVars, type EvalLisp, type LispDecl } from '../resolve/resolve.js';
-import { MAX_BUFFERED_BODY, SinkError } from '../http/send.js';
-import { fetchWith } from '../http/fetch.js';
+import { fetchWith, MAX_BUFFERED_BODY, SinkError } from '../http/send.js';
 import { exchange as sendExchange, type SinkHead } from './exchange.js';
 import { FileJar } from './jar.js';
 import { wantsHttp2 } from './tls-settings.js';

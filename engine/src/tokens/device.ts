@@ -10,7 +10,7 @@ import { EngineError } from '../errors.js';
 import { describeOrigin, secretsOf, type AuthOrigin, type OAuth2Config } from './config.js';
 import { maskSecrets } from '../mask.js';
 import { clientAuth, fetchOption, tokenSetOf, type TokenSet } from './grants.js';
-import type { FetchLike } from '../http/fetch.js';
+import type { FetchLike } from '../http/send.js';
 
 /** The `token-request-failed` error, the client secret masked in all of it (an `error_description` may echo it). */
 function fail(origin: AuthOrigin, c: OAuth2Config, reason: string, what: string, hint: string, extra: Record<string, unknown> = {}): EngineError {

@@ -17,8 +17,7 @@ import { EngineError } from '../errors.js';
 import { describeOrigin, secretsOf, type AuthOrigin, type OAuth2Config } from './config.js';
 import { maskSecrets } from '../mask.js';
 import type { AuthorizationResult } from './auth-code.js';
-import type { FetchLike } from '../http/fetch.js';
-import { transportError } from '../http/transport-error.js';
+import { transportError, type FetchLike } from '../http/send.js';
 
 /** How token requests connect: a `fetch` (`fetch`) in place of Node's, for oauth4webapi's `customFetch`. */
 export function fetchOption(fetch: FetchLike | undefined): { [oauth.customFetch]?: FetchLike } {

@@ -12,7 +12,7 @@ import { describeOrigin, readAuthConfig, secretsOf, type AuthConfig, type AuthOr
 import { requestToken, type TokenSet } from './grants.js';
 import { signIn } from './auth-code.js';
 import { deviceFlow } from './device.js';
-import { fetchWith, type FetchLike } from '../http/fetch.js';
+import { fetchWith, type FetchLike } from '../http/send.js';
 
 /** A token is taken as expired this long before its `expires_in` says (clock skew, time in flight), ms. */
 export const EXPIRY_SKEW_MS = 30_000;
