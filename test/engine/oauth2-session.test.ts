@@ -289,6 +289,16 @@ describe('errors: located, nothing sent to the API', () => {
     expect(JSON.stringify(e) + e.message).not.toContain('TOPSECRET');
   });
 
+  it('an error_description that echoes the client secret or the password: masked in the message and details', async () => {
+    writeEnvFiles(dir, withBase(auth({ 'Grant Type': 'Password', 'Client Secret': 'TOPSECRET', Username: 'ann', Password: 'hunter22' })));
+    idp.failNext(400, { error: 'invalid_grant', error_description: 'client TOPSECRET may not use password hunter22' });
+    const e = await fails(bearer);
+    expect(e.code).toBe('token-request-failed');
+    expect(e.message).toContain('400 invalid_grant: client **** may not use password ****');
+    expect(JSON.stringify(e.details)).toContain('client **** may not use password ****');
+    expect(JSON.stringify(e) + e.message + e.hint).not.toMatch(/TOPSECRET|hunter22/);
+  });
+
   it('an answer with no access_token', async () => {
     writeEnvFiles(dir, withBase(auth({ 'Grant Type': 'Client Credentials' })));
     idp.failNext(200, { token_type: 'Bearer' });

@@ -48,3 +48,14 @@ EOF
   [ -z "$output" ]
   [[ $stderr == *'no auth configuration "nope" (environment dev'*'known: svc'* ]]
 }
+
+@test "rest --env -v: the auth token is masked in the > lines, sent whole on the wire" {
+  project
+  run --separate-stderr rsh 'rest --env dev >/dev/null; GET /echo/v -v -H "Authorization: Bearer {{\$auth.token(\"svc\")}}"'
+  [ "$status" -eq 0 ]
+  local sent
+  sent=$(jq -r .headers.authorization <<<"$output")
+  [[ $sent == "Bearer ey"* ]]
+  [[ $stderr == *'> Authorization: Bearer ****'* ]]
+  [[ $stderr != *"${sent#Bearer }"* ]]
+}

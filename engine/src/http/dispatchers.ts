@@ -62,6 +62,17 @@ class GroupedProxyAgent extends ProxyAgent {
   }
 }
 
+/**
+ * Headers as undici's flat array form, from the array form (send.ts) or the object form
+ * (undici's fetch: http/fetch.ts), repeated names of the object form (arrays) kept.
+ */
+function flat(headers: unknown): string[] {
+  if (Array.isArray(headers)) return [...(headers as string[])];
+  if (!headers || typeof headers !== 'object') return [];
+  const pairs: [string, unknown][] = Symbol.iterator in headers ? [...(headers as Iterable<[string, unknown]>)] : Object.entries(headers);
+  return pairs.flatMap(([n, v]) => (Array.isArray(v) ? v.flatMap((x) => [n, String(x)]) : v === undefined ? [] : [n, String(v)]));
+}
+
 /** http:// URLs through a proxy: requests in absolute form on a keep-alive pool to the proxy. */
 class ForwardProxy {
   private readonly agent: Agent;
@@ -73,7 +84,7 @@ class ForwardProxy {
   }
   dispatch(opts: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean {
     const target = new URL(String(opts.origin));
-    const headers = Array.isArray(opts.headers) ? [...(opts.headers as string[])] : [];
+    const headers = flat(opts.headers);
     if (!headers.some((h, i) => i % 2 === 0 && h.toLowerCase() === 'host')) headers.push('Host', target.host);
     if (this.proxy.auth) headers.push('Proxy-Authorization', this.proxy.auth);
     return this.agent.dispatch({ ...opts, origin: this.proxy.origin, path: target.origin + opts.path, headers }, handler);

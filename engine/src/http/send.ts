@@ -32,6 +32,7 @@ export type { BodyStream } from './request-body.js';
 export { MAX_REDIRECTS } from './redirects.js';
 export { CURL_EXIT, transportError } from './transport-error.js';
 export { closeConnections, CONNECT_TIMEOUT_MS } from './dispatchers.js';
+export { fetchWith, type FetchConnection, type FetchLike } from './fetch.js';
 export { chooseProxy, PROXY_VARIABLES, type ProxyOptions } from './proxy.js';
 export { CA_VARIABLES, type TrustOptions } from './trust.js';
 export { pickClientCert, splitCertArg, type ClientCertOptions, type ClientCertSpec } from './client-cert.js';

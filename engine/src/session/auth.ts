@@ -14,6 +14,17 @@ import { TokenStore, type AuthTokens, type CheckedConfig, type TokenOptions } fr
 import { readHttpyacConfig } from '../tokens/config.js';
 import { cacheKey } from '../tokens/cache.js';
 import { httpyacOAuth2, type HttpyacOAuth2 } from '../resolve/http-auth.js';
+import { httpReferences } from '../resolve/http-vars.js';
+import { substitutedDirectives, type SubstitutedDirective } from '../sheet/connection-tags.js';
+import type { FetchLike } from '../http/send.js';
+
+/**
+ * How a request's token requests connect: a `fetch` for the request's connection directives
+ * (`# @proxy`, `# @cacert`, `# @insecure`, `# @cert`, ... substituted as the request's own
+ * will be) over the session's settings (session.ts builds it with connection.ts `connectionSend`
+ * and ../http/fetch.ts `fetchWith`). Called only when a token is requested.
+ */
+export type TokenConnect = (directives: SubstitutedDirective[]) => FetchLike;
 
 /** The request's templates: URL, header values, body text or file names, directive values. */
 function templatesOf(node: RequestNode): string[] {
@@ -38,8 +49,8 @@ export class SessionAuth {
   notify?: (line: string) => void;
 
   /** {@link withAuthTokens} with this session's store and options; the secrets are remembered. */
-  async prepare(sheet: Sheet, node: RequestNode, ctx: HttpVarContext, file: string | undefined, signal?: AbortSignal): Promise<{ ctx: HttpVarContext; secrets: string[]; warnings: string[] }> {
-    const r = await withAuthTokens(sheet, node, ctx, this.store, file, { ...(signal ? { signal } : {}), interactive: this.interactive, ...(this.notify ? { notify: this.notify } : {}) });
+  async prepare(sheet: Sheet, node: RequestNode, ctx: HttpVarContext, file: string | undefined, signal?: AbortSignal, connect?: TokenConnect): Promise<{ ctx: HttpVarContext; secrets: string[]; warnings: string[] }> {
+    const r = await withAuthTokens(sheet, node, ctx, this.store, file, { ...(signal ? { signal } : {}), ...(connect ? { connect } : {}), interactive: this.interactive, ...(this.notify ? { notify: this.notify } : {}) });
     for (const x of r.secrets) this.secrets.add(x);
     return r;
   }
@@ -47,12 +58,13 @@ export class SessionAuth {
 
 /**
  * `ctx` with the tokens `node` needs (`authTokens`), and what must be masked.
+ * @param extra.connect how the token requests connect ({@link TokenConnect}); default Node's fetch.
  * @returns `ctx` itself when the request needs none; `secrets`: the client secrets, passwords
  *   and tokens involved; `warnings`: a token file that could not be written.
  * @throws EngineError `unknown-auth`, `bad-auth-config`, `token-request-failed`, `cancelled`,
  *   `unknown-variable` (a `{{...}}` in a configuration value), each at the request's line.
  */
-export async function withAuthTokens(sheet: Sheet, node: RequestNode, ctx: HttpVarContext, store: TokenStore, file: string | undefined, extra: Pick<TokenOptions, 'signal' | 'interactive' | 'notify'> = {}): Promise<{ ctx: HttpVarContext; secrets: string[]; warnings: string[] }> {
+export async function withAuthTokens(sheet: Sheet, node: RequestNode, ctx: HttpVarContext, store: TokenStore, file: string | undefined, extra: Pick<TokenOptions, 'signal' | 'interactive' | 'notify'> & { connect?: TokenConnect } = {}): Promise<{ ctx: HttpVarContext; secrets: string[]; warnings: string[] }> {
   // File variables are file-wide; the last declaration wins (as resolve-http.ts reads them).
   const fileVars = new Map(ctx.fileVars ?? []);
   for (const v of sheet.vars) fileVars.set(v.name, v.value);
@@ -73,7 +85,10 @@ export async function withAuthTokens(sheet: Sheet, node: RequestNode, ctx: HttpV
   const tokens = new Map<string, { token: string; idToken?: string }>();
   const secrets: string[] = [];
   const warnings: string[] = [];
-  const o: TokenOptions = { ...extra, sub: (t: string) => substituteHttp(t, c, node.line), line: node.line };
+  const { connect, ...rest } = extra;
+  // The token requests connect as the request will: its directives, substituted by the same pass.
+  const fetch: FetchLike | undefined = connect && ((url, init) => connect(substitutedDirectives(node.directives, (t, line) => substituteHttp(t, c, line), (t) => httpReferences(t).map((n) => `{{${n}}}`)))(url, init));
+  const o: TokenOptions = { ...rest, ...(fetch ? { fetch } : {}), sub: (t: string) => substituteHttp(t, c, node.line), line: node.line };
   const keep = (key: string, got: AuthTokens) => {
     tokens.set(key, got);
     secrets.push(...got.secrets);

@@ -21,8 +21,9 @@ import { isEngineError } from '../errors.js';
 /** Header names whose values are credentials. */
 export const SECRET_HEADERS = ['authorization', 'proxy-authorization', 'cookie'];
 
-/** What a masked credential reads as. */
-export const MASK = '****';
+// What a masked credential reads as, and secrets masked in any text: ../mask.ts (also used by tokens/).
+import { MASK, maskSecrets } from '../mask.js';
+export { MASK, maskSecrets };
 
 /** A body above this size is not kept in history.sheet (a comment says so). */
 export const HISTORY_BODY_MAX = 64 * 1024;
@@ -50,24 +51,6 @@ export function maskHeader([name, value]: Header): Header {
 /** The URL with the password of its user part masked (`http://me:****@host/`). */
 export function maskUrl(url: string): string {
   return url.replace(/^([A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#@:]*:)[^/?#@]*@/, `$1${MASK}@`);
-}
-
-/**
- * `value` (a string, or plain data holding strings) with every occurrence of each of `secrets`
- * replaced by {@link MASK}: the client secrets, passwords and tokens of `{{$auth.token}}`
- * (session/auth.ts), as hurl's `--secret` hides its values. Secrets shorter than 4 characters
- * are left alone (they would mask ordinary text). Other values are returned as they are.
- */
-export function maskSecrets<T>(value: T, secrets: Iterable<string>): T {
-  const list = [...new Set(secrets)].filter((s) => s.length >= 4).sort((a, b) => b.length - a.length);
-  if (!list.length) return value;
-  const walk = (v: unknown): unknown => {
-    if (typeof v === 'string') return list.reduce((t, s) => (t.includes(s) ? t.split(s).join(MASK) : t), v);
-    if (Array.isArray(v)) return v.map(walk);
-    if (v && typeof v === 'object' && Object.getPrototypeOf(v) === Object.prototype) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]));
-    return v;
-  };
-  return walk(value) as T;
 }
 
 /** The request with its credentials masked. */

@@ -13,7 +13,7 @@ import { parseForFile, syntaxChoice, withSyntaxHint } from '../http-file/index.j
 import type { Sheet } from '../sheet/ast.js';
 import { IncrementalSheetParser } from '../sheet/incremental.js';
 import { expandPath, resolveRequest, visibleVars, type EvalLisp, type LispDecl } from '../resolve/resolve.js';
-import { MAX_BUFFERED_BODY, SinkError } from '../http/send.js';
+import { fetchWith, MAX_BUFFERED_BODY, SinkError } from '../http/send.js';
 import { exchange as sendExchange, type SinkHead } from './exchange.js';
 import { FileJar } from './jar.js';
 import { wantsHttp2 } from './tls-settings.js';
@@ -192,7 +192,9 @@ export class Session {
     // A look-up (Eldoc) runs no pre-request script and evaluates no `:=` form.
     const pre = ctx && !lookup ? await beforeHttp(sheet, node, ctx, file, this.overrides, this.http, local.handlerTimeoutMs) : undefined;
     // `{{$auth.token("id")}}`: the tokens are obtained before the pass (auth.ts); a look-up obtains none.
-    const auth = pre ? await this.auth.prepare(sheet, node, pre.ctx, file, signal) : undefined;
+    // The token requests connect as the request will: its directives over the settings (connection.ts).
+    const connect = (directives: ConnectionInput['node']['directives']) => fetchWith(connectionSend(this.connection(p, s, { node, directives, http: pre!.ctx })));
+    const auth = pre ? await this.auth.prepare(sheet, node, pre.ctx, file, signal, connect) : undefined;
     const http = auth?.ctx ?? ctx;
     const resolved = await resolveRequest(sheet, node, {
       overrides: http ? undefined : this.overrides,

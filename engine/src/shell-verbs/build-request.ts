@@ -82,6 +82,8 @@ export interface Built {
   typedPath: string;
   /** The Cookie header of -b NAME=VALUE (the same object as in `request.headers`), if any. */
   cookies?: Header;
+  /** The tokens `{{$auth.token("id")}}` put in the request (`rest --env`): masked in -v (run.ts). */
+  secrets: string[];
 }
 
 /** Parse the argument vector and build the request (no I/O but reading body files). */
@@ -100,10 +102,12 @@ export async function buildRequest(input: BuildInput): Promise<Built> {
   let rest = taken.rest;
   let p = pArg;
   let bodyArg = bodyArgIn;
+  const secrets: string[] = [];
   if (flags.env !== undefined) {
     // rest --env NAME: {{...}} in the path, queries, body argument and option words (src/shell-verbs/env.ts).
     const ctx = await envContextFor(shellEnvironment(input.cwd, flags.env), [p, bodySrc === 'arg' ? bodyArg : '', ...flags.queries, ...rest]);
     const sub = (t: string) => substituteEnv(t, ctx);
+    for (const t of ctx.authTokens?.values() ?? []) secrets.push(t.token, ...(t.idToken ? [t.idToken] : []));
     p = sub(p);
     if (bodySrc === 'arg') bodyArg = sub(bodyArg);
     flags.queries = flags.queries.map(sub);
@@ -222,7 +226,7 @@ export async function buildRequest(input: BuildInput): Promise<Built> {
   const resolveFile = (f: string) => path.resolve(input.cwd, f);
   const cookieLoad = [cookieFile, ...opts.cookieFiles.map(resolveFile)].filter((f) => f !== '');
   const cookieSave = opts.cookieJar !== undefined ? resolveFile(opts.cookieJar) : cookieFile;
-  return { request, bodyStream, own, opts, flags, cookieLoad, cookieSave, cookieFile, typedPath: pArg, cookies };
+  return { request, bodyStream, own, opts, flags, cookieLoad, cookieSave, cookieFile, typedPath: pArg, cookies, secrets };
 }
 
 /** The request with a file body's name made absolute (a sheet is read from anywhere). */

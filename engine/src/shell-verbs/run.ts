@@ -25,6 +25,7 @@ import { rememberPath } from '../session/history.js';
 import { requestToSheet } from '../sheet/write.js';
 import { buildRequest, fileBodyAbsolute, withPipedBody, type BuildInput, type Built } from './build-request.js';
 import { headerBlock, statusLine } from '../session/trace.js';
+import { maskSecrets } from '../mask.js';
 import { exchange, type SinkHead } from '../session/exchange.js';
 import { openCallJar } from '../session/jar.js';
 import { CALLER_VARIABLES } from './caller-env.js';
@@ -158,7 +159,8 @@ async function runCall(input: RunInput, out: RunOutput, outputs: Outputs, err: (
       ...(b.flags.historyFile ? { history: { file: b.flags.historyFile, secrets: b.flags.historySecrets, as: fileBodyAbsolute(withAuthLine(b, b.request), input.cwd) } } : {}),
       warn,
       sink: route,
-      ...(b.opts.verbose ? { trace: err, traceConnection: { socketPath: b.opts.unixSocket, http2: b.opts.http2 } } : {}),
+      // -v: the tokens of `{{$auth.token}}` masked, as hurl's --secret (docs/shell.md); other credentials shown, as curl -v.
+      ...(b.opts.verbose ? { trace: b.secrets.length ? (lines: string) => err(maskSecrets(lines, b.secrets)) : err, traceConnection: { socketPath: b.opts.unixSocket, http2: b.opts.http2 } } : {}),
       ...(viaCurl
         ? { viaCurl: { extraArgs: [...curlSessionArgs(b, timeoutMs), ...b.opts.unknown], bodyStream: b.bodyStream, cwd: input.cwd, pathEnv: input.pathEnv, callerVars: Object.fromEntries(CALLER_VARIABLES.map((n) => [n, callerEnv[n]])), writeOut: (t: Buffer) => outputs.stdout.write(t) } }
         : { jar: openCallJar(b.cookieLoad, b.cookieSave, b.opts.junkSession) }),

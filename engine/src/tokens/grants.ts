@@ -7,14 +7,22 @@
  *   `none`: `client_id` in the form.
  * - `scope` when the configuration has one, and the `Custom Request Parameters` meant for the
  *   token request.
- * The token endpoint is reached with Node's fetch (undici), not through the session's proxy or
- * CA settings (docs/networks.md, "OAuth2 token requests"). Plain `http://` token URLs are
- * allowed, as JetBrains allows them (local identity providers).
+ * The token endpoint is reached with the caller's `fetch` (the session's: its proxy, CA file,
+ * `-k` and client certificate, ../http/fetch.ts; docs/networks.md, "OAuth2 token requests"),
+ * else Node's. Plain `http://` token URLs are allowed, as JetBrains allows them (local
+ * identity providers).
  */
 import * as oauth from 'oauth4webapi';
 import { EngineError } from '../errors.js';
-import { describeOrigin, type AuthOrigin, type OAuth2Config } from './config.js';
+import { describeOrigin, secretsOf, type AuthOrigin, type OAuth2Config } from './config.js';
+import { maskSecrets } from '../mask.js';
 import type { AuthorizationResult } from './auth-code.js';
+import { transportError, type FetchLike } from '../http/send.js';
+
+/** How token requests connect: a `fetch` (`fetch`) in place of Node's, for oauth4webapi's `customFetch`. */
+export function fetchOption(fetch: FetchLike | undefined): { [oauth.customFetch]?: FetchLike } {
+  return fetch ? { [oauth.customFetch]: fetch } : {};
+}
 
 /** What a token endpoint gave. */
 export interface TokenSet {
@@ -56,16 +64,18 @@ function issuerOf(idToken: unknown): string | undefined {
  * endpoint vouches for it, OpenID Connect Core 3.1.3.7 item 6): its own `iss` is taken as the
  * issuer for oauth4webapi's claim checks (`aud` must name the Client ID, `exp`, `iat`).
  * @param now the clock, ms since the epoch.
- * @throws EngineError `token-request-failed` (details.reason: `unreachable`, `refused` with
+ * @param fetch how to connect (../http/fetch.ts `fetchWith`); default Node's fetch.
+ * @throws EngineError `bad-proxy`, `bad-ca-file`, `bad-client-cert` from `fetch`, before anything is sent;
+ *   `token-request-failed` (details.reason: `unreachable`, `refused` with
  *   the endpoint's `error` and `error_description`, `bad-answer` for an answer that is not a
  *   token: no `access_token`, not JSON, an unknown `token_type`), `cancelled` when `signal` aborts.
  */
-export async function requestToken(c: OAuth2Config, origin: AuthOrigin, opts: { refreshToken?: string; authorization?: AuthorizationResult; signal?: AbortSignal; now?: () => number; timeoutMs?: number } = {}): Promise<TokenSet> {
+export async function requestToken(c: OAuth2Config, origin: AuthOrigin, opts: { refreshToken?: string; authorization?: AuthorizationResult; signal?: AbortSignal; now?: () => number; timeoutMs?: number; fetch?: FetchLike } = {}): Promise<TokenSet> {
   const as: oauth.AuthorizationServer = { issuer: new URL(c.tokenUrl).origin, token_endpoint: c.tokenUrl };
   const client: oauth.Client = { client_id: c.clientId };
   const timeout = AbortSignal.timeout(opts.timeoutMs ?? TOKEN_TIMEOUT_MS);
   const signal = opts.signal ? AbortSignal.any([opts.signal, timeout]) : timeout;
-  const options = { signal, ...(c.tokenUrl.startsWith('http:') ? { [oauth.allowInsecureRequests]: true } : {}) };
+  const options = { signal, ...fetchOption(opts.fetch), ...(c.tokenUrl.startsWith('http:') ? { [oauth.allowInsecureRequests]: true } : {}) };
   const params = new URLSearchParams();
   if (c.scope) params.set('scope', c.scope);
   for (const [k, v] of c.tokenParameters) params.append(k, v);
@@ -84,10 +94,14 @@ export async function requestToken(c: OAuth2Config, origin: AuthOrigin, opts: { 
       response = await oauth.genericTokenEndpointRequest(as, client, clientAuth(c), 'password', params, options);
     } else response = await oauth.clientCredentialsGrantRequest(as, client, clientAuth(c), params, options);
   } catch (e) {
+    if (e instanceof EngineError) throw new EngineError(e.code, `${describeOrigin(origin)}: ${e.message}`, { line: e.line ?? origin.line, hint: e.hint, details: e.details, cause: e });
     if (opts.signal?.aborted) throw new EngineError('cancelled', 'the token request was cancelled', { line: origin.line });
     const cause = (e as { cause?: { code?: string; message?: string } }).cause;
-    const why = timeout.aborted ? `no answer within ${(opts.timeoutMs ?? TOKEN_TIMEOUT_MS) / 1000} s` : (cause?.code ?? cause?.message ?? (e as Error).message);
-    throw failed(origin, c, 'unreachable', `cannot reach the token endpoint ${c.tokenUrl} (${why})`, 'Is the identity provider running, and is Token URL right?');
+    // A certificate the token endpoint's TLS could not be verified with: said and hinted as for any request (../http/transport-error.ts).
+    const tlsError = cause && !timeout.aborted ? transportError(cause, c.tokenUrl, { timedOut: false, cancelled: false }) : undefined;
+    const tls = tlsError?.code === 'tls-error' ? tlsError : undefined;
+    const why = timeout.aborted ? `no answer within ${(opts.timeoutMs ?? TOKEN_TIMEOUT_MS) / 1000} s` : tls ? tls.message.slice(c.tokenUrl.length + 2) : (cause?.code ?? cause?.message ?? (e as Error).message);
+    throw failed(origin, c, 'unreachable', `cannot reach the token endpoint ${c.tokenUrl} (${why})`, tls ? `${tls.hint} In a request: # @cacert FILE or # @insecure.` : 'Is the identity provider running, and is Token URL right?');
   }
   try {
     const peek = (await response.clone().json().catch(() => undefined)) as { id_token?: unknown } | undefined;
@@ -97,7 +111,7 @@ export async function requestToken(c: OAuth2Config, origin: AuthOrigin, opts: { 
   } catch (e) {
     if (e instanceof oauth.ResponseBodyError) {
       const desc = e.error_description ? `: ${e.error_description}` : '';
-      throw failed(origin, c, 'refused', `the token endpoint answered ${e.status} ${e.error}${desc} (grant ${what})`, hintFor(e.error), { error: e.error, ...(e.error_description ? { errorDescription: e.error_description } : {}), status: e.status });
+      throw failed(origin, c, 'refused', `the token endpoint answered ${e.status} ${e.error}${desc} (grant ${what})`, hintFor(e.error), { error: e.error, ...(e.error_description ? { errorDescription: e.error_description } : {}), status: e.status }, opts.refreshToken ? [opts.refreshToken] : []);
     }
     if (e instanceof oauth.WWWAuthenticateChallengeError) {
       throw failed(origin, c, 'refused', `the token endpoint answered ${e.status} with a WWW-Authenticate challenge (grant ${what})`, 'Check Client ID, Client Secret and Client Credentials (basic, in body, none).', { status: e.status });
@@ -127,6 +141,12 @@ function hintFor(error: string): string {
   return 'See the identity provider\'s error above; fix the auth configuration in the environment file.';
 }
 
-function failed(origin: AuthOrigin, c: OAuth2Config, reason: string, what: string, hint: string, extra: Record<string, unknown> = {}): EngineError {
-  return new EngineError('token-request-failed', `${describeOrigin(origin)}: ${what}; the request was not sent`, { line: origin.line, hint, details: { auth: origin.id, reason, tokenUrl: c.tokenUrl, ...extra } });
+/**
+ * The `token-request-failed` error; the client secret and password masked in all of it (an
+ * identity provider's `error_description` may echo them, as it may a refresh token: `more`).
+ */
+function failed(origin: AuthOrigin, c: OAuth2Config, reason: string, what: string, hint: string, extra: Record<string, unknown> = {}, more: string[] = []): EngineError {
+  const secrets = [...secretsOf(c), ...more];
+  const m = maskSecrets({ message: `${describeOrigin(origin)}: ${what}; the request was not sent`, hint, details: { auth: origin.id, reason, tokenUrl: c.tokenUrl, ...extra } }, secrets);
+  return new EngineError('token-request-failed', m.message, { line: origin.line, hint: m.hint, details: m.details });
 }

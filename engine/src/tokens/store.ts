@@ -12,6 +12,7 @@ import { describeOrigin, readAuthConfig, secretsOf, type AuthConfig, type AuthOr
 import { requestToken, type TokenSet } from './grants.js';
 import { signIn } from './auth-code.js';
 import { deviceFlow } from './device.js';
+import { fetchWith, type FetchLike } from '../http/send.js';
 
 /** A token is taken as expired this long before its `expires_in` says (clock skew, time in flight), ms. */
 export const EXPIRY_SKEW_MS = 30_000;
@@ -35,6 +36,13 @@ export interface TokenOptions {
   signal?: AbortSignal;
   /** The clock, ms since the epoch. */
   now?: () => number;
+  /**
+   * How the token and device requests connect (../http/fetch.ts `fetchWith` of the session's
+   * settings and the request's directives); default `fetchWith({})`: curl's rules on this
+   * process's environment (`http_proxy`, `NO_PROXY`, `CURL_CA_BUNDLE`, ...), for `sheet auth
+   * login` and the shell verbs.
+   */
+  fetch?: FetchLike;
   /** The token files' directory (default cache.ts `tokenDir()`). */
   dir?: string;
   /** Ask for a new token even when one is cached (`sheet auth login`). */
@@ -145,7 +153,8 @@ export class TokenStore {
       this.memo.set(key, old);
       return { token: old };
     }
-    const opts = { ...(o.signal ? { signal: o.signal } : {}), now };
+    const fetch = o.fetch ?? fetchWith({});
+    const opts = { ...(o.signal ? { signal: o.signal } : {}), fetch, now };
     let set: TokenSet | undefined;
     if (old?.refreshToken) {
       try {
@@ -169,7 +178,7 @@ export class TokenStore {
           details: { auth: origin.id, reason: 'not-interactive', files: origin.files },
         });
       }
-      if (device) set = await deviceFlow(config, origin, { notify: o.notify!, ...(o.signal ? { signal: o.signal } : {}), now });
+      if (device) set = await deviceFlow(config, origin, { notify: o.notify!, ...(o.signal ? { signal: o.signal } : {}), fetch, now });
     }
     if (!set && config.grant === 'Authorization Code') {
       const env = o.env ?? process.env;
