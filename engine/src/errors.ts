@@ -41,6 +41,11 @@ export type ErrorCode =
   | 'bad-client-cert'
   | 'bad-netrc'
   | 'bad-auth'
+  // gRPC (engine/src/grpc/)
+  | 'bad-proto'
+  | 'unknown-grpc-method'
+  | 'bad-grpc-message'
+  | 'no-reflection'
   // OAuth2 and token auth (engine/src/tokens/): nothing was sent to the API
   | 'unknown-auth'
   | 'bad-auth-config'

@@ -5,7 +5,8 @@
  *   regular expression; without REGEXP, presence only);
  * - `-> expect-jq EXPR`: jq (the system jq through node-jq, as `jq-set-var`) prints `true`;
  * - `-> expect-body REGEXP`: the body text matches;
- * - `-> expect-time < 500`: the exchange's duration in ms (`<`, `<=`, `>`, `>=`, `=`; default `<`).
+ * - `-> expect-time < 500`: the exchange's duration in ms (`<`, `<=`, `>`, `>=`, `=`; default `<`);
+ * - `-> expect-grpc-status OK` (a name or code, or several): a GRPC request's status (../grpc/status.ts).
  * Any of them ends in the word `retry` to be retryable (`-> expect-status 200 retry`): `sheet
  * run --retry N` sends the request again while it fails (sheet-command/retry.ts); elsewhere it is an
  * ordinary assertion.
@@ -19,6 +20,7 @@ import type { Assertion } from './results.js';
 import { HTTPYAC_ASSERT, checkHttpyacAssert, evaluateHttpyacAssert } from './httpyac-assert.js';
 
 import type { ExpectContext } from './results.js';
+import { grpcStatusCode, grpcStatusName } from '../grpc/status.js';
 export type { ExpectContext };
 
 /** The assertion hooks, for `HOOK_TYPES` (C-c C-i). */
@@ -27,6 +29,7 @@ export const EXPECT_TYPES = [
   { name: 'expect-header', args: 'Name [REGEXP]', doc: 'Assert the header is present and its value matches the regular expression.' },
   { name: 'expect-jq', args: '<jq expression>', doc: 'Assert the jq expression prints true on the response body.' },
   { name: 'expect-body', args: 'REGEXP', doc: 'Assert the response body matches the regular expression.' },
+  { name: 'expect-grpc-status', args: 'OK | NOT_FOUND | 5 [retry]', doc: 'Assert the gRPC status of a GRPC request (a name or a code, or any of several); without it a status other than OK fails the request.' },
   { name: 'expect-time', args: '< 500', doc: 'Assert the exchange took less than (<, <=, >, >=, =) that many ms.' },
 ];
 
@@ -105,6 +108,13 @@ export async function evaluateExpect(hook: HookNode, ctx: ExpectContext, jq: (fi
         const ok = wanted.some((w) => (/xx$/i.test(w) ? w[0] === code[0] : w === code));
         return result(ok, ok ? statusLine : `${statusLine}: ${excerpt(ctx.bodyText)}`);
       }
+      case 'expect-grpc-status': {
+        const wanted = grpcStatuses(h.args);
+        if (!wanted) return bad(hook, at, GRPC_STATUS_WANTED);
+        // A gRPC exchange's status is its gRPC code (session/grpc.ts).
+        const ok = wanted.includes(ctx.status);
+        return result(ok, ok ? grpcStatusName(ctx.status) : `${ctx.statusText || grpcStatusName(ctx.status)}: ${excerpt(ctx.bodyText)}`);
+      }
       case 'expect-header': {
         const m = /^(\S+)(?:\s+([\s\S]+))?$/.exec(h.args.trim());
         if (!m) return bad(hook, at, 'a header name and an optional regular expression: -> expect-header Content-Type json');
@@ -148,6 +158,14 @@ export async function evaluateExpect(hook: HookNode, ctx: ExpectContext, jq: (fi
   }
 }
 
+const GRPC_STATUS_WANTED = 'a gRPC status name or code (OK, NOT_FOUND, 5), or several';
+
+/** `OK NOT_FOUND` as codes, or undefined when a word names no gRPC status. */
+function grpcStatuses(args: string): number[] | undefined {
+  const words = args.split(/[\s,|]+/).filter(Boolean).map(grpcStatusCode);
+  return words.length && words.every((w) => w !== undefined) ? (words as number[]) : undefined;
+}
+
 function bad(h: HookNode, at: string, wanted: string): Assertion {
   return { line: h.line, name: h.name, args: h.args, passed: false, message: `${at}: failed: the argument must be ${wanted}` };
 }
@@ -176,6 +194,8 @@ export function checkExpect(hook: HookNode): string | undefined {
       const wanted = h.args.split(/[\s,|]+/).filter(Boolean);
       return wanted.length && wanted.every((w) => /^[1-5]([0-9]{2}|xx)$/i.test(w)) ? undefined : must('a status code (200) or class (2xx)');
     }
+    case 'expect-grpc-status':
+      return grpcStatuses(h.args) ? undefined : must(GRPC_STATUS_WANTED);
     case 'expect-header': {
       const m = /^(\S+)(?:\s+([\s\S]+))?$/.exec(h.args.trim());
       if (!m) return must('a header name and an optional regular expression: -> expect-header Content-Type json');

@@ -18,6 +18,7 @@ import type { Block, BodyNode, BodyPart, Diagnostic, Directive, HeaderItem, Hook
 import { HTTP_VERSION, METHODS, splitLines } from '../sheet/parse.js';
 import { bodyNode } from '../sheet/body-parts.js';
 import { CONNECTION_TAGS, connectionDirective } from '../sheet/connection-tags.js';
+import { emptyGrpc, GRPC_DIRECTIVES, GRPC_METHOD, grpcNode, grpcUrl, readProtoLine } from '../sheet/grpc-lines.js';
 
 /**
  * The methods a `.http` request line may start with: RFC 9110's and PATCH (RFC 5789), then
@@ -84,7 +85,7 @@ const PRE_SCRIPT_FILE = /^<[ \t]+(\S.*?)[ \t]*$/;
  * Directives we act on; others are kept and reported as unsupported (docs/http-files.md). The
  * connection directives (`# @proxy`, `# @cacert`, ...) are ../sheet/connection-tags.ts's.
  */
-export const KNOWN_DIRECTIVES = new Set(['name', 'no-redirect', 'no-cookie-jar', 'prompt', 'note', 'no-auto-encoding', 'http2', 'retry', 'injectVariables', ...Object.keys(CONNECTION_TAGS)]);
+export const KNOWN_DIRECTIVES = new Set(['name', 'no-redirect', 'no-cookie-jar', 'prompt', 'note', 'no-auto-encoding', 'http2', 'retry', 'injectVariables', ...GRPC_DIRECTIVES, ...Object.keys(CONNECTION_TAGS)]);
 
 /**
  * `[METHOD] URL [HTTP/x.y]` split into [all, method?, url, version?] (a regex with a lazy URL
@@ -116,10 +117,10 @@ const GRAPHQL_METHOD = 'GRAPHQL';
  * (elisp/sheet-font-lock.el) lists the same words, checked against this file by
  * test/elisp/sheet-mode-methods-test.el.
  */
-export const HTTP_FILE_REQUEST_METHODS: readonly string[] = [...HTTP_FILE_METHODS, GRAPHQL_METHOD];
+export const HTTP_FILE_REQUEST_METHODS: readonly string[] = [...HTTP_FILE_METHODS, GRAPHQL_METHOD, GRPC_METHOD];
 
 /** A request line that starts a new request after a blank line (httpyac): an upper-case method, a blank, a target. */
-const NEW_REQUEST = new RegExp(`^(?:${[...METHOD_SET, GRAPHQL_METHOD].join('|')})[ \\t]+\\S`);
+const NEW_REQUEST = new RegExp(`^(?:${[...METHOD_SET, GRAPHQL_METHOD, GRPC_METHOD].join('|')})[ \\t]+\\S`);
 
 /**
  * The line ranges of the requests: split at `###` lines (VS Code REST Client, JetBrains), and,
@@ -137,6 +138,8 @@ function splitRequests(lines: string[], n: number): { start: number; end: number
   const preScripts = new Map<number, number>();
   let scriptStart = 0;
   const ranges: { start: number; end: number; name?: string }[] = [];
+  // httpyac's `proto < file` and its option lines are no request line.
+  let afterProto = false;
   for (let i = 1; i <= n; i++) {
     const sl = lines[i - 1]!;
     if (inScript) {
@@ -149,6 +152,7 @@ function splitRequests(lines: string[], n: number): { start: number; end: number
       blockName = SEPARATOR.exec(sl)![1]!.trim() || undefined;
       start = i + 1;
       hasRequest = false;
+      afterProto = false;
       continue;
     }
     if (/^[<>][ \t]*\{%/.test(sl)) {
@@ -158,6 +162,9 @@ function splitRequests(lines: string[], n: number): { start: number; end: number
       continue;
     }
     if (!hasRequest) {
+      const proto = readProtoLine(sl, i, emptyGrpc(), afterProto);
+      afterProto = !!proto || (afterProto && BLANK.test(sl));
+      if (proto) continue;
       // A `< ./script.js` line before the request line is a pre-request script (JetBrains),
       // and a kulala `run`/`import` line is none either: a blank line may follow them.
       hasRequest = !BLANK.test(sl) && !COMMENT.test(sl) && !/^[ \t]*@/.test(sl) && !PRE_SCRIPT_FILE.test(sl) && !KULALA_COMMAND.test(sl) && !ASSERT_LINE.test(sl);
@@ -194,6 +201,8 @@ export function parseHttpFile(text: string): Sheet {
     diagnostics.push({ code: 'unsupported-construct', severity: 'error', line, message: `${what} is not supported`, hint });
 
   const ranges = splitRequests(lines, n);
+  // Proto lines and gRPC directives of a block without a request line: for the gRPC requests below.
+  let fileGrpc = emptyGrpc();
 
   for (const r of ranges) {
     const block: Block = { startLine: r.start, endLine: r.end };
@@ -207,10 +216,17 @@ export function parseHttpFile(text: string): Sheet {
       return !!a;
     };
     let i = r.start;
-    // Preamble: blank lines, comments, directives, file variables, pre-request scripts.
+    const ownGrpc = emptyGrpc();
+    let afterProto = false;
+    // Preamble: blank lines, comments, directives, file variables, pre-request scripts, proto lines.
     for (; i <= r.end; i++) {
       const l = lines[i - 1]!;
       if (BLANK.test(l) || assertAt(l, i)) continue;
+      if (readProtoLine(l, i, ownGrpc, afterProto)) {
+        afterProto = true;
+        continue;
+      }
+      afterProto = false;
       const pre = /^<[ \t]*\{%(.*)$/.exec(l);
       if (pre) {
         const sc = readScript(lines, i, r.end, pre[1]!);
@@ -251,9 +267,10 @@ export function parseHttpFile(text: string): Sheet {
       break;
     }
     if (i > r.end && !block.error) {
+      fileGrpc = grpcNode(ownGrpc, fileGrpc, directives);
       // Directives and scripts with no request line below them apply to nothing: say so (an
       // unknown `# @x` there is read as the comment it may be, e.g. a commented-out `# @id=`).
-      const lost = [...directives.filter((d) => KNOWN_DIRECTIVES.has(d.name)).map((d) => ({ line: d.line, what: `# @${d.name}` })), ...preScripts.map((p) => ({ line: p.line, what: 'the pre-request script' }))].sort((a, b) => a.line - b.line)[0];
+      const lost = [...directives.filter((d) => KNOWN_DIRECTIVES.has(d.name) && !(GRPC_DIRECTIVES as readonly string[]).includes(d.name)).map((d) => ({ line: d.line, what: `# @${d.name}` })), ...preScripts.map((p) => ({ line: p.line, what: 'the pre-request script' }))].sort((a, b) => a.line - b.line)[0];
       if (lost) diagnostics.push({ code: 'unsupported-construct', severity: 'warning', line: lost.line, message: `${lost.what} has no request line below it (before the next ###) and applies to nothing`, hint: 'Put it right above a request line, or remove it.' });
     }
     if (i > r.end && asserts.length) {
@@ -277,7 +294,12 @@ export function parseHttpFile(text: string): Sheet {
     }
     const graphql = method === GRAPHQL_METHOD;
     if (graphql) method = 'POST';
-    if (!METHOD_SET.has(method)) {
+    if (m[1] === GRPC_METHOD) {
+      method = GRPC_METHOD;
+      url = grpcUrl(url, false);
+    }
+    const grpc = method === GRPC_METHOD;
+    if (!METHOD_SET.has(method) && !grpc) {
       const e: Diagnostic = { code: 'unknown-method', severity: 'error', line: i, message: `unknown method ${method}`, hint: `Use one of ${[...METHOD_SET].join(', ')}.` };
       diagnostics.push(e);
       block.error = e;
@@ -367,6 +389,7 @@ export function parseHttpFile(text: string): Sheet {
     const req: RequestNode = { method, url: url.trim(), line: reqLine, startLine: r.start, endLine: r.end, headers, hooks: asserts };
     if (m[3] ?? lastVersion?.[1]) req.httpVersion = m[3] ?? lastVersion![1];
     if (graphql) req.graphql = true;
+    if (grpc) req.grpc = grpcNode(ownGrpc, fileGrpc, directives);
     let body = bodyNode(bodyLines);
     // httpyac's `# @injectVariables`: a `< file` body gets the `{{...}}` pass, as `<@ file`.
     if (body && directives.some((d) => d.name === 'injectVariables')) {

@@ -19,6 +19,7 @@ import { FileJar } from './jar.js';
 import { wantsHttp2 } from './tls-settings.js';
 import { atDirectiveLine, connectionCurl, connectionSend, type ConnectionInput } from './connection.js';
 import { SPILL_MIN_BYTES, SpillSink, spillBytes } from './spill.js';
+import { grpcExchange, grpcStatusAssertion } from './grpc.js';
 
 import { present } from '../present/present.js';
 import { presentationOut, requestInfo, responseInfo } from './answer.js';
@@ -273,8 +274,22 @@ export class Session {
     // A client that takes files gets a big body in one, written as it arrives (spill.ts).
     const spillAt = this.spillBigBodies ? SPILL_MIN_BYTES : spillBytes(s.threshold, p.bodyFileMin);
     let sink: SpillSink | undefined;
+    // A `GRPC` request is a gRPC call (grpc.ts), with the connection an HTTP request would use.
+    const grpc = resolved.node.grpc
+      ? {
+          exchange: await grpcExchange(resolved.request, resolved.node, {
+            connection: connectionSend(this.connection(p, s, resolved)),
+            timeoutMs: s.timeoutMs,
+            baseDir: p.path ? path.dirname(path.resolve(p.path)) : process.cwd(),
+            signal,
+          }).catch((e: unknown) => {
+            throw atDirectiveLine(e);
+          }),
+          jarWarning: undefined,
+        }
+      : undefined;
     // The request was sent: a jar that cannot be saved is a warning, never the request's failure.
-    const sent = await sendExchange(withUserAgent(resolved.request, s.userAgent), {
+    const sent = grpc ?? await sendExchange(withUserAgent(resolved.request, s.userAgent), {
       ...(s.inhibitCookies ? {} : { jar: this.jar }),
       sendCookies: !meta?.noCookieJar,
       send: {
@@ -307,6 +322,9 @@ export class Session {
       durationMs: exchange.durationMs,
     });
     hooks.assertions.unshift(...asAssertions(resolved.pre.tests));
+    // A gRPC status other than OK fails the request unless an assertion expects it (grpc.ts).
+    const grpcFailure = grpc && grpcStatusAssertion(resolved.node, exchange.response, resolved.hooks);
+    if (grpcFailure) hooks.assertions.push(grpcFailure);
     if (after) hooks.assertions.push(...asAssertions(after.tests));
     // JetBrains' `>> file`: the body saved after the exchange; a failure is that line's failed assertion.
     const saves = resolved.node.saveResponse?.length ? await saveResponses(resolved.node.saveResponse, spilled ? { file: spilled.file! } : { bytes: exchange.response.body }, p.path ? path.dirname(path.resolve(p.path)) : process.cwd(), resolved.http) : undefined;

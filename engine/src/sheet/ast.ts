@@ -101,6 +101,29 @@ export interface RequestNode {
    * kulala's): `method` is `POST` and the body is a GraphQL query (resolve/http-graphql.ts).
    */
   graphql?: boolean;
+  /**
+   * A gRPC call (`GRPC host:port/package.Service/Method`, method `GRPC`): the protos and
+   * proto-loader options that describe it (none: server reflection). grpc-lines.ts.
+   */
+  grpc?: GrpcNode;
+}
+
+/** A proto file or import directory as written, with its line. */
+export interface GrpcSource {
+  file: string;
+  line: number;
+}
+
+/** What a gRPC request's lines say (sheet/grpc-lines.ts; engine/src/grpc/ reads it). */
+export interface GrpcNode {
+  /** httpyac's `proto < file` lines and kulala's `# @grpc-proto FILE`, in order. */
+  protos: GrpcSource[];
+  /** kulala's `# @grpc-import-path DIR` (proto-loader's includeDirs). */
+  importPaths: GrpcSource[];
+  /** proto-loader's option lines (`keepCase: true`), as written. */
+  options: { name: string; value: string; line: number }[];
+  /** kulala's `# @grpc-authority NAME`: the `:authority` sent. */
+  authority?: string;
 }
 
 export interface Diagnostic {

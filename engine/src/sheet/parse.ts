@@ -17,6 +17,7 @@
 import { AS_WRITTEN_TAG } from '../url/as-written.js';
 import { bodyNode, isMultipart } from './body-parts.js';
 import { connectionDirective } from './connection-tags.js';
+import { emptyGrpc, GRPC_DIRECTIVES, GRPC_METHOD, grpcNode, grpcUrl, readProtoLine } from './grpc-lines.js';
 import type { Block, BodyNode, Diagnostic, Directive, HeaderItem, HookNode, RequestNode, Sheet, VarDecl } from './ast.js';
 import { EngineError } from '../errors.js';
 
@@ -66,7 +67,10 @@ export function tagsAbove(lines: string[], start: number): Directive[] {
     const m = TAG_LINE.exec(lines[k]!);
     if (!m) continue;
     const value = m[2] ?? '';
-    const tag = (m[1] === AS_WRITTEN_TAG || m[1] === 'http2' || m[1] === GRAPHQL_TAG) && value === '' ? { name: m[1], value, line: k + 1 } : connectionDirective(m[1]!, value, k + 1);
+    const tag =
+      (m[1] === AS_WRITTEN_TAG || m[1] === 'http2' || m[1] === GRAPHQL_TAG) && value === '' ? { name: m[1], value, line: k + 1 }
+      : (GRPC_DIRECTIVES as readonly string[]).includes(m[1]!) ? { name: m[1]!, value, line: k + 1 }
+      : connectionDirective(m[1]!, value, k + 1);
     if (tag) out.unshift(tag);
   }
   return out;
@@ -133,6 +137,8 @@ export function parseSheet(text: string): Sheet {
   const requests: RequestNode[] = [];
   const blocks: Block[] = [];
   const diagnostics: Diagnostic[] = [];
+  // `proto < file` lines (and `# @grpc-*` tags) of blocks without a request: for the gRPC requests below.
+  let fileGrpc = emptyGrpc();
 
   let i = 0; // 0-based index of the current line
   while (i < n) {
@@ -153,9 +159,17 @@ export function parseSheet(text: string): Sheet {
     // reported only when no real request line follows in the block: restclient.el searches
     // the block for the first request line and ignores other text above it.
     let candidate: Diagnostic | undefined;
+    const ownGrpc = emptyGrpc();
+    let afterProto = false;
     // Pre-request part: variable declarations, blank or other lines, until a request line.
     while (j <= end && !block.request && !block.error) {
       const line = lines[j]!;
+      const proto = readProtoLine(line, j + 1, ownGrpc, afterProto);
+      afterProto = !!proto || (afterProto && BLANK.test(line));
+      if (proto) {
+        j++;
+        continue;
+      }
       const v = VAR_LINE.exec(line);
       if (v && (MULTILINE_START.test(v[3]!) || !v[3]!.startsWith('<')) && v[3] !== '') {
         const kind = v[2] === ':' ? 'lisp' : 'literal';
@@ -189,11 +203,15 @@ export function parseSheet(text: string): Sheet {
         continue;
       }
       const r = REQUEST_LINE.exec(line);
-      if (r && METHOD_SET.has(r[1]!)) {
+      if (r && (METHOD_SET.has(r[1]!) || r[1] === GRPC_METHOD)) {
         const req = parseRequest(lines, j, end, block, diagnostics);
         if (req) {
           const tags = tagsAbove(lines, start);
           if (tags.length) req.directives = tags;
+          if (req.method === GRPC_METHOD) {
+            req.url = grpcUrl(req.url, true);
+            req.grpc = grpcNode(ownGrpc, fileGrpc, tags);
+          }
           block.request = req;
           requests.push(req);
         }
@@ -227,6 +245,7 @@ export function parseSheet(text: string): Sheet {
       diagnostics.push(candidate);
       block.error = candidate;
     }
+    if (!block.request && !block.error) fileGrpc = grpcNode(ownGrpc, fileGrpc, tagsAbove(lines, start));
     i = end + 1;
   }
   return { vars, requests, blocks, diagnostics, lineCount: n };

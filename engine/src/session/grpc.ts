@@ -1,0 +1,75 @@
+/**
+ * A `GRPC` request's exchange (docs/http-files.md, "gRPC"): the resolved request handed to
+ * ../grpc/call.ts with the connection the HTTP side would use (CA files, client certificate,
+ * `-k`: connection.ts) and the per-request timeout as the deadline, and the call's outcome in the
+ * one {@link Exchange} shape the rest of the pipeline reads (presentation, hooks, handlers,
+ * reports):
+ *
+ * - `status` is the gRPC status code (0 `OK`), `statusText` its name, then its message;
+ * - `headers` are the response metadata, then the trailers, then `grpc-status` and
+ *   `grpc-message` as they travel in HTTP/2 trailers; `content-type` says `application/json`
+ *   because the body is the messages as JSON (the wire's `application/grpc` is not shown);
+ * - the body is the response message as pretty JSON for unary and client-streaming calls, and
+ *   the JSON array of the messages in the order they came for server-streaming and
+ *   bidirectional ones (so `jq-set-var`, `expect-jq` and handlers read one JSON value).
+ */
+import type { Exchange, Header, Request } from '../model.js';
+import type { RequestNode } from '../sheet/ast.js';
+import { splitStreamMessages } from '../sheet/stream-messages.js';
+import { grpcCall, type GrpcResult } from '../grpc/call.js';
+import { grpcStatusName } from '../grpc/status.js';
+import type { SendOptions } from '../http/send.js';
+import type { Assertion } from '../hooks/results.js';
+
+/** What the call connects with: the HTTP side's options for the same request. */
+export type GrpcConnection = Pick<SendOptions, 'insecure' | 'trust' | 'clientCert'>;
+
+/**
+ * Make the call of `request` (a resolved `GRPC` request) and give its outcome as an exchange.
+ * @param node the parsed request (its proto lines, the body's first line).
+ * @param baseDir where the proto paths start (the sheet's directory).
+ * @throws EngineError as ../grpc/call.ts's `grpcCall`.
+ */
+export async function grpcExchange(request: Request, node: RequestNode, o: { connection: GrpcConnection; timeoutMs?: number; baseDir: string; signal?: AbortSignal }): Promise<Exchange> {
+  const g = node.grpc!;
+  const body = request.body ? (request.body.kind === 'text' ? request.body.text : Buffer.from(request.body.bytes).toString('utf8')) : '';
+  const bodyLine = node.body && 'line' in node.body ? node.body.line : node.line;
+  const result = await grpcCall({
+    url: request.url,
+    line: node.line,
+    metadata: request.headers,
+    steps: splitStreamMessages(body, bodyLine),
+    protos: g.protos,
+    importPaths: g.importPaths,
+    options: g.options,
+    baseDir: o.baseDir,
+    timeoutMs: o.timeoutMs,
+    signal: o.signal,
+    insecure: o.connection.insecure,
+    trust: o.connection.trust,
+    clientCert: o.connection.clientCert,
+    ...(g.authority ? { authority: g.authority } : {}),
+  });
+  return { request, response: responseOf(result), redirects: [], durationMs: result.durationMs };
+}
+
+function responseOf(r: GrpcResult): Exchange['response'] {
+  const many = r.kind === 'server-streaming' || r.kind === 'bidi-streaming';
+  const value = many ? r.messages : r.messages[0];
+  const text = value === undefined ? '' : JSON.stringify(value, null, 2);
+  const name = grpcStatusName(r.code);
+  const wire = (h: Header[]) => h.filter(([n]) => n !== 'content-type');
+  const headers: Header[] = [['content-type', 'application/json'], ...wire(r.headers), ...wire(r.trailers), ['grpc-status', String(r.code)]];
+  if (r.code !== 0 && r.details) headers.push(['grpc-message', r.details]);
+  return { httpVersion: '2', status: r.code, statusText: r.code === 0 || !r.details ? name : `${name}: ${r.details}`, headers, body: new TextEncoder().encode(text) };
+}
+
+/**
+ * The failed assertion of a gRPC call whose status is not OK, unless one of its hooks is an
+ * `-> expect-grpc-status` (which then decides): a non-OK status fails the request in `sheet
+ * run` (exit 1) and shows in the trailer, as grpcurl exits non-zero; the next request runs.
+ */
+export function grpcStatusAssertion(node: RequestNode, response: Exchange['response'], hooks: { name: string }[]): Assertion | undefined {
+  if (response.status === 0 || hooks.some((h) => h.name === 'expect-grpc-status')) return undefined;
+  return { line: node.line, name: 'grpc-status', args: 'OK', passed: false, message: `line ${node.line}: gRPC status ${response.statusText} (code ${response.status}), not OK` };
+}
