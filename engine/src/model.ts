@@ -42,6 +42,11 @@ export interface Response {
   statusText: string;
   headers: Header[];
   body: Uint8Array;
+  /**
+   * `grpc` for a gRPC call's outcome (session/grpc.ts): `status` is the gRPC status code (0 OK),
+   * `statusText` its name and message; absent for HTTP.
+   */
+  protocol?: 'grpc';
 }
 
 /** A request as sent and its response, with timings in milliseconds. */

@@ -44,14 +44,20 @@ Also those of `METHODS' when the list spreads it (`...METHODS')."
                     (expand-file-name "engine/src/http-file/parse.ts"
                                       sheet-test-root))
                    (re-search-forward "const GRAPHQL_METHOD = '\\([A-Z]+\\)'")
-                   (match-string 1))))
-    ;; The exported union is the list and GRAPHQL.
+                   (match-string 1)))
+        (grpc (with-temp-buffer
+                (insert-file-contents
+                 (expand-file-name "engine/src/sheet/grpc-lines.ts"
+                                   sheet-test-root))
+                (re-search-forward "const GRPC_METHOD = '\\([A-Z]+\\)'")
+                (match-string 1))))
+    ;; The exported union is the list, GRAPHQL and GRPC.
     (should (with-temp-buffer
               (insert-file-contents
                (expand-file-name "engine/src/http-file/parse.ts" sheet-test-root))
               (search-forward "HTTP_FILE_REQUEST_METHODS: readonly string[] = \
-[...HTTP_FILE_METHODS, GRAPHQL_METHOD];" nil t)))
-    (append listed (list graphql))))
+[...HTTP_FILE_METHODS, GRAPHQL_METHOD, GRPC_METHOD];" nil t)))
+    (append listed (list graphql grpc))))
 
 (ert-deftest sheet-test-methods-agree-with-engine ()
   "`sheet--request-methods' is the engine's list, no more, no less."

@@ -61,7 +61,7 @@ function responseOf(r: GrpcResult): Exchange['response'] {
   const wire = (h: Header[]) => h.filter(([n]) => n !== 'content-type');
   const headers: Header[] = [['content-type', 'application/json'], ...wire(r.headers), ...wire(r.trailers), ['grpc-status', String(r.code)]];
   if (r.code !== 0 && r.details) headers.push(['grpc-message', r.details]);
-  return { httpVersion: '2', status: r.code, statusText: r.code === 0 || !r.details ? name : `${name}: ${r.details}`, headers, body: new TextEncoder().encode(text) };
+  return { httpVersion: '2', protocol: 'grpc', status: r.code, statusText: r.code === 0 || !r.details ? name : `${name}: ${r.details}`, headers, body: new TextEncoder().encode(text) };
 }
 
 /**

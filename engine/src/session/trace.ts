@@ -9,7 +9,9 @@ import type { Exchange, Header, Response } from '../model.js';
  * OK`, `HTTP/1.0 404 File not found`; `HTTP/2 200` (HTTP/2 has no reason phrase, RFC 9113 8.3.2).
  * The shell verbs' -i, -v and terminal notes, and Emacs' trailer (`ResponseInfo.statusLine`).
  */
-export function statusLine(r: Pick<Response, 'httpVersion' | 'status' | 'statusText'>): string {
+export function statusLine(r: Pick<Response, 'httpVersion' | 'status' | 'statusText' | 'protocol'>): string {
+  // A gRPC call: `GRPC 0 OK`, `GRPC 5 NOT_FOUND: no user x` (session/grpc.ts).
+  if (r.protocol === 'grpc') return `GRPC ${r.status} ${r.statusText}`;
   return `HTTP/${r.httpVersion} ${r.status}${r.statusText && r.httpVersion !== '2' ? ' ' + r.statusText : ''}`;
 }
 

@@ -137,8 +137,6 @@ export function parseSheet(text: string): Sheet {
   const requests: RequestNode[] = [];
   const blocks: Block[] = [];
   const diagnostics: Diagnostic[] = [];
-  // `proto < file` lines (and `# @grpc-*` tags) of blocks without a request: for the gRPC requests below.
-  let fileGrpc = emptyGrpc();
 
   let i = 0; // 0-based index of the current line
   while (i < n) {
@@ -210,7 +208,9 @@ export function parseSheet(text: string): Sheet {
           if (tags.length) req.directives = tags;
           if (req.method === GRPC_METHOD) {
             req.url = grpcUrl(req.url, true);
-            req.grpc = grpcNode(ownGrpc, fileGrpc, tags);
+            // A sheet's proto lines are its block's (or `# @grpc-proto` tags above it): each block
+            // parses alone (incremental.ts re-parses only the blocks an edit touched).
+            req.grpc = grpcNode(ownGrpc, emptyGrpc(), tags);
           }
           block.request = req;
           requests.push(req);
@@ -245,7 +245,6 @@ export function parseSheet(text: string): Sheet {
       diagnostics.push(candidate);
       block.error = candidate;
     }
-    if (!block.request && !block.error) fileGrpc = grpcNode(ownGrpc, fileGrpc, tagsAbove(lines, start));
     i = end + 1;
   }
   return { vars, requests, blocks, diagnostics, lineCount: n };
