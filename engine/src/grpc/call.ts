@@ -238,6 +238,9 @@ function unreachable(e: { code?: number; details?: string; message: string; name
   const d = e.details ?? e.message;
   if (/ECONNREFUSED/.test(d)) return new EngineError('connection-refused', `nothing listens on ${target.address} (${d})`, { line, hint: 'Is the gRPC server running, and on that port?', details: { curlExit: 7 } });
   if (/ENOTFOUND|EAI_AGAIN/.test(d)) return new EngineError('unknown-host', `${target.address}: the host is not known (${d})`, { line, hint: 'Check the host name.', details: { curlExit: 6 } });
+  if (target.tls && /certificate|self[- ]signed|unable to verify|CERT_/i.test(d)) {
+    return new EngineError('tls-error', `${target.address}: the server's TLS certificate is not trusted: ${d}`, { line, hint: 'Give its CA with # @cacert FILE (or the caFile setting, CURL_CA_BUNDLE), or # @insecure to skip the check.', details: { curlExit: 60 } });
+  }
   return new EngineError('network-error', `${target.address} did not answer as a gRPC server${target.tls ? ' over TLS' : ' in plain text'}: ${d}`, { line, hint: target.tls ? 'Is it a gRPC server with TLS? Write grpc:// (plain text) for one without.' : 'Is it a gRPC server? For one with TLS write grpcs://.', details: { curlExit: 56 } });
 }
 
