@@ -178,6 +178,7 @@ describe('bad gRPC input: a located error, nothing hangs', () => {
     ['an unknown service', 'proto < ./protos/demo.proto\nincludeDirs: ["./protos/include"]\n\n###\nGRPC ADDR/demo.Nope/Say\n\n{}\n', 'unknown-grpc-method', /no service demo\.Nope/, /demo\.Echo/],
     ['an unknown method', 'proto < ./protos/demo.proto\nincludeDirs: ["./protos/include"]\n\n###\nGRPC ADDR/demo.Echo/Shout\n\n{}\n', 'unknown-grpc-method', /no method Shout/, /Say, Count, Collect, Chat, Fail/],
     ['a field the message does not have', 'proto < ./protos/demo.proto\nincludeDirs: ["./protos/include"]\n\n###\nGRPC ADDR/demo.Echo/Say\n\n{"big_number": "1"}\n', 'bad-grpc-message', /Hello has no field big_number/, /bigNumber/],
+    ['a field a nested message does not have', 'proto < ./protos/demo.proto\nincludeDirs: ["./protos/include"]\n\n###\nGRPC ADDR/demo.Echo/Say\n\n{"name": "a",\n "tags": [{"key": "k"}, {"kee": "x"}]}\n', 'bad-grpc-message', /Tag has no field kee \(at tags\[1\]\.kee\)/, /key/],
     ['an unknown service by reflection', 'GRPC ADDR/demo.Nope/Say\n\n{}\n', 'unknown-grpc-method', /no service demo\.Nope/, /demo\.Echo/],
     ['a server without reflection', 'GRPC BARE/demo.Echo/Say\n\n{}\n', 'no-reflection', /offers no reflection/, /proto </],
     ['a server that is down', 'GRPC 127.0.0.1:9/demo.Echo/Say\n\n{}\n', 'connection-refused', /127\.0\.0\.1:9/],

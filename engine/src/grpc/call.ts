@@ -166,7 +166,7 @@ export async function grpcCall(i: GrpcCallInput): Promise<GrpcResult> {
     throw new EngineError('bad-grpc-message', `=== wait-for-server: ${target.service}/${target.method} is ${kind}, so the server sends nothing until the request messages end`, { line: wait.line, hint: 'Use === wait-for-server with bidirectional methods only; write === between messages.' });
   }
   // Each message checked and encoded before anything is sent.
-  const encoded = sends.map((s) => ({ ...s, object: checkMessage(s.text, m, options, s.line) }));
+  const encoded = sends.map((s) => ({ ...s, object: checkMessage(s.text, m, options, s.line, def) }));
   if (!sends.length) encoded.push({ kind: 'send', text: '{}', line: i.line ?? 0, object: {} });
   const result: GrpcResult = { target, kind, code: 0, details: '', headers: [], trailers: [], messages: [], durationMs: 0 };
   let gotHeaders = false;
