@@ -132,7 +132,8 @@ GRPC ADDR/demo.Echo/Say
     expect(r.results[0]!.assertions[0]!.message).toMatch(/gRPC status NOT_FOUND: no user x/);
     // A handler's test does not replace the status check; expect-grpc-status does (the sheet test below).
     expect(r.results[1]!.assertions.find((a) => a.name !== 'grpc-status')!.passed).toBe(true);
-    expect(r.out).toMatch(/NOT_FOUND/);
+    expect(r.out).toMatch(/✗ NOT_FOUND .*Fail/);
+    expect(r.out).toMatch(/✓ OK .*Say/);
   }, 60000);
 
   it('asks the server by reflection when no proto is named', async () => {

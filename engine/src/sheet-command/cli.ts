@@ -7,6 +7,7 @@
  * (located by line), 3 a transport failure (connection refused, timeout, TLS, ...). When
  * several happen, the highest in the order 2, 3, 1 wins.
  */
+import { grpcStatusName } from '../grpc/status.js';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { VERSION } from '../version.js';
@@ -319,7 +320,8 @@ export async function main(argv: string[], io: Io): Promise<number> {
   const onResult = (r: RequestResult) => {
     done++;
     const mark = r.outcome === 'passed' ? paint('32', '✓') : paint('31', '✗');
-    const status = r.status !== undefined ? String(r.status) : r.outcome === 'transport' ? '---' : 'ERR';
+    // A gRPC call's status by name (`OK`, `NOT_FOUND`), as grpcurl prints it.
+    const status = r.status !== undefined ? (r.method === 'GRPC' ? grpcStatusName(r.status) : String(r.status)) : r.outcome === 'transport' ? '---' : 'ERR';
     const name = requestName(r);
     const ms = r.durationMs !== undefined ? ` ${Math.round(r.durationMs)} ms` : '';
     const flaky = r.attempts ? ` (${r.flaky ? 'flaky: passed' : 'failed'} on attempt ${r.attempts})` : '';
