@@ -18,6 +18,8 @@ import type { RequestNode } from '../sheet/ast.js';
 import { splitStreamMessages } from '../sheet/stream-messages.js';
 import { grpcCall, type GrpcResult } from '../grpc/call.js';
 import { grpcStatusName } from '../grpc/status.js';
+import { toGrpcurl } from '../grpc/grpcurl.js';
+import { EngineError } from '../errors.js';
 import type { SendOptions } from '../http/send.js';
 import type { Assertion } from '../hooks/results.js';
 
@@ -72,4 +74,24 @@ function responseOf(r: GrpcResult): Exchange['response'] {
 export function grpcStatusAssertion(node: RequestNode, response: Exchange['response'], hooks: { name: string }[]): Assertion | undefined {
   if (response.status === 0 || hooks.some((h) => h.name === 'expect-grpc-status')) return undefined;
   return { line: node.line, name: 'grpc-status', args: 'OK', passed: false, message: `line ${node.line}: gRPC status ${response.statusText} (code ${response.status}), not OK` };
+}
+
+/**
+ * A `GRPC` request as C-c C-u's command: grpcurl's, with the connection the call would use
+ * (../grpc/grpcurl.ts).
+ */
+export function grpcurlCommand(request: Request, node: RequestNode, baseDir: string, c: GrpcConnection, timeoutMs?: number): string {
+  const cert = c.clientCert?.cert;
+  return toGrpcurl(request, node.grpc!, baseDir, { insecure: c.insecure, caFile: c.trust?.caFile, ...(cert ? { cert, key: c.clientCert?.key } : {}), ...(timeoutMs ? { timeoutMs } : {}) });
+}
+
+/**
+ * The grpcurl command of an export (`sheet export --to grpcurl`, `sheet/code`): a `GRPC`
+ * request exports to grpcurl (any target asked: the other targets make HTTP calls), and only a
+ * `GRPC` request does.
+ * @throws EngineError `bad-argument` for `--to grpcurl` on an HTTP request.
+ */
+export function grpcurlOnly(grpcurl: string | undefined, target: string, line?: number): string {
+  if (grpcurl !== undefined) return grpcurl;
+  throw new EngineError('bad-argument', `--to ${target}: the request is not a GRPC request`, { line, hint: 'grpcurl writes gRPC calls only; write --to curl for an HTTP request.' });
 }

@@ -19,7 +19,7 @@ import { FileJar } from './jar.js';
 import { wantsHttp2 } from './tls-settings.js';
 import { atDirectiveLine, connectionCurl, connectionSend, type ConnectionInput } from './connection.js';
 import { SPILL_MIN_BYTES, SpillSink, spillBytes } from './spill.js';
-import { grpcExchange, grpcStatusAssertion } from './grpc.js';
+import { grpcExchange, grpcStatusAssertion, grpcurlCommand, grpcurlOnly } from './grpc.js';
 
 import { present } from '../present/present.js';
 import { presentationOut, requestInfo, responseInfo } from './answer.js';
@@ -392,25 +392,30 @@ export class Session {
 
   /** The request at point as a curl command line (`sheet/curl`). */
   async curl(p: CurlInput): Promise<CurlOutput> {
-    const { request, curlArgs } = await this.exported(p);
+    const { request, curlArgs, grpcurl } = await this.exported(p);
+    // A gRPC call's command is grpcurl's (grpc.ts).
+    if (grpcurl) return { command: grpcurl, url: request.url };
     return { command: toCurl(request, { alwaysMethod: true, extraArgs: curlArgs }), url: request.url };
   }
 
   /** The request at point as code for `p.target` (`sheet/code`, `sheet export`; ../snippet/to-code.ts). */
   async code(p: CodeInput): Promise<CodeOutput> {
-    const { request, curlArgs } = await this.exported(p);
+    const { request, curlArgs, grpcurl } = await this.exported(p);
+    if (grpcurl || p.target === 'grpcurl') return { code: `${grpcurlOnly(grpcurl, p.target, request.line)}\n`, url: request.url };
     // curl is C-c C-u's command, with the options that connect as the engine would.
     if (p.target === 'curl') return { code: `${toCurl(request, { alwaysMethod: true, extraArgs: curlArgs })}\n`, url: request.url };
     return { code: toCode(request, p.target), url: request.url };
   }
 
   /** The resolved request at point that the exports (curl, code) write. */
-  private async exported(p: CurlInput): Promise<{ request: Request; curlArgs: string[] }> {
+  private async exported(p: CurlInput): Promise<{ request: Request; curlArgs: string[]; grpcurl?: string }> {
     await this.ready;
     const s = this.merged(p.settings);
     const resolved = await this.resolveAt(p, s).catch((e: unknown) => {
       throw this.parse(p.text, p.path).syntax === 'http' ? explainNoEnvironment(e, p.path, p.env) : e;
     });
+    const baseDir = p.path ? path.dirname(path.resolve(p.path)) : process.cwd();
+    if (resolved.node.grpc) return { request: resolved.request, curlArgs: [], grpcurl: grpcurlCommand(resolved.request, resolved.node, baseDir, connectionSend(this.connection(p, s, resolved)), s.timeoutMs) };
     // The options curl needs to connect as the engine would (connection.ts).
     return { request: resolved.request, curlArgs: connectionCurl(resolved.request.url, this.connection(p, s, resolved), wantsHttp2(s, resolved.node)) };
   }
