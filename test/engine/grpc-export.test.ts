@@ -60,3 +60,16 @@ describe('sheet export --to grpcurl', () => {
     expect(r.err).toMatch(/not a GRPC request/);
   });
 });
+
+describe('sheet convert --to sheet', () => {
+  it('keeps a GRPC request\'s protos, options, import paths and authority, as a sheet reads them', async () => {
+    const r = await runSheet(['convert', 'calls.http', '--to', 'sheet'], { cwd: dir });
+    expect(r.code).toBe(0);
+    expect(r.out).toContain('# @name say\n# @cacert ./ca.pem\n# @grpc-authority api.internal\nproto < ./protos/demo.proto\nincludeDirs: ["./protos/include"]\nGRPC https://127.0.0.1:50051/demo.Echo/Say\n');
+    fs.writeFileSync(path.join(dir, 'converted.sheet'), r.out);
+    // The sheet exports to the same grpcurl command as the .http file.
+    const line = r.out.split('\n').findIndex((l) => l.startsWith('GRPC https')) + 1;
+    const [fromSheet, fromHttp] = await Promise.all([runSheet(['export', '--to', 'grpcurl', `converted.sheet:${line}`], { cwd: dir }), runSheet(['export', '--to', 'grpcurl', 'calls.http:7'], { cwd: dir })]);
+    expect(fromSheet.out).toBe(fromHttp.out);
+  });
+});

@@ -5,6 +5,7 @@
  * in the output). Callers show every problem. The table of what converts: docs/http-files.md
  * "Converting".
  */
+import { GRPC_DIRECTIVES } from '../sheet/grpc-lines.js';
 import { AS_WRITTEN_TAG } from '../url/as-written.js';
 import { parseHttpyacAssert } from '../hooks/httpyac-assert.js';
 import { CONNECTION_TAGS, connectionTagName } from '../sheet/connection-tags.js';
@@ -152,6 +153,7 @@ export function httpToSheet(text: string): ConvertResult {
     if (r.name) out.push(`# @name ${r.name}`);
     for (const d of r.directives ?? []) {
       if (d.name === 'name' || d.name === 'note' || d.name === 'http2') continue; // `# @http2` becomes the sheet's `HTTP/2` at the end of the request line (below)
+      if ((GRPC_DIRECTIVES as readonly string[]).includes(d.name)) continue; // in `r.grpc`, written below
       if (d.name === AS_WRITTEN_TAG || Object.hasOwn(CONNECTION_TAGS, d.name)) {
         // Tags a sheet reads too (url/as-written.ts, sheet/connection-tags.ts); a connection value's `{{name}}` is substituted as a header's: `:name`.
         out.push(`# @${d.name} ${refs(d.value, d.line)}`.trimEnd());
@@ -162,6 +164,13 @@ export function httpToSheet(text: string): ConvertResult {
     }
     // JetBrains' GRAPHQL method: a sheet marks a GraphQL query with `# @graphql`.
     if (r.graphql) out.push(`# @${GRAPHQL_TAG}`);
+    // A gRPC call's protos (the file's too), as a sheet reads them: tags, then the block's lines.
+    if (r.grpc) {
+      for (const d of r.grpc.importPaths) out.push(`# @grpc-import-path ${d.file}`);
+      if (r.grpc.authority) out.push(`# @grpc-authority ${r.grpc.authority}`);
+      for (const p of r.grpc.protos) out.push(`proto < ${p.file}`);
+      if (r.grpc.protos.length) for (const o of r.grpc.options) out.push(`${o.name}: ${o.value}`);
+    }
     const http2 = r.httpVersion === 'HTTP/2' || !!r.directives?.some((d) => d.name === 'http2');
     out.push(`${r.method} ${refs(r.url, r.line)}${http2 ? ' HTTP/2' : ''}`);
     for (const h of r.headers) if (h.kind === 'header') out.push(`${h.name}: ${refs(h.value, h.line)}`);
