@@ -65,12 +65,13 @@ export interface GrpcResult {
 type Grpc = typeof import('@grpc/grpc-js');
 const clients = new Map<string, Client>();
 
-async function grpcJs(): Promise<Grpc> {
+/** `@grpc/grpc-js`, loaded at first use. */
+export async function grpcJs(): Promise<Grpc> {
   return import('@grpc/grpc-js');
 }
 
 /** The channel's credentials: plain text, or TLS with the CA files, client certificate and `-k`. */
-function credentialsFor(grpc: Grpc, i: GrpcCallInput, target: GrpcTarget): { creds: ChannelCredentials; key: string } {
+function credentialsFor(grpc: Grpc, i: Pick<GrpcCallInput, 'url' | 'insecure' | 'trust' | 'clientCert'>, target: GrpcTarget): { creds: ChannelCredentials; key: string } {
   if (!target.tls) return { creds: grpc.credentials.createInsecure(), key: 'plain' };
   const trust = i.insecure ? undefined : chooseTrust(i.trust);
   const identity = chooseClientCert(new URL(i.url), i.clientCert);
@@ -79,7 +80,8 @@ function credentialsFor(grpc: Grpc, i: GrpcCallInput, target: GrpcTarget): { cre
   return { creds, key: `tls ${trust?.key ?? ''} ${identity?.key ?? ''} ${i.insecure ? 'k' : ''}` };
 }
 
-function clientFor(grpc: Grpc, i: GrpcCallInput, target: GrpcTarget): Client {
+/** The kept channel to `target` with `i`'s credentials (made on first use). */
+export function clientFor(grpc: Grpc, i: Pick<GrpcCallInput, 'url' | 'insecure' | 'trust' | 'clientCert' | 'authority'>, target: GrpcTarget): Client {
   const { creds, key } = credentialsFor(grpc, i, target);
   const k = `${target.address} ${key} ${i.authority ?? ''}`;
   let c = clients.get(k);
@@ -234,7 +236,7 @@ export async function grpcCall(i: GrpcCallInput): Promise<GrpcResult> {
 }
 
 /** A call that reached no gRPC server: refused, or something else answered. */
-function unreachable(e: { code?: number; details?: string; message: string; name: string }, target: GrpcTarget, line?: number): EngineError {
+export function unreachable(e: { code?: number; details?: string; message: string; name: string }, target: GrpcTarget, line?: number): EngineError {
   const d = e.details ?? e.message;
   if (/ECONNREFUSED/.test(d)) return new EngineError('connection-refused', `nothing listens on ${target.address} (${d})`, { line, hint: 'Is the gRPC server running, and on that port?', details: { curlExit: 7 } });
   if (/ENOTFOUND|EAI_AGAIN/.test(d)) return new EngineError('unknown-host', `${target.address}: the host is not known (${d})`, { line, hint: 'Check the host name.', details: { curlExit: 6 } });

@@ -26,6 +26,7 @@ import { importCurlCommand } from './import-curl-cli.js';
 import { clientCertSetting } from '../session/tls-settings.js';
 import { exportCommand } from './export-cli.js';
 import { authCommand } from './auth-cli.js';
+import { grpcCommand } from './grpc-cli.js';
 import { engineCommand } from './engine-cli.js';
 import { shellPathCommand } from './shell-path.js';
 import { elispPathCommand } from './elisp-path.js';
@@ -41,6 +42,7 @@ export const HELP = `Usage: sheet run FILE... [options]
        sheet shell-path
        sheet elisp-path
        sheet auth list|login ID|logout [ID] [--env NAME] [FILE|DIR]
+       sheet grpc list|describe ADDRESS [SERVICE] [-k] [--cacert FILE]
        sheet --help | --version
 
 Run every request of each sheet in file order, as C-c C-c on each in turn would:
@@ -154,6 +156,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
   if (argv[0] === 'elisp-path') return elispPathCommand(rest, io);
   if (argv[0] === 'report') return reportCommand(rest, io);
   if (argv[0] === 'auth') return authCommand(rest, io);
+  if (argv[0] === 'grpc') return grpcCommand(rest, io);
   let parsed;
   try {
     parsed = parseArgs({
