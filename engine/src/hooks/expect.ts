@@ -29,8 +29,8 @@ export const EXPECT_TYPES = [
   { name: 'expect-header', args: 'Name [REGEXP]', doc: 'Assert the header is present and its value matches the regular expression.' },
   { name: 'expect-jq', args: '<jq expression>', doc: 'Assert the jq expression prints true on the response body.' },
   { name: 'expect-body', args: 'REGEXP', doc: 'Assert the response body matches the regular expression.' },
-  { name: 'expect-grpc-status', args: 'OK | NOT_FOUND | 5 [retry]', doc: 'Assert the gRPC status of a GRPC request (a name or a code, or any of several); without it a status other than OK fails the request.' },
   { name: 'expect-time', args: '< 500', doc: 'Assert the exchange took less than (<, <=, >, >=, =) that many ms.' },
+  { name: 'expect-grpc-status', args: 'OK | NOT_FOUND | 5 [retry]', doc: 'Assert the gRPC status of a GRPC request (a name or a code, or any of several); without it a status other than OK fails the request.' },
 ];
 
 /** Whether `name` is an assertion hook: an `expect-*` name, or httpyac's `??` (`.http` files, httpyac-assert.ts). */
