@@ -20,6 +20,8 @@ import { grpcCall, type GrpcResult } from '../grpc/call.js';
 import { grpcStatusName } from '../grpc/status.js';
 import { toGrpcurl } from '../grpc/grpcurl.js';
 import { EngineError } from '../errors.js';
+import path from 'node:path';
+import { atDirectiveLine } from './connection.js';
 import type { SendOptions } from '../http/send.js';
 import type { Assertion } from '../hooks/results.js';
 
@@ -53,6 +55,18 @@ export async function grpcExchange(request: Request, node: RequestNode, o: { con
     ...(g.authority ? { authority: g.authority } : {}),
   });
   return { request, response: responseOf(result), redirects: [], durationMs: result.durationMs };
+}
+
+/**
+ * {@link grpcExchange} as the session's send step: relative protos from the sheet's directory
+ * (`path`'s, else the working directory), a directive's error at its line (connection.ts).
+ */
+export async function grpcSent(request: Request, node: RequestNode, o: { connection: GrpcConnection; timeoutMs?: number; path?: string; signal?: AbortSignal }): Promise<{ exchange: Exchange; jarWarning: undefined }> {
+  const baseDir = o.path ? path.dirname(path.resolve(o.path)) : process.cwd();
+  const exchange = await grpcExchange(request, node, { connection: o.connection, timeoutMs: o.timeoutMs, baseDir, signal: o.signal }).catch((e: unknown) => {
+    throw atDirectiveLine(e);
+  });
+  return { exchange, jarWarning: undefined };
 }
 
 function responseOf(r: GrpcResult): Exchange['response'] {

@@ -19,7 +19,7 @@ import { FileJar } from './jar.js';
 import { wantsHttp2 } from './tls-settings.js';
 import { atDirectiveLine, connectionCurl, connectionSend, type ConnectionInput } from './connection.js';
 import { SPILL_MIN_BYTES, SpillSink, spillBytes } from './spill.js';
-import { grpcExchange, grpcStatusAssertion, grpcurlCommand, grpcurlOnly } from './grpc.js';
+import { grpcSent, grpcStatusAssertion, grpcurlCommand, grpcurlOnly } from './grpc.js';
 
 import { present } from '../present/present.js';
 import { presentationOut, requestInfo, responseInfo } from './answer.js';
@@ -275,19 +275,7 @@ export class Session {
     const spillAt = this.spillBigBodies ? SPILL_MIN_BYTES : spillBytes(s.threshold, p.bodyFileMin);
     let sink: SpillSink | undefined;
     // A `GRPC` request is a gRPC call (grpc.ts), with the connection an HTTP request would use.
-    const grpc = resolved.node.grpc
-      ? {
-          exchange: await grpcExchange(resolved.request, resolved.node, {
-            connection: connectionSend(this.connection(p, s, resolved)),
-            timeoutMs: s.timeoutMs,
-            baseDir: p.path ? path.dirname(path.resolve(p.path)) : process.cwd(),
-            signal,
-          }).catch((e: unknown) => {
-            throw atDirectiveLine(e);
-          }),
-          jarWarning: undefined,
-        }
-      : undefined;
+    const grpc = resolved.node.grpc ? await grpcSent(resolved.request, resolved.node, { connection: connectionSend(this.connection(p, s, resolved)), timeoutMs: s.timeoutMs, path: p.path, signal }) : undefined;
     // The request was sent: a jar that cannot be saved is a warning, never the request's failure.
     const sent = grpc ?? await sendExchange(withUserAgent(resolved.request, s.userAgent), {
       ...(s.inhibitCookies ? {} : { jar: this.jar }),
