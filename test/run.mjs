@@ -61,7 +61,8 @@ const suites = {
         else if (a.status === 'passed' && (a.failureMessages || []).length) flaky.push(`${path.relative(root, t.name)} > ${a.fullName}: ${firstLine(a.failureMessages[0])}`);
       }
     }
-    return { passed: r.numPassedTests, failed: r.numFailedTests + broken.length + (code !== 0 && r.numFailedTests === 0 && broken.length === 0 ? 1 : 0), names, flaky };
+    const times = files.map((t) => ({ file: path.relative(root, t.name), ms: Math.max(0, (t.endTime || 0) - (t.startTime || 0)) }));
+    return { times, passed: r.numPassedTests, failed: r.numFailedTests + broken.length + (code !== 0 && r.numFailedTests === 0 && broken.length === 0 ? 1 : 0), names, flaky };
   },
   async ert() {
     const dir = path.join(root, 'test/elisp');
@@ -75,7 +76,7 @@ const suites = {
     if (!m) return { passed: 0, failed: 1, note: `ERT exited ${code} without a summary` };
     const failed = Number(m[3]);
     const names = [...out.matchAll(/^\s+FAILED\s+\d+\/\d+\s+(\S+)/gm)].map((x) => x[1]);
-    return { passed: Number(m[2]), failed: failed + (code !== 0 && failed === 0 ? 1 : 0), names };
+    return { times: ertFileTimes(dir, files, out), passed: Number(m[2]), failed: failed + (code !== 0 && failed === 0 ? 1 : 0), names };
   },
   async bats() {
     const dir = path.join(root, 'test/shell');
@@ -83,19 +84,53 @@ const suites = {
     let passed = 0;
     let failed = 0;
     const names = [];
+    const times = [];
     // Every bats test runs once with the verbs in bash and once in zsh.
     for (const shell of ['bash', 'zsh']) {
       process.stdout.write(`\n# bats, verbs under ${shell}\n`);
-      const { code, out } = await run('bats', ['--tap', dir], { REST_TEST_SHELL: shell });
+      const junit = fs.mkdtempSync(path.join(tmp, `bats-${shell}-`));
+      const { code, out } = await run('bats', ['--tap', '--report-formatter', 'junit', '--output', junit, dir], { REST_TEST_SHELL: shell });
+      times.push(...batsFileTimes(path.join(junit, 'report.xml'), shell));
       const ok = (out.match(/^ok \d+/gm) || []).length;
       const notOk = (out.match(/^not ok \d+/gm) || []).length;
       passed += ok;
       failed += notOk + (code !== 0 && notOk === 0 ? 1 : 0);
-      for (const m of out.matchAll(/^not ok \d+ (.*)$/gm)) names.push(`${shell}: ${m[1]}`);
+      for (const m of out.matchAll(/^not ok \d+ (.*?)(?: # in \d+ ?ms)?$/gm)) names.push(`${shell}: ${m[1]}`);
     }
-    return { passed, failed, names };
+    return { times, passed, failed, names };
   },
 };
+
+/**
+ * ERT's time per test file: batch ERT prints each test's duration ("passed 3/9 name (0.1 sec)");
+ * a test's file is the one holding its `(ert-deftest NAME`.
+ */
+function ertFileTimes(dir, files, out) {
+  const fileOf = new Map();
+  for (const f of files) {
+    for (const m of fs.readFileSync(path.join(dir, f), 'utf8').matchAll(/^\(ert-deftest\s+(\S+)/gm)) fileOf.set(m[1], f);
+  }
+  const perFile = new Map();
+  for (const m of out.matchAll(/^\s+(?:passed|FAILED|skipped)\s+\d+\/\d+\s+(\S+)\s+\(([\d.]+) sec\)/gm)) {
+    const file = path.join('test/elisp', fileOf.get(m[1]) || '?');
+    perFile.set(file, (perFile.get(file) || 0) + Number(m[2]) * 1000);
+  }
+  return [...perFile].map(([file, ms]) => ({ file, ms }));
+}
+
+/** bats' time per file under one shell, from its JUnit report (one testsuite per .bats file). */
+function batsFileTimes(report, shell) {
+  if (!fs.existsSync(report)) return [];
+  const xml = fs.readFileSync(report, 'utf8');
+  return [...xml.matchAll(/<testsuite name="([^"]+)"[^>]*\btime="([\d.]+)"/g)]
+    .map((m) => ({ file: `test/shell/${m[1]} (${shell})`, ms: Number(m[2]) * 1000 }));
+}
+
+/** Minutes and seconds, as the closing lines show a duration. */
+function clock(ms) {
+  const s = Math.round(ms / 1000);
+  return `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;
+}
 
 const wanted = process.argv.slice(2).length ? process.argv.slice(2) : Object.keys(suites);
 let passed = 0;
@@ -103,24 +138,33 @@ let failed = 0;
 const lines = [];
 const failedNames = [];
 const flakyNames = [];
+const allTimes = [];
 for (const name of wanted) {
   if (!suites[name]) {
     console.error(`unknown suite ${name}; known: ${Object.keys(suites).join(' ')}`);
     process.exit(2);
   }
   process.stdout.write(`\n=== ${name} ===\n`);
+  const started = Date.now();
   const r = await suites[name]();
+  const took = Date.now() - started;
+  for (const t of r.times || []) allTimes.push({ suite: name, ...t });
   passed += r.passed;
   failed += r.failed;
   for (const n of r.names || []) failedNames.push(`${name}: ${n}`);
   for (const n of r.flaky || []) flakyNames.push(`${name}: ${n}`);
-  lines.push(`suite ${name}: passed ${r.passed}, failed ${r.failed}${r.note ? ` (${r.note})` : ''}`);
+  lines.push(`suite ${name}: passed ${r.passed}, failed ${r.failed} in ${clock(took)}${r.note ? ` (${r.note})` : ''}`);
 }
 fs.rmSync(tmp, { recursive: true, force: true });
 // The failed tests are named again just above the closing line, so that the last lines of a
 // long log (all a CI page may keep) say what failed.
 if (flakyNames.length) process.stdout.write('\nPassed only on a second try (flaky: fix them):\n' + flakyNames.map((n) => `  ${n}`).join('\n') + '\n');
 if (failedNames.length) process.stdout.write('\nFailed:\n' + failedNames.map((n) => `  ${n}`).join('\n') + '\n');
+// Where the time went (docs/testing.md): the 20 slowest test files over all suites.
+if (allTimes.length) {
+  const slowest = allTimes.sort((a, b) => b.ms - a.ms).slice(0, 20);
+  process.stdout.write('\nSlowest test files:\n' + slowest.map((t) => `  ${(t.ms / 1000).toFixed(1).padStart(6)}s  ${t.suite}  ${t.file}`).join('\n') + '\n');
+}
 process.stdout.write('\n' + lines.map((l) => `  ${l}`).join('\n') + '\n');
 process.stdout.write(`${passed} passed, ${failed} failed\n`);
 process.exit(failed > 0 || passed === 0 ? 1 : 0);
