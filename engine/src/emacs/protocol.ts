@@ -7,7 +7,7 @@
  * explicit `encoding`; durations are in ms; errors are ResponseErrors whose `data` is
  * {@link EngineErrorData} (stable `code`, `line`, `hint`).
  */
-import { NotificationType0, RequestType, RequestType0 } from 'vscode-jsonrpc';
+import { NotificationType, NotificationType0, RequestType, RequestType0 } from 'vscode-jsonrpc';
 import type { DocumentRef } from './documents.js';
 import type { EngineErrorData } from '../errors.js';
 
@@ -77,6 +77,34 @@ export const SetSettings = new RequestType<Settings, null, EngineErrorData>('set
 
 /** Parse the sheet, resolve the request at `line`, send it, present the response, run hooks. */
 export const SheetSend = new RequestType<SendParams, SendResult, EngineErrorData>('sheet/send');
+
+/** One event of a stream as `sheet/streamEvents` carries it: what a person reads. */
+export interface StreamEventItem {
+  /** 1-based number of the event in its stream. */
+  n: number;
+  /** The event's text: `event:`/`id:` lines when present, then the data, JSON re-indented. */
+  text: string;
+  /** Why the event is shown raw (not what SSE or NDJSON allows, or cut by the end of the stream). */
+  malformed?: string;
+}
+/** `sheet/streamEvents`'s parameters: the events of a streamed `sheet/send` since the last notification. */
+export interface StreamEventsParams {
+  /** The `context` of the `sheet/send` whose response this is. */
+  context: RequestContext;
+  /** In the first notification only: the response head (status and headers come before any event). */
+  head?: { method: string; url: string; status: number; statusText: string; headers: [string, string][]; httpVersion: string };
+  events: StreamEventItem[];
+  /** Events so far. */
+  count: number;
+  /** Since the request started, in ms. */
+  elapsedMs: number;
+}
+/**
+ * Engine -> client notification: a streamed response's events (SSE, NDJSON, `# @accept
+ * chunked`) as they arrive, batched (the chunks that arrived together), before `sheet/send`
+ * answers with all the kept events and `stream` (how it ended). Sent only when the send has a `context`.
+ */
+export const StreamEvents = new NotificationType<StreamEventsParams>('sheet/streamEvents');
 
 export interface OutlineParams {
   text: string;
