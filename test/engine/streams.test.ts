@@ -141,3 +141,15 @@ describe('cutting events', () => {
     expect(sink.dropped).toBe(5);
   });
 });
+
+describe("httpyac's SSE request line", () => {
+  it('SSE URL and EVENTSOURCE URL send a GET asking for text/event-stream and read the body as events', async () => {
+    for (const word of ['SSE', 'EVENTSOURCE']) {
+      const s = new Session();
+      const out = await s.send({ text: `${word} ${srv.url}/sse/malformed\n`, line: 1, path: '/tmp/stream-test.http' });
+      expect(out.request.method).toBe('GET');
+      expect(out.request.headers).toContainEqual(['Accept', 'text/event-stream']);
+      expect(out.stream).toMatchObject({ kind: 'sse', events: 3 });
+    }
+  });
+});
