@@ -153,3 +153,51 @@ describe("httpyac's SSE request line", () => {
     }
   });
 });
+
+describe("JetBrains' streaming handler API (response.body.onEachMessage / onEachLine)", () => {
+  it('feeds each message parsed as it arrives, and unsubscribe() ends the request early', async () => {
+    const s = new Session();
+    const text = [
+      `GET ${srv.url}/sse/gated?n=5`,
+      '',
+      '> {%',
+      '  let seen = 0;',
+      '  response.body.onEachMessage((message, unsubscribe, output) => {',
+      '    seen++;',
+      "    output('got ' + message.n);",
+      "    client.test('message ' + message.n, () => client.assert(message.n === seen, 'out of order'));",
+      '    if (message.n === 2) unsubscribe();',
+      '  });',
+      '%}',
+      '',
+    ].join('\n');
+    const batches: StreamBatch[] = [];
+    const done = s.sendDetailed({ text, line: 1, path: '/tmp/stream-handlers.http' }, undefined, { onStream: (b) => batches.push(b) });
+    await eventsIn(batches, 1);
+    srv.release();
+    const { output } = await done;
+    expect(output.stream).toMatchObject({ events: 2, ended: 'unsubscribed by a handler' });
+    expect(output.logs).toEqual(['got 1', 'got 2']);
+    expect(output.hooks.assertions.map((a) => [a.args, a.passed])).toEqual([['message 1', true], ['message 2', true]]);
+  });
+
+  it('onEachLine gets each NDJSON line as text; a handler keeps client.global values', async () => {
+    const s = new Session();
+    const text = [
+      `GET ${srv.url}/ndjson/gated?n=2`,
+      '',
+      '> {%',
+      "  let lines = [];",
+      '  response.body.onEachLine((line) => { lines.push(line); client.global.set("lines", lines.join("|")); });',
+      '%}',
+      '',
+    ].join('\n');
+    const batches: StreamBatch[] = [];
+    const done = s.sendDetailed({ text, line: 1, path: '/tmp/stream-lines.http' }, undefined, { onStream: (b) => batches.push(b) });
+    await eventsIn(batches, 1);
+    srv.release();
+    const { output } = await done;
+    expect(output.stream).toMatchObject({ events: 2, ended: 'server closed' });
+    expect(s.overrides.get(':lines') ?? s.overrides.get('lines')).toBe('{"n":1}|{"n":2}');
+  });
+});

@@ -34,7 +34,7 @@ import { outlineOf } from './outline.js';
 import { withUserAgent } from './user-agent.js';
 import { sheetVariables } from './variables.js';
 import { saveResponses } from './save-response.js';
-import { afterHttp, asAssertions, beforeHttp, explainNoEnvironment, httpContext, httpEnvironmentValues, httpVariables, newHttpState, noteHttpFailure } from './http-file.js';
+import { afterHttp, openStreamHandlers, type LiveHandlers, asAssertions, beforeHttp, explainNoEnvironment, httpContext, httpEnvironmentValues, httpVariables, newHttpState, noteHttpFailure } from './http-file.js';
 import type { RequestRecord } from '../resolve/http-vars.js';
 import { SessionAuth } from './auth.js';
 import { maskSecrets } from './history.js';
@@ -276,14 +276,15 @@ export class Session {
     let sink: SpillSink | undefined;
     // A body that arrives over time (SSE, NDJSON, `# @accept chunked`) is cut into events as it comes (stream.ts).
     const streamReq = streamRequestOf(resolved.node, resolved.request.headers);
-    const choice = new StreamChoice(streamReq.stream, spillAt !== undefined ? (head: SinkHead) => (sink = new SpillSink(spillAt, MAX_BUFFERED_BODY, head.url, { headers: head.headers, raw: p.raw })) : undefined, local.onStream);
+    const live = resolved.http && resolved.node.handlers?.length ? (head: SinkHead, sent: Request) => openStreamHandlers(resolved.node, sent, head, p.path, this.overrides, resolved.http, local.handlerTimeoutMs) : undefined;
+    const choice = new StreamChoice(streamReq.stream, spillAt !== undefined ? (head: SinkHead) => (sink = new SpillSink(spillAt, MAX_BUFFERED_BODY, head.url, { headers: head.headers, raw: p.raw })) : undefined, local.onStream, live, signal);
     let ended: StreamEnd | undefined;
     // The request was sent: a jar that cannot be saved is a warning, never the request's failure.
     const sent = await sendExchange(withUserAgent({ ...resolved.request, headers: streamReq.headers }, s.userAgent), {
       ...(s.inhibitCookies ? {} : { jar: this.jar }),
       sendCookies: !meta?.noCookieJar,
       send: {
-        signal,
+        signal: choice.abort.signal,
         timeoutMs: s.timeoutMs,
         followRedirects: s.followRedirects && !meta?.noRedirect,
         maxRedirects: s.maxRedirects,
@@ -296,13 +297,14 @@ export class Session {
       if (kept) return ((ended = kept.ended), { exchange: kept.exchange, jarWarning: null });
       throw atDirectiveLine(e instanceof SinkError && isEngineError(e.cause) ? e.cause : e);
     });
+    await choice.stream?.handled;
     const streamed = choice.finish(sent.exchange, ended);
     let exchange = streamed.exchange;
     const jarWarning = sent.jarWarning;
     const spilled = sink?.file ? sink : undefined;
     if (sink && !spilled) exchange = { ...exchange, response: { ...exchange.response, body: sink.body() } };
     const before = resolved.http ? new Map(this.overrides) : undefined;
-    const after = resolved.http ? await afterHttp(resolved.node, exchange.request, exchange.response, p.path, this.overrides, this.http, resolved.http, local.handlerTimeoutMs) : undefined;
+    const after = resolved.http ? await afterHttp(resolved.node, exchange.request, exchange.response, p.path, this.overrides, this.http, resolved.http, local.handlerTimeoutMs, choice.live as LiveHandlers | undefined) : undefined;
     // What the `.http` handlers set (`client.global.set`) is reported with jq-set-var's, so a
     // client that keeps the session's overrides (sheet-mode) knows it too.
     const handlerSet = before ? [...this.overrides].filter(([n, v]) => before.get(n) !== v).map(([name, value]) => ({ name, value })) : [];

@@ -41,6 +41,8 @@ export interface StreamSinkOptions {
   started: number;
   /** The request's method, for the head of the first batch (the URL is the head's). */
   method?: string;
+  /** The `.http` handlers listening (`onEachLine` / `onEachMessage`): fed each write's events before the next write (back-pressure); `stop()` when they unsubscribed. */
+  live?: { feed(events: { line: string; message: unknown }[]): Promise<boolean>; stop(): void };
 }
 
 /**
@@ -84,19 +86,38 @@ export class StreamSink extends Writable {
   override _write(chunk: Buffer, _enc: BufferEncoding, cb: (e?: Error | null) => void): void {
     this.splitter.feed(this.decoder.decode(chunk, { stream: true }));
     this.schedule();
-    cb();
+    this.toHandlers().then(() => cb(), cb);
   }
 
   override _final(cb: (e?: Error | null) => void): void {
     this.close();
-    cb();
+    this.handled.then(() => cb(), cb);
   }
 
   /** The body ended (or was cut): what is left becomes the last event, and the last batch goes out now. */
   close(): void {
+    if (this.ended) return;
+    this.ended = true;
     this.splitter.feed(this.decoder.decode());
     this.splitter.end();
     this.flush();
+    void this.toHandlers();
+  }
+
+  /** Resolves when the handlers have seen every event given to them. */
+  handled: Promise<void> = Promise.resolve();
+  private ended = false;
+  private forHandlers: StreamEvent[] = [];
+
+  /** Hand the events since the last call to the `.http` handlers (in order, one feed at a time). */
+  private toHandlers(): Promise<void> {
+    const live = this.o.live;
+    if (!live || !this.forHandlers.length) return this.handled;
+    const events = this.forHandlers.splice(0).map((e) => ({ line: e.data, message: e.malformed ? e.data : jsonOr(e.data) }));
+    this.handled = this.handled.then(async () => {
+      if (await live.feed(events)) live.stop();
+    });
+    return this.handled;
   }
 
   /** The kept events' texts, each followed by an empty line. */
@@ -112,6 +133,7 @@ export class StreamSink extends Writable {
       this.dropped += 1;
     }
     if (this.o.onBatch) this.batch.push(e);
+    if (this.o.live) this.forHandlers.push(e);
   }
 
   private schedule(): void {
@@ -137,7 +159,7 @@ export class StreamSink extends Writable {
 }
 
 /** How a stream ended, as the answer says it (docs/http-files.md, "Streams"). */
-export type StreamEnd = 'server closed' | 'cancelled' | 'timed out' | 'connection cut';
+export type StreamEnd = 'server closed' | 'cancelled' | 'timed out' | 'connection cut' | 'unsubscribed by a handler';
 
 /** A streamed response in the answer (`SendOutput.stream`). */
 export interface StreamInfo {
@@ -177,6 +199,15 @@ export function streamRequestOf(node: { directives?: { name: string; value: stri
   // An SSE request line asks for the event stream, as an EventSource does (WHATWG HTML, 9.2).
   if (node.stream === 'sse' && !kept.some(([n]) => n.toLowerCase() === 'accept')) kept.push(['Accept', 'text/event-stream']);
   return { stream: { acceptChunked, ...(node.stream ? { forced: node.stream } : {}), ...(types.length ? { eventTypes: types } : {}) }, headers: node.stream || types.length ? kept : headers };
+}
+
+/** `text` parsed as JSON, else `text` itself (`onEachMessage` gets JSON messages parsed). */
+function jsonOr(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
 }
 
 /** How an exchange error ends a stream that had begun, or undefined when the error is the request's (nothing received). */
@@ -227,24 +258,40 @@ export class StreamChoice {
   private collect: CollectSink | undefined;
   readonly started = performance.now();
 
+  /** The `.http` handlers opened for the stream (`openLive`), closed by the session's `afterHttp`. */
+  live: LiveFeed | undefined;
+  private unsubscribed = false;
+  /** Aborts the exchange: given to `send` instead of the caller's signal, which it follows. */
+  readonly abort = new AbortController();
+
   constructor(
     private readonly req: StreamRequest,
     private readonly fallback: ((head: SinkHead) => Writable) | undefined,
     private readonly onBatch?: (b: StreamBatch) => void,
-  ) {}
+    /** Opens the request's `.http` handlers when the response is a stream (session/http-file.ts, `openStreamHandlers`). */
+    private readonly openLive?: (head: SinkHead, sent: Request) => Promise<LiveFeed | undefined>,
+    signal?: AbortSignal,
+  ) {
+    if (signal?.aborted) this.abort.abort();
+    else signal?.addEventListener('abort', () => this.abort.abort(), { once: true });
+  }
 
   /** The sink for `exchange()`. */
-  readonly sink = (head: SinkHead, sent: Request): Writable => {
+  readonly sink = async (head: SinkHead, sent: Request): Promise<Writable> => {
     this.sent = sent;
     const kind = streamKindFor(headerValue(head.headers, 'content-type'), this.req.acceptChunked, this.req.forced);
-    if (kind) return (this.stream = new StreamSink(head, { kind, started: this.started, method: sent.method, ...(this.req.eventTypes ? { eventTypes: this.req.eventTypes } : {}), ...(this.onBatch ? { onBatch: this.onBatch } : {}) }));
+    if (kind) {
+      this.live = await this.openLive?.(head, sent);
+      const live = this.live && { feed: this.live.feed, stop: () => ((this.unsubscribed = true), this.abort.abort()) };
+      return (this.stream = new StreamSink(head, { kind, started: this.started, method: sent.method, ...(live ? { live } : {}), ...(this.req.eventTypes ? { eventTypes: this.req.eventTypes } : {}), ...(this.onBatch ? { onBatch: this.onBatch } : {}) }));
+    }
     if (this.fallback) return this.fallback(head);
     return (this.collect = new CollectSink(MAX_BUFFERED_BODY, head.url));
   };
 
   /** The exchange of a stream an error ended after its head (undefined: the error stands). */
   recover(e: unknown): { exchange: Exchange; ended: StreamEnd } | undefined {
-    const ended = this.stream && isEngineError(e) ? streamEndOf(e.code) : undefined;
+    const ended = this.stream && isEngineError(e) ? (this.unsubscribed && e.code === 'cancelled' ? 'unsubscribed by a handler' : streamEndOf(e.code)) : undefined;
     if (!ended || !this.stream || !this.sent) return undefined;
     const h = this.stream.head;
     this.stream.close();
@@ -260,6 +307,11 @@ export class StreamChoice {
     const info: StreamInfo = { ...facts, summary: streamSummary(facts) };
     return { exchange: { ...ex, response: { ...ex.response, body: Buffer.from(s.text(), 'utf8') } }, info };
   }
+}
+
+/** What the `.http` handlers of a stream are to the stream (session/http-file.ts's `LiveHandlers`). */
+export interface LiveFeed {
+  feed(events: { line: string; message: unknown }[]): Promise<boolean>;
 }
 
 /** A stream's presentation: its kept events' text (`StreamSink.text`), JSON mode for NDJSON. */
