@@ -3,7 +3,10 @@
 // stream ended (server closed, cancelled, timed out, connection cut); malformed events shown raw.
 // The server (test/fixtures/streams.mjs, 127.0.0.1) writes each event after the first only when
 // the test releases it, so "event 1 arrived while the server still waits" is checked by state.
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runSheet, tempDir } from './helpers.js';
 import { Session } from '../../engine/src/session/session.js';
 import { EventSplitter, type StreamEvent } from '../../engine/src/present/stream-events.js';
 import { StreamSink, MAX_KEPT_EVENTS } from '../../engine/src/session/stream.js';
@@ -199,5 +202,33 @@ describe("JetBrains' streaming handler API (response.body.onEachMessage / onEach
     const { output } = await done;
     expect(output.stream).toMatchObject({ events: 2, ended: 'server closed' });
     expect(s.overrides.get(':lines') ?? s.overrides.get('lines')).toBe('{"n":1}|{"n":2}');
+  });
+});
+
+describe('stream assertions (expect-events, expect-event)', () => {
+  it('count the events and match one with jq; a response that is no stream fails them', async () => {
+    const s = new Session();
+    const text = `GET ${srv.url}/sse/malformed\n-> expect-events >= 3\n-> expect-events < 3\n-> expect-event .n == 2\n-> expect-event '.n == 9'\n`;
+    const out = await s.send({ text, line: 1 });
+    expect(out.hooks.assertions.map((a) => a.passed)).toEqual([true, false, true, false]);
+    expect(out.hooks.assertions[0]!.message).toContain('ok (3 events, server closed)');
+    expect(out.hooks.assertions[3]!.message).toContain('none of 3 events');
+    const plain = await s.send({ text: `GET ${srv.url}/release\n-> expect-events >= 1\n`, line: 1 });
+    expect(plain.hooks.assertions[0]!.passed).toBe(false);
+    expect(plain.hooks.assertions[0]!.message).toContain('no stream');
+  });
+});
+
+describe('sheet run on streams', () => {
+  it('--timeout ends an endless stream, its events pass expect-events, and the JSON and HTML reports say how it ended', async () => {
+    const dir = tempDir('stream-run-');
+    fs.writeFileSync(path.join(dir, 's.sheet'), `GET ${srv.url}/sse/stall\n-> expect-events >= 1\n-> expect-event .n == 1\n`);
+    const run = await runSheet(['run', '--timeout', '0.5', 's.sheet', '--report', 'json:r.json', '--report', 'html:r.html'], { cwd: dir });
+    expect(run.code).toBe(0);
+    const r = JSON.parse(fs.readFileSync(path.join(dir, 'r.json'), 'utf8')).files[0].results[0];
+    expect(r.stream).toMatchObject({ kind: 'sse', events: 1, ended: 'timed out' });
+    expect(r.response.body).toBe('{\n  "n": 1\n}\n');
+    expect(fs.readFileSync(path.join(dir, 'r.html'), 'utf8')).toContain('stream: 1 event, timed out after');
+    fs.rmSync(dir, { recursive: true, force: true });
   });
 });

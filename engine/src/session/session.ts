@@ -316,6 +316,7 @@ export class Session {
       statusText: exchange.response.statusText,
       headers: exchange.response.headers,
       durationMs: exchange.durationMs,
+      ...(streamed.info ? { stream: { count: streamed.info.events, ended: streamed.info.ended, data: choice.stream!.kept.map((e) => e.data) } } : {}),
     });
     hooks.assertions.unshift(...asAssertions(resolved.pre.tests));
     if (after) hooks.assertions.push(...asAssertions(after.tests));

@@ -48,6 +48,7 @@ Assertion hooks check the responses:
   -> expect-status 200 | 2xx          -> expect-header Content-Type json
   -> expect-jq '.items | length > 0'  -> expect-body "name": "Ada"
   -> expect-time < 500                (ms)
+  -> expect-events >= 3               -> expect-event '.type == "done"'   (streams: SSE, NDJSON)
   Any of them ending in the word retry (-> expect-status 200 retry) is retried under --retry.
   .http files: httpyac's ?? lines (?? status == 200, ?? header content-type includes json,
   ?? body id == 1, ?? duration < 500, ?? js EXPR) and client.test in handlers.
