@@ -92,7 +92,7 @@ of the buffer, and a line at the top says how many.  nil: no bound."
   :type '(choice (const :tag "No bound" nil)
                  (natnum :tag "Characters")))
 
-(defcustom sheet-stream-flush-interval 0.05
+(defcustom sheet-stream-flush-interval 0.02
   "Seconds between two insertions of a stream's events in its buffer.
 Events that arrive in between are inserted together, so thousands a
 second never keep Emacs busy for long."

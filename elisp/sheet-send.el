@@ -272,7 +272,7 @@ DISPLAY is `select' (show and select the response window), `stay'
                                         (list :id id :result result))
                (condition-case-unless-debug err
                    (let ((sheet--log-secrets secrets)
-                         (sheet--stream-buffer (sheet-stream-end context)))
+                         (sheet--stream-buffer (sheet-stream-end context t)))
                      (sheet-stream-finish
                       sheet--stream-buffer
                       (sheet--handle-response result raw display

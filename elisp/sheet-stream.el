@@ -45,7 +45,7 @@
 
 (defvar sheet--streams (make-hash-table :test 'equal)
   "The streams being shown, by the context of their send.
-Each value is a plist: :buffer, :pending (event texts, newest first),
+Each value is a plist: :buffer, :pending (the batches' texts, newest first),
 :count and :elapsed (the engine's, in ms), :timer (the next
 insertion), :last (`float-time' of the last insertion), :cut
 \(characters cut from the head so far).")
@@ -80,10 +80,9 @@ insertion), :last (`float-time' of the last insertion), :cut
          (stream (and send (or (gethash context sheet--streams)
                                (sheet-stream--open context send params)))))
     (when stream
-      (let ((pending (plist-get stream :pending)))
-        (seq-doseq (e (plist-get params :events))
-          (push (plist-get e :text) pending))
-        (plist-put stream :pending pending))
+      (let ((text (plist-get params :text)))
+        (unless (equal text "")
+          (plist-put stream :pending (cons text (plist-get stream :pending)))))
       (plist-put stream :count (plist-get params :count))
       (plist-put stream :elapsed (plist-get params :elapsedMs))
       (unless (plist-get stream :timer)
@@ -91,13 +90,32 @@ insertion), :last (`float-time' of the last insertion), :cut
         ;; a burst waits for the interval and goes in together.
         (let ((wait (- (+ (plist-get stream :last) sheet-stream-flush-interval)
                        (float-time))))
-          (if (<= wait 0)
-              (sheet-stream--flush context)
-            (plist-put stream :timer
-                       (run-at-time wait nil #'sheet-stream--flush
-                                    context))))))))
+          ;; From a timer, never in the process filter: reading the
+          ;; engine and inserting are two short busy stretches, not one.
+          (plist-put stream :timer
+                     (run-at-time (max wait 0) nil #'sheet-stream--flush
+                                  context)))))))
 
 (setq sheet-engine--stream-function #'sheet-stream--events)
+
+(defconst sheet-stream--flush-chars 65536
+  "Most characters one insertion takes; the rest waits for the next.
+A backlog (Emacs was busy, the stream is fast) goes in by parts, with
+input read between them.")
+
+(defun sheet-stream--take (stream)
+  "The oldest queued texts of STREAM, up to `sheet-stream--flush-chars'.
+The others stay queued."
+  (let ((texts (nreverse (plist-get stream :pending)))
+        (size 0)
+        taken)
+    (while (and texts (or (null taken)
+                          (< (+ size (length (car texts)))
+                             sheet-stream--flush-chars)))
+      (setq size (+ size (length (car texts))))
+      (push (pop texts) taken))
+    (plist-put stream :pending (nreverse texts))
+    (nreverse taken)))
 
 (defun sheet-stream--flush (context)
   "Insert the queued events of the stream of CONTEXT."
@@ -106,8 +124,10 @@ insertion), :last (`float-time' of the last insertion), :cut
       (plist-put stream :timer nil)
       (plist-put stream :last (float-time))
       (let ((buf (plist-get stream :buffer))
-            (texts (nreverse (plist-get stream :pending))))
-        (plist-put stream :pending nil)
+            (texts (sheet-stream--take stream)))
+        (when (plist-get stream :pending)
+          (plist-put stream :timer
+                     (run-at-time 0 nil #'sheet-stream--flush context)))
         (when (buffer-live-p buf)
           (with-current-buffer buf
             (let* ((inhibit-read-only t)
@@ -118,7 +138,7 @@ insertion), :last (`float-time' of the last insertion), :cut
               (save-excursion
                 (goto-char (point-max))
                 (dolist (text texts)
-                  (insert text "\n\n")))
+                  (insert text)))
               (sheet-stream--trim stream)
               (when point-at-end (goto-char (point-max)))
               (dolist (w at-end) (set-window-point w (point-max))))
@@ -151,14 +171,17 @@ sheet-stream-max-chars is %d]\n"
 (defvar sheet-stream--followed nil
   "The buffer of the stream that ended last, when point was at its end.")
 
-(defun sheet-stream-end (context)
+(defun sheet-stream-end (context &optional answered)
   "The stream of CONTEXT ended: insert what is queued and forget it.
-Return its buffer, or nil if no stream was shown for CONTEXT."
+With ANSWERED non-nil the engine's answer, which fills the buffer
+again, follows: what is queued is dropped instead.  Return the
+stream's buffer, or nil if no stream was shown for CONTEXT."
   (let ((stream (gethash context sheet--streams)))
     (when stream
-      (when (plist-get stream :timer)
-        (cancel-timer (plist-get stream :timer)))
-      (sheet-stream--flush context)
+      (when answered (plist-put stream :pending nil))
+      (while (plist-get stream :timer)
+        (cancel-timer (plist-get stream :timer))
+        (sheet-stream--flush context))
       (remhash context sheet--streams)
       (let ((buf (plist-get stream :buffer)))
         (when (buffer-live-p buf)

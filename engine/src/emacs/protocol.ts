@@ -78,22 +78,21 @@ export const SetSettings = new RequestType<Settings, null, EngineErrorData>('set
 /** Parse the sheet, resolve the request at `line`, send it, present the response, run hooks. */
 export const SheetSend = new RequestType<SendParams, SendResult, EngineErrorData>('sheet/send');
 
-/** One event of a stream as `sheet/streamEvents` carries it: what a person reads. */
-export interface StreamEventItem {
-  /** 1-based number of the event in its stream. */
-  n: number;
-  /** The event's text: `event:`/`id:` lines when present, then the data, JSON re-indented. */
-  text: string;
-  /** Why the event is shown raw (not what SSE or NDJSON allows, or cut by the end of the stream). */
-  malformed?: string;
-}
 /** `sheet/streamEvents`'s parameters: the events of a streamed `sheet/send` since the last notification. */
 export interface StreamEventsParams {
   /** The `context` of the `sheet/send` whose response this is. */
   context: RequestContext;
   /** In the first notification only: the response head (status and headers come before any event). */
   head?: { method: string; url: string; status: number; statusText: string; headers: [string, string][]; httpVersion: string };
-  events: StreamEventItem[];
+  /**
+   * The batch's events as a person reads them, each followed by an empty line: `event:`/`id:`
+   * lines when present, then the data, JSON re-indented (malformed events raw). One string, not
+   * one object per event: Emacs parses each notification at once, and a fast stream's thousands
+   * of small objects cost it garbage collections of 100 ms and more (docs/benchmarks.md, "Streams").
+   */
+  text: string;
+  /** Events in this batch. */
+  events: number;
   /** Events so far. */
   count: number;
   /** Since the request started, in ms. */

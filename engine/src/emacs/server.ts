@@ -132,7 +132,7 @@ export function serve(conn: MessageConnection, onExit: () => void = () => proces
     const q = { ...p, bodyFileMin: p.bodyFileMin ?? undefined, jq: p.jq ?? undefined };
     // A streamed body's events go to Emacs as they arrive (`sheet/streamEvents`), the answer after the stream.
     const context = q.context;
-    const onStream = context === undefined ? undefined : (b: StreamBatch) => void conn.sendNotification(P.StreamEvents, { context, ...(b.head ? { head: b.head } : {}), events: b.events.map((e) => ({ n: e.n, text: e.text, ...(e.malformed ? { malformed: e.malformed } : {}) })), count: b.count, elapsedMs: b.elapsedMs });
+    const onStream = context === undefined ? undefined : (b: StreamBatch) => void conn.sendNotification(P.StreamEvents, { context, ...(b.head ? { head: b.head } : {}), text: b.events.map((e) => `${e.text}\n\n`).join(''), events: b.events.length, count: b.count, elapsedMs: b.elapsedMs });
     return withCallScope(async (signal) => (await session.sendDetailed(q, signal, onStream ? { onStream } : {})).output, abortSignal(token));
   }));
   conn.onRequest(P.SheetOutline, guard((p: P.OutlineParams) => {

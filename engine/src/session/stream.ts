@@ -19,6 +19,11 @@ export const MAX_KEPT_EVENTS = 10000;
 /** Most characters of event text an answer keeps (the newest events'): 8 Mi. */
 export const MAX_KEPT_CHARS = 8 * 1024 * 1024;
 
+/** Most events in one batch: a fast stream goes out in several (a client parses each batch at once). */
+export const MAX_BATCH_EVENTS = 200;
+/** Most characters of event text in one batch (one event longer than that goes alone). */
+export const MAX_BATCH_CHARS = 32 * 1024;
+
 /** Events handed to a caller at once: those that arrived since the last batch. */
 export interface StreamBatch {
   /** The response head, in the first batch only (before any event: status and headers first). */
@@ -57,6 +62,7 @@ export class StreamSink extends Writable {
   private readonly decoder = new TextDecoder('utf-8');
   private readonly splitter: EventSplitter;
   private batch: StreamEvent[] = [];
+  private batchChars = 0;
   private scheduled = false;
   private headSent = false;
 
@@ -132,7 +138,12 @@ export class StreamSink extends Writable {
       this.chars -= this.kept.shift()!.text.length;
       this.dropped += 1;
     }
-    if (this.o.onBatch) this.batch.push(e);
+    if (this.o.onBatch) {
+      this.batch.push(e);
+      this.batchChars += e.text.length;
+      // A client parses each batch at once (Emacs's jsonrpc.el: one JSON message): none gets big.
+      if (this.batch.length >= MAX_BATCH_EVENTS || this.batchChars >= MAX_BATCH_CHARS) this.flush();
+    }
     if (this.o.live) this.forHandlers.push(e);
   }
 
@@ -147,6 +158,7 @@ export class StreamSink extends Writable {
     if (!this.o.onBatch || (this.headSent && !this.batch.length)) return;
     const events = this.batch;
     this.batch = [];
+    this.batchChars = 0;
     const h = this.head;
     this.o.onBatch({
       ...(this.headSent ? {} : { head: { method: this.o.method ?? 'GET', url: h.url, status: h.status, statusText: h.statusText, headers: h.headers, httpVersion: h.httpVersion } }),

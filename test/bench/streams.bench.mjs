@@ -1,0 +1,73 @@
+#!/usr/bin/env node
+// Live streams (issue 40): Server-Sent Events from test/fixtures/streams.mjs on 127.0.0.1.
+//   (a) event latency: the time from the server's write of an event to its text in sheet-mode's
+//       response buffer (batch Emacs, the real engine; test/bench/streams-bench.el), beside
+//       `curl -N` on the same stream in the same run (write -> curl's output read by this process)
+//   (b) 10,000 events at full speed into Emacs: the longest time Emacs was busy at once (a 5 ms
+//       timer that could not run), and the whole time to the loaded hook
+// Quick settings with BENCH_QUICK=1. Prints one Markdown section on stdout.
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startStreams } from '../fixtures/streams.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const log = (...a) => process.stderr.write(a.join(' ') + '\n');
+const quick = !!process.env.BENCH_QUICK;
+const COUNT = quick ? 40 : 200;
+const EVERY = 25;
+const FAST = 10000;
+
+const pct = (xs, p) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
+};
+const now = () => performance.timeOrigin + performance.now();
+
+const srv = await startStreams();
+log(`streams bench: server on ${srv.url}`);
+
+// curl -N: each event's latency as this process reads curl's output.
+const curlLat = await new Promise((resolve) => {
+  const lat = [];
+  let buf = '';
+  const c = spawn('curl', ['-N', '-s', `${srv.url}/sse/timed?n=${COUNT}&every=${EVERY}`]);
+  c.stdout.on('data', (d) => {
+    const t = now();
+    buf += d;
+    let m;
+    const re = /"t":([0-9.]+)/g;
+    while ((m = re.exec(buf))) lat.push(t - Number(m[1]));
+    buf = buf.slice(buf.lastIndexOf('\n') + 1);
+  });
+  c.on('close', () => resolve(lat));
+});
+log(`streams bench: curl -N ${curlLat.length} events`);
+
+let out = '';
+const code = await new Promise((resolve) => {
+  const child = spawn('emacs', ['--batch', '-Q', '-L', path.join(root, 'elisp'), '-l', path.join(root, 'test/bench/streams-bench.el'), srv.url, String(COUNT), String(EVERY), String(FAST)], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+  child.stdout.on('data', (d) => { out += d; });
+  child.stderr.on('data', () => {});
+  child.on('error', (e) => { log(String(e)); resolve(127); });
+  child.on('close', (c) => resolve(c ?? 1));
+});
+await srv.close();
+const lat = /^LATENCY (\S*)$/m.exec(out)?.[1]?.split(',').filter(Boolean).map(Number) ?? [];
+const busy = /^BUSY (\S+) (\S+) (\S+)$/m.exec(out);
+if (code !== 0 || !lat.length || !busy) {
+  process.stdout.write(`## Streams (issue 40)\n\nFAILED: batch Emacs exited ${code}.\n\n\`\`\`\n${out}\n\`\`\`\n`);
+  process.exit(1);
+}
+const f = (x) => x.toFixed(1);
+process.stdout.write(`## Streams (issue 40)
+
+Server-Sent Events from test/fixtures/streams.mjs on 127.0.0.1, one event each ${EVERY} ms (${COUNT} events), each carrying the time the server wrote it${quick ? ' (quick settings)' : ''}.
+
+| from the server's write to ... | events | median | p95 | max | target |
+|---|---|---|---|---|---|
+| sheet-mode's response buffer (batch Emacs, engine, \`sheet/streamEvents\`) | ${lat.length} | ${f(pct(lat, 50))} ms | ${f(pct(lat, 95))} ms | ${f(Math.max(...lat))} ms | median < 20 ms, p95 < 50 ms |
+| \`curl -N\` on the same stream (its output read by the bench) | ${curlLat.length} | ${f(pct(curlLat, 50))} ms | ${f(pct(curlLat, 95))} ms | ${f(Math.max(...curlLat))} ms | (reference) |
+
+${FAST.toLocaleString('en')} events at full speed (\`/sse/fast\`) into sheet-mode: the longest time Emacs was busy at once was **${f(Number(busy[1]))} ms** (target < 100 ms; a 5 ms timer that could not run), ${(Number(busy[2]) / 1000).toFixed(2)} s from C-c C-c to the loaded hook, ${busy[3]} events in the trailer.
+`);
