@@ -14,6 +14,7 @@
 (require 'ert)
 (require 'test-helper)
 (require 'sheet-mode)
+(require 'ob-sheet-helper)
 
 (defvar sheet-test--streams-process nil "The streams fixture process.")
 (defvar sheet-test--streams-url nil "The streams fixture's base URL.")
@@ -97,5 +98,32 @@
           (should (looking-at "\\[[0-9]+ characters of older events cut")))
         (sheet-test-streams-release)
         (sheet-test-response-holding "stream: 40 events, server closed")))))
+
+;; The window whose point follows the end stays at the end; another stays put.
+(ert-deftest sheet-test-stream-point-follows-the-end ()
+  "A window at the end of the stream buffer follows new events; one elsewhere does not."
+  (sheet-test-with-sheet (format "GET %s/sse/gated?n=3\n" (sheet-test-streams-url))
+    (sheet-http-send-current-stay-in-window)
+    (let* ((buf (sheet-test-response-holding "\"n\": 1"))
+           (win (get-buffer-window buf t)))
+      (should win)
+      (set-window-point win (with-current-buffer buf (point-max)))
+      (with-current-buffer buf (goto-char (point-min)))
+      (sheet-test-streams-release)
+      (sheet-test-response-holding "\"n\": 2")
+      (with-current-buffer buf
+        (should (= (window-point win) (point-max)))
+        (should (= (point) (point-min))))
+      (sheet-test-streams-release)
+      (sheet-test-response-holding "stream: 3 events, server closed"))))
+
+(ert-deftest sheet-test-stream-org-block-gets-the-events ()
+  "An Org block's result is the collected events of a stream."
+  (ob-sheet-test-with-org (format "#+name: s\n#+begin_src sheet\nGET %s/sse/malformed\n#+end_src\n"
+                                  (sheet-test-streams-url))
+    (let ((text (ob-sheet-test-run "s")))
+      (should (string-match-p "\"n\": 1" text))
+      (should (string-match-p "this line is not SSE" text))
+      (should (string-match-p "\"n\": 2" text)))))
 
 ;;; sheet-mode-stream-test.el ends here
