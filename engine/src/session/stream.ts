@@ -9,9 +9,9 @@
 import { Writable } from 'node:stream';
 import { EventSplitter, streamKindFor, type StreamEvent, type StreamKind } from '../present/stream-events.js';
 import { parseContentType, type Presentation } from '../present/present.js';
-import { MAX_BUFFERED_BODY } from '../http/send.js';
+import { bodyTooLarge, MAX_BUFFERED_BODY } from '../http/send.js';
 import { headerValue, type Exchange, type Request } from '../model.js';
-import { EngineError, isEngineError } from '../errors.js';
+import { isEngineError } from '../errors.js';
 import type { SinkHead } from './exchange.js';
 
 /** Most events an answer keeps (the newest). */
@@ -246,7 +246,7 @@ export class CollectSink extends Writable {
   override _write(c: Buffer, _e: BufferEncoding, cb: (e?: Error | null) => void): void {
     this.size += c.length;
     if (this.size > this.max) {
-      cb(new EngineError('network-error', `${this.url}: the response body is larger than ${this.max} bytes, the most kept in memory`, { hint: 'Fetch it with the shell verbs or curl -o FILE, which stream it to a file.', details: { url: this.url, maxBodyBytes: this.max } }));
+      cb(bodyTooLarge(this.url, this.max));
       return;
     }
     this.held.push(c);
