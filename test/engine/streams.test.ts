@@ -225,6 +225,7 @@ describe('sheet run on streams', () => {
     fs.writeFileSync(path.join(dir, 's.sheet'), `GET ${srv.url}/sse/stall\n-> expect-events >= 1\n-> expect-event .n == 1\n`);
     const run = await runSheet(['run', '--timeout', '0.5', 's.sheet', '--report', 'json:r.json', '--report', 'html:r.html'], { cwd: dir });
     expect(run.code).toBe(0);
+    expect(run.out).toMatch(/^ {4}stream: 1 event, timed out after \d/m);
     const r = JSON.parse(fs.readFileSync(path.join(dir, 'r.json'), 'utf8')).files[0].results[0];
     expect(r.stream).toMatchObject({ kind: 'sse', events: 1, ended: 'timed out' });
     expect(r.response.body).toBe('{\n  "n": 1\n}\n');

@@ -327,6 +327,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
     say(`${mark} ${status} ${name}${ms}${flaky}  [${done}/${total}]\n`);
     for (const m of failures(r)) say(`    ${paint('31', m)}\n`);
     for (const w of r.warnings) say(`    warning: ${w.message}\n`);
+    if (r.stream) say(`    ${r.stream.summary}\n`);
     for (const l of r.logs ?? []) say(`    log: ${l}\n`);
     for (const f of r.saved ?? []) say(`    saved: ${path.relative(process.cwd(), f.file)}\n`);
     if (annotate) for (const a of requestAnnotations(r, io.env)) say(a);
