@@ -6,7 +6,8 @@
 //   (b) 10,000 events at full speed into Emacs: the longest time Emacs was busy at once (a 5 ms
 //       timer that could not run), and the whole time to the loaded hook
 // Quick settings with BENCH_QUICK=1. Prints one Markdown section on stdout.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -29,11 +30,11 @@ const load = os.loadavg()[0];
 const srv = await startStreams();
 log(`streams bench: server on ${srv.url}`);
 
-// curl -N: each event's latency as this process reads curl's output.
-const curlLat = await new Promise((resolve) => {
+// Each event's latency as this process reads a command's output (curl -N, the shell's GET).
+const readLatency = (cmd, args, env = process.env) => new Promise((resolve) => {
   const lat = [];
   let buf = '';
-  const c = spawn('curl', ['-N', '-s', `${srv.url}/sse/timed?n=${COUNT}&every=${EVERY}`]);
+  const c = spawn(cmd, args, { env });
   c.stdout.on('data', (d) => {
     const t = now();
     buf += d;
@@ -44,7 +45,16 @@ const curlLat = await new Promise((resolve) => {
   });
   c.on('close', () => resolve(lat));
 });
+const curlLat = await readLatency('curl', ['-N', '-s', `${srv.url}/sse/timed?n=${COUNT}&every=${EVERY}`]);
 log(`streams bench: curl -N ${curlLat.length} events`);
+// The shell's GET, through the daemon (a runtime directory of its own, started by a first call) and direct.
+const rt = fs.mkdtempSync('/tmp/rest-bench-');
+const shellArgs = ['-c', `source "${root}/shell/rest"; rest ${srv.url} >/dev/null; GET /sse/fast -q n=1 >/dev/null; GET /sse/timed -q n=${COUNT} -q every=${EVERY}`];
+const daemonLat = await readLatency('bash', shellArgs, { ...process.env, REST_RUNTIME_DIR: rt, HOME: rt });
+const directLat = await readLatency('bash', shellArgs, { ...process.env, REST_RUNTIME_DIR: rt, HOME: rt, REST_NO_DAEMON: '1' });
+spawnSync('bash', ['-c', `source "${root}/shell/rest"; rest --stop`], { env: { ...process.env, REST_RUNTIME_DIR: rt, HOME: rt } });
+fs.rmSync(rt, { recursive: true, force: true });
+log(`streams bench: GET ${daemonLat.length} / ${directLat.length} events`);
 
 let out = '';
 const code = await new Promise((resolve) => {
@@ -70,6 +80,8 @@ Server-Sent Events from test/fixtures/streams.mjs on 127.0.0.1, one event each $
 |---|---|---|---|---|---|
 | sheet-mode's response buffer (batch Emacs, engine, \`sheet/streamEvents\`) | ${lat.length} | ${f(pct(lat, 50))} ms | ${f(pct(lat, 95))} ms | ${f(Math.max(...lat))} ms | median < 20 ms, p95 < 50 ms |
 | \`curl -N\` on the same stream (its output read by the bench) | ${curlLat.length} | ${f(pct(curlLat, 50))} ms | ${f(pct(curlLat, 95))} ms | ${f(Math.max(...curlLat))} ms | (reference) |
+| the shell's \`GET\` through the daemon (bash, stdout a pipe) | ${daemonLat.length} | ${f(pct(daemonLat, 50))} ms | ${f(pct(daemonLat, 95))} ms | ${f(Math.max(...daemonLat))} ms | within 1.5x curl's |
+| the shell's \`GET\`, direct (\`REST_NO_DAEMON=1\`) | ${directLat.length} | ${f(pct(directLat, 50))} ms | ${f(pct(directLat, 95))} ms | ${f(Math.max(...directLat))} ms | within 1.5x curl's |
 
 ${FAST.toLocaleString('en')} events at full speed (\`/sse/fast\`) into sheet-mode: the longest time Emacs was busy at once was **${f(Number(busy[1]))} ms** (target < 100 ms; a 5 ms timer that could not run), ${(Number(busy[2]) / 1000).toFixed(2)} s from C-c C-c to the loaded hook, ${busy[3]} events in the trailer.
 `);
