@@ -5,7 +5,7 @@ NODE_BIN := node_modules/.bin
 ENGINE := engine/dist/engine.cjs
 EMACS ?= emacs
 
-.PHONY: all deps build build-engine build-client-lib test demo emacs lint bench clean
+.PHONY: all deps build build-engine build-client-lib test check demo emacs lint bench clean
 
 all: build
 
@@ -33,6 +33,11 @@ test:
 	@scripts/ensure-deps.sh all
 	@$(MAKE) --no-print-directory build
 	@node test/run.mjs
+
+## check: the loop after each edit: type-check, lint and the unit tests that start nothing (test/check.mjs), side by side.
+check:
+	@scripts/ensure-deps.sh all
+	@node test/check.mjs
 
 ## demo: start the example API, run every request of examples/demo.sheet through Emacs.
 demo:

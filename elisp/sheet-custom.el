@@ -84,6 +84,20 @@ buffer stays in `fundamental-mode'.  nil disables the threshold."
 
 ;; so-long.el's own threshold is 10000: a response buffer is read, not
 ;; edited, and a terminal Emacs 28 already drags over a few thousand.
+(defcustom sheet-stream-max-chars 2000000
+  "Most characters a streamed response buffer holds while events arrive.
+A stream (Server-Sent Events, NDJSON, `# @accept chunked') is shown
+as its events come; past this size the oldest are cut from the head
+of the buffer, and a line at the top says how many.  nil: no bound."
+  :type '(choice (const :tag "No bound" nil)
+                 (natnum :tag "Characters")))
+
+(defcustom sheet-stream-flush-interval 0.02
+  "Seconds between two insertions of a stream's events in its buffer.
+Events that arrive in between are inserted together, so thousands a
+second never keep Emacs busy for long."
+  :type 'number)
+
 (defcustom sheet-response-long-line-threshold 5000
   "Line length, in characters, above which a response buffer is protected.
 When any line of a response (the body as shown, or a trailer line)

@@ -131,6 +131,16 @@ the request that follows uses it."
                   program (string-join command " ")
                   (sheet-engine--build-hint))))))
 
+(defvar sheet-engine--stream-function #'ignore
+  "Called with the params of each `sheet/streamEvents' notification.
+sheet-stream.el sets it: a streamed response's events as they
+arrive (docs/protocol.md).")
+
+(defun sheet-engine--handle-notification (_conn method params)
+  "Dispatch the engine's notification METHOD with PARAMS."
+  (when (eq method 'sheet/streamEvents)
+    (funcall sheet-engine--stream-function params)))
+
 (defvar sheet-engine--stopped-function nil
   "Called with no argument when the engine was stopped (SIGSTOP).
 Returns the labels of the sends it ended in Emacs.  Set by
@@ -192,7 +202,7 @@ the process's sentinel)."
            :name sheet-engine--name
            :events-buffer-scrollback-size sheet-events-buffer-size
            :request-dispatcher #'sheet-engine--handle-request
-           :notification-dispatcher #'ignore
+           :notification-dispatcher #'sheet-engine--handle-notification
            :on-shutdown #'sheet-engine--on-shutdown
            :process (lambda () (sheet-engine--make-process command)))))
     ;; After jsonrpc.el's own sentinel, which ignores a stop.

@@ -67,11 +67,18 @@ Each has :message, :code and :line, as the engine's `hooks.warnings'.")
   :keymap sheet-response-mode-map
   :group 'sheet)
 
+(defvar sheet--stream-buffer nil
+  "The buffer a stream was shown in while it arrived, or nil.
+Its answer fills it again (sheet-stream.el), whatever
+`sheet-same-buffer-response' says.")
+
 (defun sheet--response-buffer (method url)
   "The buffer for the response to METHOD URL, emptied."
-  (let ((buf (if sheet-same-buffer-response
-                 (get-buffer-create sheet-buffer-response-name)
-               (generate-new-buffer (format "*HTTP %s %s*" method url)))))
+  (let ((buf (cond ((buffer-live-p sheet--stream-buffer) sheet--stream-buffer)
+                   (sheet-same-buffer-response
+                    (get-buffer-create sheet-buffer-response-name))
+                   (t (generate-new-buffer
+                       (format "*HTTP %s %s*" method url))))))
     (with-current-buffer buf
       (let ((inhibit-read-only t))
         ;; Its overrides are for the last response's long lines.
@@ -122,6 +129,8 @@ warnings."
      (sheet-run-assertion-lines result)
      (list (format "Request duration: %fs"
                    (/ (plist-get result :durationMs) 1000.0)))
+     (let ((stream (plist-get result :stream)))
+       (and stream (list (plist-get stream :summary))))
      (and why (list (format "Body not pretty-printed: %s" why)))
      (and long (list (format "Long lines: so-long-minor-mode is on (the \
 longest has %d characters)" long)))

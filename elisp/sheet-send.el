@@ -41,6 +41,7 @@
 (require 'sheet-prompt)       ; `# @prompt' answers, secrets masked
 (require 'sheet-history)      ; the responses kept per request
 (require 'sheet-sending)      ; the requests in flight in the mode line
+(require 'sheet-stream)       ; streamed responses shown as they arrive
 
 (declare-function sheet--line "sheet-mode" ())
 (declare-function sheet--location-params "sheet-mode" ())
@@ -270,9 +271,12 @@ DISPLAY is `select' (show and select the response window), `stay'
                (sheet-engine--log-event conn "engine-reply"
                                         (list :id id :result result))
                (condition-case-unless-debug err
-                   (let ((sheet--log-secrets secrets))
-                     (sheet--handle-response result raw display
-                                             sheet-buffer key))
+                   (let ((sheet--log-secrets secrets)
+                         (sheet--stream-buffer (sheet-stream-end context t)))
+                     (sheet-stream-finish
+                      sheet--stream-buffer
+                      (sheet--handle-response result raw display
+                                              sheet-buffer key)))
                  (error
                   (message "Sheet-mode: showing the response failed: %s"
                            (error-message-string err))))))
@@ -284,12 +288,14 @@ DISPLAY is `select' (show and select the response window), `stay'
             (list :file (plist-get presentation :receivedFile))))))
      :error-fn
      (lambda (err)
+       (sheet-stream-end context)
        (when (sheet--answered id)
          (sheet-engine--log-event conn "engine-reply" (list :id id :error err))
          (let ((sheet--log-secrets secrets))
            (sheet--report-send-error err line)))))
     (setq id (sheet-engine--last-id conn))
     (puthash id (list :buffer sheet-buffer :context context :label label
+                      :display display
                       :timer (and deadline
                                   (run-at-time deadline nil #'sheet--deadline
                                                id conn deadline)))
@@ -340,6 +346,8 @@ answered within `sheet-timeout-grace' seconds."
                (if (> stopped 1) "s" "")))
     (dolist (id (copy-sequence sheet-engine--in-flight))
       (push (plist-get (gethash id sheet--sends) :label) labels)
+      ;; A stream keeps what arrived, with a trailer line (sheet-stream.el).
+      (sheet-stream-cancelled (plist-get (gethash id sheet--sends) :context))
       (when (and conn (jsonrpc-running-p conn))
         (ignore-errors
           (jsonrpc-notify conn '$/cancelRequest (list :id id)))

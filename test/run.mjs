@@ -2,6 +2,10 @@
 // Runs every test suite (vitest projects, ERT in batch Emacs, bats under bash and zsh), shows
 // their output as it comes, and ends with one line "N passed, N failed" summed over all suites.
 // Exit status 1 when any test failed or a suite could not run or reported nothing.
+// vitest runs first, on both cores (its own workers); then ERT and bats under bash and zsh run
+// side by side (each is one process after another, mostly waiting on the processes and servers
+// it starts), their lines prefixed with the suite's name (docs/testing.md). TEST_SERIAL=1 runs
+// every suite alone, one after another, output unprefixed.
 //
 //   node test/run.mjs [suite ...]      suites: vitest ert bats (default: all)
 import { spawn } from 'node:child_process';
@@ -16,8 +20,28 @@ const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'sheet-rest-test-'));
 /** A suite that runs longer than this is stopped and counted as failed (no hang in CI). */
 const SUITE_LIMIT_MS = 20 * 60 * 1000;
 
-/** Run a command with output shown live and also captured; its process group is killed at the limit. */
-function run(cmd, args, env = {}) {
+const SERIAL = process.env.TEST_SERIAL === '1';
+
+/** A writer that prefixes each whole line with `[label] ` (a suite beside others), or passes through. */
+function prefixed(stream, label) {
+  if (!label) return (d) => stream.write(d);
+  let rest = '';
+  const write = (d) => {
+    rest += d;
+    const cut = rest.lastIndexOf('\n');
+    if (cut < 0) return;
+    stream.write(rest.slice(0, cut + 1).replace(/^/gm, `[${label}] `).replace(/\[[^\]\n]*\] $/, ''));
+    rest = rest.slice(cut + 1);
+  };
+  write.flush = () => { if (rest) stream.write(`[${label}] ${rest}\n`); rest = ''; };
+  return write;
+}
+
+/**
+ * Run a command with output shown live and also captured; its process group is killed at the
+ * limit. `label`: the output's lines are prefixed with it (a suite running beside others).
+ */
+function run(cmd, args, env = {}, label = '') {
   return new Promise((resolve) => {
     const child = spawn(cmd, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     let out = '';
@@ -27,10 +51,13 @@ function run(cmd, args, env = {}) {
       process.stderr.write(`\ntest/run.mjs: ${cmd} ran over ${SUITE_LIMIT_MS / 60000} minutes; stopping it\n`);
       try { process.kill(-child.pid, 'SIGKILL'); } catch { /* already gone */ }
     }, SUITE_LIMIT_MS);
-    child.stdout.on('data', (d) => { out += d; process.stdout.write(d); });
-    child.stderr.on('data', (d) => { out += d; process.stderr.write(d); });
-    child.on('error', (e) => { clearTimeout(timer); resolve({ code: 127, out: out + String(e), timedOut }); });
-    child.on('close', (code) => { clearTimeout(timer); resolve({ code: code ?? 1, out, timedOut }); });
+    const toOut = prefixed(process.stdout, label);
+    const toErr = prefixed(process.stderr, label);
+    const flush = () => { toOut.flush?.(); toErr.flush?.(); };
+    child.stdout.on('data', (d) => { out += d; toOut(String(d)); });
+    child.stderr.on('data', (d) => { out += d; toErr(String(d)); });
+    child.on('error', (e) => { clearTimeout(timer); flush(); resolve({ code: 127, out: out + String(e), timedOut }); });
+    child.on('close', (code) => { clearTimeout(timer); flush(); resolve({ code: code ?? 1, out, timedOut }); });
   });
 }
 
@@ -61,7 +88,8 @@ const suites = {
         else if (a.status === 'passed' && (a.failureMessages || []).length) flaky.push(`${path.relative(root, t.name)} > ${a.fullName}: ${firstLine(a.failureMessages[0])}`);
       }
     }
-    return { passed: r.numPassedTests, failed: r.numFailedTests + broken.length + (code !== 0 && r.numFailedTests === 0 && broken.length === 0 ? 1 : 0), names, flaky };
+    const times = files.map((t) => ({ file: path.relative(root, t.name), ms: Math.max(0, (t.endTime || 0) - (t.startTime || 0)) }));
+    return { times, passed: r.numPassedTests, failed: r.numFailedTests + broken.length + (code !== 0 && r.numFailedTests === 0 && broken.length === 0 ? 1 : 0), names, flaky };
   },
   async ert() {
     const dir = path.join(root, 'test/elisp');
@@ -70,12 +98,12 @@ const suites = {
     const args = ['--batch', '-Q', '-L', path.join(root, 'elisp'), '-L', dir, '-l', 'ert', '-l', path.join(dir, 'test-helper.el')];
     for (const f of files) args.push('-l', path.join(dir, f));
     args.push('-f', 'ert-run-tests-batch-and-exit');
-    const { code, out } = await run('emacs', args);
+    const { code, out } = await run('emacs', args, {}, SERIAL ? '' : 'ert');
     const m = /Ran (\d+) tests?, (\d+) results? as expected, (\d+) unexpected/.exec(out);
     if (!m) return { passed: 0, failed: 1, note: `ERT exited ${code} without a summary` };
     const failed = Number(m[3]);
     const names = [...out.matchAll(/^\s+FAILED\s+\d+\/\d+\s+(\S+)/gm)].map((x) => x[1]);
-    return { passed: Number(m[2]), failed: failed + (code !== 0 && failed === 0 ? 1 : 0), names };
+    return { times: ertFileTimes(dir, files, out), passed: Number(m[2]), failed: failed + (code !== 0 && failed === 0 ? 1 : 0), names };
   },
   async bats() {
     const dir = path.join(root, 'test/shell');
@@ -83,19 +111,58 @@ const suites = {
     let passed = 0;
     let failed = 0;
     const names = [];
-    // Every bats test runs once with the verbs in bash and once in zsh.
-    for (const shell of ['bash', 'zsh']) {
-      process.stdout.write(`\n# bats, verbs under ${shell}\n`);
-      const { code, out } = await run('bats', ['--tap', dir], { REST_TEST_SHELL: shell });
+    const times = [];
+    // Every bats test runs once with the verbs in bash and once in zsh; the two side by side
+    // (each test has its own runtime directory, HOME and servers) unless TEST_SERIAL=1.
+    const one = async (shell) => {
+      if (SERIAL) process.stdout.write(`\n# bats, verbs under ${shell}\n`);
+      const junit = fs.mkdtempSync(path.join(tmp, `bats-${shell}-`));
+      const r = await run('bats', ['--tap', '--report-formatter', 'junit', '--output', junit, dir], { REST_TEST_SHELL: shell }, SERIAL ? '' : `bats ${shell}`);
+      return { shell, ...r, times: batsFileTimes(path.join(junit, 'report.xml'), shell) };
+    };
+    const results = SERIAL ? [await one('bash'), await one('zsh')] : await Promise.all([one('bash'), one('zsh')]);
+    for (const { shell, code, out, times: t } of results) {
+      times.push(...t);
       const ok = (out.match(/^ok \d+/gm) || []).length;
       const notOk = (out.match(/^not ok \d+/gm) || []).length;
       passed += ok;
       failed += notOk + (code !== 0 && notOk === 0 ? 1 : 0);
-      for (const m of out.matchAll(/^not ok \d+ (.*)$/gm)) names.push(`${shell}: ${m[1]}`);
+      for (const m of out.matchAll(/^not ok \d+ (.*?)(?: # in \d+ ?ms)?$/gm)) names.push(`${shell}: ${m[1]}`);
     }
-    return { passed, failed, names };
+    return { times, passed, failed, names };
   },
 };
+
+/**
+ * ERT's time per test file: batch ERT prints each test's duration ("passed 3/9 name (0.1 sec)");
+ * a test's file is the one holding its `(ert-deftest NAME`.
+ */
+function ertFileTimes(dir, files, out) {
+  const fileOf = new Map();
+  for (const f of files) {
+    for (const m of fs.readFileSync(path.join(dir, f), 'utf8').matchAll(/^\(ert-deftest\s+(\S+)/gm)) fileOf.set(m[1], f);
+  }
+  const perFile = new Map();
+  for (const m of out.matchAll(/^\s+(?:passed|FAILED|skipped)\s+\d+\/\d+\s+(\S+)\s+\(([\d.]+) sec\)/gm)) {
+    const file = path.join('test/elisp', fileOf.get(m[1]) || '?');
+    perFile.set(file, (perFile.get(file) || 0) + Number(m[2]) * 1000);
+  }
+  return [...perFile].map(([file, ms]) => ({ file, ms }));
+}
+
+/** bats' time per file under one shell, from its JUnit report (one testsuite per .bats file). */
+function batsFileTimes(report, shell) {
+  if (!fs.existsSync(report)) return [];
+  const xml = fs.readFileSync(report, 'utf8');
+  return [...xml.matchAll(/<testsuite name="([^"]+)"[^>]*\btime="([\d.]+)"/g)]
+    .map((m) => ({ file: `test/shell/${m[1]} (${shell})`, ms: Number(m[2]) * 1000 }));
+}
+
+/** Minutes and seconds, as the closing lines show a duration. */
+function clock(ms) {
+  const s = Math.round(ms / 1000);
+  return `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;
+}
 
 const wanted = process.argv.slice(2).length ? process.argv.slice(2) : Object.keys(suites);
 let passed = 0;
@@ -103,24 +170,44 @@ let failed = 0;
 const lines = [];
 const failedNames = [];
 const flakyNames = [];
+const allTimes = [];
+const runStarted = Date.now();
 for (const name of wanted) {
   if (!suites[name]) {
     console.error(`unknown suite ${name}; known: ${Object.keys(suites).join(' ')}`);
     process.exit(2);
   }
+}
+/** One suite run and its results counted; `took` is its own wall time. */
+async function runSuite(name) {
   process.stdout.write(`\n=== ${name} ===\n`);
+  const started = Date.now();
   const r = await suites[name]();
+  return { name, r, took: Date.now() - started };
+}
+// vitest alone (it fills both cores), then the others side by side.
+const phases = SERIAL ? wanted.map((n) => [n]) : [wanted.filter((n) => n === 'vitest'), wanted.filter((n) => n !== 'vitest')].filter((p) => p.length);
+const results = [];
+for (const phase of phases) results.push(...(await Promise.all(phase.map(runSuite))));
+for (const { name, r, took } of results) {
+  for (const t of r.times || []) allTimes.push({ suite: name, ...t });
   passed += r.passed;
   failed += r.failed;
   for (const n of r.names || []) failedNames.push(`${name}: ${n}`);
   for (const n of r.flaky || []) flakyNames.push(`${name}: ${n}`);
-  lines.push(`suite ${name}: passed ${r.passed}, failed ${r.failed}${r.note ? ` (${r.note})` : ''}`);
+  lines.push(`suite ${name}: passed ${r.passed}, failed ${r.failed} in ${clock(took)}${r.note ? ` (${r.note})` : ''}`);
 }
 fs.rmSync(tmp, { recursive: true, force: true });
 // The failed tests are named again just above the closing line, so that the last lines of a
 // long log (all a CI page may keep) say what failed.
 if (flakyNames.length) process.stdout.write('\nPassed only on a second try (flaky: fix them):\n' + flakyNames.map((n) => `  ${n}`).join('\n') + '\n');
 if (failedNames.length) process.stdout.write('\nFailed:\n' + failedNames.map((n) => `  ${n}`).join('\n') + '\n');
+// Where the time went (docs/testing.md): the 20 slowest test files over all suites.
+if (allTimes.length) {
+  const slowest = allTimes.sort((a, b) => b.ms - a.ms).slice(0, 20);
+  process.stdout.write('\nSlowest test files:\n' + slowest.map((t) => `  ${(t.ms / 1000).toFixed(1).padStart(6)}s  ${t.suite}  ${t.file}`).join('\n') + '\n');
+}
 process.stdout.write('\n' + lines.map((l) => `  ${l}`).join('\n') + '\n');
+process.stdout.write(`  all suites: ${clock(Date.now() - runStarted)}\n`);
 process.stdout.write(`${passed} passed, ${failed} failed\n`);
 process.exit(failed > 0 || passed === 0 ? 1 : 0);

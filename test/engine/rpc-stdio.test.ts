@@ -197,7 +197,7 @@ describe('stdio server, Lisp-capable client (as sheet-mode)', () => {
     const v = await engine.conn.sendRequest('sheet/variables', { text, line: 4 });
     expect(v.overrides).toContainEqual({ name: ':id', value: '2' });
     expect(v.variables).toContainEqual({ name: ':u', kind: 'literal', line: 3, raw: ':base/users/:id', value: `${api.url}/users/2` });
-    expect(v.hookTypes.map((h: { name: string }) => h.name)).toEqual(['jq-set-var', 'run-hook', 'expect-status', 'expect-header', 'expect-jq', 'expect-body', 'expect-time', 'expect-grpc-status']);
+    expect(v.hookTypes.map((h: { name: string }) => h.name)).toEqual(['jq-set-var', 'run-hook', 'expect-status', 'expect-header', 'expect-jq', 'expect-body', 'expect-time', 'expect-events', 'expect-event', 'expect-grpc-status']);
     const bad = await rpcError(engine.conn.sendRequest('sheet/setVar', { name: 'id', value: '2' }));
     expect(bad.data).toMatchObject({ code: 'bad-argument' });
   });

@@ -28,7 +28,7 @@ describe('sheet run: a malformed assertion', () => {
   const cases: [what: string, hook: string, message: string][] = [
     ['expect-status with no argument', 'expect-status', 'expect-status: the argument must be a status code (200) or class (2xx)'],
     ['expect-status with a word', 'expect-status ok', 'expect-status ok: the argument must be a status code (200) or class (2xx)'],
-    ['an unknown expect-*', 'expect-stauts 200', 'unknown assertion expect-stauts (known: expect-status, expect-header, expect-jq, expect-body, expect-time, expect-grpc-status)'],
+    ['an unknown expect-*', 'expect-stauts 200', 'unknown assertion expect-stauts (known: expect-status, expect-header, expect-jq, expect-body, expect-time, expect-events, expect-event, expect-grpc-status)'],
     ['an expect-body regexp that does not compile', 'expect-body [', 'expect-body [: Invalid regular expression'],
     ['an expect-header regexp that does not compile', 'expect-header Content-Type (json', 'expect-header Content-Type (json: Invalid regular expression'],
     ['expect-time without a number', 'expect-time < soon', 'expect-time < soon: the argument must be a comparison in ms'],

@@ -7,7 +7,7 @@
  * explicit `encoding`; durations are in ms; errors are ResponseErrors whose `data` is
  * {@link EngineErrorData} (stable `code`, `line`, `hint`).
  */
-import { NotificationType0, RequestType, RequestType0 } from 'vscode-jsonrpc';
+import { NotificationType, NotificationType0, RequestType, RequestType0 } from 'vscode-jsonrpc';
 import type { DocumentRef } from './documents.js';
 import type { EngineErrorData } from '../errors.js';
 
@@ -77,6 +77,33 @@ export const SetSettings = new RequestType<Settings, null, EngineErrorData>('set
 
 /** Parse the sheet, resolve the request at `line`, send it, present the response, run hooks. */
 export const SheetSend = new RequestType<SendParams, SendResult, EngineErrorData>('sheet/send');
+
+/** `sheet/streamEvents`'s parameters: the events of a streamed `sheet/send` since the last notification. */
+export interface StreamEventsParams {
+  /** The `context` of the `sheet/send` whose response this is. */
+  context: RequestContext;
+  /** In the first notification only: the response head (status and headers come before any event). */
+  head?: { method: string; url: string; status: number; statusText: string; headers: [string, string][]; httpVersion: string };
+  /**
+   * The batch's events as a person reads them, each followed by an empty line: `event:`/`id:`
+   * lines when present, then the data, JSON re-indented (malformed events raw). One string, not
+   * one object per event: Emacs parses each notification at once, and a fast stream's thousands
+   * of small objects cost it garbage collections of 100 ms and more (docs/benchmarks.md, "Streams").
+   */
+  text: string;
+  /** Events in this batch. */
+  events: number;
+  /** Events so far. */
+  count: number;
+  /** Since the request started, in ms. */
+  elapsedMs: number;
+}
+/**
+ * Engine -> client notification: a streamed response's events (SSE, NDJSON, `# @accept
+ * chunked`) as they arrive, batched (the chunks that arrived together), before `sheet/send`
+ * answers with all the kept events and `stream` (how it ended). Sent only when the send has a `context`.
+ */
+export const StreamEvents = new NotificationType<StreamEventsParams>('sheet/streamEvents');
 
 export interface OutlineParams {
   text: string;

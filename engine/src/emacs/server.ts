@@ -16,6 +16,7 @@ import { syntaxFor } from '../http-file/index.js';
 import * as P from './protocol.js';
 import { VERSION } from '../version.js';
 import { Session, type SessionEvalLisp } from '../session/session.js';
+import type { StreamBatch } from '../session/types.js';
 import { checkSettings } from '../session/settings.js';
 import { answerBadFrames, FramedStreamWriter, strictJsonDecoder } from './framing.js';
 import { FrameResync } from './resync.js';
@@ -129,7 +130,10 @@ export function serve(conn: MessageConnection, onExit: () => void = () => proces
     }
     // An error a library throws outside our awaits ends this send alone (src/call-scope.ts).
     const q = { ...p, bodyFileMin: p.bodyFileMin ?? undefined, jq: p.jq ?? undefined };
-    return withCallScope((signal) => session.send(q, signal), abortSignal(token));
+    // A streamed body's events go to Emacs as they arrive (`sheet/streamEvents`), the answer after the stream.
+    const context = q.context;
+    const onStream = context === undefined ? undefined : (b: StreamBatch) => void conn.sendNotification(P.StreamEvents, { context, ...(b.head ? { head: b.head } : {}), text: b.events.map((e) => `${e.text}\n\n`).join(''), events: b.events.length, count: b.count, elapsedMs: b.elapsedMs });
+    return withCallScope(async (signal) => (await session.sendDetailed(q, signal, onStream ? { onStream } : {})).output, abortSignal(token));
   }));
   conn.onRequest(P.SheetOutline, guard((p: P.OutlineParams) => {
     const q = checkSheetParams(p, false);

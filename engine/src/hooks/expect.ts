@@ -6,6 +6,10 @@
  * - `-> expect-jq EXPR`: jq (the system jq through node-jq, as `jq-set-var`) prints `true`;
  * - `-> expect-body REGEXP`: the body text matches;
  * - `-> expect-time < 500`: the exchange's duration in ms (`<`, `<=`, `>`, `>=`, `=`; default `<`);
+ * - `-> expect-events >= 3`: a streamed response's number of events (SSE, NDJSON, chunks;
+ *   session/stream.ts; the same comparisons, default `>=`), however it ended;
+ * - `-> expect-event EXPR`: some event of a stream, its data as JSON (else as a string), makes
+ *   the jq expression true (`-> expect-event '.type == "done"'`);
  * - `-> expect-grpc-status OK` (a name or code, or several): a GRPC request's status (../grpc/status.ts).
  * Any of them ends in the word `retry` to be retryable (`-> expect-status 200 retry`): `sheet
  * run --retry N` sends the request again while it fails (sheet-command/retry.ts); elsewhere it is an
@@ -30,6 +34,8 @@ export const EXPECT_TYPES = [
   { name: 'expect-jq', args: '<jq expression>', doc: 'Assert the jq expression prints true on the response body.' },
   { name: 'expect-body', args: 'REGEXP', doc: 'Assert the response body matches the regular expression.' },
   { name: 'expect-time', args: '< 500', doc: 'Assert the exchange took less than (<, <=, >, >=, =) that many ms.' },
+  { name: 'expect-events', args: '>= 3', doc: 'Assert a streamed response (SSE, NDJSON) gave at least (>=, >, <, <=, =) that many events.' },
+  { name: 'expect-event', args: '<jq expression>', doc: 'Assert some event of a streamed response makes the jq expression true (its data as JSON).' },
   { name: 'expect-grpc-status', args: 'OK | NOT_FOUND | 5 [retry]', doc: 'Assert the gRPC status of a GRPC request (a name or a code, or any of several); without it a status other than OK fails the request.' },
 ];
 
@@ -143,11 +149,29 @@ export async function evaluateExpect(hook: HookNode, ctx: ExpectContext, jq: (fi
       case 'expect-time': {
         const m = /^(<=|>=|<|>|==?)?\s*(\d+(?:\.\d+)?)\s*(ms)?$/.exec(h.args.trim());
         if (!m) return bad(hook, at, 'a comparison in ms: -> expect-time < 500');
-        const limit = Number(m[2]);
-        const op = m[1] ?? '<';
         const t = ctx.durationMs;
-        const ok = op === '<' ? t < limit : op === '<=' ? t <= limit : op === '>' ? t > limit : op === '>=' ? t >= limit : t === limit;
-        return result(ok, `${Math.round(t)} ms`);
+        return result(compare(t, m[1] ?? '<', Number(m[2])), `${Math.round(t)} ms`);
+      }
+      case 'expect-events': {
+        const m = EVENTS_ARG.exec(h.args.trim());
+        if (!m) return bad(hook, at, 'a comparison with a number of events: -> expect-events >= 3');
+        if (!ctx.stream) return result(false, `no stream (status ${statusLine}, ${excerpt(ctx.bodyText)})`);
+        const n = ctx.stream.count;
+        return result(compare(n, m[1] ?? '>=', Number(m[2])), `${n} event${n === 1 ? '' : 's'}, ${ctx.stream.ended}`);
+      }
+      case 'expect-event': {
+        if (!h.args.trim()) return bad(hook, at, "a jq expression: -> expect-event '.type == \"done\"'");
+        if (!ctx.stream) return result(false, `no stream (status ${statusLine}, ${excerpt(ctx.bodyText)})`);
+        // One jq run over every kept event: an error on one event (`.n` of a string) is false for it.
+        const input = JSON.stringify(ctx.stream.data.map((d) => { try { return JSON.parse(d); } catch { return d; } }));
+        let out: string;
+        try {
+          out = await jq(`any(.[]; try (${unquote(h.args)}) catch false)`, input);
+        } catch (e) {
+          return result(false, `jq error ${JSON.stringify((e instanceof Error ? e.message : String(e)).trim().split('\n')[0])}`);
+        }
+        const ok = out.trim() === 'true';
+        return result(ok, ok ? 'a matching event' : `none of ${ctx.stream.data.length} events`);
       }
       default:
         return bad(hook, at, `one of ${EXPECT_TYPES.map((t) => t.name).join(', ')}`);
@@ -156,6 +180,14 @@ export async function evaluateExpect(hook: HookNode, ctx: ExpectContext, jq: (fi
     // An invalid regular expression.
     return { line: h.line, name: h.name, args: hook.args, passed: false, message: `${at}: failed: ${(e as Error).message}` };
   }
+}
+
+/** `expect-events`'s argument: an optional comparison and a count. */
+const EVENTS_ARG = /^(<=|>=|<|>|==?)?\s*(\d+)\s*(events?)?$/;
+
+/** `a OP b` for the comparisons of `expect-time` and `expect-events`. */
+function compare(a: number, op: string, b: number): boolean {
+  return op === '<' ? a < b : op === '<=' ? a <= b : op === '>' ? a > b : op === '>=' ? a >= b : a === b;
 }
 
 const GRPC_STATUS_WANTED = 'a gRPC status name or code (OK, NOT_FOUND, 5), or several';
@@ -207,6 +239,10 @@ export function checkExpect(hook: HookNode): string | undefined {
       return h.args.trim() ? compiles(h.args) : must('a regular expression: -> expect-body "name": "Ada"');
     case 'expect-time':
       return /^(<=|>=|<|>|==?)?\s*(\d+(?:\.\d+)?)\s*(ms)?$/.test(h.args.trim()) ? undefined : must('a comparison in ms: -> expect-time < 500');
+    case 'expect-events':
+      return EVENTS_ARG.test(h.args.trim()) ? undefined : must('a comparison with a number of events: -> expect-events >= 3');
+    case 'expect-event':
+      return h.args.trim() ? undefined : must("a jq expression: -> expect-event '.type == \"done\"'");
     default:
       return `unknown assertion ${h.name} (known: ${EXPECT_TYPES.map((t) => t.name).join(', ')})`;
   }

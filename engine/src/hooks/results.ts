@@ -56,4 +56,6 @@ export interface ExpectContext {
   bodyText: string;
   /** The exchange's duration in ms. */
   durationMs: number;
+  /** A streamed response (session/stream.ts): its number of events, how it ended, the kept events' data. */
+  stream?: { count: number; ended: string; data: string[] };
 }

@@ -6,6 +6,13 @@
  * limit stays vm's `timeout` (synchronous code and its promise jobs). One worker serves the
  * scripts of the process in turn; one that ran out of memory is replaced for the next script.
  * The worker is `unref`'d: it never keeps a command alive.
+ *
+ * A script can also stay open (`openInSandbox`): its context is kept in the worker and fed
+ * items later, each feed within the same time limit, until it is closed; that is how a
+ * streamed response's events reach JetBrains' `response.body.onEachLine` / `onEachMessage`
+ * while they arrive (handlers.ts, `openHandlers`). The worker knows nothing of HTTP: a feed is
+ * a list of JSON items handed to the context's `__feed`, so any message source (an SSE or NDJSON
+ * stream now; a WebSocket's or gRPC stream's messages later) subscribes the same way.
  */
 import { Worker } from 'node:worker_threads';
 
@@ -14,6 +21,8 @@ export const HANDLER_MEMORY_MB = 64;
 
 /** What a script run gives back. */
 export interface SandboxResult {
+  /** An open script's answer to a feed: what its `__feed` returned, or `failed` (it threw, timed out, or the worker stopped). */
+  state?: string;
   /** The script's `__out` as JSON, when it could be read. */
   out?: string;
   /** Why the script stopped: `client.exit()` (`exited`), an error or time-out (`message`). */
@@ -24,22 +33,52 @@ export interface SandboxResult {
 const WORKER_CODE = `
 const { parentPort } = require('node:worker_threads');
 const vm = require('node:vm');
+const live = new Map();
+const failure = (e) => {
+  const exited = typeof e === 'object' && e !== null && e.exit === true && !(e instanceof Error);
+  const message = e instanceof Error || (typeof e === 'object' && e !== null && 'message' in e) ? String(e.message) : String(e);
+  return { exited, message };
+};
+const outOf = (context, timeoutMs) => {
+  try {
+    return vm.runInContext('JSON.stringify(__out)', context, { timeout: timeoutMs });
+  } catch {}
+};
 parentPort.on('message', (m) => {
+  if (m.type === 'feed') {
+    const c = live.get(m.cid);
+    let state = 'failed';
+    if (c && !c.error) {
+      try {
+        c.context.__items = JSON.stringify(m.items);
+        state = String(vm.runInContext('__feed(JSON.parse(__items))', c.context, { timeout: c.timeoutMs }));
+      } catch (e) {
+        c.error = failure(e);
+      }
+    }
+    parentPort.postMessage({ id: m.id, state });
+    return;
+  }
+  if (m.type === 'close') {
+    const c = live.get(m.cid);
+    live.delete(m.cid);
+    parentPort.postMessage(c ? { id: m.id, error: c.error, out: outOf(c.context, c.timeoutMs) } : { id: m.id, error: { exited: false, message: 'the script was not open' } });
+    return;
+  }
   const context = vm.createContext(Object.create(null), { codeGeneration: { strings: false, wasm: false }, microtaskMode: 'afterEvaluate' });
   let error;
   try {
     vm.runInContext(m.prelude, context, { timeout: m.timeoutMs });
     vm.runInContext('(() => {\\n' + m.source + '\\n})();', context, { timeout: m.timeoutMs, filename: m.filename, lineOffset: m.lineOffset });
   } catch (e) {
-    const exited = typeof e === 'object' && e !== null && e.exit === true && !(e instanceof Error);
-    const message = e instanceof Error || (typeof e === 'object' && e !== null && 'message' in e) ? String(e.message) : String(e);
-    error = { exited, message };
+    error = failure(e);
   }
-  let out;
-  try {
-    out = vm.runInContext('JSON.stringify(__out)', context, { timeout: m.timeoutMs });
-  } catch {}
-  parentPort.postMessage({ id: m.id, error, out });
+  if (m.type === 'open') {
+    live.set(m.cid, { context, timeoutMs: m.timeoutMs, error });
+    parentPort.postMessage({ id: m.id, state: error ? 'failed' : 'open' });
+    return;
+  }
+  parentPort.postMessage({ id: m.id, error, out: outOf(context, m.timeoutMs) });
 });
 `;
 
@@ -60,7 +99,7 @@ function theWorker(): Worker {
     const done = pending.get(m.id);
     pending.delete(m.id);
     if (!pending.size) w.unref();
-    done?.({ ...(m.out !== undefined ? { out: m.out } : {}), ...(m.error ? { error: m.error } : {}) });
+    done?.({ ...(m.out !== undefined ? { out: m.out } : {}), ...(m.error ? { error: m.error } : {}), ...(m.state !== undefined ? { state: m.state } : {}) });
   });
   w.on('error', (e: Error & { code?: string }) =>
     gone(e.code === 'ERR_WORKER_OUT_OF_MEMORY' ? `the script used more than ${HANDLER_MEMORY_MB} MiB of memory (the script memory limit) and was stopped` : `the script's sandbox failed: ${e.message}`),
@@ -76,8 +115,37 @@ function theWorker(): Worker {
  * @returns the script's `__out` (JSON) and how it stopped; never rejects.
  */
 export function runInSandbox(prelude: string, source: string, o: { timeoutMs: number; filename: string; lineOffset: number }): Promise<SandboxResult> {
+  return ask({ type: 'run', prelude, source, ...o }, o.timeoutMs);
+}
+
+/** A script kept open in the sandbox (see the file comment). */
+export interface OpenScript {
+  /** Hand `items` (JSON data) to the script's `__feed`; resolves to what it returned, or `failed`. */
+  feed(items: unknown[]): Promise<string>;
+  /** Forget the script's context; its `__out` and how it stopped. */
+  close(): Promise<SandboxResult>;
+}
+
+/**
+ * Run `prelude` and `source` as {@link runInSandbox} does, and keep the context open for
+ * {@link OpenScript.feed}. Resolves once the script ran (`failed`: it failed already).
+ */
+export async function openInSandbox(prelude: string, source: string, o: { timeoutMs: number; filename: string; lineOffset: number }): Promise<{ failed: boolean; script: OpenScript }> {
+  const cid = nextId++;
+  const opened = await ask({ type: 'open', cid, prelude, source, ...o }, o.timeoutMs);
+  return {
+    failed: opened.state !== 'open',
+    script: {
+      feed: async (items) => (await ask({ type: 'feed', cid, items }, o.timeoutMs)).state ?? 'failed',
+      close: () => ask({ type: 'close', cid }, o.timeoutMs),
+    },
+  };
+}
+
+function ask(message: Record<string, unknown>, timeoutMs: number): Promise<SandboxResult> {
   const w = theWorker();
   const id = nextId++;
+  const o = { timeoutMs };
   // Referenced while a script runs: the process waits for its answer.
   w.ref();
   return new Promise((resolve) => {
@@ -87,7 +155,7 @@ export function runInSandbox(prelude: string, source: string, o: { timeoutMs: nu
       clearTimeout(bound);
       resolve(r);
     });
-    w.postMessage({ id, prelude, source, ...o });
+    w.postMessage({ ...message, id });
   });
 }
 

@@ -12,7 +12,7 @@
  * `response.contentType.mimeType` / `.charset`.
  */
 import fs from 'node:fs/promises';
-import { runInSandbox } from './handler-sandbox.js';
+import { openInSandbox, runInSandbox, type OpenScript, type SandboxResult } from './handler-sandbox.js';
 import type { ResponseHandler } from '../sheet/ast.js';
 import { EngineError } from '../errors.js';
 import { expandPath } from '../resolve/resolve.js';
@@ -73,9 +73,24 @@ const client = Object.freeze({
 });
 const __exit = Object.freeze({ exit: true });
 const __headers = __data.response ? __data.response.headers : [];
+// A streamed response (openHandlers): JetBrains' response.body.onEachLine / onEachMessage, fed by __feed.
+const __subs = { lines: [], messages: [], stopped: false };
+const __unsubscribe = () => { __subs.stopped = true; };
+const __output = (...args) => { __out.logs.push(args.map(__str).join(' ')); };
+function __feed(items) {
+  for (const it of items) {
+    for (const f of __subs.lines) { if (!__subs.stopped) f(it.line, __unsubscribe); }
+    for (const f of __subs.messages) { if (!__subs.stopped) f(it.message, __unsubscribe, __output); }
+  }
+  return __subs.stopped ? 'unsubscribed' : __subs.lines.length + __subs.messages.length ? 'subscribed' : 'none';
+}
+const __streamBody = Object.freeze({
+  onEachLine(f) { if (typeof f !== 'function') throw new TypeError('onEachLine wants a function (line, unsubscribe)'); __subs.lines.push(f); },
+  onEachMessage(f) { if (typeof f !== 'function') throw new TypeError('onEachMessage wants a function (message, unsubscribe, output)'); __subs.messages.push(f); },
+});
 const response = __data.response === undefined ? undefined : Object.freeze({
   status: __data.response.status,
-  body: __data.response.json !== undefined ? __data.response.json : __data.response.body,
+  body: __data.response.stream ? __streamBody : __data.response.json !== undefined ? __data.response.json : __data.response.body,
   headers: Object.freeze({
     valueOf(name) { const h = __headers.find(([n]) => n.toLowerCase() === String(name).toLowerCase()); return h ? h[1] : null; },
     valuesOf(name) { return __headers.filter(([n]) => n.toLowerCase() === String(name).toLowerCase()).map(([, v]) => v); },
@@ -84,7 +99,7 @@ const response = __data.response === undefined ? undefined : Object.freeze({
 });
 ${REQUEST_PRELUDE}`;
 
-function inputJson(res: HandlerResponse | undefined, globals: ReadonlyMap<string, string>, req: HandlerRequest | undefined): string {
+function inputJson(res: HandlerResponse | undefined, globals: ReadonlyMap<string, string>, req: HandlerRequest | undefined, stream = false): string {
   const base = { globals: Object.fromEntries(globals), ...(req ? { request: req } : {}) };
   if (!res) return JSON.stringify(base);
   const ct = res.headers.find(([n]) => n.toLowerCase() === 'content-type')?.[1] ?? '';
@@ -98,7 +113,7 @@ function inputJson(res: HandlerResponse | undefined, globals: ReadonlyMap<string
       // not JSON after all: the script gets the text
     }
   }
-  return JSON.stringify({ ...base, response: { status: res.status, headers: res.headers, body: res.body, json, mimeType, charset } });
+  return JSON.stringify({ ...base, response: { status: res.status, headers: res.headers, body: res.body, json, mimeType, charset, ...(stream ? { stream: true } : {}) } });
 }
 
 /**
@@ -118,6 +133,29 @@ export async function runHandlerScript(source: string, line: number, res: Handle
   // the prelude, and a `return` ends it (kulala.nvim's scripts write `if (!x) { return; }`).
   const out: HandlerResult = { tests: [], variables: new Map(Object.entries(req?.variables ?? {})), globals: new Map(globals), cleared: [], logs: [] };
   const ran = await runInSandbox(`const __input = ${JSON.stringify(inputJson(res, globals, req))};\n${PRELUDE}`, source, { timeoutMs, filename: `handler@line${line}.js`, lineOffset: line - 2 });
+  return resultOf(ran, out, line, timeoutMs, what);
+}
+
+/**
+ * The text of a handler: inline, or its file's (relative to `baseDir`).
+ * @throws EngineError `file-unreadable` naming the handler's line.
+ */
+export async function handlerSource(h: ResponseHandler, baseDir: string, what = 'response handler'): Promise<string> {
+  if (h.kind === 'inline') return h.source;
+  const file = expandPath(h.path, baseDir);
+  try {
+    return await fs.readFile(file, 'utf8');
+  } catch (e) {
+    throw new EngineError('file-unreadable', `cannot read ${what} ${file} (${(e as NodeJS.ErrnoException).code ?? 'error'})`, {
+      line: h.line,
+      hint: 'Check the path; it is relative to the .http file\'s directory.',
+      details: { path: file },
+    });
+  }
+}
+
+/** A script's run as a {@link HandlerResult}: its `__out` over `out`, a failure as a failed test. */
+export function resultOf(ran: SandboxResult, out: HandlerResult, line: number, timeoutMs: number, what: string): HandlerResult {
   if (ran.error && !ran.error.exited) {
     const msg = ran.error.message;
     out.tests.push({ name: `${what} (line ${line})`, passed: false, message: /timed out/i.test(msg) ? `the handler ran longer than ${timeoutMs} ms` : msg, line });
@@ -148,20 +186,7 @@ export async function runHandlers(handlers: ResponseHandler[], res: HandlerRespo
   const what = res ? 'response handler' : 'pre-request script';
   const total: HandlerResult = { tests: [], variables: new Map(Object.entries(req?.variables ?? {})), globals: new Map(globals), cleared: [], logs: [] };
   for (const h of handlers) {
-    let source: string;
-    if (h.kind === 'inline') source = h.source;
-    else {
-      const file = expandPath(h.path, baseDir);
-      try {
-        source = await fs.readFile(file, 'utf8');
-      } catch (e) {
-        throw new EngineError('file-unreadable', `cannot read ${what} ${file} (${(e as NodeJS.ErrnoException).code ?? 'error'})`, {
-          line: h.line,
-          hint: 'Check the path; it is relative to the .http file\'s directory.',
-          details: { path: file },
-        });
-      }
-    }
+    const source = await handlerSource(h, baseDir, what);
     const r = await runHandlerScript(source, h.line, res, total.globals, timeoutMs, req && { ...req, variables: Object.fromEntries(total.variables) }, what);
     total.tests.push(...r.tests);
     total.variables = r.variables;
@@ -170,4 +195,46 @@ export async function runHandlers(handlers: ResponseHandler[], res: HandlerRespo
     total.logs.push(...r.logs);
   }
   return total;
+}
+
+/**
+ * The handlers of a streamed response, kept open while it arrives (issue 40): each script runs
+ * once when the head comes, with `response.body` as JetBrains' streaming API
+ * (`response.body.onEachLine((line, unsubscribe) => ...)`, `response.body.onEachMessage((message,
+ * unsubscribe, output) => ...)`: `message` is the event's data parsed when it is JSON, `output(...)`
+ * adds a `client.log` line), and is fed the events as they come (`feed`). `feed` resolves to
+ * true once a script has called `unsubscribe()` and none still listens (a script without a
+ * subscription, or one that failed, neither holds nor ends the stream): the caller then ends
+ * the request early. `close` gives the handlers' result as `runHandlers` does; the scripts'
+ * `client.global` values are merged in order (each started from the same values).
+ *
+ * The events come from any message source through `handler-sandbox.ts`'s `openInSandbox`: an
+ * SSE or NDJSON stream now; a WebSocket's messages can be fed through the same API.
+ * @throws EngineError `file-unreadable` when a handler file cannot be read.
+ */
+export async function openHandlers(handlers: ResponseHandler[], res: HandlerResponse, globals: ReadonlyMap<string, string>, baseDir: string, timeoutMs = HANDLER_TIMEOUT_MS, req?: HandlerRequest): Promise<{ feed(events: { line: string; message: unknown }[]): Promise<boolean>; close(): Promise<HandlerResult> }> {
+  const open: { script: OpenScript; line: number; state: string }[] = [];
+  for (const h of handlers) {
+    const source = await handlerSource(h, baseDir);
+    const { failed, script } = await openInSandbox(`const __input = ${JSON.stringify(inputJson(res, globals, req, true))};\n${PRELUDE}`, source, { timeoutMs, filename: `handler@line${h.line}.js`, lineOffset: h.line - 2 });
+    open.push({ script, line: h.line, state: failed ? 'failed' : await script.feed([]) });
+  }
+  return {
+    async feed(events) {
+      for (const o of open) if (o.state === 'subscribed') o.state = await o.script.feed(events);
+      return open.some((o) => o.state === 'unsubscribed') && !open.some((o) => o.state === 'subscribed');
+    },
+    async close() {
+      const total: HandlerResult = { tests: [], variables: new Map(Object.entries(req?.variables ?? {})), globals: new Map(globals), cleared: [], logs: [] };
+      for (const o of open) {
+        const r = resultOf(await o.script.close(), { tests: [], variables: new Map(total.variables), globals: new Map(total.globals), cleared: [], logs: [] }, o.line, timeoutMs, 'response handler');
+        total.tests.push(...r.tests);
+        total.variables = r.variables;
+        for (const [k, v] of r.globals) total.globals.set(k, v);
+        total.cleared.push(...r.cleared);
+        total.logs.push(...r.logs);
+      }
+      return total;
+    },
+  };
 }

@@ -112,6 +112,13 @@ function requestLine(raw: string): [string, string | undefined, string, string |
 const GRAPHQL_METHOD = 'GRAPHQL';
 
 /**
+ * httpyac's `SSE URL` / `EVENTSOURCE URL` request lines (its guide, "Server-Sent Events"): sent
+ * as `GET` with `Accept: text/event-stream`, the body read as SSE events whatever its
+ * Content-Type (session/stream.ts; issue 40).
+ */
+const SSE_METHODS = ['SSE', 'EVENTSOURCE'];
+
+/**
  * Every word a `.http` request line may start with: {@link HTTP_FILE_METHODS} and `GRAPHQL`.
  * What `sheet/completions` offers in a `.http` file; sheet-mode's `sheet-request-methods`
  * (elisp/sheet-font-lock.el) lists the same words, checked against this file by
@@ -120,7 +127,7 @@ const GRAPHQL_METHOD = 'GRAPHQL';
 export const HTTP_FILE_REQUEST_METHODS: readonly string[] = [...HTTP_FILE_METHODS, GRAPHQL_METHOD, GRPC_METHOD];
 
 /** A request line that starts a new request after a blank line (httpyac): an upper-case method, a blank, a target. */
-const NEW_REQUEST = new RegExp(`^(?:${[...METHOD_SET, GRAPHQL_METHOD, GRPC_METHOD].join('|')})[ \\t]+\\S`);
+const NEW_REQUEST = new RegExp(`^(?:${[...METHOD_SET, GRAPHQL_METHOD, GRPC_METHOD, ...SSE_METHODS].join('|')})[ \\t]+\\S`);
 
 /**
  * The line ranges of the requests: split at `###` lines (VS Code REST Client, JetBrains), and,
@@ -286,7 +293,7 @@ export function parseHttpFile(text: string): Sheet {
     let url = m[2]!;
     if (m[1] && !/^[A-Z]+(?:-[A-Z]+)*$/.test(m[1])) {
       // `localhost:3000/x`-like lines have no method; a lower-case word followed by a URL is a wrong method.
-      if (/^[a-z]+(?:-[a-z]+)*$/.test(m[1]) && (METHOD_SET.has(m[1].toUpperCase()) || m[1].toUpperCase() === GRAPHQL_METHOD)) method = m[1].toUpperCase();
+      if (/^[a-z]+(?:-[a-z]+)*$/.test(m[1]) && (METHOD_SET.has(m[1].toUpperCase()) || m[1].toUpperCase() === GRAPHQL_METHOD || SSE_METHODS.includes(m[1].toUpperCase()))) method = m[1].toUpperCase();
       else {
         method = 'GET';
         url = `${m[1]} ${m[2]}`;
@@ -294,6 +301,8 @@ export function parseHttpFile(text: string): Sheet {
     }
     const graphql = method === GRAPHQL_METHOD;
     if (graphql) method = 'POST';
+    const sse = SSE_METHODS.includes(method);
+    if (sse) method = 'GET';
     if (m[1] === GRPC_METHOD) {
       method = GRPC_METHOD;
       url = grpcUrl(url, false);
@@ -390,6 +399,7 @@ export function parseHttpFile(text: string): Sheet {
     if (m[3] ?? lastVersion?.[1]) req.httpVersion = m[3] ?? lastVersion![1];
     if (graphql) req.graphql = true;
     if (grpc) req.grpc = grpcNode(ownGrpc, fileGrpc, directives);
+    if (sse) req.stream = 'sse';
     let body = bodyNode(bodyLines);
     // httpyac's `# @injectVariables`: a `< file` body gets the `{{...}}` pass, as `<@ file`.
     if (body && directives.some((d) => d.name === 'injectVariables')) {

@@ -116,6 +116,14 @@ export interface SendOptions {
 /** Default cap of a body collected in memory (bytes): 512 MiB. */
 export const MAX_BUFFERED_BODY = 512 * 1024 * 1024;
 
+/** The error of a body past the most collected in memory (`max` bytes). */
+export function bodyTooLarge(url: string, max: number): EngineError {
+  return new EngineError('network-error', `${url}: the response body is larger than ${max} bytes, the most kept in memory`, {
+    hint: 'Fetch it with the shell verbs or curl -o FILE, which stream it to a file.',
+    details: { url, maxBodyBytes: max },
+  });
+}
+
 /** `p`, or a rejection as soon as `signal` aborts (undici ignores an abort while connecting). */
 function untilAborted<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
   if (signal.aborted) {
@@ -229,11 +237,7 @@ export async function send(request: Request, opts: SendOptions = {}): Promise<Ex
         if (e instanceof SinkError && opts.sink) throw e;
         if (e instanceof SinkError) {
           // Only the in-memory collector fails on its own: the cap.
-          const max = opts.maxBodyBytes ?? MAX_BUFFERED_BODY;
-          throw new EngineError('network-error', `${sent.url}: the response body is larger than ${max} bytes, the most kept in memory`, {
-            hint: 'Fetch it with the shell verbs or curl -o FILE, which stream it to a file.',
-            details: { url: sent.url, maxBodyBytes: max },
-          });
+          throw bodyTooLarge(sent.url, opts.maxBodyBytes ?? MAX_BUFFERED_BODY);
         }
         throw transportError(tlsAlertFor(dispatcher, url) ?? e, sent.url, { timedOut, cancelled: ctrl.signal.aborted && !timedOut, timeoutMs: opts.timeoutMs, connectTimeoutMs: effectiveConnectTimeout(opts.timeoutMs, opts.connectTimeoutMs), proxy, caSources: trust?.sources, clientCert: identity?.source, socketPath: opts.unixSocket });
       }

@@ -7,7 +7,7 @@
  */
 import path from 'node:path';
 import { loadEnvironment, type Environment } from '../http-file/environment.js';
-import { runHandlers, HANDLER_TIMEOUT_MS, type HandlerResult } from '../http-file/handlers.js';
+import { openHandlers, runHandlers, HANDLER_TIMEOUT_MS, type HandlerResult } from '../http-file/handlers.js';
 import { runPreRequest } from '../http-file/pre-request.js';
 import { requestAfter } from '../http-file/request-api.js';
 import { bodyText, rememberRequest } from '../http-file/named.js';
@@ -110,18 +110,47 @@ sessionOverrides: Map<string, string>,
 state: HttpSessionState,
 ctx?: HttpVarContext,
 timeoutMs = HANDLER_TIMEOUT_MS,
+  live?: LiveHandlers,
 ): Promise<ScriptOutcome> {
   const requests = state.requests;
   state.failed.delete(failureKey(node));
   const body = bodyText(response.body, headerValue(response.headers, 'content-type')) ?? '';
   const meta = requestMeta(node);
   if (meta.name) rememberRequest(requests, meta.name, request, response, body);
+  if (live) {
+    // A streamed response's handlers ran while it arrived (openStreamHandlers): their result now.
+    const r = await live.close();
+    keepGlobals(r, live.globals, sessionOverrides, state);
+    return { tests: r.tests, logs: r.logs };
+  }
   if (!node.handlers?.length) return { tests: [], logs: [] };
   const globals = handedGlobals(sessionOverrides);
   const req = requestAfter(node, request, ctx?.env, ctx?.requestVars);
   const r = await runHandlers(node.handlers, { status: response.status, headers: response.headers, body }, globals, baseDirOf(file), timeoutMs, req);
   keepGlobals(r, globals, sessionOverrides, state);
   return { tests: r.tests, logs: r.logs };
+}
+
+/** The handlers of a streamed response, open while it arrives (`openStreamHandlers`). */
+export interface LiveHandlers {
+  /** Feed events; true: the handlers unsubscribed, end the request (handlers.ts, `openHandlers`). */
+  feed(events: { line: string; message: unknown }[]): Promise<boolean>;
+  close(): Promise<HandlerResult>;
+  /** The `client.global` values they started with. */
+  globals: Map<string, string>;
+}
+
+/**
+ * When a `.http` request's response turns out to be a stream (its head: session/stream.ts), its
+ * handlers run at once and are fed the events as they arrive (JetBrains' `onEachLine` /
+ * `onEachMessage`); {@link afterHttp} then takes their result instead of running them again.
+ * @returns undefined when the request has no handlers.
+ */
+export async function openStreamHandlers(node: RequestNode, request: Request, head: { status: number; headers: Header[] }, file: string | undefined, sessionOverrides: Map<string, string>, ctx?: HttpVarContext, timeoutMs = HANDLER_TIMEOUT_MS): Promise<LiveHandlers | undefined> {
+  if (!node.handlers?.length) return undefined;
+  const globals = handedGlobals(sessionOverrides);
+  const h = await openHandlers(node.handlers, { status: head.status, headers: head.headers, body: '' }, globals, baseDirOf(file), timeoutMs, requestAfter(node, request, ctx?.env, ctx?.requestVars));
+  return { ...h, globals };
 }
 
 /**

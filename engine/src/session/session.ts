@@ -20,6 +20,7 @@ import { wantsHttp2 } from './tls-settings.js';
 import { atDirectiveLine, connectionCurl, connectionSend, type ConnectionInput } from './connection.js';
 import { SPILL_MIN_BYTES, SpillSink, spillBytes } from './spill.js';
 import { grpcSent, grpcStatusAssertion, grpcurlCommand, grpcurlOnly } from './grpc.js';
+import { StreamChoice, streamPresentation, streamRequestOf, type StreamEnd } from './stream.js';
 
 import { present } from '../present/present.js';
 import { presentationOut, requestInfo, responseInfo } from './answer.js';
@@ -34,12 +35,12 @@ import { outlineOf } from './outline.js';
 import { withUserAgent } from './user-agent.js';
 import { sheetVariables } from './variables.js';
 import { saveResponses } from './save-response.js';
-import { afterHttp, asAssertions, beforeHttp, explainNoEnvironment, httpContext, httpEnvironmentValues, httpVariables, newHttpState, noteHttpFailure } from './http-file.js';
+import { afterHttp, openStreamHandlers, type LiveHandlers, asAssertions, beforeHttp, explainNoEnvironment, httpContext, httpEnvironmentValues, httpVariables, newHttpState, noteHttpFailure } from './http-file.js';
 import type { RequestRecord } from '../resolve/http-vars.js';
 import { SessionAuth } from './auth.js';
 import { maskSecrets } from './history.js';
 import { isEngineError } from '../errors.js';
-import type { Request } from '../model.js';
+import { headerValue, type Request } from '../model.js';
 import type { CookieJar } from 'tough-cookie';
 import type {
   CodeInput,
@@ -276,38 +277,49 @@ export class Session {
     let sink: SpillSink | undefined;
     // A `GRPC` request is a gRPC call (grpc.ts), with the connection an HTTP request would use.
     const grpc = resolved.node.grpc ? await grpcSent(resolved.request, resolved.node, { connection: connectionSend(this.connection(p, s, resolved)), timeoutMs: s.timeoutMs, path: p.path, signal }) : undefined;
+    // A body that arrives over time (SSE, NDJSON, `# @accept chunked`) is cut into events as it comes (stream.ts).
+    const streamReq = streamRequestOf(resolved.node, resolved.request.headers);
+    const live = resolved.http && resolved.node.handlers?.length ? (head: SinkHead, sent: Request) => openStreamHandlers(resolved.node, sent, head, p.path, this.overrides, resolved.http, local.handlerTimeoutMs) : undefined;
+    const choice = new StreamChoice(streamReq.stream, spillAt !== undefined ? (head: SinkHead) => (sink = new SpillSink(spillAt, MAX_BUFFERED_BODY, head.url, { headers: head.headers, raw: p.raw })) : undefined, local.onStream, live, signal);
+    let ended: StreamEnd | undefined;
     // The request was sent: a jar that cannot be saved is a warning, never the request's failure.
-    const sent = grpc ?? await sendExchange(withUserAgent(resolved.request, s.userAgent), {
+    const sent = grpc ?? await sendExchange(withUserAgent({ ...resolved.request, headers: streamReq.headers }, s.userAgent), {
       ...(s.inhibitCookies ? {} : { jar: this.jar }),
       sendCookies: !meta?.noCookieJar,
       send: {
-        signal,
+        signal: choice.abort.signal,
         timeoutMs: s.timeoutMs,
         followRedirects: s.followRedirects && !meta?.noRedirect,
         maxRedirects: s.maxRedirects,
         ...connectionSend(this.connection(p, s, resolved)),
       },
-      ...(spillAt !== undefined ? { sink: (head: SinkHead) => (sink = new SpillSink(spillAt, MAX_BUFFERED_BODY, head.url, { headers: head.headers, raw: p.raw })) } : {}),
+      sink: choice.sink,
     }).catch((e: unknown) => {
+      // A stream the timeout or a cancel ended keeps its events.
+      const kept = choice.recover(e);
+      if (kept) return ((ended = kept.ended), { exchange: kept.exchange, jarWarning: null });
       throw atDirectiveLine(e instanceof SinkError && isEngineError(e.cause) ? e.cause : e);
     });
-    let exchange = sent.exchange;
+    await choice.stream?.handled;
+    const streamed = choice.finish(sent.exchange, ended);
+    let exchange = streamed.exchange;
     const jarWarning = sent.jarWarning;
     const spilled = sink?.file ? sink : undefined;
     if (sink && !spilled) exchange = { ...exchange, response: { ...exchange.response, body: sink.body() } };
     const before = resolved.http ? new Map(this.overrides) : undefined;
-    const after = resolved.http ? await afterHttp(resolved.node, exchange.request, exchange.response, p.path, this.overrides, this.http, resolved.http, local.handlerTimeoutMs) : undefined;
+    const after = resolved.http ? await afterHttp(resolved.node, exchange.request, exchange.response, p.path, this.overrides, this.http, resolved.http, local.handlerTimeoutMs, choice.live as LiveHandlers | undefined) : undefined;
     // What the `.http` handlers set (`client.global.set`) is reported with jq-set-var's, so a
     // client that keeps the session's overrides (sheet-mode) knows it too.
     const handlerSet = before ? [...this.overrides].filter(([n, v]) => before.get(n) !== v).map(([name, value]) => ({ name, value })) : [];
     // A spilled body was presented by its sink as it passed (re-indented or raw, in the file);
     // hooks do not read it.
-    const pres = spilled ? undefined : present(exchange.response, { raw: p.raw, threshold: s.threshold });
+    const pres = spilled ? undefined : streamed.info ? streamPresentation(streamed.info, Buffer.from(exchange.response.body).toString('utf8'), headerValue(exchange.response.headers, 'content-type'), s.threshold) : present(exchange.response, { raw: p.raw, threshold: s.threshold });
     const hooks = await runHooks(resolved.hooks, pres?.kind === 'text' ? pres.text! : '', (n, v) => this.overrides.set(n, v), {
       status: exchange.response.status,
       statusText: exchange.response.statusText,
       headers: exchange.response.headers,
       durationMs: exchange.durationMs,
+      ...(streamed.info ? { stream: { count: streamed.info.events, ended: streamed.info.ended, data: choice.stream!.kept.map((e) => e.data) } } : {}),
     });
     hooks.assertions.unshift(...asAssertions(resolved.pre.tests));
     // A gRPC status other than OK fails the request unless an assertion expects it (grpc.ts).
@@ -341,6 +353,7 @@ export class Session {
       redirects: exchange.redirects,
       durationMs: exchange.durationMs,
       hooks,
+      ...(streamed.info ? { stream: streamed.info } : {}),
       ...(exchange.proxy ? { proxy: `${exchange.proxy.origin} (from ${exchange.proxy.source})` } : {}),
       vars: visibleVars(resolved.variables, new Map(hooks.setVars.map((v) => [v.name, v.value])), s.maxPasses),
       ...(p.jq ? { jq: await filterBody(p.jq, pres?.kind === 'text' ? pres.text! : '') } : {}),

@@ -18,7 +18,9 @@ import type { HandlerTestResult } from '../http-file/handlers.js';
 export type { Assertion, HookResults } from '../hooks/results.js';
 import type { JqFilterResult, JqFilterSpec } from '../hooks/jq-filter.js';
 import type { RequestContext, Settings } from './settings-types.js';
+import type { StreamBatch, StreamInfo } from './stream.js';
 export type { JqFilterResult, JqFilterSpec } from '../hooks/jq-filter.js';
+export type { StreamBatch, StreamEnd, StreamInfo } from './stream.js';
 
 /** A body on the wire: text as a string, bytes as base64. */
 export interface WireBody {
@@ -165,6 +167,8 @@ export interface SendOutput {
   jq?: JqFilterResult;
   /** `.http` files: the `client.log` lines of the request's pre-request scripts and response handlers, in order; absent when none. */
   logs?: string[];
+  /** A streamed body (SSE, NDJSON, `# @accept chunked`; issue 40): how many events, how it ended; the body is the kept events' text. */
+  stream?: StreamInfo;
   /** `.http` files: where the `>> path` / `>>! path` lines saved the response body (absolute files, in line order); absent when none was saved. */
   saved?: { line: number; file: string }[];
 }
@@ -184,6 +188,8 @@ export interface SendLocal {
   environment?: Environment;
   /** Time limit of each `.http` pre-request script and response handler, in ms (default 2000). */
   handlerTimeoutMs?: number;
+  /** A streamed body's events as they arrive, in batches, the head first (stream.ts; sheet-mode's `sheet/streamEvents`). */
+  onStream?: (b: StreamBatch) => void;
 }
 
 /** `Session.sendDetailed`'s answer: `send`'s, with what it leaves out for a program. */

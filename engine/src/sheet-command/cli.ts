@@ -51,6 +51,7 @@ Assertion hooks check the responses:
   -> expect-status 200 | 2xx          -> expect-header Content-Type json
   -> expect-jq '.items | length > 0'  -> expect-body "name": "Ada"
   -> expect-time < 500                (ms)
+  -> expect-events >= 3               -> expect-event '.type == "done"'   (streams: SSE, NDJSON)
   Any of them ending in the word retry (-> expect-status 200 retry) is retried under --retry.
   .http files: httpyac's ?? lines (?? status == 200, ?? header content-type includes json,
   ?? body id == 1, ?? duration < 500, ?? js EXPR) and client.test in handlers.
@@ -331,6 +332,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
     say(`${mark} ${status} ${name}${ms}${flaky}  [${done}/${total}]\n`);
     for (const m of failures(r)) say(`    ${paint('31', m)}\n`);
     for (const w of r.warnings) say(`    warning: ${w.message}\n`);
+    if (r.stream) say(`    ${r.stream.summary}\n`);
     for (const l of r.logs ?? []) say(`    log: ${l}\n`);
     for (const f of r.saved ?? []) say(`    saved: ${path.relative(process.cwd(), f.file)}\n`);
     if (annotate) for (const a of requestAnnotations(r, io.env)) say(a);

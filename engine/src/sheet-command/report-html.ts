@@ -124,7 +124,7 @@ function requestSection(r: RequestResult, i: number, t0: number): string {
   const url = esc(maskUrl(r.request?.url ?? r.url));
   return `<details class="req ${r.outcome}" id="r${i}" data-outcome="${r.outcome}"${r.outcome === 'passed' ? '' : ' open'}>
 <summary>${mark} <b>${esc(status)}</b> ${esc(requestName(r))} <span class="muted">${ms}</span>${r.attempts ? ` <span class="err" data-flaky="${r.flaky ? 'yes' : 'no'}">${r.flaky ? 'flaky: passed' : 'failed'} on attempt ${r.attempts}</span>` : ''}</summary>
-${problems}<p><code>${esc(r.file)}:${r.line}</code> · ${at}${ms ? `, took ${ms}` : ''}${r.bytes !== undefined ? `, ${r.bytes} bytes` : ''}</p>
+${problems}<p><code>${esc(r.file)}:${r.line}</code> · ${at}${ms ? `, took ${ms}` : ''}${r.bytes !== undefined ? `, ${r.bytes} bytes` : ''}${r.stream ? `, ${esc(r.stream.summary)}` : ''}</p>
 <h3>Assertions</h3>${asserts}
 <h3>Request</h3><pre>${esc(r.request?.method ?? r.method)} ${url}</pre>${headers(r.request?.headers)}${requestBody(r)}
 <h3>Response</h3>${r.response ? headers(r.response.headers) + body(r.response.body, r.response.bodyCut) : '<p class="muted">(no response)</p>'}

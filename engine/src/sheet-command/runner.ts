@@ -10,7 +10,7 @@ import { firstCode } from './untrusted.js';
 import fs from 'node:fs/promises';
 import { Session } from '../session/session.js';
 import { isEngineError, type ErrorCode } from '../errors.js';
-import type { Assertion, HookResults, ProxySetting, RequestInfo, Settings } from '../session/types.js';
+import type { Assertion, HookResults, ProxySetting, RequestInfo, Settings, StreamInfo } from '../session/types.js';
 import type { Block, RequestNode, Sheet } from '../sheet/ast.js';
 import { requestAt } from '../sheet/parse.js';
 import { parseForFile } from '../http-file/index.js';
@@ -78,6 +78,8 @@ export interface RequestResult {
   warnings: HookResults['warnings'];
   /** `.http` files: the `client.log` lines of its scripts (`SendOutput.logs`); absent when none. */
   logs?: string[];
+  /** A streamed response (SSE, NDJSON): how many events, how it ended (`SendOutput.stream`); its events are `response.body`. */
+  stream?: StreamInfo;
   /** `.http` files: where its `>> file` lines saved the body (`SendOutput.saved`); absent when none. */
   saved?: { line: number; file: string }[];
   error?: RunError;
@@ -306,6 +308,7 @@ export async function runFile(file: string, o: RunOptions): Promise<FileResult> 
         warnings: s.hooks.warnings,
         ...(s.logs ? { logs: s.logs } : {}),
         ...(s.saved ? { saved: s.saved } : {}),
+        ...(s.stream ? { stream: s.stream } : {}),
       });
       r.warnings = [...r.warnings, ...notes(node)];
       // run-hook forms read the values the request used (`vars`), as in Emacs's response buffer.

@@ -101,6 +101,8 @@ export interface RequestNode {
    * kulala's): `method` is `POST` and the body is a GraphQL query (resolve/http-graphql.ts).
    */
   graphql?: boolean;
+  /** `.http` only: httpyac's `SSE URL` / `EVENTSOURCE URL` request line: the body is read as Server-Sent Events (session/stream.ts). */
+  stream?: 'sse';
   /**
    * A gRPC call (`GRPC host:port/package.Service/Method`, method `GRPC`): the protos and
    * proto-loader options that describe it (none: server reflection). grpc-lines.ts.

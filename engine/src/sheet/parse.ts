@@ -57,7 +57,8 @@ const TAG_LINE = /^#[ \t]*@([A-Za-z][\w-]*)(?:[ \t]+(.*?))?[ \t]*$/;
  * The tags a sheet reads among the comment lines just above the block at `start` (0-based), in
  * text order: `# @no-auto-encoding` (the JetBrains HTTP Client's tag; ../url/as-written.ts),
  * `# @http2` (httpyac's; `HTTP/2` on the request line says the same), `# @graphql` (send the
- * body as a GraphQL query, ../resolve/http-graphql.ts) and the connection directives
+ * body as a GraphQL query, ../resolve/http-graphql.ts), kulala's `# @accept chunked` (a chunked
+ * body shown piece by piece as it arrives, ../session/stream.ts) and the connection directives
  * (connection-tags.ts: `# @proxy URL`, `# @cacert FILE`, ...). Any other `# @...` line stays a
  * comment, as in restclient.el.
  */
@@ -67,10 +68,8 @@ export function tagsAbove(lines: string[], start: number): Directive[] {
     const m = TAG_LINE.exec(lines[k]!);
     if (!m) continue;
     const value = m[2] ?? '';
-    const tag =
-      (m[1] === AS_WRITTEN_TAG || m[1] === 'http2' || m[1] === GRAPHQL_TAG) && value === '' ? { name: m[1], value, line: k + 1 }
-      : (GRPC_DIRECTIVES as readonly string[]).includes(m[1]!) ? { name: m[1]!, value, line: k + 1 }
-      : connectionDirective(m[1]!, value, k + 1);
+    const flag = ((m[1] === AS_WRITTEN_TAG || m[1] === 'http2' || m[1] === GRAPHQL_TAG) && value === '') || (m[1] === 'accept' && value === 'chunked');
+    const tag = flag ? { name: m[1]!, value, line: k + 1 } : (GRPC_DIRECTIVES as readonly string[]).includes(m[1]!) ? { name: m[1]!, value, line: k + 1 } : connectionDirective(m[1]!, value, k + 1);
     if (tag) out.unshift(tag);
   }
   return out;

@@ -68,6 +68,8 @@ export class Forward extends Writable {
   bytes = 0;
   /** The target failed: the bytes since are counted and dropped. */
   readerLeft = false;
+  /** Sees each chunk as it passes (run.ts: a stream's events counted for its error message). */
+  tap: ((c: Buffer) => void) | undefined;
   constructor(private readonly target: Writable) {
     // 1 MiB in flight: fewer pause/resume turns with the socket than the 16 KiB default.
     super({ highWaterMark: 1 << 20 });
@@ -81,6 +83,7 @@ export class Forward extends Writable {
     if (!c.length) return cb();
     this.bytes += c.length;
     this.last = c[c.length - 1]!;
+    this.tap?.(c);
     if (this.target.destroyed || this.target.writableEnded) this.readerLeft = true;
     if (this.readerLeft) return cb(this.bytes > CURL_PIPE_BLOCK ? new Error('output closed') : null);
     const onClose = () => {

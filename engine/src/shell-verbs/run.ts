@@ -19,6 +19,7 @@ import { SinkError } from '../http/send.js';
 import { collect, Forward, holdUpTo, type Outputs } from './output.js';
 import { curlSessionArgs, verbAuth, withAuthLine } from './curl-session.js';
 import { parseContentType } from '../present/present.js';
+import { EventSplitter, streamKindFor } from '../present/stream-events.js';
 import { renderHtml } from '../present/html.js';
 import { toCurl } from '../curl/to-curl.js';
 import { rememberPath } from '../session/history.js';
@@ -89,6 +90,7 @@ async function runCall(input: RunInput, out: RunOutput, outputs: Outputs, err: (
   let bodyOut: Forward | undefined;
   /** The -o file, once opened: a write error there is said (a closed pipe is not). */
   let outFile: string | undefined;
+  let streamEvents: EventSplitter | undefined;
   try {
     built = await buildRequest(input);
     const b = built;
@@ -145,6 +147,14 @@ async function runCall(input: RunInput, out: RunOutput, outputs: Outputs, err: (
         return ws;
       }
       bodyOut = new Forward(target);
+      // A stream (SSE, NDJSON) goes out as it arrives; its events are counted for a timeout's message.
+      const kind = streamKindFor(headerValue(r.headers, 'content-type'), false);
+      if (kind) {
+        const dec = new TextDecoder();
+        streamEvents = new EventSplitter(kind, { onEvent: () => undefined });
+        const events = streamEvents;
+        bodyOut.tap = (c) => events.feed(dec.decode(c, { stream: true }));
+      }
       const { type, charset } = parseContentType(headerValue(r.headers, 'content-type'));
       if (!b.flags.noHtml && (type === 'text/html' || type === 'application/xhtml+xml')) {
         return holdUpTo(bodyOut, RENDER_MAX, (body) => (body.length ? renderHtml(body, charset, input.pathEnv, request.url) : body));
@@ -231,7 +241,10 @@ async function runCall(input: RunInput, out: RunOutput, outputs: Outputs, err: (
     // The whole call's limit ran out: say it was -m's (the connect timeout says its own).
     const maxTime = built?.opts.maxTime;
     const hint = ee.code === 'timeout' && ee.details?.phase === undefined && maxTime ? `the limit of -m/--max-time ${maxTime} s applied; raise it with -m SECONDS, or check that the server answers` : ee.hint;
-    await err(`${fresh}rest: ${ee.message}${hint ? ` (${hint})` : ''}\n`);
+    // A stream cut short says how much of it came (issue 40): `after 3 events`.
+    const n = streamEvents?.count;
+    const got = n !== undefined && (ee.code === 'timeout' || ee.code === 'network-error') ? `; the stream had sent ${n} event${n === 1 ? '' : 's'}` : '';
+    await err(`${fresh}rest: ${ee.message}${got}${hint ? ` (${hint})` : ''}\n`);
     out.code = curlExit ?? (usage ? EXIT.usage : EXIT.failure);
     return out;
   }
