@@ -79,7 +79,10 @@ export const SetSettings = new RequestType<Settings, null, EngineErrorData>('set
 export const SheetSend = new RequestType<SendParams, SendResult, EngineErrorData>('sheet/send');
 
 export interface OutlineParams {
+  /** The text, or empty when `doc` gives it (documents.ts). */
   text: string;
+  /** The text kept in step by its changes instead (docs/protocol.md, "Texts kept in step"). */
+  doc?: DocumentRef;
   /** The file's name: its extension picks the syntax (`.http`/`.rest`), as in `sheet/send`. */
   path?: string;
 }

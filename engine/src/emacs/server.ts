@@ -132,7 +132,8 @@ export function serve(conn: MessageConnection, onExit: () => void = () => proces
     return withCallScope((signal) => session.send(q, signal), abortSignal(token));
   }));
   conn.onRequest(P.SheetOutline, guard((p: P.OutlineParams) => {
-    const q = checkSheetParams(p, false);
+    // The text as its changes too (sheet-mode's background refresh of the kept outline).
+    const q = checkSheetParams(withDoc(p), false);
     return session.outline(q.text, typeof q.path === 'string' ? q.path : undefined);
   }));
   conn.onRequest(P.SheetVariables, guard((p: P.VariablesParams) => session.variables(checkSheetParams(withDoc(p), true))));
