@@ -7,7 +7,7 @@
  * explicit `encoding`; durations are in ms; errors are ResponseErrors whose `data` is
  * {@link EngineErrorData} (stable `code`, `line`, `hint`).
  */
-import { NotificationType0, RequestType, RequestType0 } from 'vscode-jsonrpc';
+import { NotificationType, NotificationType0, RequestType, RequestType0 } from 'vscode-jsonrpc';
 import type { DocumentRef } from './documents.js';
 import type { EngineErrorData } from '../errors.js';
 
@@ -245,3 +245,32 @@ export interface LispEvalResult {
  * message is the Lisp error.
  */
 export const LispEval = new RequestType<LispEvalParams, LispEvalResult, void>('lisp/eval');
+
+// ---------------------------------------------------------------------------------------------
+// Token auth (issue 39 item 4): what `sheet auth list|login|logout` does, for M-x sheet-auth-*
+// (session/auth-admin.ts). Never carries a token or a secret.
+
+export interface AuthParams {
+  /** The `.http` file (or a directory) whose environment files are read, found above it. */
+  path: string;
+  /** The environment (`C-c C-e`'s choice). */
+  env?: string;
+  /** The auth id: required by `sheet/authLogin`; `sheet/authLogout` without it forgets them all. */
+  id?: string;
+}
+export interface AuthListResult {
+  /** The environment read, when one was chosen. */
+  environment?: string;
+  entries: { id: string; grant: string; state: string }[];
+}
+/** Each auth id of the environment with its grant and its token's state. */
+export const SheetAuthList = new RequestType<AuthParams, AuthListResult, EngineErrorData>('sheet/authList');
+/** Ask for a new token now (an interactive grant signs in through `auth/openUrl` / `auth/notify`). */
+export const SheetAuthLogin = new RequestType<AuthParams, { id: string; environment?: string; warning?: string }, EngineErrorData>('sheet/authLogin');
+/** Forget the tokens of `id`, or of every id of the environment. */
+export const SheetAuthLogout = new RequestType<AuthParams, { removed: string[]; environment?: string }, EngineErrorData>('sheet/authLogout');
+
+/** Engine -> client: a line for the user about a sign-in (Device Authorization's URL and user code). */
+export const AuthNotify = new NotificationType<{ message: string }>('auth/notify');
+/** Engine -> client: open this authorization URL in the user's browser (Emacs: `browse-url`). */
+export const AuthOpenUrl = new NotificationType<{ url: string }>('auth/openUrl');

@@ -22,6 +22,7 @@ import { FrameResync } from './resync.js';
 import { completionsFor } from './completions.js';
 import { diagnosticsOf } from './diagnostics.js';
 import { Documents, type DocumentRef } from './documents.js';
+import { serveAuth } from './auth-methods.js';
 
 export { FramedStreamWriter };
 
@@ -180,6 +181,8 @@ export function serve(conn: MessageConnection, onExit: () => void = () => proces
     session.overrides.set(p.name, String(p.value));
     return null;
   }));
+  // Token auth: M-x sheet-auth-list|login|logout, and the sign-ins of sheet/send (auth-methods.ts).
+  serveAuth(conn, session, guard, abortSignal);
   conn.onRequest(P.Shutdown, async () => {
     await closeConnections();
     return null;

@@ -47,10 +47,12 @@ export class SessionAuth {
   interactive = false;
   /** Shows the user a line about a sign-in (the URL to open when no browser could be started). */
   notify?: (line: string) => void;
+  /** Opens a sign-in URL in the front end's own browser (sheet-mode: `browse-url`); unset: `BROWSER`. */
+  openUrl?: (url: string) => boolean;
 
   /** {@link withAuthTokens} with this session's store and options; the secrets are remembered. */
   async prepare(sheet: Sheet, node: RequestNode, ctx: HttpVarContext, file: string | undefined, signal?: AbortSignal, connect?: TokenConnect): Promise<{ ctx: HttpVarContext; secrets: string[]; warnings: string[] }> {
-    const r = await withAuthTokens(sheet, node, ctx, this.store, file, { ...(signal ? { signal } : {}), ...(connect ? { connect } : {}), interactive: this.interactive, ...(this.notify ? { notify: this.notify } : {}) });
+    const r = await withAuthTokens(sheet, node, ctx, this.store, file, { ...(signal ? { signal } : {}), ...(connect ? { connect } : {}), interactive: this.interactive, ...(this.notify ? { notify: this.notify } : {}), ...(this.openUrl ? { openUrl: this.openUrl } : {}) });
     for (const x of r.secrets) this.secrets.add(x);
     return r;
   }
@@ -64,7 +66,7 @@ export class SessionAuth {
  * @throws EngineError `unknown-auth`, `bad-auth-config`, `token-request-failed`, `cancelled`,
  *   `unknown-variable` (a `{{...}}` in a configuration value), each at the request's line.
  */
-export async function withAuthTokens(sheet: Sheet, node: RequestNode, ctx: HttpVarContext, store: TokenStore, file: string | undefined, extra: Pick<TokenOptions, 'signal' | 'interactive' | 'notify'> & { connect?: TokenConnect } = {}): Promise<{ ctx: HttpVarContext; secrets: string[]; warnings: string[] }> {
+export async function withAuthTokens(sheet: Sheet, node: RequestNode, ctx: HttpVarContext, store: TokenStore, file: string | undefined, extra: Pick<TokenOptions, 'signal' | 'interactive' | 'notify' | 'openUrl'> & { connect?: TokenConnect } = {}): Promise<{ ctx: HttpVarContext; secrets: string[]; warnings: string[] }> {
   // File variables are file-wide; the last declaration wins (as resolve-http.ts reads them).
   const fileVars = new Map(ctx.fileVars ?? []);
   for (const v of sheet.vars) fileVars.set(v.name, v.value);
