@@ -130,5 +130,45 @@ each started for BODY.  AUTH may name them with %1$s and %2$s."
       (should (cl-every (lambda (l) (equal l "token grant=urn:ietf:params:oauth:grant-type:device_code client=tv"))
                         (sheet-test--provider-log device))))))
 
+(ert-deftest sheet-test-auth-in-restclient-sheet ()
+  "A sheet's `# @auth ID': the request goes with a Bearer token of the env file's `Security.Auth'."
+  (let* ((idp (sheet-test--start-fixture "oauth2-idp.mjs" "sheet-test-idp-sheet" 20))
+         (state (make-temp-file "sheet-test-tokens" t))
+         (process-environment (cons (concat "SHEET_STATE_DIR=" state) process-environment))
+         (sheet-environment--by-project (make-hash-table :test #'equal)))
+    (unwind-protect
+        (progn
+          (ignore-errors (sheet-engine-shutdown))
+          (sheet-test-visiting "api.sheet"
+              (progn
+                (with-temp-file (expand-file-name "http-client.env.json" dir)
+                  (insert (format "{\"dev\": {\"Security\": {\"Auth\": {\"svc\": {\"Type\": \"OAuth2\", \"Grant Type\": \"Client Credentials\", \"Token URL\": \"%s/token\", \"Client ID\": \"cli\"}}}}}"
+                                  (cdr idp))))
+                (with-temp-file (expand-file-name "http-client.private.env.json" dir)
+                  (insert "{\"dev\": {\"Security\": {\"Auth\": {\"svc\": {\"Client Secret\": \"s3cret\"}}}}}"))
+                (with-temp-file file
+                  (insert (format ":base = %s\n# @auth svc\nGET :base/echo/oauth\n#\n# @auth nope\nGET :base/echo/other\n"
+                                  (sheet-test-api-url)))))
+            (sheet-set-environment "dev")
+            (sheet-test-goto "^GET :base/echo/oauth")
+            (dotimes (_ 2)
+              (with-current-buffer (sheet-test-send-and-wait)
+                (should (string-match-p "\"authorization\": \"Bearer ey" (buffer-string)))))
+            ;; One token request for both sends, as the provider saw it.
+            (should (equal (seq-filter (lambda (l) (string-prefix-p "token " l))
+                                       (split-string (with-current-buffer (process-buffer (car idp))
+                                                       (buffer-string))
+                                                     "\n" t))
+                           '("token grant=client_credentials client=cli:s3cret")))
+            ;; An unknown id: a located error naming the known ones; nothing sent.
+            (sheet-test-goto "^GET :base/echo/other")
+            (let ((mark (sheet-test-messages-mark)))
+              (sheet-http-send-current-stay-in-window)
+              (sheet-test-wait-message "line 5.*nope\\|nope.*line 5" mark)
+              (should (string-match-p "svc" (sheet-test-messages-since mark))))))
+      (ignore-errors (sheet-engine-shutdown))
+      (delete-process (car idp))
+      (delete-directory state t))))
+
 (provide 'sheet-mode-auth-test)
 ;;; sheet-mode-auth-test.el ends here
