@@ -13,6 +13,7 @@
 ;;; Code:
 
 (require 'test-helper)
+(require 'url-util)
 
 (defmacro sheet-test-with-auth (auth &rest body)
   "Run BODY visiting api.http whose environment dev has the `Security.Auth' AUTH.
@@ -104,6 +105,34 @@ each started for BODY.  AUTH may name them with %1$s and %2$s."
       (should (string-match-p "code_challenge_method=S256" (car opened)))
       (should (equal (sheet-test--provider-log idp)
                      '("token grant=authorization_code client=spa:s3cret"))))))
+
+(ert-deftest sheet-test-auth-login-cancel-closes-listener ()
+  "M-x sheet-auth-cancel ends a sign-in: the engine's loopback listener is closed."
+  (sheet-test-with-auth
+      "{\"svc\": {\"Type\": \"OAuth2\", \"Grant Type\": \"Authorization Code\", \"Auth URL\": \"%1$s/authorize\", \"Token URL\": \"%1$s/token\", \"Redirect URL\": \"http://127.0.0.1:0/callback\", \"Client ID\": \"spa\"}}"
+    (let* ((opened nil)
+           ;; A browser nobody signs in with.
+           (browse-url-browser-function (lambda (url &rest _) (push url opened)))
+           (mark (sheet-test-messages-mark)))
+      (sheet-auth-login "svc")
+      (sheet-test-wait-until (lambda () opened) 15 "the sign-in page opened")
+      (let* ((redirect (url-unhex-string
+                        (progn (string-match "redirect_uri=\\([^&]+\\)" (car opened))
+                               (match-string 1 (car opened)))))
+             (port (string-to-number (progn (string-match ":\\([0-9]+\\)/" redirect)
+                                            (match-string 1 redirect))))
+             (listening (lambda ()
+                          (condition-case nil
+                              (progn (delete-process
+                                      (make-network-process :name "sheet-test-probe" :host "127.0.0.1"
+                                                            :service port :noquery t))
+                                     t)
+                            (file-error nil)))))
+        (should (funcall listening))
+        (sheet-auth-cancel)
+        (sheet-test-wait-message "login with svc ended" mark)
+        (sheet-test-wait-until (lambda () (not (funcall listening))) 10 "the listener closed")
+        (should-not (sheet-test--provider-log idp))))))
 
 (ert-deftest sheet-test-auth-device-code-shown-while-polling ()
   "Device Authorization from C-c C-c: the URL and user code in *sheet auth* while polling, then the token."
