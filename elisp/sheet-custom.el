@@ -230,8 +230,8 @@ answer while a new one is asked in the background."
 Navigation and folding use the outline kept from the engine's last
 answer, its lines moved by the edits since, and never wait for it;
 the fresh one is asked in the background (sheet-outline-kept.el).
-Reading the answer takes Emacs about 180 ms on a 5,000-request
-sheet, so a short delay makes typing stutter at each pause."
+The answer is the outline's changes; applying them takes Emacs
+some ms on a 5,000-request sheet (docs/sheet-mode.md)."
   :type 'number)
 
 (defcustom sheet-request-timeout 10

@@ -31,7 +31,8 @@
 ;; few numbers per key, not the 5,000 entries of a big sheet), and a
 ;; fresh outline is asked in the background once Emacs has been idle
 ;; for `sheet-outline-refresh-delay' seconds, with the buffer's
-;; changes, not its whole text (sheet-sync.el).  An answer that
+;; changes, not its whole text (sheet-sync.el), and answered with the
+;; outline's changes since the version kept here (`since').  An answer that
 ;; arrives after further edits is dropped and asked again.  Until
 ;; it arrives, a request line typed since is not in the kept outline
 ;; yet, and one whose line was deleted keeps a line number next to
@@ -43,6 +44,7 @@
 
 ;;; Code:
 
+(require 'cl-lib)
 (require 'sheet-custom)
 (require 'sheet-engine)
 (require 'sheet-sync)
@@ -51,6 +53,11 @@
   "(TICK . OUTLINE): the engine's outline of this buffer at TICK.
 OUTLINE's line numbers are moved by later edits, so it is exact
 only while TICK is the buffer's `buffer-chars-modified-tick'.")
+
+(defvar-local sheet--outline-version nil
+  "The engine's version of the kept outline, named as `since' when asking.
+The engine then answers with the changes only
+\(engine/src/emacs/outline-diff.ts).")
 
 (defvar-local sheet--outline-replaced-newlines 0
   "Newlines in the text the change under way replaces.")
@@ -74,7 +81,10 @@ DELTA lines were added (or removed, when negative) after line AFTER.")
 The text goes as its changes since the last look-up (sheet-sync.el)."
   (append (sheet--doc-params conn)
           ;; The file name picks the syntax (.http, .rest).
-          (and buffer-file-name (list :path buffer-file-name))))
+          (and buffer-file-name (list :path buffer-file-name))
+          ;; The answer as its changes since the outline kept here.
+          (and sheet--outline-cache sheet--outline-version
+               (list :since sheet--outline-version))))
 
 (defun sheet--outline-keep (tick outline)
   "Keep OUTLINE, the engine's answer for the text at TICK; return it.
@@ -85,8 +95,47 @@ Its arrays become lists once here, not at every key."
   (add-hook 'before-change-functions #'sheet--outline-before-change nil t)
   (add-hook 'after-change-functions #'sheet--outline-after-change nil t)
   (setq sheet--outline-cache (cons tick outline)
+        sheet--outline-version (plist-get outline :version)
         sheet--outline-shifts nil)
   outline)
+
+(defun sheet--outline-entry-move (entry delta)
+  "Shift every line number of the outline ENTRY by DELTA, its prompt lines too."
+  (let ((tail entry))
+    (while tail
+      (when (memq (car tail) '(:line :startLine :endLine :bodyLine))
+        (setcar (cdr tail) (+ (cadr tail) delta)))
+      (setq tail (cddr tail))))
+  (mapc (lambda (p) (plist-put p :line (+ (plist-get p :line) delta)))
+        (plist-get entry :prompts)))
+
+(defun sheet--outline-patched (old change)
+  "Return the list OLD with CHANGE, a plist (:keep :drop :insert :delta)."
+  (let* ((keep (plist-get change :keep))
+         (delta (plist-get change :delta))
+         (tail (nthcdr (+ keep (plist-get change :drop)) old)))
+    (unless (zerop delta)
+      (dolist (e tail) (sheet--outline-entry-move e delta)))
+    (append (cl-subseq old 0 keep) (plist-get change :insert) tail)))
+
+(defun sheet--outline-receive (tick result)
+  "Keep the engine's `sheet/outline' RESULT for the text at TICK.
+RESULT is a whole outline, or its changes since the kept one (`:diff');
+changes to another base than the kept outline are not kept.  Return
+the outline kept, or nil."
+  (let ((diff (plist-get result :diff)))
+    (cond
+     ((null diff) (sheet--outline-keep tick result))
+     ((and sheet--outline-cache
+           (eql (plist-get result :base) sheet--outline-version))
+      (let ((old (cdr sheet--outline-cache))
+            (new (list :version (plist-get result :version))))
+        (dolist (key '(:requests :variables :diagnostics))
+          (setq new (plist-put new key
+                               (sheet--outline-patched (plist-get old key)
+                                                       (plist-get diff key)))))
+        (sheet--outline-keep tick new)))
+     (t (setq sheet--outline-version nil)))))
 
 (defun sheet--outline-fetch ()
   "Ask the engine for the outline of the current buffer and wait.
@@ -99,18 +148,20 @@ engine refuses."
                 (jsonrpc-request conn 'sheet/outline
                                  (sheet--outline-params conn)
                                  :timeout sheet-request-timeout))))
-    (sheet--outline-keep
-     tick
-     (condition-case err
-         (condition-case err
-             (funcall ask)
-           (jsonrpc-error
-            ;; A stale copy of the text: once more, with the whole text.
-            (if (sheet--doc-stale-p err)
-                (funcall ask)
-              (signal (car err) (cdr err)))))
-       (jsonrpc-error
-        (user-error "Sheet-mode: %s" (sheet-engine--error-text err)))))))
+    (condition-case err
+        (or (sheet--outline-receive
+             tick
+             (condition-case err
+                 (funcall ask)
+               (jsonrpc-error
+                ;; A stale copy of the text: once more, with the whole text.
+                (if (sheet--doc-stale-p err)
+                    (funcall ask)
+                  (signal (car err) (cdr err))))))
+            ;; Changes to an outline not kept here: the whole one.
+            (sheet--outline-receive tick (funcall ask)))
+      (jsonrpc-error
+       (user-error "Sheet-mode: %s" (sheet-engine--error-text err))))))
 
 (defun sheet--outline ()
   "The engine's outline of the current buffer, exact.
@@ -194,19 +245,16 @@ becomes a number between the kept outline's lines around it."
         (let ((n (plist-get copy key)))
           (when n (plist-put copy key (sheet--outline-from-kept n))))))))
 
-(defun sheet--outline-apply-shifts ()
-  "Move all of the kept outline's line numbers by the edits noted since.
-One pass over every entry: for the commands that list them all
-\(`sheet-helm'); the keys ask `sheet--outline-to-kept' instead."
-  (when sheet--outline-shifts
-    (dolist (key '(:requests :variables :diagnostics))
-      (dolist (entry (plist-get (cdr sheet--outline-cache) key))
-        (let ((tail entry))
-          (while tail
-            (when (memq (car tail) '(:line :startLine :endLine :bodyLine))
-              (setcar (cdr tail) (sheet--outline-from-kept (cadr tail))))
-            (setq tail (cddr tail))))))
-    (setq sheet--outline-shifts nil)))
+(defun sheet--outline-kept-entries (key)
+  "The KEY list of the kept outline (`:requests', ...), at current lines.
+Copies moved by the edits since, one pass over every entry: for the
+commands that list them all (`sheet-helm'); the keys ask
+`sheet--outline-to-kept' instead.  The kept entries stay as the
+engine gave them, the base of its next answer's changes."
+  (let ((entries (plist-get (sheet--outline-kept) key)))
+    (if sheet--outline-shifts
+        (mapcar #'sheet--outline-moved entries)
+      entries)))
 
 ;;; Background refresh
 
@@ -241,7 +289,7 @@ An answer for a text edited since is dropped and asked again."
              (when (buffer-live-p buf)
                (with-current-buffer buf
                  (when (eql tick (buffer-chars-modified-tick))
-                   (sheet--outline-keep tick outline))))
+                   (sheet--outline-receive tick outline))))
              (funcall again))
            :error-fn
            (lambda (err)

@@ -57,15 +57,11 @@ Exact, as `sheet--requests'."
 Never waits after the buffer's first look-up (`sheet--outline-kept');
 moves every entry by the edits since, so for the jump lists only:
 the keys translate a line or two instead."
-  (let ((outline (sheet--outline-kept)))
-    (sheet--outline-apply-shifts)
-    (plist-get outline :requests)))
+  (sheet--outline-kept-entries :requests))
 
 (defun sheet--kept-variables ()
   "The variable declarations of the kept outline, at their current lines."
-  (let ((outline (sheet--outline-kept)))
-    (sheet--outline-apply-shifts)
-    (plist-get outline :variables)))
+  (sheet--outline-kept-entries :variables))
 
 (defun sheet--kept-find (test line)
   "The request of the kept outline that TEST names, relative to LINE.

@@ -27,7 +27,7 @@ export type SendParams = SendInput;
 /** `sheet/send`'s result: the session's {@link SendOutput}. */
 export type SendResult = SendOutput;
 /** `sheet/outline`'s result: the session's {@link Outline}. */
-export type OutlineResult = Outline;
+export type OutlineResult = (Outline & { version?: number }) | { version: number; base: number; diff: import('./outline-diff.js').OutlineDiff };
 /**
  * `sheet/variables`'s parameters and result: the session's, and for Eldoc's look-ups `doc`, the
  * text kept in step by its changes instead of `text` (docs/protocol.md, "Texts kept in step").
@@ -85,6 +85,8 @@ export interface OutlineParams {
   doc?: DocumentRef;
   /** The file's name: its extension picks the syntax (`.http`/`.rest`), as in `sheet/send`. */
   path?: string;
+  /** With `doc`: the `version` of the last answer the client kept; the answer is then its changes when the engine has it (outline-diff.ts). */
+  since?: number;
 }
 /** The requests and variable declarations of a sheet (navigation, outline, helm). */
 export const SheetOutline = new RequestType<OutlineParams, OutlineResult, EngineErrorData>('sheet/outline');

@@ -23,6 +23,7 @@ import { completionsFor } from './completions.js';
 import { diagnosticsOf } from './diagnostics.js';
 import { Documents, type DocumentRef } from './documents.js';
 import { serveAuth } from './auth-methods.js';
+import { OutlineVersions } from './outline-diff.js';
 
 export { FramedStreamWriter };
 
@@ -99,6 +100,7 @@ export function serve(conn: MessageConnection, onExit: () => void = () => proces
   session.auth.interactive = true;
   // Texts kept in step by their changes (documents.ts): completion and diagnostics.
   const docs = new Documents();
+  const outlines = new OutlineVersions();
   const withDoc = <T extends { text: string; doc?: DocumentRef }>(p: T): T => (p && typeof p === 'object' && p.doc !== undefined ? { ...p, text: docs.text(p.doc) } : p);
   const guard =
     <A extends unknown[], R>(fn: (...a: A) => Promise<R> | R) =>
@@ -133,9 +135,10 @@ export function serve(conn: MessageConnection, onExit: () => void = () => proces
     return withCallScope((signal) => session.send(q, signal), abortSignal(token));
   }));
   conn.onRequest(P.SheetOutline, guard((p: P.OutlineParams) => {
-    // The text as its changes too (sheet-mode's background refresh of the kept outline).
+    // The text as its changes too, and the answer as its changes since `since` (sheet-mode's
+    // background refresh of the kept outline; outline-diff.ts).
     const q = checkSheetParams(withDoc(p), false);
-    return session.outline(q.text, typeof q.path === 'string' ? q.path : undefined);
+    return outlines.answer(p.doc?.id, p.since, session.outline(q.text, typeof q.path === 'string' ? q.path : undefined));
   }));
   conn.onRequest(P.SheetVariables, guard((p: P.VariablesParams) => session.variables(checkSheetParams(withDoc(p), true))));
   conn.onRequest(P.SheetCompletions, guard((p: P.CompletionsParams) => {
