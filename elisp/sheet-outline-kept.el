@@ -100,7 +100,7 @@ Its arrays become lists once here, not at every key."
   outline)
 
 (defun sheet--outline-entry-move (entry delta)
-  "Shift every line number of the outline ENTRY by DELTA, its prompts' too."
+  "Shift every line number in the outline ENTRY, nested ones too, by DELTA."
   (let ((tail entry))
     (while tail
       (when (memq (car tail) '(:line :startLine :endLine :bodyLine))
