@@ -23,6 +23,8 @@ import { FrameResync } from './resync.js';
 import { completionsFor } from './completions.js';
 import { diagnosticsOf } from './diagnostics.js';
 import { Documents, type DocumentRef } from './documents.js';
+import { serveAuth } from './auth-methods.js';
+import { OutlineVersions } from './outline-diff.js';
 
 export { FramedStreamWriter };
 
@@ -99,6 +101,7 @@ export function serve(conn: MessageConnection, onExit: () => void = () => proces
   session.auth.interactive = true;
   // Texts kept in step by their changes (documents.ts): completion and diagnostics.
   const docs = new Documents();
+  const outlines = new OutlineVersions();
   const withDoc = <T extends { text: string; doc?: DocumentRef }>(p: T): T => (p && typeof p === 'object' && p.doc !== undefined ? { ...p, text: docs.text(p.doc) } : p);
   const guard =
     <A extends unknown[], R>(fn: (...a: A) => Promise<R> | R) =>
@@ -136,8 +139,10 @@ export function serve(conn: MessageConnection, onExit: () => void = () => proces
     return withCallScope(async (signal) => (await session.sendDetailed(q, signal, onStream ? { onStream } : {})).output, abortSignal(token));
   }));
   conn.onRequest(P.SheetOutline, guard((p: P.OutlineParams) => {
-    const q = checkSheetParams(p, false);
-    return session.outline(q.text, typeof q.path === 'string' ? q.path : undefined);
+    // The text as its changes too, and the answer as its changes since `since` (sheet-mode's
+    // background refresh of the kept outline; outline-diff.ts).
+    const q = checkSheetParams(withDoc(p), false);
+    return outlines.answer(p.doc?.id, p.since, session.outline(q.text, typeof q.path === 'string' ? q.path : undefined));
   }));
   conn.onRequest(P.SheetVariables, guard((p: P.VariablesParams) => session.variables(checkSheetParams(withDoc(p), true))));
   conn.onRequest(P.SheetCompletions, guard((p: P.CompletionsParams) => {
@@ -183,6 +188,8 @@ export function serve(conn: MessageConnection, onExit: () => void = () => proces
     session.overrides.set(p.name, String(p.value));
     return null;
   }));
+  // Token auth: M-x sheet-auth-list|login|logout, and the sign-ins of sheet/send (auth-methods.ts).
+  serveAuth(conn, session, guard, abortSignal);
   conn.onRequest(P.Shutdown, async () => {
     await closeConnections();
     return null;

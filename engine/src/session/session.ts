@@ -8,7 +8,7 @@
  * the `sheet` command, which are adapters over it (emacs/, shell-verbs/, sheet-command/).
  */
 import path from 'node:path';
-import { requestAt } from '../sheet/parse.js';
+import { AUTH_TAG, requestAt } from '../sheet/parse.js';
 import { parseForFile, syntaxChoice, withSyntaxHint } from '../http-file/index.js';
 import type { Sheet } from '../sheet/ast.js';
 import { IncrementalSheetParser } from '../sheet/incremental.js';
@@ -205,7 +205,11 @@ export class Session {
       baseDir: file ? path.dirname(path.resolve(file)) : process.cwd(),
       ...(http ? { http } : {}),
     });
-    return { ...resolved, node, sheet, http, pre: pre?.scripts ?? { tests: [], logs: [] }, secrets: auth?.secrets ?? [], authWarnings: auth?.warnings ?? [] };
+    // A sheet's `# @auth ID` (parse.ts AUTH_TAG): a Bearer token unless the request writes its own Authorization.
+    const tag = sheet.syntax === 'http' || lookup ? undefined : node.directives?.find((d) => d.name === AUTH_TAG);
+    const bearer = tag ? await this.auth.sheetToken(tag, file, local.environment ?? p.env, signal) : undefined;
+    const request = bearer && !resolved.request.headers.some(([n]) => /^authorization$/i.test(n)) ? { ...resolved.request, headers: [...resolved.request.headers, ['Authorization', `Bearer ${bearer.token}`] as [string, string]] } : resolved.request;
+    return { ...resolved, request, node, sheet, http, pre: pre?.scripts ?? { tests: [], logs: [] }, secrets: [...(auth?.secrets ?? []), ...(bearer?.secrets ?? [])], authWarnings: [...(auth?.warnings ?? []), ...(bearer?.warnings ?? [])] };
   }
 
   /**

@@ -48,6 +48,12 @@ const isComment = (l: string) => l.startsWith('#');
  * asks for the conversion.
  */
 export const GRAPHQL_TAG = 'graphql';
+/**
+ * `# @auth ID` above a request of a sheet (issue 39 item 5; docs/sheet-format.md, "Token
+ * auth"): send it with `Authorization: Bearer TOKEN`, the token of the `Security.Auth` entry ID
+ * of the JetBrains environment files found above the sheet (session/auth.ts `sheetToken`).
+ */
+export const AUTH_TAG = 'auth';
 
 /** A `# @name value` comment line: the tag style of `# @no-auto-encoding`. */
 const TAG_LINE = /^#[ \t]*@([A-Za-z][\w-]*)(?:[ \t]+(.*?))?[ \t]*$/;
@@ -57,8 +63,9 @@ const TAG_LINE = /^#[ \t]*@([A-Za-z][\w-]*)(?:[ \t]+(.*?))?[ \t]*$/;
  * text order: `# @no-auto-encoding` (the JetBrains HTTP Client's tag; ../url/as-written.ts),
  * `# @http2` (httpyac's; `HTTP/2` on the request line says the same), `# @graphql` (send the
  * body as a GraphQL query, ../resolve/http-graphql.ts), kulala's `# @accept chunked` (a chunked
- * body shown piece by piece as it arrives, ../session/stream.ts) and the connection directives
- * (connection-tags.ts: `# @proxy URL`, `# @cacert FILE`, ...). Any other `# @...` line stays a
+ * body shown piece by piece as it arrives, ../session/stream.ts), `# @auth ID` (a token,
+ * {@link AUTH_TAG}) and the connection directives (connection-tags.ts: `# @proxy URL`,
+ * `# @cacert FILE`, ...). Any other `# @...` line stays a
  * comment, as in restclient.el.
  */
 export function tagsAbove(lines: string[], start: number): Directive[] {
@@ -68,7 +75,7 @@ export function tagsAbove(lines: string[], start: number): Directive[] {
     if (!m) continue;
     const value = m[2] ?? '';
     const flag = ((m[1] === AS_WRITTEN_TAG || m[1] === 'http2' || m[1] === GRAPHQL_TAG) && value === '') || (m[1] === 'accept' && value === 'chunked');
-    const tag = flag ? { name: m[1]!, value, line: k + 1 } : connectionDirective(m[1]!, value, k + 1);
+    const tag = flag ? { name: m[1]!, value, line: k + 1 } : m[1] === AUTH_TAG ? { name: AUTH_TAG, value, line: k + 1 } : connectionDirective(m[1]!, value, k + 1);
     if (tag) out.unshift(tag);
   }
   return out;
