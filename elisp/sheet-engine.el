@@ -153,10 +153,8 @@ the request that follows uses it."
 sheet-stream.el sets it: a streamed response's events as they
 arrive (docs/protocol.md).")
 
-(defun sheet-engine--handle-notification (_conn method params)
-  "Dispatch the engine's notification METHOD with PARAMS."
-  (when (eq method 'sheet/streamEvents)
-    (funcall sheet-engine--stream-function params)))
+(setf (alist-get 'sheet/streamEvents sheet-engine-notification-handlers)
+      (lambda (params) (funcall sheet-engine--stream-function params)))
 
 (defvar sheet-engine--stopped-function nil
   "Called with no argument when the engine was stopped (SIGSTOP).
