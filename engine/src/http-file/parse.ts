@@ -18,6 +18,7 @@ import type { Block, BodyNode, BodyPart, Diagnostic, Directive, HeaderItem, Hook
 import { HTTP_VERSION, METHODS, splitLines } from '../sheet/parse.js';
 import { bodyNode } from '../sheet/body-parts.js';
 import { CONNECTION_TAGS, connectionDirective } from '../sheet/connection-tags.js';
+import { isWebSocketMethod, websocketUrl, WEBSOCKET_METHODS } from '../sheet/websocket-line.js';
 
 /**
  * The methods a `.http` request line may start with: RFC 9110's and PATCH (RFC 5789), then
@@ -119,7 +120,7 @@ const GRAPHQL_METHOD = 'GRAPHQL';
 export const HTTP_FILE_REQUEST_METHODS: readonly string[] = [...HTTP_FILE_METHODS, GRAPHQL_METHOD];
 
 /** A request line that starts a new request after a blank line (httpyac): an upper-case method, a blank, a target. */
-const NEW_REQUEST = new RegExp(`^(?:${[...METHOD_SET, GRAPHQL_METHOD].join('|')})[ \\t]+\\S`);
+const NEW_REQUEST = new RegExp(`^(?:${[...METHOD_SET, GRAPHQL_METHOD, ...WEBSOCKET_METHODS].join('|')})[ \\t]+\\S`);
 
 /**
  * The line ranges of the requests: split at `###` lines (VS Code REST Client, JetBrains), and,
@@ -269,7 +270,8 @@ export function parseHttpFile(text: string): Sheet {
     let url = m[2]!;
     if (m[1] && !/^[A-Z]+(?:-[A-Z]+)*$/.test(m[1])) {
       // `localhost:3000/x`-like lines have no method; a lower-case word followed by a URL is a wrong method.
-      if (/^[a-z]+(?:-[a-z]+)*$/.test(m[1]) && (METHOD_SET.has(m[1].toUpperCase()) || m[1].toUpperCase() === GRAPHQL_METHOD)) method = m[1].toUpperCase();
+      const upper = m[1].toUpperCase();
+      if (/^[a-z]+(?:-[a-z]+)*$/.test(m[1]) && (METHOD_SET.has(upper) || upper === GRAPHQL_METHOD || isWebSocketMethod(upper))) method = upper;
       else {
         method = 'GET';
         url = `${m[1]} ${m[2]}`;
@@ -277,6 +279,12 @@ export function parseHttpFile(text: string): Sheet {
     }
     const graphql = method === GRAPHQL_METHOD;
     if (graphql) method = 'POST';
+    // A WebSocket request (issue 40): its handshake is a GET (../sheet/websocket-line.ts).
+    const websocket = isWebSocketMethod(method);
+    if (websocket) {
+      url = websocketUrl(method, url.trim());
+      method = 'GET';
+    }
     if (!METHOD_SET.has(method)) {
       const e: Diagnostic = { code: 'unknown-method', severity: 'error', line: i, message: `unknown method ${method}`, hint: `Use one of ${[...METHOD_SET].join(', ')}.` };
       diagnostics.push(e);
@@ -367,6 +375,7 @@ export function parseHttpFile(text: string): Sheet {
     const req: RequestNode = { method, url: url.trim(), line: reqLine, startLine: r.start, endLine: r.end, headers, hooks: asserts };
     if (m[3] ?? lastVersion?.[1]) req.httpVersion = m[3] ?? lastVersion![1];
     if (graphql) req.graphql = true;
+    if (websocket) req.websocket = true;
     let body = bodyNode(bodyLines);
     // httpyac's `# @injectVariables`: a `< file` body gets the `{{...}}` pass, as `<@ file`.
     if (body && directives.some((d) => d.name === 'injectVariables')) {

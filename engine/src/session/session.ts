@@ -36,6 +36,7 @@ import { saveResponses } from './save-response.js';
 import { afterHttp, asAssertions, beforeHttp, explainNoEnvironment, httpContext, httpEnvironmentValues, httpVariables, newHttpState, noteHttpFailure } from './http-file.js';
 import type { RequestRecord } from '../resolve/http-vars.js';
 import { SessionAuth } from './auth.js';
+import { websocketExchange, websocketFailures } from './websocket.js';
 import { maskSecrets } from './history.js';
 import { isEngineError } from '../errors.js';
 import type { Request } from '../model.js';
@@ -273,9 +274,17 @@ export class Session {
     // A client that takes files gets a big body in one, written as it arrives (spill.ts).
     const spillAt = this.spillBigBodies ? SPILL_MIN_BYTES : spillBytes(s.threshold, p.bodyFileMin);
     let sink: SpillSink | undefined;
+    const jar = s.inhibitCookies ? {} : { jar: this.jar };
+    const body = resolved.node.body;
+    // A WebSocket request (issue 40) goes out through ws/ (websocket.ts); the rest reads its exchange as any.
+    const ws = resolved.request.websocket
+      ? await websocketExchange(withUserAgent(resolved.request, s.userAgent), { ...jar, sendCookies: !meta?.noCookieJar, send: { signal, timeoutMs: s.timeoutMs, ...connectionSend(this.connection(p, s, resolved)) }, ...(body && 'line' in body ? { bodyLine: body.line } : {}), ...(local.onWebSocketMessage ? { onMessage: local.onWebSocketMessage } : {}) }).catch((e: unknown) => {
+          throw atDirectiveLine(e);
+        })
+      : undefined;
     // The request was sent: a jar that cannot be saved is a warning, never the request's failure.
-    const sent = await sendExchange(withUserAgent(resolved.request, s.userAgent), {
-      ...(s.inhibitCookies ? {} : { jar: this.jar }),
+    const sent = ws ?? await sendExchange(withUserAgent(resolved.request, s.userAgent), {
+      ...jar,
       sendCookies: !meta?.noCookieJar,
       send: {
         signal,
@@ -306,7 +315,7 @@ export class Session {
       headers: exchange.response.headers,
       durationMs: exchange.durationMs,
     });
-    hooks.assertions.unshift(...asAssertions(resolved.pre.tests));
+    hooks.assertions.unshift(...asAssertions(resolved.pre.tests), ...(ws ? websocketFailures(ws.websocket, exchange.response, resolved.node.line) : []));
     if (after) hooks.assertions.push(...asAssertions(after.tests));
     // JetBrains' `>> file`: the body saved after the exchange; a failure is that line's failed assertion.
     const saves = resolved.node.saveResponse?.length ? await saveResponses(resolved.node.saveResponse, spilled ? { file: spilled.file! } : { bytes: exchange.response.body }, p.path ? path.dirname(path.resolve(p.path)) : process.cwd(), resolved.http) : undefined;
@@ -340,6 +349,7 @@ export class Session {
       ...(p.jq ? { jq: await filterBody(p.jq, pres?.kind === 'text' ? pres.text! : '') } : {}),
       ...(scripts.logs.length ? { logs: scripts.logs } : {}),
       ...(saves?.saved.length ? { saved: saves.saved } : {}),
+      ...(ws ? { websocket: ws.websocket } : {}),
     };
     return { output, exchange, scripts };
   }

@@ -4,6 +4,7 @@
  * variables, multi-line and file bodies and the overrides set by hooks carry on to the
  * requests below. `:=` and `run-hook` Lisp goes to the run's batch Emacs (lisp-batch.ts).
  */
+import { keptWebSocket, type WebSocketReport } from './report-websocket.js';
 import { withCallScope } from '../call-scope.js';
 import { removeBodyFile } from '../session/body-file.js';
 import { firstCode } from './untrusted.js';
@@ -80,6 +81,8 @@ export interface RequestResult {
   logs?: string[];
   /** `.http` files: where its `>> file` lines saved the body (`SendOutput.saved`); absent when none. */
   saved?: { line: number; file: string }[];
+  /** A WebSocket request: its messages both ways, the close, why it ended (report-websocket.ts); absent for HTTP. */
+  websocket?: WebSocketReport;
   error?: RunError;
 }
 
@@ -306,6 +309,7 @@ export async function runFile(file: string, o: RunOptions): Promise<FileResult> 
         warnings: s.hooks.warnings,
         ...(s.logs ? { logs: s.logs } : {}),
         ...(s.saved ? { saved: s.saved } : {}),
+        ...(s.websocket ? { websocket: keptWebSocket(s.websocket, BODY_KEEP_CHARS) } : {}),
       });
       r.warnings = [...r.warnings, ...notes(node)];
       // run-hook forms read the values the request used (`vars`), as in Emacs's response buffer.

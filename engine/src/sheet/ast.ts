@@ -101,6 +101,13 @@ export interface RequestNode {
    * kulala's): `method` is `POST` and the body is a GraphQL query (resolve/http-graphql.ts).
    */
   graphql?: boolean;
+  /**
+   * A WebSocket request (issue 40): JetBrains' `WEBSOCKET URL` line, httpyac's `WS`/`WSS`, in
+   * `.http` files and sheets. `method` is `GET` (the handshake's), the headers are the
+   * handshake's and the body is the messages (`===`, `=== wait-for-server`:
+   * stream-messages.ts); sent by ../ws/, not ../http/.
+   */
+  websocket?: boolean;
 }
 
 export interface Diagnostic {
