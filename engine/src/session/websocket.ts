@@ -48,12 +48,8 @@ export function receivedText(messages: WsMessage[]): string {
   return messages.filter((m) => m.direction === 'received').map((m) => m.text).join('\n');
 }
 
-/**
- * Send the WebSocket `request` (its body the message script) and collect what happened.
- * @throws EngineError from ../ws/connect.ts (transport failures with curl's exit codes).
- */
-export async function websocketExchange(request: Request, o: WebSocketExchangeOptions): Promise<{ exchange: Exchange; jarWarning: string | null; websocket: WebSocketRecord }> {
-  const started = Date.now();
+/** The handshake with the jar's Cookie, its Set-Cookie kept: what both ways of sending share. */
+async function openWithJar(request: Request, o: WebSocketExchangeOptions) {
   const jarWarning = o.jar ? await o.jar.beforeSend() : null;
   const cookies = o.jar && o.sendCookies !== false ? await o.jar.jar.getCookieString(request.url) : '';
   const sent: Request = cookies && !request.headers.some(([n]) => /^cookie$/i.test(n)) ? { ...request, headers: [...request.headers, ['Cookie', cookies]] } : request;
@@ -71,20 +67,30 @@ export async function websocketExchange(request: Request, o: WebSocketExchangeOp
     for (const [n, v] of handshake.headers) if (/^set-cookie$/i.test(n)) await o.jar.jar.setCookie(v, request.url, { ignoreError: true });
   }
   const saved = o.jar ? await o.jar.afterSend() : null;
+  if (opened.kind === 'open' && o.onMessage) opened.connection.onMessage(o.onMessage);
+  return { sent, opened, handshake, jarWarning: jarWarning ?? saved };
+}
+
+/**
+ * Send the WebSocket `request` (its body the message script) and collect what happened.
+ * @throws EngineError from ../ws/connect.ts (transport failures with curl's exit codes).
+ */
+export async function websocketExchange(request: Request, o: WebSocketExchangeOptions): Promise<{ exchange: Exchange; jarWarning: string | null; websocket: WebSocketRecord }> {
+  const started = Date.now();
+  const { sent, opened, handshake, jarWarning } = await openWithJar(request, o);
   const bodyText = request.body?.kind === 'text' ? request.body.text : request.body ? new TextDecoder().decode(request.body.bytes) : '';
   let websocket: WebSocketRecord;
   if (opened.kind === 'refused') {
     websocket = { url: opened.url, messages: [], ended: 'refused', unanswered: [] };
   } else {
     const c = opened.connection;
-    if (o.onMessage) c.onMessage(o.onMessage);
     const r = await runScript(c, splitStreamMessages(bodyText, o.bodyLine ?? 1), { timeoutMs: o.send.timeoutMs, quietMs: o.quietMs, signal: o.send.signal });
     websocket = { url: c.url, messages: c.messages, close: r.close, ended: r.ended, unanswered: r.unanswered };
   }
   const body = opened.kind === 'refused' ? handshake.body : new TextEncoder().encode(receivedText(websocket.messages));
   return {
     exchange: { request: sent, response: { ...handshake, body }, redirects: [], durationMs: Date.now() - started },
-    jarWarning: jarWarning ?? saved,
+    jarWarning,
     websocket,
   };
 }
@@ -103,4 +109,34 @@ export function websocketFailures(w: WebSocketRecord, handshake: { status: numbe
   if (c && c.code !== 1000 && c.code !== 1001 && (c.by === 'server' || c.code === 1009)) out.push(fail('websocket', `the connection was closed with ${c.code}${c.reason ? ` (${c.reason})` : ''}`));
   for (const at of w.unanswered) out.push(fail('wait-for-server', 'no message from the server answered this === wait-for-server', at));
   return out;
+}
+
+/**
+ * A WebSocket session fed from lines as they come (the shell's `WS`, websocat's convention):
+ * each line of `lines` sent as a text message, each received message to `onMessage` as it
+ * arrives; when `lines` ends, the quiet period (../ws/script.ts) and our close with 1000; the
+ * server's close ends it at once. The jar as {@link websocketExchange}.
+ * @throws EngineError from ../ws/connect.ts.
+ */
+export async function websocketLive(request: Request, lines: AsyncIterable<string>, o: WebSocketExchangeOptions): Promise<{ handshake: Exchange['response']; websocket: WebSocketRecord; jarWarning: string | null }> {
+  const started = Date.now();
+  const { opened, handshake, jarWarning } = await openWithJar(request, o);
+  if (opened.kind === 'refused') return { handshake, websocket: { url: opened.url, messages: [], ended: 'refused', unanswered: [] }, jarWarning };
+  const c = opened.connection;
+  let closed = false;
+  void c.closed.then(() => (closed = true));
+  const timeoutMs = o.send.timeoutMs;
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = timeoutMs ? new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs))) : new Promise<void>(() => undefined);
+  const pump = (async () => {
+    for await (const line of lines) {
+      if (closed) break;
+      c.send(line);
+    }
+  })();
+  await Promise.race([pump, c.closed, deadline]);
+  clearTimeout(timer);
+  const left = timeoutMs ? Math.max(1, timeoutMs - (Date.now() - started)) : undefined;
+  const r = await runScript(c, [], { ...(left !== undefined ? { timeoutMs: left } : {}), quietMs: o.quietMs, signal: o.send.signal });
+  return { handshake, websocket: { url: c.url, messages: c.messages, close: r.close, ended: r.ended, unanswered: [] }, jarWarning };
 }

@@ -72,7 +72,7 @@ export interface WsConnection {
   send(text: string, line?: number): void;
   /** Close with `code` (default 1000) and `reason`; settles `closed`. */
   close(code?: number, reason?: string): void;
-  /** Called for each received message as it arrives. */
+  /** Called for each received message as it arrives; those received before are given to it first. */
   onMessage(listener: (m: WsMessage) => void): void;
   /** Settles when the connection is closed, whoever closed it. */
   readonly closed: Promise<WsClose>;
@@ -189,7 +189,7 @@ export async function openWebSocket(request: Request, o: WsConnectOptions = {}):
         reject(new EngineError('timeout', `${url}: no WebSocket handshake within ${timeoutMs} ms`, { hint: 'Check that the server answers on that URL, or raise the connect timeout.', details: { url, curlExit: CURL_EXIT.timeout } }));
         return;
       }
-      reject(transportError(e, request.url, { timedOut: false, cancelled, proxy, ...(trust ? { caSources: trust.sources } : {}), ...(identity ? { clientCert: identity.source } : {}), ...(o.unixSocket ? { socketPath: o.unixSocket } : {}) }));
+      reject(transportError(e, url, { timedOut: false, cancelled, proxy, ...(trust ? { caSources: trust.sources } : {}), ...(identity ? { clientCert: identity.source } : {}), ...(o.unixSocket ? { socketPath: o.unixSocket } : {}) }));
     });
   }).catch((e: unknown) => {
     o.signal?.removeEventListener('abort', onAbort);
@@ -218,6 +218,8 @@ export async function openWebSocket(request: Request, o: WsConnectOptions = {}):
       setTimeout(() => socket.terminate(), 1000).unref();
     },
     onMessage(l) {
+      // Those received before the listener came are given to it first, in order.
+      for (const m of messages) if (m.direction === 'received') l(m);
       listeners.push(l);
     },
     closed,

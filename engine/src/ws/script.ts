@@ -49,7 +49,8 @@ export async function runScript(c: WsConnection, steps: StreamStep[], o: WsScrip
   const start = Date.now();
   const deadline = o.timeoutMs ? start + o.timeoutMs : Infinity;
   const quietMs = o.quietMs ?? QUIET_MS;
-  let received = c.messages.filter((m) => m.direction === 'received').length;
+  // onMessage gives the messages received so far first, so this counts them all.
+  let received = 0;
   let lastActivity = Date.now();
   let closed: WsClose | undefined;
   let wake: (() => void) | undefined;
