@@ -87,6 +87,30 @@ describe('a WebSocket request through the session', () => {
     expect(out.hooks.assertions).toEqual([expect.objectContaining({ passed: false, line: 4, name: 'wait-for-server' })]);
   });
 
+  it('hands the received messages to a response handler\'s onEachMessage, JSON parsed, until unsubscribe', async () => {
+    const s = new Session();
+    const out = await sendHttp(s, lines(
+      `WEBSOCKET ${server.wsUrl}/echo`,
+      '',
+      '{"n": 1}',
+      '===',
+      '{"n": 2}',
+      '===',
+      'plain',
+      '',
+      '> {%',
+      '  const seen = [];',
+      '  response.body.onEachMessage((message, unsubscribe, output) => {',
+      '    seen.push(typeof message === "object" ? message.n : message);',
+      '    if (seen.length === 2) unsubscribe();',
+      '  }, () => client.global.set("seen", seen.join(",")));',
+      '  client.test("two messages", () => client.assert(seen.length === 2, "saw " + seen.length));',
+      '%}',
+    ));
+    expect(out.hooks.assertions.filter((a) => !a.passed)).toEqual([]);
+    expect(out.hooks.setVars).toContainEqual({ name: ':seen', value: '1,2' });
+  });
+
   it('a refused connection is a located error with curl\'s exit code', async () => {
     await expect(sendHttp(new Session(), 'WS ws://127.0.0.1:1/x')).rejects.toMatchObject({ code: 'connection-refused', details: { curlExit: 7 } });
   });

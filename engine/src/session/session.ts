@@ -302,7 +302,7 @@ export class Session {
     const spilled = sink?.file ? sink : undefined;
     if (sink && !spilled) exchange = { ...exchange, response: { ...exchange.response, body: sink.body() } };
     const before = resolved.http ? new Map(this.overrides) : undefined;
-    const after = resolved.http ? await afterHttp(resolved.node, exchange.request, exchange.response, p.path, this.overrides, this.http, resolved.http, local.handlerTimeoutMs) : undefined;
+    const after = resolved.http ? await afterHttp(resolved.node, exchange.request, ws ? { ...exchange.response, messages: ws.websocket.messages.filter((m) => m.direction === 'received').map((m) => m.text) } : exchange.response, p.path, this.overrides, this.http, resolved.http, local.handlerTimeoutMs) : undefined;
     // What the `.http` handlers set (`client.global.set`) is reported with jq-set-var's, so a
     // client that keeps the session's overrides (sheet-mode) knows it too.
     const handlerSet = before ? [...this.overrides].filter(([n, v]) => before.get(n) !== v).map(([name, value]) => ({ name, value })) : [];
