@@ -69,3 +69,15 @@ describe('WebSocket lines in sheets', () => {
     expect(parseSheet(':base = ws://h\n#\nWS :base/chat').requests[0]).toMatchObject({ url: ':base/chat', websocket: true, line: 3 });
   });
 });
+
+describe('WebSocket requests in conversions', () => {
+  it('sheet convert keeps a WebSocket request one both ways, its messages as written', async () => {
+    const { httpToSheet, sheetToHttp } = await import('../../engine/src/http-file/convert.js');
+    const http = lines('WS ws://h/chat', 'X-A: 1', '', 'one', '===', 'two');
+    const sheet = httpToSheet(http).text;
+    expect(parseSheet(sheet).requests[0]).toMatchObject({ method: 'GET', url: 'ws://h/chat', websocket: true });
+    expect(sheet).toContain('one\n===\ntwo');
+    const back = sheetToHttp(sheet).text;
+    expect(parseHttpFile(back).requests[0]).toMatchObject({ method: 'GET', url: 'ws://h/chat', websocket: true });
+  });
+});

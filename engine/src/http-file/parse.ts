@@ -112,12 +112,13 @@ function requestLine(raw: string): [string, string | undefined, string, string |
 const GRAPHQL_METHOD = 'GRAPHQL';
 
 /**
- * Every word a `.http` request line may start with: {@link HTTP_FILE_METHODS} and `GRAPHQL`.
+ * Every word a `.http` request line may start with: {@link HTTP_FILE_METHODS}, `GRAPHQL` and
+ * the WebSocket words (`WEBSOCKET`, `WS`, `WSS`: ../sheet/websocket-line.ts).
  * What `sheet/completions` offers in a `.http` file; sheet-mode's `sheet-request-methods`
  * (elisp/sheet-font-lock.el) lists the same words, checked against this file by
  * test/elisp/sheet-mode-methods-test.el.
  */
-export const HTTP_FILE_REQUEST_METHODS: readonly string[] = [...HTTP_FILE_METHODS, GRAPHQL_METHOD];
+export const HTTP_FILE_REQUEST_METHODS: readonly string[] = [...HTTP_FILE_METHODS, GRAPHQL_METHOD, ...WEBSOCKET_METHODS];
 
 /** A request line that starts a new request after a blank line (httpyac): an upper-case method, a blank, a target. */
 const NEW_REQUEST = new RegExp(`^(?:${[...METHOD_SET, GRAPHQL_METHOD, ...WEBSOCKET_METHODS].join('|')})[ \\t]+\\S`);
