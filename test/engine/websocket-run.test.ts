@@ -50,7 +50,8 @@ it('runs WebSocket requests as requests, with their messages in the JSON and HTM
   expect(r.code, r.err + r.out).toBe(1);
   const report = JSON.parse(fs.readFileSync(path.join(dir, 'r.json'), 'utf8'));
   const results = report.files[0].results;
-  expect(results.map((x: { outcome: string; status: number }) => [x.outcome, x.status])).toEqual([['passed', 101], ['failed', 401], ['failed', 101]]);
+  expect(results.map((x: { outcome: string; status: number; method: string }) => [x.method, x.outcome, x.status])).toEqual([['WEBSOCKET', 'passed', 101], ['WEBSOCKET', 'failed', 401], ['WEBSOCKET', 'failed', 101]]);
+  expect(r.out).toContain('101 WEBSOCKET /echo');
   expect(results[0].websocket.messages.map((m: { direction: string; text: string }) => `${m.direction} ${m.text}`)).toEqual([
     'sent {"message": "first"}', 'received {"message": "first"}', 'sent {"message": "second"}', 'received {"message": "second"}',
   ]);

@@ -265,7 +265,9 @@ export async function runFile(file: string, o: RunOptions): Promise<FileResult> 
         .map((d) => ({ line: d.line, code: d.code, message: `line ${d.line}: ${d.message}` })),
       ...maskedCredentials(n),
     ];
-    const r: RequestResult = { file, line: node.line, method: node.method, url: node.url, name: node.title ?? node.name ?? `${node.method} ${node.url}`, outcome: 'passed', assertions: [], warnings: [] };
+    // A WebSocket request is named by its line's word, not the handshake's GET (issue 40).
+    const word = node.websocket ? 'WEBSOCKET' : node.method;
+    const r: RequestResult = { file, line: node.line, method: word, url: node.url, name: node.title ?? node.name ?? `${word} ${node.url}`, outcome: 'passed', assertions: [], warnings: [] };
     try {
       // Asked before the exchange: its duration does not include the user's typing.
       const prompts = sheet.syntax === 'http' ? await answersFor(node, file, o) : undefined;
