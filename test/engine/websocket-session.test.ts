@@ -111,6 +111,16 @@ describe('a WebSocket request through the session', () => {
     expect(out.hooks.setVars).toContainEqual({ name: ':seen', value: '1,2' });
   });
 
+  it('a cancel ends the session at once, keeping what was sent and received', async () => {
+    const ac = new AbortController();
+    const t0 = Date.now();
+    setTimeout(() => ac.abort(), 300);
+    const out = await new Session().send({ text: lines(`WS ${server.wsUrl}/push`, '', 'push 1', '=== wait-for-server', '=== wait-for-server', '=== wait-for-server', 'not sent'), line: 1, path: '/tmp/ws-test.http' }, ac.signal);
+    expect(Date.now() - t0).toBeLessThan(5000);
+    expect(out.websocket!.ended).toBe('cancelled');
+    expect(out.websocket!.messages.map((m) => m.text)).toEqual(['hello', 'push 1', 'push 1']);
+  });
+
   it('a refused connection is a located error with curl\'s exit code', async () => {
     await expect(sendHttp(new Session(), 'WS ws://127.0.0.1:1/x')).rejects.toMatchObject({ code: 'connection-refused', details: { curlExit: 7 } });
   });

@@ -104,7 +104,8 @@ export async function runScript(c: WsConnection, steps: StreamStep[], o: WsScrip
     await sleep(left);
   }
   o.signal?.removeEventListener('abort', onAbort);
-  const ended: WsEnd = closed ? 'server-closed' : o.signal?.aborted ? 'cancelled' : o.stop?.requested ? 'unsubscribed' : Date.now() >= deadline ? 'timeout' : 'quiet';
+  // A cancel first: it also closes the socket (connect.ts), which must not read as the server's close.
+  const ended: WsEnd = o.signal?.aborted ? 'cancelled' : closed ? 'server-closed' : o.stop?.requested ? 'unsubscribed' : Date.now() >= deadline ? 'timeout' : 'quiet';
   if (!closed) c.close(1000, ended === 'cancelled' ? 'cancelled' : '');
   return { close: await c.closed, ended, unanswered };
 }
