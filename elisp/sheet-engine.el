@@ -177,6 +177,16 @@ the process's sentinel)."
 
 (declare-function sheet-restclient-share-names "sheet-restclient" ())
 
+(declare-function sheet-websocket-handle-notification "sheet-websocket"
+                  (method params))
+
+(defun sheet-engine--handle-notification (_conn method params)
+  "Hand the engine's notification METHOD with PARAMS to its handler.
+The WebSocket sessions' `ws/message' and `ws/closed' go to
+sheet-websocket.el (issue 40); the engine sends no other."
+  (when (fboundp 'sheet-websocket-handle-notification)
+    (sheet-websocket-handle-notification method params)))
+
 (defun sheet-engine--start ()
   "Start the engine and initialize it; return the connection."
   ;; Every sheet's Lisp (`:=' forms, `run-hook') comes through an
@@ -192,7 +202,7 @@ the process's sentinel)."
            :name sheet-engine--name
            :events-buffer-scrollback-size sheet-events-buffer-size
            :request-dispatcher #'sheet-engine--handle-request
-           :notification-dispatcher #'ignore
+           :notification-dispatcher #'sheet-engine--handle-notification
            :on-shutdown #'sheet-engine--on-shutdown
            :process (lambda () (sheet-engine--make-process command)))))
     ;; After jsonrpc.el's own sentinel, which ignores a stop.

@@ -64,6 +64,14 @@ Also those of `METHODS' when the list spreads it (`...METHODS')."
     (should (equal (sort (copy-sequence sheet--request-methods) #'string<)
                    (sort (copy-sequence engine) #'string<)))))
 
+(ert-deftest sheet-test-methods-websocket-words ()
+  "`sheet-websocket-methods' is the engine's `WEBSOCKET_METHODS'."
+  (require 'sheet-websocket)
+  (should (equal sheet-websocket-methods
+                 (sheet-test-methods--ts-strings
+                  "sheet/websocket-line.ts"
+                  "export const WEBSOCKET_METHODS: readonly string[] = ["))))
+
 (ert-deftest sheet-test-methods-font-lock ()
   "PROPFIND, MKCOL, VERSION-CONTROL, GRAPHQL and WEBSOCKET lines get `sheet-method'."
   (sheet-test-visiting "dav.http"

@@ -4,10 +4,9 @@
 
 ;; Issue 40: `C-c C-c' on a `WEBSOCKET' request (a `.http' file) and on a
 ;; `WS' request (a sheet) against a real `ws' server on 127.0.0.1
-;; (test/fixtures/ws-server.mjs): the response buffer holds the
-;; received messages, one per line, and the trailer the handshake's
-;; status; a close code other than 1000 is named with its reason.
-;; Real engine, batch Emacs.
+;; (test/fixtures/ws-server.mjs) opens a session buffer: messages both
+;; ways with their times as they come, a typed message sent with RET,
+;; the close with its code and reason.  Real engine, batch Emacs.
 
 ;;; Code:
 
@@ -21,28 +20,58 @@
      (unwind-protect (progn ,@body)
        (delete-process (car started)))))
 
-(ert-deftest sheet-test-websocket-http-file ()
-  "A `.http' WEBSOCKET request shows the received messages and its 101."
+(defun sheet-test-websocket--buffer-text (prefix)
+  "The text of the session buffer whose name starts with PREFIX, or nil."
+  (let ((b (seq-find (lambda (b) (string-prefix-p prefix (buffer-name b)))
+                     (buffer-list))))
+    (and b (with-current-buffer b (buffer-string)))))
+
+(defun sheet-test-websocket--wait-for (prefix regexp)
+  "Wait until the session buffer named PREFIX... matches REGEXP."
+  (sheet-test-wait-until
+   (lambda () (let ((text (sheet-test-websocket--buffer-text prefix)))
+                (and text (string-match-p regexp text))))
+   20 regexp))
+
+(ert-deftest sheet-test-websocket-session-buffer ()
+  "C-c C-c on WEBSOCKET opens a session: messages both ways, typing, close."
   (sheet-test-with-ws-server ws
     (sheet-test-visiting "chat.http"
         (with-temp-file file
-          (insert "WEBSOCKET " ws "/push\n\npush 2\n"
-                  "=== wait-for-server\n=== wait-for-server\n=== wait-for-server\n"
-                  "push 1\n"))
-      (let ((buf (sheet-test-send-and-wait nil nil 30)))
-        (with-current-buffer buf
-          (goto-char (point-min))
-          (should (looking-at-p "hello\npush 1\npush 2\npush 1"))
-          (should (save-excursion (search-forward "101 Switching Protocols" nil t))))))))
+          (insert "WEBSOCKET " ws "/push\n\npush 2 300\n"))
+      (let ((name (format "*sheet-ws %s/push" ws))
+            (time "[0-9][0-9]:[0-9][0-9]:[0-9][0-9]\\.[0-9][0-9][0-9]"))
+        (sheet-http-send-current-stay-in-window)
+        ;; The first pushed message shows while the server still waits 300 ms before the second.
+        (sheet-test-websocket--wait-for name (concat time " <-- push 1"))
+        (should-not (string-match-p "push 2\n" (sheet-test-websocket--buffer-text name)))
+        (sheet-test-websocket--wait-for name (concat time " <-- push 2"))
+        (let ((text (sheet-test-websocket--buffer-text name)))
+          (should (string-match-p "101 Switching Protocols" text))
+          (should (string-match-p (concat time " <-- hello\n") text))
+          (should (string-match-p (concat time " --> push 2 300\n") text)))
+        ;; Type a message and send it.
+        (with-current-buffer (seq-find (lambda (b) (string-prefix-p name (buffer-name b)))
+                                       (buffer-list))
+          (goto-char (point-max))
+          (insert "push 1")
+          (sheet-websocket-send-input)
+          (sheet-test-websocket--wait-for name "--> push 1\n")
+          (sheet-test-websocket--wait-for name "<-- push 1\n\\(.*\n\\)*.*<-- push 1\n")
+          (sheet-websocket-close)
+          (sheet-test-websocket--wait-for name "closed by us with 1000")
+          (kill-buffer))))))
 
 (ert-deftest sheet-test-websocket-close-code ()
-  "A sheet WS request closed with 4001 names the code and reason."
+  "A sheet WS session closed with 4001 shows the code and reason."
   (sheet-test-with-ws-server ws
     (sheet-test-with-sheet (concat "WS " ws "/close4001\n\nsubscribe\n")
-      (let ((buf (sheet-test-send-and-wait nil nil 30)))
-        (with-current-buffer buf
-          (goto-char (point-min))
-          (should (search-forward "closed with 4001 (topic not allowed)" nil t)))))))
+      (let ((name (format "*sheet-ws %s/close4001" ws)))
+        (sheet-http-send-current-stay-in-window)
+        (sheet-test-websocket--wait-for
+         name "closed by the server with 4001 (topic not allowed)")
+        (kill-buffer (seq-find (lambda (b) (string-prefix-p name (buffer-name b)))
+                               (buffer-list)))))))
 
 (provide 'sheet-mode-websocket-test)
 ;;; sheet-mode-websocket-test.el ends here

@@ -16,6 +16,7 @@ import { syntaxFor } from '../http-file/index.js';
 import * as P from './protocol.js';
 import { VERSION } from '../version.js';
 import { Session, type SessionEvalLisp } from '../session/session.js';
+import type { WsConnection } from '../ws/connect.js';
 import { checkSettings } from '../session/settings.js';
 import { answerBadFrames, FramedStreamWriter, strictJsonDecoder } from './framing.js';
 import { FrameResync } from './resync.js';
@@ -130,6 +131,37 @@ export function serve(conn: MessageConnection, onExit: () => void = () => proces
     // An error a library throws outside our awaits ends this send alone (src/call-scope.ts).
     const q = { ...p, bodyFileMin: p.bodyFileMin ?? undefined, jq: p.jq ?? undefined };
     return withCallScope((signal) => session.send(q, signal), abortSignal(token));
+  }));
+  // Open WebSocket sessions (`ws/open`), by id; each ends itself on close.
+  const sockets = new Map<number, WsConnection>();
+  let nextSocket = 1;
+  conn.onRequest(P.WsOpen, guard(async (p: P.SendParams): Promise<P.WsOpenResult> => {
+    const id = nextSocket++;
+    const o = await session.openWebSocket(checkSheetParams(p, true), {
+      onAny: (m) => void conn.sendNotification(P.WsMessageNotification, { id, ...m }),
+      onClose: (c) => {
+        sockets.delete(id);
+        void conn.sendNotification(P.WsClosedNotification, { id, ...c });
+      },
+    });
+    const head = { id, url: o.url, status: o.handshake.status, statusText: o.handshake.statusText, headers: o.handshake.headers };
+    if (!o.connection) return { ...head, refusedBody: new TextDecoder().decode(o.handshake.body) };
+    sockets.set(id, o.connection);
+    return head;
+  }));
+  const socketOf = (id: unknown): WsConnection => {
+    const c = typeof id === 'number' ? sockets.get(id) : undefined;
+    if (!c) throw new EngineError('bad-argument', `no open WebSocket session ${JSON.stringify(id)}`, { hint: 'It was closed; open it again with C-c C-c on the request.' });
+    return c;
+  };
+  conn.onRequest(P.WsSend, guard((p: { id: number; text: string }) => {
+    if (typeof p?.text !== 'string') throw new EngineError('bad-argument', 'params.text must be a string', { hint: 'See docs/protocol.md.' });
+    socketOf(p.id).send(p.text);
+    return null;
+  }));
+  conn.onRequest(P.WsCloseRequest, guard((p: { id: number }) => {
+    socketOf(p?.id).close(1000, '');
+    return null;
   }));
   conn.onRequest(P.SheetOutline, guard((p: P.OutlineParams) => {
     const q = checkSheetParams(p, false);

@@ -36,9 +36,10 @@ import { saveResponses } from './save-response.js';
 import { afterHttp, asAssertions, beforeHttp, explainNoEnvironment, httpContext, httpEnvironmentValues, httpVariables, newHttpState, noteHttpFailure } from './http-file.js';
 import type { RequestRecord } from '../resolve/http-vars.js';
 import { SessionAuth } from './auth.js';
-import { websocketExchange, websocketFailures } from './websocket.js';
+import { websocketExchange, websocketFailures, websocketOpen, type OpenWebSocket } from './websocket.js';
+import type { WsClose, WsMessage } from '../ws/connect.js';
 import { maskSecrets } from './history.js';
-import { isEngineError } from '../errors.js';
+import { EngineError, isEngineError } from '../errors.js';
 import type { Request } from '../model.js';
 import type { CookieJar } from 'tough-cookie';
 import type {
@@ -352,6 +353,22 @@ export class Session {
       ...(ws ? { websocket: ws.websocket } : {}),
     };
     return { output, exchange, scripts };
+  }
+
+  /**
+   * Open the WebSocket request at point for an editor's session buffer (`ws/open`; websocket.ts
+   * `websocketOpen`): resolved and connected as {@link send} does, its messages sent, left open.
+   * @throws EngineError `bad-argument` when the request at point is not a WebSocket request, and as {@link send}.
+   */
+  async openWebSocket(p: SendInput, on: { onAny: (m: WsMessage) => void; onClose: (c: WsClose) => void }): Promise<OpenWebSocket> {
+    await this.ready;
+    const s = this.merged(p.settings);
+    const resolved = await this.resolveAt(p, s);
+    const line = resolved.node.line;
+    if (!resolved.request.websocket) throw new EngineError('bad-argument', `line ${line}: not a WebSocket request`, { line, hint: 'Start the request line with WEBSOCKET, WS or WSS.' });
+    const meta = resolved.http ? requestMeta(resolved.node) : undefined;
+    const body = resolved.node.body;
+    return websocketOpen(withUserAgent(resolved.request, s.userAgent), { ...(s.inhibitCookies ? {} : { jar: this.jar }), sendCookies: !meta?.noCookieJar, send: connectionSend(this.connection(p, s, resolved)), ...(body && 'line' in body ? { bodyLine: body.line } : {}), ...on });
   }
 
   /** Requests (refused ones too) and variable declarations with their lines (`sheet/outline`; outline.ts). */

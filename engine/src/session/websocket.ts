@@ -10,7 +10,7 @@
 import type { Exchange, Request } from '../model.js';
 import type { SendOptions } from '../http/send.js';
 import { splitStreamMessages } from '../sheet/stream-messages.js';
-import { openWebSocket, type WsClose, type WsMessage } from '../ws/connect.js';
+import { openWebSocket, type WsClose, type WsConnection, type WsMessage } from '../ws/connect.js';
 import { runScript, type WsEnd } from '../ws/script.js';
 import type { ExchangeJar } from './jar.js';
 import type { Assertion } from '../hooks/results.js';
@@ -139,4 +139,30 @@ export async function websocketLive(request: Request, lines: AsyncIterable<strin
   const left = timeoutMs ? Math.max(1, timeoutMs - (Date.now() - started)) : undefined;
   const r = await runScript(c, [], { ...(left !== undefined ? { timeoutMs: left } : {}), quietMs: o.quietMs, signal: o.send.signal });
   return { handshake, websocket: { url: c.url, messages: c.messages, close: r.close, ended: r.ended, unanswered: [] }, jarWarning };
+}
+
+/** An editor's open WebSocket session (`ws/open`): the connection, left open after its script. */
+export interface OpenWebSocket {
+  url: string;
+  handshake: Exchange['response'];
+  /** Absent when the server refused the handshake (`handshake` is then its answer). */
+  connection?: WsConnection;
+}
+
+/**
+ * Open the WebSocket `request` for an editor's session buffer: the handshake with the jar, then
+ * the request's messages sent in the background (`=== wait-for-server` honoured) and the
+ * connection left open for the user to send more and close (../ws/script.ts `keepOpen`).
+ * `onMessage` gets every message either way as it goes, `onClose` the close.
+ * @throws EngineError from ../ws/connect.ts.
+ */
+export async function websocketOpen(request: Request, o: WebSocketExchangeOptions & { onAny: (m: WsMessage) => void; onClose: (c: WsClose) => void }): Promise<OpenWebSocket> {
+  const { opened, handshake } = await openWithJar(request, { ...o, onMessage: undefined, send: { ...o.send, signal: undefined } });
+  if (opened.kind === 'refused') return { url: opened.url, handshake };
+  const c = opened.connection;
+  c.onAny(o.onAny);
+  void c.closed.then(o.onClose);
+  const bodyText = request.body?.kind === 'text' ? request.body.text : '';
+  void runScript(c, splitStreamMessages(bodyText, o.bodyLine ?? 1), { keepOpen: true });
+  return { url: c.url, handshake, connection: c };
 }

@@ -74,6 +74,8 @@ export interface WsConnection {
   close(code?: number, reason?: string): void;
   /** Called for each received message as it arrives; those received before are given to it first. */
   onMessage(listener: (m: WsMessage) => void): void;
+  /** Called for each message either way as it is sent or received; those so far are given to it first. */
+  onAny(listener: (m: WsMessage) => void): void;
   /** Settles when the connection is closed, whoever closed it. */
   readonly closed: Promise<WsClose>;
 }
@@ -141,6 +143,7 @@ export async function openWebSocket(request: Request, o: WsConnectOptions = {}):
   let upgrade: IncomingMessage | undefined;
   const messages: WsMessage[] = [];
   const listeners: ((m: WsMessage) => void)[] = [];
+  const anyListeners: ((m: WsMessage) => void)[] = [];
   let closeBy: 'server' | 'client' = 'server';
   let tooBig = false;
   socket.once('upgrade', (res) => (upgrade = res));
@@ -149,6 +152,7 @@ export async function openWebSocket(request: Request, o: WsConnectOptions = {}):
     const m: WsMessage = { direction: 'received', text: isBinary ? buf.toString('base64') : buf.toString('utf8'), binary: isBinary, bytes: buf.length, atMs: Date.now() - t0 };
     messages.push(m);
     for (const l of listeners) l(m);
+    for (const l of anyListeners) l(m);
   });
   socket.on('error', (e: Error & { code?: string }) => {
     // A message over maxPayload: `ws` closes with 1009 itself (RFC 6455 section 7.4.1).
@@ -208,7 +212,9 @@ export async function openWebSocket(request: Request, o: WsConnectOptions = {}):
     send(text, line) {
       if (socket.readyState !== WebSocket.OPEN) return;
       socket.send(text);
-      messages.push({ direction: 'sent', text, binary: false, bytes: Buffer.byteLength(text), atMs: Date.now() - t0, ...(line !== undefined ? { line } : {}) });
+      const m: WsMessage = { direction: 'sent', text, binary: false, bytes: Buffer.byteLength(text), atMs: Date.now() - t0, ...(line !== undefined ? { line } : {}) };
+      messages.push(m);
+      for (const l of anyListeners) l(m);
     },
     close(code = 1000, reason = '') {
       if (socket.readyState === WebSocket.CLOSED || socket.readyState === WebSocket.CLOSING) return;
@@ -221,6 +227,10 @@ export async function openWebSocket(request: Request, o: WsConnectOptions = {}):
       // Those received before the listener came are given to it first, in order.
       for (const m of messages) if (m.direction === 'received') l(m);
       listeners.push(l);
+    },
+    onAny(l) {
+      for (const m of messages) l(m);
+      anyListeners.push(l);
     },
     closed,
   };

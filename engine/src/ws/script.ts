@@ -30,11 +30,14 @@ export interface WsScriptOptions {
   signal?: AbortSignal;
   /** Set to end early (a handler's `unsubscribe()`); checked at each message. */
   stop?: { requested: boolean };
+  /** Leave the connection open after the script (an editor's session, which the user closes): no quiet period, no close. */
+  keepOpen?: boolean;
 }
 
 /** How the script went: the close, why it ended, the `wait-for-server` lines still waiting when it did. */
 export interface WsScriptResult {
-  close: WsClose;
+  /** The close; absent when `keepOpen` left the connection open. */
+  close?: WsClose;
   ended: WsEnd;
   /** The line of the `=== wait-for-server` no server message answered (the script stopped there); empty when none. */
   unanswered: number[];
@@ -97,6 +100,10 @@ export async function runScript(c: WsConnection, steps: StreamStep[], o: WsScrip
       unanswered.push(step.line);
       break;
     }
+  }
+  if (o.keepOpen && !over()) {
+    o.signal?.removeEventListener('abort', onAbort);
+    return { ended: 'quiet', unanswered };
   }
   while (!over()) {
     const left = Math.min(lastActivity + quietMs, deadline) - Date.now();
