@@ -7,8 +7,8 @@
  * "WebSocket"): JetBrains keeps a socket open until the user closes it in the Services window,
  * which a run that must finish cannot do. So a request ends at the first of: the server
  * closes; the script is done and the server has been quiet for {@link QUIET_MS} (each
- * received message starts the wait again); the per-request timeout; a cancel; a handler's
- * `unsubscribe()`. We then close with 1000. A `=== wait-for-server` waits at most the timeout,
+ * received message starts the wait again); the per-request timeout; a cancel. We then close
+ * with 1000. A `=== wait-for-server` waits at most the timeout,
  * or {@link WAIT_LIMIT_MS} when none is set, then the script goes on without sending the rest.
  */
 import type { StreamStep } from '../sheet/stream-messages.js';
@@ -20,7 +20,7 @@ export const QUIET_MS = 1000;
 export const WAIT_LIMIT_MS = 30_000;
 
 /** Why a scripted request ended. */
-export type WsEnd = 'server-closed' | 'quiet' | 'timeout' | 'cancelled' | 'unsubscribed';
+export type WsEnd = 'server-closed' | 'quiet' | 'timeout' | 'cancelled';
 
 export interface WsScriptOptions {
   /** The per-request time limit from the handshake on, ms; 0 or absent: none (the quiet period still ends it). */
@@ -28,8 +28,6 @@ export interface WsScriptOptions {
   /** Quiet period after the script, ms (default {@link QUIET_MS}). */
   quietMs?: number;
   signal?: AbortSignal;
-  /** Set to end early (a handler's `unsubscribe()`); checked at each message. */
-  stop?: { requested: boolean };
   /** Leave the connection open after the script (an editor's session, which the user closes): no quiet period, no close. */
   keepOpen?: boolean;
 }
@@ -78,7 +76,7 @@ export async function runScript(c: WsConnection, steps: StreamStep[], o: WsScrip
       }
       wake = done;
     });
-  const over = () => closed !== undefined || o.signal?.aborted === true || o.stop?.requested === true || Date.now() >= deadline;
+  const over = () => closed !== undefined || o.signal?.aborted === true || Date.now() >= deadline;
   let used = 0;
   const unanswered: number[] = [];
   for (const step of steps) {
@@ -112,7 +110,7 @@ export async function runScript(c: WsConnection, steps: StreamStep[], o: WsScrip
   }
   o.signal?.removeEventListener('abort', onAbort);
   // A cancel first: it also closes the socket (connect.ts), which must not read as the server's close.
-  const ended: WsEnd = o.signal?.aborted ? 'cancelled' : closed ? 'server-closed' : o.stop?.requested ? 'unsubscribed' : Date.now() >= deadline ? 'timeout' : 'quiet';
+  const ended: WsEnd = o.signal?.aborted ? 'cancelled' : closed ? 'server-closed' : Date.now() >= deadline ? 'timeout' : 'quiet';
   if (!closed) c.close(1000, ended === 'cancelled' ? 'cancelled' : '');
   return { close: await c.closed, ended, unanswered };
 }
