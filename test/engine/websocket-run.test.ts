@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { build } from 'esbuild';
+import { WS_NATIVE_ALIAS } from './global-setup.js';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { root, runSheet, tempDir } from './helpers.js';
 // @ts-expect-error plain JavaScript fixture
@@ -17,7 +18,7 @@ beforeAll(async () => {
   // The bundle behind engine/bin/sheet, as the Makefile's build-engine makes it.
   const out = path.join(root, 'engine/dist/sheet.cjs');
   const tmp = `${out}.${process.pid}.tmp`;
-  await build({ absWorkingDir: root, entryPoints: ['engine/src/sheet-command/entry.ts'], bundle: true, platform: 'node', target: 'node20', format: 'cjs', outfile: tmp, logLevel: 'error', legalComments: 'none' });
+  await build({ absWorkingDir: root, entryPoints: ['engine/src/sheet-command/entry.ts'], bundle: true, platform: 'node', target: 'node20', format: 'cjs', outfile: tmp, logLevel: 'error', legalComments: 'none', alias: WS_NATIVE_ALIAS });
   fs.renameSync(tmp, out);
   server = await startWsServer();
   dir = tempDir('ws-run-');
