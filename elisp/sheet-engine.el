@@ -94,7 +94,8 @@ ID and METHOD are those of the message."
   "Alist of (METHOD . FUNCTION): the engine's notifications handled.
 METHOD is a symbol such as `auth/notify'; FUNCTION gets the params
 plist.  Others are ignored.  Filled by the files that handle them
-\(sheet-auth.el).")
+\(sheet-auth.el, sheet-stream.el's `sheet/streamEvents' below,
+sheet-websocket.el's `ws/message' and `ws/closed').")
 
 (defun sheet-engine--handle-notification (_conn method params)
   "Hand the engine's notification METHOD with PARAMS to its handler."

@@ -8,6 +8,7 @@
  * {@link EngineErrorData} (stable `code`, `line`, `hint`).
  */
 import { NotificationType, NotificationType0, RequestType, RequestType0 } from 'vscode-jsonrpc';
+import type { WsClose, WsMessage } from '../ws/connect.js';
 import type { DocumentRef } from './documents.js';
 import type { EngineErrorData } from '../errors.js';
 
@@ -240,8 +241,34 @@ export interface SetVarParams {
 /** Set a variable override for later requests (`sheet-set-var`). */
 export const SetVar = new RequestType<SetVarParams, null, EngineErrorData>('sheet/setVar');
 
+/** What `ws/open` answers: the session's id, the ws:// URL and the handshake's answer. */
+export interface WsOpenResult {
+  /** Names the session in `ws/send`, `ws/close` and the notifications. */
+  id: number;
+  url: string;
+  status: number;
+  statusText: string;
+  headers: [string, string][];
+  /** When the server refused the handshake (no 101): its body as text; there is no session then. */
+  refusedBody?: string;
+}
+/**
+ * Open the WebSocket request at point (issue 40; docs/protocol.md): connect, send its messages,
+ * keep the connection open. Messages both ways come as `ws/message`, the close as `ws/closed`.
+ */
+export const WsOpen = new RequestType<SendParams, WsOpenResult, EngineErrorData>('ws/open');
+/** Send one text message on an open session. */
+export const WsSend = new RequestType<{ id: number; text: string }, null, EngineErrorData>('ws/send');
+/** Close an open session with 1000. */
+export const WsCloseRequest = new RequestType<{ id: number }, null, EngineErrorData>('ws/close');
+
 // ---------------------------------------------------------------------------------------------
 // Engine -> client
+
+/** One message of an open WebSocket session, either way (`direction`), as it goes. */
+export const WsMessageNotification = new NotificationType<{ id: number } & WsMessage>('ws/message');
+/** The session closed: the code, the reason, who closed it. */
+export const WsClosedNotification = new NotificationType<{ id: number } & WsClose>('ws/closed');
 
 export interface LispEvalParams {
   /** The Lisp form's source text. */

@@ -17,6 +17,7 @@ import * as P from './protocol.js';
 import { VERSION } from '../version.js';
 import { Session, type SessionEvalLisp } from '../session/session.js';
 import type { StreamBatch } from '../session/types.js';
+import type { WsConnection } from '../ws/connect.js';
 import { checkSettings } from '../session/settings.js';
 import { answerBadFrames, FramedStreamWriter, strictJsonDecoder } from './framing.js';
 import { FrameResync } from './resync.js';
@@ -137,6 +138,37 @@ export function serve(conn: MessageConnection, onExit: () => void = () => proces
     const context = q.context;
     const onStream = context === undefined ? undefined : (b: StreamBatch) => void conn.sendNotification(P.StreamEvents, { context, ...(b.head ? { head: b.head } : {}), text: b.events.map((e) => `${e.text}\n\n`).join(''), events: b.events.length, count: b.count, elapsedMs: b.elapsedMs });
     return withCallScope(async (signal) => (await session.sendDetailed(q, signal, onStream ? { onStream } : {})).output, abortSignal(token));
+  }));
+  // Open WebSocket sessions (`ws/open`), by id; each ends itself on close.
+  const sockets = new Map<number, WsConnection>();
+  let nextSocket = 1;
+  conn.onRequest(P.WsOpen, guard(async (p: P.SendParams): Promise<P.WsOpenResult> => {
+    const id = nextSocket++;
+    const o = await session.openWebSocket(checkSheetParams(p, true), {
+      onAny: (m) => void conn.sendNotification(P.WsMessageNotification, { id, ...m }),
+      onClose: (c) => {
+        sockets.delete(id);
+        void conn.sendNotification(P.WsClosedNotification, { id, ...c });
+      },
+    });
+    const head = { id, url: o.url, status: o.handshake.status, statusText: o.handshake.statusText, headers: o.handshake.headers };
+    if (!o.connection) return { ...head, refusedBody: new TextDecoder().decode(o.handshake.body) };
+    sockets.set(id, o.connection);
+    return head;
+  }));
+  const socketOf = (id: unknown): WsConnection => {
+    const c = typeof id === 'number' ? sockets.get(id) : undefined;
+    if (!c) throw new EngineError('bad-argument', `no open WebSocket session ${JSON.stringify(id)}`, { hint: 'It was closed; open it again with C-c C-c on the request.' });
+    return c;
+  };
+  conn.onRequest(P.WsSend, guard((p: { id: number; text: string }) => {
+    if (typeof p?.text !== 'string') throw new EngineError('bad-argument', 'params.text must be a string', { hint: 'See docs/protocol.md.' });
+    socketOf(p.id).send(p.text);
+    return null;
+  }));
+  conn.onRequest(P.WsCloseRequest, guard((p: { id: number }) => {
+    socketOf(p?.id).close(1000, '');
+    return null;
   }));
   conn.onRequest(P.SheetOutline, guard((p: P.OutlineParams) => {
     // The text as its changes too, and the answer as its changes since `since` (sheet-mode's

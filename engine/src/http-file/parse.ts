@@ -18,6 +18,7 @@ import type { Block, BodyNode, BodyPart, Diagnostic, Directive, HeaderItem, Hook
 import { HTTP_VERSION, METHODS, splitLines } from '../sheet/parse.js';
 import { bodyNode } from '../sheet/body-parts.js';
 import { CONNECTION_TAGS, connectionDirective } from '../sheet/connection-tags.js';
+import { isWebSocketMethod, websocketUrl, WEBSOCKET_METHODS } from '../sheet/websocket-line.js';
 
 /**
  * The methods a `.http` request line may start with: RFC 9110's and PATCH (RFC 5789), then
@@ -118,15 +119,16 @@ const GRAPHQL_METHOD = 'GRAPHQL';
 const SSE_METHODS = ['SSE', 'EVENTSOURCE'];
 
 /**
- * Every word a `.http` request line may start with: {@link HTTP_FILE_METHODS} and `GRAPHQL`.
+ * Every word a `.http` request line may start with: {@link HTTP_FILE_METHODS}, `GRAPHQL` and
+ * the WebSocket words (`WEBSOCKET`, `WS`, `WSS`: ../sheet/websocket-line.ts).
  * What `sheet/completions` offers in a `.http` file; sheet-mode's `sheet-request-methods`
  * (elisp/sheet-font-lock.el) lists the same words, checked against this file by
  * test/elisp/sheet-mode-methods-test.el.
  */
-export const HTTP_FILE_REQUEST_METHODS: readonly string[] = [...HTTP_FILE_METHODS, GRAPHQL_METHOD];
+export const HTTP_FILE_REQUEST_METHODS: readonly string[] = [...HTTP_FILE_METHODS, GRAPHQL_METHOD, ...WEBSOCKET_METHODS];
 
 /** A request line that starts a new request after a blank line (httpyac): an upper-case method, a blank, a target. */
-const NEW_REQUEST = new RegExp(`^(?:${[...METHOD_SET, GRAPHQL_METHOD, ...SSE_METHODS].join('|')})[ \\t]+\\S`);
+const NEW_REQUEST = new RegExp(`^(?:${[...METHOD_SET, GRAPHQL_METHOD, ...SSE_METHODS, ...WEBSOCKET_METHODS].join('|')})[ \\t]+\\S`);
 
 /**
  * The line ranges of the requests: split at `###` lines (VS Code REST Client, JetBrains), and,
@@ -276,7 +278,8 @@ export function parseHttpFile(text: string): Sheet {
     let url = m[2]!;
     if (m[1] && !/^[A-Z]+(?:-[A-Z]+)*$/.test(m[1])) {
       // `localhost:3000/x`-like lines have no method; a lower-case word followed by a URL is a wrong method.
-      if (/^[a-z]+(?:-[a-z]+)*$/.test(m[1]) && (METHOD_SET.has(m[1].toUpperCase()) || m[1].toUpperCase() === GRAPHQL_METHOD || SSE_METHODS.includes(m[1].toUpperCase()))) method = m[1].toUpperCase();
+      const upper = m[1].toUpperCase();
+      if (/^[a-z]+(?:-[a-z]+)*$/.test(m[1]) && (METHOD_SET.has(upper) || upper === GRAPHQL_METHOD || SSE_METHODS.includes(upper) || isWebSocketMethod(upper))) method = upper;
       else {
         method = 'GET';
         url = `${m[1]} ${m[2]}`;
@@ -286,6 +289,12 @@ export function parseHttpFile(text: string): Sheet {
     if (graphql) method = 'POST';
     const sse = SSE_METHODS.includes(method);
     if (sse) method = 'GET';
+    // A WebSocket request (issue 40): its handshake is a GET (../sheet/websocket-line.ts).
+    const websocket = isWebSocketMethod(method);
+    if (websocket) {
+      url = websocketUrl(method, url.trim());
+      method = 'GET';
+    }
     if (!METHOD_SET.has(method)) {
       const e: Diagnostic = { code: 'unknown-method', severity: 'error', line: i, message: `unknown method ${method}`, hint: `Use one of ${[...METHOD_SET].join(', ')}.` };
       diagnostics.push(e);
@@ -377,6 +386,7 @@ export function parseHttpFile(text: string): Sheet {
     if (m[3] ?? lastVersion?.[1]) req.httpVersion = m[3] ?? lastVersion![1];
     if (graphql) req.graphql = true;
     if (sse) req.stream = 'sse';
+    if (websocket) req.websocket = true;
     let body = bodyNode(bodyLines);
     // httpyac's `# @injectVariables`: a `< file` body gets the `{{...}}` pass, as `<@ file`.
     if (body && directives.some((d) => d.name === 'injectVariables')) {

@@ -37,8 +37,10 @@ import { saveResponses } from './save-response.js';
 import { afterHttp, openStreamHandlers, type LiveHandlers, asAssertions, beforeHttp, explainNoEnvironment, httpContext, httpEnvironmentValues, httpVariables, newHttpState, noteHttpFailure } from './http-file.js';
 import type { RequestRecord } from '../resolve/http-vars.js';
 import { SessionAuth } from './auth.js';
+import { websocketExchange, websocketFailures, websocketOpen, type OpenWebSocket } from './websocket.js';
+import type { WsClose, WsMessage } from '../ws/connect.js';
 import { maskSecrets } from './history.js';
-import { isEngineError } from '../errors.js';
+import { EngineError, isEngineError } from '../errors.js';
 import { headerValue, type Request } from '../model.js';
 import type { CookieJar } from 'tough-cookie';
 import type {
@@ -283,9 +285,17 @@ export class Session {
     const live = resolved.http && resolved.node.handlers?.length ? (head: SinkHead, sent: Request) => openStreamHandlers(resolved.node, sent, head, p.path, this.overrides, resolved.http, local.handlerTimeoutMs) : undefined;
     const choice = new StreamChoice(streamReq.stream, spillAt !== undefined ? (head: SinkHead) => (sink = new SpillSink(spillAt, MAX_BUFFERED_BODY, head.url, { headers: head.headers, raw: p.raw })) : undefined, local.onStream, live, signal);
     let ended: StreamEnd | undefined;
+    const jar = s.inhibitCookies ? {} : { jar: this.jar };
+    const body = resolved.node.body;
+    // A WebSocket request (issue 40) goes out through ws/ (websocket.ts); the rest reads its exchange as any.
+    const ws = resolved.request.websocket
+      ? await websocketExchange(withUserAgent(resolved.request, s.userAgent), { ...jar, sendCookies: !meta?.noCookieJar, send: { signal, timeoutMs: s.timeoutMs, ...connectionSend(this.connection(p, s, resolved)) }, ...(body && 'line' in body ? { bodyLine: body.line } : {}), ...(local.onWebSocketMessage ? { onMessage: local.onWebSocketMessage } : {}) }).catch((e: unknown) => {
+          throw atDirectiveLine(e);
+        })
+      : undefined;
     // The request was sent: a jar that cannot be saved is a warning, never the request's failure.
-    const sent = await sendExchange(withUserAgent({ ...resolved.request, headers: streamReq.headers }, s.userAgent), {
-      ...(s.inhibitCookies ? {} : { jar: this.jar }),
+    const sent = ws ?? await sendExchange(withUserAgent({ ...resolved.request, headers: streamReq.headers }, s.userAgent), {
+      ...jar,
       sendCookies: !meta?.noCookieJar,
       send: {
         signal: choice.abort.signal,
@@ -308,7 +318,7 @@ export class Session {
     const spilled = sink?.file ? sink : undefined;
     if (sink && !spilled) exchange = { ...exchange, response: { ...exchange.response, body: sink.body() } };
     const before = resolved.http ? new Map(this.overrides) : undefined;
-    const after = resolved.http ? await afterHttp(resolved.node, exchange.request, exchange.response, p.path, this.overrides, this.http, resolved.http, local.handlerTimeoutMs, choice.live as LiveHandlers | undefined) : undefined;
+    const after = resolved.http ? await afterHttp(resolved.node, exchange.request, ws ? { ...exchange.response, messages: ws.websocket.messages.filter((m) => m.direction === 'received').map((m) => m.text) } : exchange.response, p.path, this.overrides, this.http, resolved.http, local.handlerTimeoutMs, choice.live as LiveHandlers | undefined) : undefined;
     // What the `.http` handlers set (`client.global.set`) is reported with jq-set-var's, so a
     // client that keeps the session's overrides (sheet-mode) knows it too.
     const handlerSet = before ? [...this.overrides].filter(([n, v]) => before.get(n) !== v).map(([name, value]) => ({ name, value })) : [];
@@ -322,7 +332,7 @@ export class Session {
       durationMs: exchange.durationMs,
       ...(streamed.info ? { stream: { count: streamed.info.events, ended: streamed.info.ended, data: choice.stream!.kept.map((e) => e.data) } } : {}),
     });
-    hooks.assertions.unshift(...asAssertions(resolved.pre.tests));
+    hooks.assertions.unshift(...asAssertions(resolved.pre.tests), ...(ws ? websocketFailures(ws.websocket, exchange.response, resolved.node.line) : []));
     if (after) hooks.assertions.push(...asAssertions(after.tests));
     // JetBrains' `>> file`: the body saved after the exchange; a failure is that line's failed assertion.
     const saves = resolved.node.saveResponse?.length ? await saveResponses(resolved.node.saveResponse, spilled ? { file: spilled.file! } : { bytes: exchange.response.body }, p.path ? path.dirname(path.resolve(p.path)) : process.cwd(), resolved.http) : undefined;
@@ -357,8 +367,25 @@ export class Session {
       ...(p.jq ? { jq: await filterBody(p.jq, pres?.kind === 'text' ? pres.text! : '') } : {}),
       ...(scripts.logs.length ? { logs: scripts.logs } : {}),
       ...(saves?.saved.length ? { saved: saves.saved } : {}),
+      ...(ws ? { websocket: ws.websocket } : {}),
     };
     return { output, exchange, scripts };
+  }
+
+  /**
+   * Open the WebSocket request at point for an editor's session buffer (`ws/open`; websocket.ts
+   * `websocketOpen`): resolved and connected as {@link send} does, its messages sent, left open.
+   * @throws EngineError `bad-argument` when the request at point is not a WebSocket request, and as {@link send}.
+   */
+  async openWebSocket(p: SendInput, on: { onAny: (m: WsMessage) => void; onClose: (c: WsClose) => void }): Promise<OpenWebSocket> {
+    await this.ready;
+    const s = this.merged(p.settings);
+    const resolved = await this.resolveAt(p, s);
+    const line = resolved.node.line;
+    if (!resolved.request.websocket) throw new EngineError('bad-argument', `line ${line}: not a WebSocket request`, { line, hint: 'Start the request line with WEBSOCKET, WS or WSS.' });
+    const meta = resolved.http ? requestMeta(resolved.node) : undefined;
+    const body = resolved.node.body;
+    return websocketOpen(withUserAgent(resolved.request, s.userAgent), { ...(s.inhibitCookies ? {} : { jar: this.jar }), sendCookies: !meta?.noCookieJar, send: connectionSend(this.connection(p, s, resolved)), ...(body && 'line' in body ? { bodyLine: body.line } : {}), ...on });
   }
 
   /** Requests (refused ones too) and variable declarations with their lines (`sheet/outline`; outline.ts). */

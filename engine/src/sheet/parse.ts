@@ -19,6 +19,7 @@ import { bodyNode, isMultipart } from './body-parts.js';
 import { connectionDirective } from './connection-tags.js';
 import type { Block, BodyNode, Diagnostic, Directive, HeaderItem, HookNode, RequestNode, Sheet, VarDecl } from './ast.js';
 import { EngineError } from '../errors.js';
+import { isWebSocketMethod, websocketUrl } from './websocket-line.js';
 
 /** Methods a request line may use (RFC 9110 section 9 plus PATCH, RFC 5789). */
 export const METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'HEAD', 'OPTIONS', 'TRACE'] as const;
@@ -198,7 +199,7 @@ export function parseSheet(text: string): Sheet {
         continue;
       }
       const r = REQUEST_LINE.exec(line);
-      if (r && METHOD_SET.has(r[1]!)) {
+      if (r && (METHOD_SET.has(r[1]!) || isWebSocketMethod(r[1]!))) {
         const req = parseRequest(lines, j, end, block, diagnostics);
         if (req) {
           const tags = tagsAbove(lines, start);
@@ -329,9 +330,13 @@ function parseRequest(lines: string[], at: number, end: number, block: Block, di
   // never becomes part of the URL's path.
   const url = r[2]!.trim();
   const version = HTTP_VERSION.exec(url);
+  // `WEBSOCKET ws://h/chat` (issue 40): a GET handshake, the body its messages (websocket-line.ts).
+  const websocket = isWebSocketMethod(r[1]!);
+  const target = version ? url.slice(0, version.index) : url;
   return {
-    method: r[1]!,
-    url: version ? url.slice(0, version.index) : url,
+    method: websocket ? 'GET' : r[1]!,
+    url: websocket ? websocketUrl(r[1]!, target) : target,
+    ...(websocket ? { websocket: true } : {}),
     ...(version ? { httpVersion: version[1] } : {}),
     line: at + 1,
     startLine: block.startLine,
