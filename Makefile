@@ -17,12 +17,15 @@ build:
 	@scripts/ensure-deps.sh npm
 	@$(MAKE) --no-print-directory build-engine build-client-lib
 
+# ws's optional native add-ons: a module that fails to load (ws then uses its own JavaScript).
+WS_NATIVE = --alias:bufferutil=./engine/src/ws/optional-native.cjs --alias:utf-8-validate=./engine/src/ws/optional-native.cjs
+
 build-engine:
 	$(NODE_BIN)/tsc -p engine/tsconfig.json --noEmit
-	$(NODE_BIN)/esbuild engine/src/main.ts --bundle --platform=node --target=node20 --format=cjs \
+	$(NODE_BIN)/esbuild engine/src/main.ts --bundle --platform=node --target=node20 --format=cjs $(WS_NATIVE) \
 	  --outfile=$(ENGINE) --log-level=warning --legal-comments=none
-	$(NODE_BIN)/esbuild engine/src/shell-verbs/entry.ts --bundle --platform=node --target=node20 --format=cjs --outfile=engine/dist/rest-cli.cjs --log-level=warning --legal-comments=none
-	$(NODE_BIN)/esbuild engine/src/sheet-command/entry.ts --bundle --platform=node --target=node20 --format=cjs --outfile=engine/dist/sheet.cjs --log-level=warning --legal-comments=none
+	$(NODE_BIN)/esbuild engine/src/shell-verbs/entry.ts --bundle --platform=node --target=node20 --format=cjs $(WS_NATIVE) --outfile=engine/dist/rest-cli.cjs --log-level=warning --legal-comments=none
+	$(NODE_BIN)/esbuild engine/src/sheet-command/entry.ts --bundle --platform=node --target=node20 --format=cjs $(WS_NATIVE) --outfile=engine/dist/sheet.cjs --log-level=warning --legal-comments=none
 	$(NODE_BIN)/esbuild engine/src/sheet-command/shell-path-entry.ts --bundle --platform=node --target=node20 --format=cjs --outfile=engine/dist/shell-path.cjs --log-level=warning --legal-comments=none
 
 build-client-lib:

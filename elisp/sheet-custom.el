@@ -239,6 +239,15 @@ Only a buffer's first completion waits; later ones use the last
 answer while a new one is asked in the background."
   :type 'number)
 
+(defcustom sheet-outline-refresh-delay 1.0
+  "Idle seconds after an edit before the outline is asked again.
+Navigation and folding use the outline kept from the engine's last
+answer, its lines moved by the edits since, and never wait for it;
+the fresh one is asked in the background (sheet-outline-kept.el).
+The answer is the outline's changes; applying them takes Emacs
+some ms on a 5,000-request sheet (docs/sheet-mode.md)."
+  :type 'number)
+
 (defcustom sheet-request-timeout 10
   "Seconds to wait for the engine's answer to a quick look-up.
 Used for the outline, variables and curl look-ups; sending a

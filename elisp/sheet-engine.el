@@ -88,6 +88,24 @@ ID and METHOD are those of the message."
     (setf (sheet-engine--last-id conn) id))
   (sheet-engine--log-event conn "client" args))
 
+;;; Notifications from the engine
+
+(defvar sheet-engine-notification-handlers nil
+  "Alist of (METHOD . FUNCTION): the engine's notifications handled.
+METHOD is a symbol such as `auth/notify'; FUNCTION gets the params
+plist.  Others are ignored.  Filled by the files that handle them
+\(sheet-auth.el, sheet-stream.el's `sheet/streamEvents' below,
+sheet-websocket.el's `ws/message' and `ws/closed').")
+
+(defun sheet-engine--handle-notification (_conn method params)
+  "Hand the engine's notification METHOD with PARAMS to its handler."
+  (let ((handler (alist-get method sheet-engine-notification-handlers)))
+    (when handler
+      (condition-case err
+          (funcall handler params)
+        (error (message "Sheet-mode: %s failed: %s" method
+                        (error-message-string err)))))))
+
 ;;; Settings
 
 (defvar sheet-engine--jar-file nil
@@ -136,10 +154,8 @@ the request that follows uses it."
 sheet-stream.el sets it: a streamed response's events as they
 arrive (docs/protocol.md).")
 
-(defun sheet-engine--handle-notification (_conn method params)
-  "Dispatch the engine's notification METHOD with PARAMS."
-  (when (eq method 'sheet/streamEvents)
-    (funcall sheet-engine--stream-function params)))
+(setf (alist-get 'sheet/streamEvents sheet-engine-notification-handlers)
+      (lambda (params) (funcall sheet-engine--stream-function params)))
 
 (defvar sheet-engine--stopped-function nil
   "Called with no argument when the engine was stopped (SIGSTOP).

@@ -70,14 +70,17 @@
     "PROPFIND" "PROPPATCH" "MKCOL" "COPY" "MOVE" "LOCK" "UNLOCK"
     "CHECKOUT" "CHECKIN" "REPORT" "MERGE" "MKACTIVITY" "MKWORKSPACE"
     "VERSION-CONTROL" "BASELINE-CONTROL" "ACL" "MKCALENDAR" "SEARCH"
-    "GRAPHQL" "GRPC")
+    "GRAPHQL" "GRPC"
+    "WEBSOCKET" "WS" "WSS")
   "Every method a request line may start with, for display only.
 The engine's lists, which must agree with this one:
 `HTTP_FILE_REQUEST_METHODS' in engine/src/http-file/parse.ts (a
 `.http' file's: restclient's eight from `METHODS' in
 engine/src/sheet/parse.ts, CONNECT, WebDAV's, DeltaV's, ... and
-JetBrains' GRAPHQL, and GRPC from engine/src/sheet/grpc-lines.ts).
-A sheet takes the eight and GRPC; the engine's
+JetBrains' GRAPHQL, GRPC from engine/src/sheet/grpc-lines.ts, and the
+WebSocket words of `WEBSOCKET_METHODS' in
+engine/src/sheet/websocket-line.ts).  A sheet takes the eight, GRPC
+and the WebSocket words only; the engine's
 diagnostics say so (Flymake), font lock shows every one.
 test/elisp/sheet-mode-methods-test.el reads the TypeScript and fails
 when the two differ.")

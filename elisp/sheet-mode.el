@@ -65,6 +65,7 @@
 (require 'sheet-engine)
 (require 'sheet-outline)      ; outline, jumps, helm, `sheet-outline-mode'
 (require 'sheet-environment)  ; .http environments, C-c C-e
+(require 'sheet-auth)         ; OAuth2 tokens: M-x sheet-auth-list/login/logout
 (require 'sheet-run)          ; assertion results, `sheet-run-buffer'
 (require 'sheet-font-lock)    ; faces, font lock, syntax table
 (require 'sheet-body)         ; response bodies, big ones in chunks

@@ -18,8 +18,9 @@
 ;;; Commentary:
 
 ;; The structure of a sheet as the engine sees it (`sheet/outline':
-;; requests with their lines, variable declarations), cached per
-;; buffer modification, and what `sheet-mode' does with it: moving
+;; requests with their lines, variable declarations), kept in step
+;; with edits (sheet-outline-kept.el), and what `sheet-mode' does
+;; with it: moving
 ;; between requests (C-c C-n, C-c C-p), marking (C-c C-.) and
 ;; narrowing (C-c n n) to the request at point, jumping to a request
 ;; or variable with helm or `completing-read' (C-c C-g,
@@ -31,6 +32,7 @@
 
 (require 'cl-lib)
 (require 'sheet-engine)
+(require 'sheet-outline-kept)
 
 (declare-function helm "ext:helm")
 (declare-function helm-make-source "ext:helm-source")
@@ -38,62 +40,95 @@
 (declare-function sheet--line "sheet-mode" ())
 (defvar sheet-use-helm)
 
-;;; Outline (asked of the engine)
-
-(defvar-local sheet--outline-cache nil
-  "(TICK . OUTLINE): the engine's outline of this buffer at TICK.")
-
-(defun sheet--outline ()
-  "The engine's outline of the current buffer.
-A plist (:requests [...] :variables [...])."
-  (let ((tick (buffer-chars-modified-tick)))
-    (if (eql (car sheet--outline-cache) tick)
-        (cdr sheet--outline-cache)
-      (let ((outline (sheet-engine--request
-                      'sheet/outline
-                      ;; The file name picks the syntax (.http, .rest).
-                      (append (list :text (sheet--text))
-                              (and buffer-file-name
-                                   (list :path buffer-file-name))))))
-        (setq sheet--outline-cache (cons tick outline))
-        outline))))
+;;; Outline (the engine's, kept: sheet-outline-kept.el)
 
 (defun sheet--requests ()
-  "The requests of the current buffer: plists (:method :url :line ...)."
-  (append (plist-get (sheet--outline) :requests) nil))
+  "The requests of the current buffer: plists (:method :url :line ...).
+Exact: waits for the engine after an edit (sending, prompts)."
+  (plist-get (sheet--outline) :requests))
 
 (defun sheet--variables ()
-  "The variable declarations of the current buffer, a list of plists."
-  (append (plist-get (sheet--outline) :variables) nil))
+  "The variable declarations of the current buffer, a list of plists.
+Exact, as `sheet--requests'."
+  (plist-get (sheet--outline) :variables))
+
+(defun sheet--kept-requests ()
+  "The requests of the kept outline, at their current lines.
+Never waits after the buffer's first look-up (`sheet--outline-kept');
+moves every entry by the edits since, so for the jump lists only:
+the keys translate a line or two instead."
+  (sheet--outline-kept-entries :requests))
+
+(defun sheet--kept-variables ()
+  "The variable declarations of the kept outline, at their current lines."
+  (sheet--outline-kept-entries :variables))
+
+(defun sheet--kept-find (test line)
+  "The request of the kept outline that TEST names, relative to LINE.
+TEST is `after' (the first request whose request line is past
+LINE), `before' (the last one whose request line is before it),
+`on' (the one whose request line is LINE) or `within' (the one
+whose lines hold LINE).  LINE is a line of the buffer; it is
+translated to the kept outline's numbers (`sheet--outline-to-kept').
+Return a copy at its current lines, or nil.  A plain loop over the
+requests (in sheet order): no call per request, so even uncompiled
+a key allocates next to nothing on a 5,000-request sheet."
+  (let* ((requests (plist-get (sheet--outline-kept) :requests))
+         (kept (sheet--outline-to-kept line))
+         (found nil)
+         (r nil))
+    (while requests
+      (setq r (car requests)
+            requests (cdr requests))
+      (cond ((eq test 'after)
+             (when (> (plist-get r :line) kept)
+               (setq found r requests nil)))
+            ((eq test 'before)
+             (if (< (plist-get r :line) kept)
+                 (setq found r)
+               (setq requests nil)))
+            ((eq test 'on)
+             (when (>= (plist-get r :line) kept)
+               (when (= (plist-get r :line) kept) (setq found r))
+               (setq requests nil)))
+            ((> (plist-get r :startLine) kept) (setq requests nil))
+            ((<= kept (plist-get r :endLine))
+             (setq found r requests nil))))
+    (sheet--outline-moved found)))
+
+(defun sheet--within-request-p (request line)
+  "Whether LINE is among REQUEST's lines."
+  (<= (plist-get request :startLine) line (plist-get request :endLine)))
 
 (defun sheet--line-position (line)
-  "Position of the beginning of 1-based LINE, ignoring narrowing."
+  "Position of the beginning of 1-based LINE, ignoring narrowing.
+Counted from point's line: `forward-line' from the top costs about
+3 ms per 40,000 lines, a key's whole budget on a big sheet."
   (save-restriction
     (widen)
     (save-excursion
-      (goto-char (point-min))
-      (forward-line (1- line))
+      (forward-line (- line (line-number-at-pos nil t)))
       (point))))
 
 (defun sheet--line-end-position (line)
   "Position of the end of 1-based LINE, ignoring narrowing."
-  (save-restriction
-    (widen)
-    (save-excursion
-      (goto-char (point-min))
-      (forward-line (1- line))
-      (line-end-position))))
+  (save-excursion
+    (goto-char (sheet--line-position line))
+    (line-end-position)))
 
-(defun sheet--request-at (&optional line)
-  "The outline entry of the request at LINE (default: point's line), or nil."
+(defun sheet--request-at (&optional line kept)
+  "The outline entry of the request at LINE (default: point's line), or nil.
+From the exact outline (`sheet--requests'), or the kept one when
+KEPT is non-nil (`sheet--kept-find')."
   (let ((line (or line (sheet--line))))
-    (cl-find-if (lambda (r) (<= (plist-get r :startLine) line
-                                (plist-get r :endLine)))
-                (sheet--requests))))
+    (if kept
+        (sheet--kept-find 'within line)
+      (cl-find-if (lambda (r) (sheet--within-request-p r line))
+                  (sheet--requests)))))
 
 (defun sheet--current-request ()
-  "The request at point, or a `user-error'."
-  (or (sheet--request-at)
+  "The request at point in the kept outline, or a `user-error'."
+  (or (sheet--request-at nil t)
       (user-error "Sheet-mode: no request at line %d" (sheet--line))))
 
 (defun sheet--request-bounds (request)
@@ -121,9 +156,7 @@ Outside it when the buffer is narrowed (C-c n n) to another part."
   "Move point to the next request line.
 Within the narrowed part, as restclient.el's `restclient-jump-next'."
   (interactive)
-  (let* ((line (sheet--line))
-         (next (cl-find-if (lambda (r) (> (plist-get r :line) line))
-                           (sheet--requests))))
+  (let ((next (sheet--kept-find 'after (sheet--line))))
     (if (and next (sheet--accessible-request-p next))
         (goto-char (sheet--line-position (plist-get next :line)))
       (sheet--no-request "next"))))
@@ -133,10 +166,9 @@ Within the narrowed part, as restclient.el's `restclient-jump-next'."
 Within the narrowed part, as restclient.el's `restclient-jump-prev'."
   (interactive)
   (let* ((line (sheet--line))
-         (here (sheet--request-at line))
+         (here (sheet--request-at line t))
          (limit (if here (plist-get here :line) line))
-         (prev (cl-find-if (lambda (r) (< (plist-get r :line) limit))
-                           (reverse (sheet--requests)))))
+         (prev (sheet--kept-find 'before limit)))
     (if (and prev (sheet--accessible-request-p prev))
         (goto-char (sheet--line-position (plist-get prev :line)))
       (sheet--no-request "previous"))))
@@ -176,14 +208,14 @@ In sheet order (by line), requests the engine refuses included."
               (cons (format "%s  (line %d)" (sheet--outline-label r)
                             (plist-get r :line))
                     (plist-get r :line)))
-            (sheet--requests))
+            (sheet--kept-requests))
     (mapcar (lambda (v)
               (cons (format "%s %s %s  (line %d)" (plist-get v :name)
                             (if (equal (plist-get v :kind) "lisp") ":=" "=")
                             (car (split-string (plist-get v :value) "\n"))
                             (plist-get v :line))
                     (plist-get v :line)))
-            (sheet--variables)))
+            (sheet--kept-variables)))
    (lambda (a b) (< (cdr a) (cdr b)))))
 
 (defun sheet--in-order-table (candidates)
@@ -209,14 +241,14 @@ In sheet order (by line), requests the engine refuses included."
          (requests (mapcar (lambda (r)
                              (cons (sheet--outline-label r)
                                    (plist-get r :line)))
-                           (sheet--requests)))
+                           (sheet--kept-requests)))
          (variables (mapcar (lambda (v)
                               (cons (format "%s %s %s" (plist-get v :name)
                                             (sheet--assign v)
                                             (car (split-string
                                                   (plist-get v :value) "\n")))
                                     (plist-get v :line)))
-                            (sheet--variables))))
+                            (sheet--kept-variables))))
     (list (helm-make-source "Variables" 'helm-source-sync
                             :candidates variables
                             :action jump)
@@ -246,8 +278,7 @@ Helm is used when it is installed and `sheet-use-helm' is non-nil."
 (defun sheet-toggle-body-visibility ()
   "On a request line, hide or show the rest of the request; return t if done."
   (let* ((line (sheet--line))
-         (request (cl-find-if (lambda (r) (= (plist-get r :line) line))
-                              (sheet--requests))))
+         (request (sheet--kept-find 'on line)))
     (when request
       (let* ((start (sheet--line-end-position line))
              (end (sheet--line-end-position (plist-get request :endLine)))

@@ -42,6 +42,7 @@
 (require 'sheet-history)      ; the responses kept per request
 (require 'sheet-sending)      ; the requests in flight in the mode line
 (require 'sheet-stream)       ; streamed responses shown as they arrive
+(require 'sheet-websocket)    ; WebSocket requests' session buffers
 
 (declare-function sheet--line "sheet-mode" ())
 (declare-function sheet--location-params "sheet-mode" ())
@@ -233,6 +234,17 @@ restarting the engine" seconds (plist-get send :label))
   "Send the request at point; show the response raw if RAW.
 DISPLAY is `select' (show and select the response window), `stay'
 \(show it, keep focus) or nil (fill the buffer only)."
+  (if (member (car (split-string (or (cdr (sheet--request-label)) "")))
+              sheet-websocket-methods)
+      ;; A WebSocket request opens a session buffer (issue 40).  Its
+      ;; label is the line as written (the outline costs on a big sheet).
+      (progn (sheet-websocket-open (append (sheet--location-params)
+                                           (sheet--prompt-answers)))
+             nil)
+    (sheet--send-http raw display)))
+
+(defun sheet--send-http (raw display)
+  "Send the HTTP request at point; RAW and DISPLAY as `sheet--send'."
   (let* ((where (sheet--request-label))
          (_ (sheet--confirm-duplicate (car where) (cdr where)))
          (prompts (sheet--prompt-answers))

@@ -25,6 +25,12 @@ export interface Request {
   body?: Body;
   /** Where it came from: the sheet line of the request line, when from a sheet. */
   line?: number;
+  /**
+   * A WebSocket request (issue 40): `url` is its http:/https: form (ws: -> http:, wss: ->
+   * https:, so the cookie jar and proxy rules read it as any request), `headers` the
+   * handshake's and `body` the message script (sheet/stream-messages.ts); sent by ws/.
+   */
+  websocket?: boolean;
 }
 
 /** One hop of a followed redirect. */

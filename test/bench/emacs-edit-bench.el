@@ -11,6 +11,11 @@
 ;;                asks in the background after an edit), the buffer's changes sent (sheet-sync.el)
 ;;   diagnostics  the Flymake backend `sheet-flymake' called until it reports (`sheet/diagnostics')
 ;;   capf         `sheet-completion-at-point' itself, what typing waits for (the kept answer)
+;;   nav          C-c C-n (`sheet-jump-next') right after a line was added mid-sheet (issue 37
+;;                item 9: the kept outline, its lines moved by the edit, no round trip)
+;;   tab          TAB on a request line right after an edit in its body (fold)
+;;   old-outline  the engine's `sheet/outline' with the whole text, what each key waited for
+;;                before (anchor)
 ;; and the anchors, on the same text:
 ;;   old-completion   `sheet/completions' with the whole text, as before this change
 ;;   old-diagnostics  `sheet/diagnostics' with the whole text
@@ -79,6 +84,7 @@
        (text (sheet-edit-bench--sheet n))
        (plain (get-buffer-create "plain"))
        (times (list (list 'completion) (list 'diagnostics) (list 'capf)
+                    (list 'nav) (list 'tab) (list 'old-outline)
                     (list 'old-completion) (list 'old-diagnostics)
                     (list 'dabbrev)
                     (list 'base-completion) (list 'base-diagnostics)))
@@ -101,6 +107,7 @@
         (insert "x")
         (jsonrpc-request conn 'sheet/completions (sheet--completion-params conn))
         (sheet-edit-bench--flymake))
+      (sheet--outline-kept)             ; the buffer's first outline look-up waits
       (dotimes (_ 3)
         (sheet-edit-bench--base-round base base-buffer #'ignore))
       (dotimes (_ repeats)
@@ -126,6 +133,24 @@
                  (sheet-edit-bench--ms
                   (jsonrpc-request conn 'sheet/diagnostics
                                    (list :text (sheet--text)))))
+        ;; Navigation after an edit: a line added in the middle, then C-c C-n.
+        (goto-char (/ (point-max) 2))
+        (beginning-of-line)
+        (insert "# note\n")
+        (funcall add 'nav (sheet-edit-bench--ms (sheet-jump-next)))
+        (unless (looking-at "POST ") (error "C-c C-n landed on %S" (thing-at-point 'line)))
+        ;; TAB on that request line after typing in the body below it.
+        (save-excursion (search-forward "{\"id\"") (insert "x"))
+        (funcall add 'tab (sheet-edit-bench--ms
+                           (sheet-toggle-body-visibility-or-indent)))
+        (sheet-toggle-body-visibility-or-indent)          ; unfold, not timed
+        (funcall add 'old-outline
+                 (sheet-edit-bench--ms
+                  (jsonrpc-request conn 'sheet/outline (list :text (sheet--text)))))
+        ;; Idle between keys: the background refresh (not timed) brings a fresh outline.
+        (when sheet--outline-timer (timer-event-handler sheet--outline-timer))
+        (while sheet--outline-pending (accept-process-output nil 0.005))
+        (goto-char (point-max))
         (with-current-buffer plain
           (funcall add 'dabbrev
                    (sheet-edit-bench--ms

@@ -14,6 +14,8 @@ const log = (...a) => process.stderr.write(a.join(' ') + '\n');
 const REQUESTS = 5000;
 const REPEATS = 20;
 const TARGET_MS = 50;
+// Issue 37 item 9: a navigation key answers within a frame (16 ms), never a round trip.
+const KEY_TARGET_MS = 16;
 
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -40,14 +42,14 @@ for (const line of out.split('\n')) {
   const m = /^RESULT (\S+) (\S+)$/.exec(line);
   if (m) r.set(m[1], m[2].split(',').map(Number));
 }
-if (code !== 0 || r.size < 6) {
+if (code !== 0 || r.size < 9) {
   process.stdout.write(`## Emacs: completion and diagnostics while typing\n\nFAILED (exit ${code}).\n\n${out}\n`);
   process.exit(1);
 }
-const row = (name, what, key, anchor) => {
+const row = (name, what, key, anchor, target = TARGET_MS) => {
   const t = r.get(key);
   const a = anchor ? r.get(anchor) : undefined;
-  return `| ${name} | ${what} | ${median(t).toFixed(1)} | ${p90(t).toFixed(1)} | ${a ? `${median(a).toFixed(1)} (${anchor})` : '-'} | ${anchor && !anchor.startsWith('dabbrev') ? (median(t) <= TARGET_MS ? 'met' : 'missed') : ''} |`;
+  return `| ${name} | ${what} | ${median(t).toFixed(1)} | ${p90(t).toFixed(1)} | ${a ? `${median(a).toFixed(1)} (${anchor})` : '-'} | ${anchor && !anchor.startsWith('dabbrev') ? (median(t) <= target ? `met (${target} ms)` : `missed (${target} ms)`) : ''} |`;
 };
 process.stdout.write(`## Emacs: completion and diagnostics while typing (issue 25)
 
@@ -61,6 +63,8 @@ answer after an edit.
 |---|---|---:|---:|---|---|
 ${row('completion', "the engine's fresh `sheet/completions` answer after the edit (the buffer's changes sent)", 'completion', 'old-completion')}
 ${row('diagnostics', "`sheet-flymake` called until it reports (`sheet/diagnostics`, changes sent)", 'diagnostics', 'old-diagnostics')}
+${row('C-c C-n after an edit', '`sheet-jump-next` right after a line was added mid-sheet: the kept outline, lines moved by the edit (issue 37 item 9)', 'nav', 'old-outline', KEY_TARGET_MS)}
+${row('TAB after an edit', 'TAB (fold) on a request line right after typing in its body', 'tab', 'old-outline', KEY_TARGET_MS)}
 ${row('completion at point', '`sheet-completion-at-point` itself: what typing waits for (the kept answer; the refresh is sent, not awaited)', 'capf', 'dabbrev')}
 ${base ? `${row('completion, base engine', `the same look-up answered by ${baseName}, in the same rounds`, 'base-completion')}
 ${row('diagnostics, base engine', `the same look-up answered by ${baseName}, in the same rounds`, 'base-diagnostics')}

@@ -51,13 +51,16 @@ Also those of `METHODS' when the list spreads it (`...METHODS')."
                                    sheet-test-root))
                 (re-search-forward "const GRPC_METHOD = '\\([A-Z]+\\)'")
                 (match-string 1))))
-    ;; The exported union is the list, GRAPHQL and GRPC.
+    ;; The exported union is the list, GRAPHQL, GRPC and the WebSocket words.
     (should (with-temp-buffer
               (insert-file-contents
                (expand-file-name "engine/src/http-file/parse.ts" sheet-test-root))
               (search-forward "HTTP_FILE_REQUEST_METHODS: readonly string[] = \
-[...HTTP_FILE_METHODS, GRAPHQL_METHOD, GRPC_METHOD];" nil t)))
-    (append listed (list graphql grpc))))
+[...HTTP_FILE_METHODS, GRAPHQL_METHOD, GRPC_METHOD, ...WEBSOCKET_METHODS];" nil t)))
+    (append listed (list graphql grpc)
+            (sheet-test-methods--ts-strings
+             "sheet/websocket-line.ts"
+             "export const WEBSOCKET_METHODS: readonly string[] = ["))))
 
 (ert-deftest sheet-test-methods-agree-with-engine ()
   "`sheet--request-methods' is the engine's list, no more, no less."
@@ -67,16 +70,25 @@ Also those of `METHODS' when the list spreads it (`...METHODS')."
     (should (equal (sort (copy-sequence sheet--request-methods) #'string<)
                    (sort (copy-sequence engine) #'string<)))))
 
+(ert-deftest sheet-test-methods-websocket-words ()
+  "`sheet-websocket-methods' is the engine's `WEBSOCKET_METHODS'."
+  (require 'sheet-websocket)
+  (should (equal sheet-websocket-methods
+                 (sheet-test-methods--ts-strings
+                  "sheet/websocket-line.ts"
+                  "export const WEBSOCKET_METHODS: readonly string[] = ["))))
+
 (ert-deftest sheet-test-methods-font-lock ()
-  "PROPFIND, MKCOL, VERSION-CONTROL and GRAPHQL lines get `sheet-method'."
+  "PROPFIND, MKCOL, VERSION-CONTROL, GRAPHQL and WEBSOCKET lines get `sheet-method'."
   (sheet-test-visiting "dav.http"
       (with-temp-file file
         (insert "PROPFIND http://h/dav/ HTTP/1.1\nDepth: 1\n\n###\n"
                 "MKCOL http://h/dav/new/\n\n###\n"
                 "VERSION-CONTROL http://h/dav/f\n\n###\n"
-                "GRAPHQL http://h/graphql\n\n{ me { id } }\n"))
+                "GRAPHQL http://h/graphql\n\n{ me { id } }\n\n###\n"
+                "WEBSOCKET ws://h/chat\n\nhello\n"))
     (font-lock-ensure)
-    (dolist (method '("PROPFIND" "MKCOL" "VERSION-CONTROL" "GRAPHQL"))
+    (dolist (method '("PROPFIND" "MKCOL" "VERSION-CONTROL" "GRAPHQL" "WEBSOCKET"))
       (goto-char (point-min))
       (re-search-forward (concat "^" method " "))
       (should (eq (get-text-property (match-beginning 0) 'face) 'sheet-method))

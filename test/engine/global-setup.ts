@@ -8,6 +8,8 @@ import path from 'node:path';
 
 const root = path.resolve(new URL('../..', import.meta.url).pathname);
 export const ENGINE_BUNDLE = path.join(root, 'engine/dist/engine.cjs');
+/** The Makefile's WS_NATIVE: ws's optional native add-ons as a module that fails to load (engine/src/ws/optional-native.cjs). */
+export const WS_NATIVE_ALIAS = { bufferutil: './engine/src/ws/optional-native.cjs', 'utf-8-validate': './engine/src/ws/optional-native.cjs' };
 
 export default async function setup(): Promise<void> {
   const tmp = `${ENGINE_BUNDLE}.${process.pid}.tmp`;
@@ -22,6 +24,7 @@ export default async function setup(): Promise<void> {
     outfile: tmp,
     logLevel: 'warning',
     legalComments: 'none',
+    alias: WS_NATIVE_ALIAS,
   });
   fs.renameSync(tmp, ENGINE_BUNDLE);
 }

@@ -34,6 +34,22 @@ const sheet = (args: string[]) => runSheet(args, { cwd: dir, env: { XDG_STATE_HO
 const REQ = (n: number) => `### r${n}\nGET {{base}}/r${n}\nAuthorization: Bearer {{$auth.token("svc")}}\n`;
 
 describe('sheet run', () => {
+  it("a restclient-syntax sheet's `# @auth svc`: Bearer token from the env file beside it, one token request, masked in the reports", async () => {
+    fs.writeFileSync(path.join(dir, 'api.sheet'), `:base = ${api.url}\n# @auth svc\nGET :base/s1\n#\n# @auth svc\nGET :base/s2\nAuthorization: Token mine\n`);
+    const r = await sheet(['run', '--env', 'dev', 'api.sheet', '--report', 'json:sheet-report.json', '--report', 'html:sheet-report.html']);
+    expect(r.code, r.err + r.out).toBe(0);
+    expect(idp.calls).toHaveLength(1);
+    expect(idp.calls[0]!.basic).toBe('cli:SECRET-42');
+    expect(api.received.map((x) => x.url)).toEqual(['/s1', '/s2']);
+    const auth = String(api.received[0]!.headers.authorization);
+    expect(auth).toMatch(/^Bearer ey/);
+    // A request that writes its own Authorization keeps it.
+    expect(api.received[1]!.headers.authorization).toBe('Token mine');
+    const token = auth.replace('Bearer ', '');
+    expect(r.out + r.err).not.toContain(token);
+    for (const f of ['sheet-report.json', 'sheet-report.html']) expect(fs.readFileSync(path.join(dir, f), 'utf8')).not.toContain(token);
+  });
+
   it('one token request for a run of three requests, none for the next run', async () => {
     fs.writeFileSync(path.join(dir, 'api.http'), [REQ(1), REQ(2), REQ(3)].join('\n'));
     const a = await sheet(['run', '--env', 'dev', 'api.http']);

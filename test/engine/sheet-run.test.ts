@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import https from 'node:https';
 import path from 'node:path';
 import { build } from 'esbuild';
+import { WS_NATIVE_ALIAS } from './global-setup.js';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { Parser } from 'tap-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -31,7 +32,7 @@ beforeAll(async () => {
   // The bundle behind engine/bin/sheet, as the Makefile's build-engine makes it.
   const out = path.join(root, 'engine/dist/sheet.cjs');
   const tmp = `${out}.${process.pid}.tmp`;
-  await build({ absWorkingDir: root, entryPoints: ['engine/src/sheet-command/entry.ts'], bundle: true, platform: 'node', target: 'node20', format: 'cjs', outfile: tmp, logLevel: 'warning', legalComments: 'none' });
+  await build({ absWorkingDir: root, entryPoints: ['engine/src/sheet-command/entry.ts'], bundle: true, platform: 'node', target: 'node20', format: 'cjs', outfile: tmp, logLevel: 'warning', legalComments: 'none', alias: WS_NATIVE_ALIAS });
   fs.renameSync(tmp, out);
   [api, hb] = await Promise.all([startApi(), startHttpbin()]);
   dir = tempDir('sheet-run-');

@@ -8,6 +8,7 @@
  * {@link EngineErrorData} (stable `code`, `line`, `hint`).
  */
 import { NotificationType, NotificationType0, RequestType, RequestType0 } from 'vscode-jsonrpc';
+import type { WsClose, WsMessage } from '../ws/connect.js';
 import type { DocumentRef } from './documents.js';
 import type { EngineErrorData } from '../errors.js';
 
@@ -27,7 +28,7 @@ export type SendParams = SendInput;
 /** `sheet/send`'s result: the session's {@link SendOutput}. */
 export type SendResult = SendOutput;
 /** `sheet/outline`'s result: the session's {@link Outline}. */
-export type OutlineResult = Outline;
+export type OutlineResult = (Outline & { version?: number }) | { version: number; base: number; diff: import('./outline-diff.js').OutlineDiff };
 /**
  * `sheet/variables`'s parameters and result: the session's, and for Eldoc's look-ups `doc`, the
  * text kept in step by its changes instead of `text` (docs/protocol.md, "Texts kept in step").
@@ -106,9 +107,14 @@ export interface StreamEventsParams {
 export const StreamEvents = new NotificationType<StreamEventsParams>('sheet/streamEvents');
 
 export interface OutlineParams {
+  /** The text, or empty when `doc` gives it (documents.ts). */
   text: string;
+  /** The text kept in step by its changes instead (docs/protocol.md, "Texts kept in step"). */
+  doc?: DocumentRef;
   /** The file's name: its extension picks the syntax (`.http`/`.rest`), as in `sheet/send`. */
   path?: string;
+  /** With `doc`: the `version` of the last answer the client kept; the answer is then its changes when the engine has it (outline-diff.ts). */
+  since?: number;
 }
 /** The requests and variable declarations of a sheet (navigation, outline, helm). */
 export const SheetOutline = new RequestType<OutlineParams, OutlineResult, EngineErrorData>('sheet/outline');
@@ -235,8 +241,34 @@ export interface SetVarParams {
 /** Set a variable override for later requests (`sheet-set-var`). */
 export const SetVar = new RequestType<SetVarParams, null, EngineErrorData>('sheet/setVar');
 
+/** What `ws/open` answers: the session's id, the ws:// URL and the handshake's answer. */
+export interface WsOpenResult {
+  /** Names the session in `ws/send`, `ws/close` and the notifications. */
+  id: number;
+  url: string;
+  status: number;
+  statusText: string;
+  headers: [string, string][];
+  /** When the server refused the handshake (no 101): its body as text; there is no session then. */
+  refusedBody?: string;
+}
+/**
+ * Open the WebSocket request at point (issue 40; docs/protocol.md): connect, send its messages,
+ * keep the connection open. Messages both ways come as `ws/message`, the close as `ws/closed`.
+ */
+export const WsOpen = new RequestType<SendParams, WsOpenResult, EngineErrorData>('ws/open');
+/** Send one text message on an open session. */
+export const WsSend = new RequestType<{ id: number; text: string }, null, EngineErrorData>('ws/send');
+/** Close an open session with 1000. */
+export const WsCloseRequest = new RequestType<{ id: number }, null, EngineErrorData>('ws/close');
+
 // ---------------------------------------------------------------------------------------------
 // Engine -> client
+
+/** One message of an open WebSocket session, either way (`direction`), as it goes. */
+export const WsMessageNotification = new NotificationType<{ id: number } & WsMessage>('ws/message');
+/** The session closed: the code, the reason, who closed it. */
+export const WsClosedNotification = new NotificationType<{ id: number } & WsClose>('ws/closed');
 
 export interface LispEvalParams {
   /** The Lisp form's source text. */
@@ -269,3 +301,32 @@ export interface LispEvalResult {
  * message is the Lisp error.
  */
 export const LispEval = new RequestType<LispEvalParams, LispEvalResult, void>('lisp/eval');
+
+// ---------------------------------------------------------------------------------------------
+// Token auth (issue 39 item 4): what `sheet auth list|login|logout` does, for M-x sheet-auth-*
+// (session/auth-admin.ts). Never carries a token or a secret.
+
+export interface AuthParams {
+  /** The `.http` file (or a directory) whose environment files are read, found above it. */
+  path: string;
+  /** The environment (`C-c C-e`'s choice). */
+  env?: string;
+  /** The auth id: required by `sheet/authLogin`; `sheet/authLogout` without it forgets them all. */
+  id?: string;
+}
+export interface AuthListResult {
+  /** The environment read, when one was chosen. */
+  environment?: string;
+  entries: { id: string; grant: string; state: string }[];
+}
+/** Each auth id of the environment with its grant and its token's state. */
+export const SheetAuthList = new RequestType<AuthParams, AuthListResult, EngineErrorData>('sheet/authList');
+/** Ask for a new token now (an interactive grant signs in through `auth/openUrl` / `auth/notify`). */
+export const SheetAuthLogin = new RequestType<AuthParams, { id: string; environment?: string; warning?: string }, EngineErrorData>('sheet/authLogin');
+/** Forget the tokens of `id`, or of every id of the environment. */
+export const SheetAuthLogout = new RequestType<AuthParams, { removed: string[]; environment?: string }, EngineErrorData>('sheet/authLogout');
+
+/** Engine -> client: a line for the user about a sign-in (Device Authorization's URL and user code). */
+export const AuthNotify = new NotificationType<{ message: string }>('auth/notify');
+/** Engine -> client: open this authorization URL in the user's browser (Emacs: `browse-url`). */
+export const AuthOpenUrl = new NotificationType<{ url: string }>('auth/openUrl');

@@ -17,12 +17,15 @@ import * as P from './protocol.js';
 import { VERSION } from '../version.js';
 import { Session, type SessionEvalLisp } from '../session/session.js';
 import type { StreamBatch } from '../session/types.js';
+import type { WsConnection } from '../ws/connect.js';
 import { checkSettings } from '../session/settings.js';
 import { answerBadFrames, FramedStreamWriter, strictJsonDecoder } from './framing.js';
 import { FrameResync } from './resync.js';
 import { completionsFor } from './completions.js';
 import { diagnosticsOf } from './diagnostics.js';
 import { Documents, type DocumentRef } from './documents.js';
+import { serveAuth } from './auth-methods.js';
+import { OutlineVersions } from './outline-diff.js';
 
 export { FramedStreamWriter };
 
@@ -99,6 +102,7 @@ export function serve(conn: MessageConnection, onExit: () => void = () => proces
   session.auth.interactive = true;
   // Texts kept in step by their changes (documents.ts): completion and diagnostics.
   const docs = new Documents();
+  const outlines = new OutlineVersions();
   const withDoc = <T extends { text: string; doc?: DocumentRef }>(p: T): T => (p && typeof p === 'object' && p.doc !== undefined ? { ...p, text: docs.text(p.doc) } : p);
   const guard =
     <A extends unknown[], R>(fn: (...a: A) => Promise<R> | R) =>
@@ -135,9 +139,42 @@ export function serve(conn: MessageConnection, onExit: () => void = () => proces
     const onStream = context === undefined ? undefined : (b: StreamBatch) => void conn.sendNotification(P.StreamEvents, { context, ...(b.head ? { head: b.head } : {}), text: b.events.map((e) => `${e.text}\n\n`).join(''), events: b.events.length, count: b.count, elapsedMs: b.elapsedMs });
     return withCallScope(async (signal) => (await session.sendDetailed(q, signal, onStream ? { onStream } : {})).output, abortSignal(token));
   }));
+  // Open WebSocket sessions (`ws/open`), by id; each ends itself on close.
+  const sockets = new Map<number, WsConnection>();
+  let nextSocket = 1;
+  conn.onRequest(P.WsOpen, guard(async (p: P.SendParams): Promise<P.WsOpenResult> => {
+    const id = nextSocket++;
+    const o = await session.openWebSocket(checkSheetParams(p, true), {
+      onAny: (m) => void conn.sendNotification(P.WsMessageNotification, { id, ...m }),
+      onClose: (c) => {
+        sockets.delete(id);
+        void conn.sendNotification(P.WsClosedNotification, { id, ...c });
+      },
+    });
+    const head = { id, url: o.url, status: o.handshake.status, statusText: o.handshake.statusText, headers: o.handshake.headers };
+    if (!o.connection) return { ...head, refusedBody: new TextDecoder().decode(o.handshake.body) };
+    sockets.set(id, o.connection);
+    return head;
+  }));
+  const socketOf = (id: unknown): WsConnection => {
+    const c = typeof id === 'number' ? sockets.get(id) : undefined;
+    if (!c) throw new EngineError('bad-argument', `no open WebSocket session ${JSON.stringify(id)}`, { hint: 'It was closed; open it again with C-c C-c on the request.' });
+    return c;
+  };
+  conn.onRequest(P.WsSend, guard((p: { id: number; text: string }) => {
+    if (typeof p?.text !== 'string') throw new EngineError('bad-argument', 'params.text must be a string', { hint: 'See docs/protocol.md.' });
+    socketOf(p.id).send(p.text);
+    return null;
+  }));
+  conn.onRequest(P.WsCloseRequest, guard((p: { id: number }) => {
+    socketOf(p?.id).close(1000, '');
+    return null;
+  }));
   conn.onRequest(P.SheetOutline, guard((p: P.OutlineParams) => {
-    const q = checkSheetParams(p, false);
-    return session.outline(q.text, typeof q.path === 'string' ? q.path : undefined);
+    // The text as its changes too, and the answer as its changes since `since` (sheet-mode's
+    // background refresh of the kept outline; outline-diff.ts).
+    const q = checkSheetParams(withDoc(p), false);
+    return outlines.answer(p.doc?.id, p.since, session.outline(q.text, typeof q.path === 'string' ? q.path : undefined));
   }));
   conn.onRequest(P.SheetVariables, guard((p: P.VariablesParams) => session.variables(checkSheetParams(withDoc(p), true))));
   conn.onRequest(P.SheetCompletions, guard((p: P.CompletionsParams) => {
@@ -183,6 +220,8 @@ export function serve(conn: MessageConnection, onExit: () => void = () => proces
     session.overrides.set(p.name, String(p.value));
     return null;
   }));
+  // Token auth: M-x sheet-auth-list|login|logout, and the sign-ins of sheet/send (auth-methods.ts).
+  serveAuth(conn, session, guard, abortSignal);
   conn.onRequest(P.Shutdown, async () => {
     await closeConnections();
     return null;

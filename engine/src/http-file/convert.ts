@@ -85,7 +85,8 @@ export function sheetToHttp(text: string): ConvertResult {
 
 function requestToHttp(r: RequestNode, refs: (t: string) => string, problems: ConvertProblem[]): string[] {
   // `HTTP/2` on the line (curl's --http2) is JetBrains' form too; other versions are dropped.
-  const out = [`${r.method} ${refs(r.url)}${r.httpVersion === 'HTTP/2' ? ' HTTP/2' : ''}`];
+  // A WebSocket request keeps its line's word (websocket-line.ts): its method is the handshake's GET.
+  const out = [`${r.websocket ? 'WEBSOCKET' : r.method} ${refs(r.url)}${r.httpVersion === 'HTTP/2' ? ' HTTP/2' : ''}`];
   for (const h of r.headers) {
     if (h.kind === 'header') out.push(`${h.name}: ${refs(h.value)}`);
     else {
@@ -172,7 +173,7 @@ export function httpToSheet(text: string): ConvertResult {
       if (r.grpc.protos.length) for (const o of r.grpc.options) out.push(`${o.name}: ${o.value}`);
     }
     const http2 = r.httpVersion === 'HTTP/2' || !!r.directives?.some((d) => d.name === 'http2');
-    out.push(`${r.method} ${refs(r.url, r.line)}${http2 ? ' HTTP/2' : ''}`);
+    out.push(`${r.websocket ? 'WEBSOCKET' : r.method} ${refs(r.url, r.line)}${http2 ? ' HTTP/2' : ''}`);
     for (const h of r.headers) if (h.kind === 'header') out.push(`${h.name}: ${refs(h.value, h.line)}`);
     // httpyac's `??` assertions: as the sheet's `-> expect-*` where one says the same.
     for (const h of r.hooks) {

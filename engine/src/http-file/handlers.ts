@@ -11,6 +11,7 @@
  * when the content type is JSON), `response.headers.valueOf(name)` / `valuesOf(name)`,
  * `response.contentType.mimeType` / `.charset`.
  */
+import { WS_BODY_PRELUDE } from './ws-handler-api.js';
 import fs from 'node:fs/promises';
 import { openInSandbox, runInSandbox, type OpenScript, type SandboxResult } from './handler-sandbox.js';
 import type { ResponseHandler } from '../sheet/ast.js';
@@ -44,6 +45,8 @@ export interface HandlerResponse {
   headers: Header[];
   /** The body decoded as text. */
   body: string;
+  /** A WebSocket request: the received messages, for `response.body.onEachMessage` (ws-handler-api.ts). */
+  messages?: string[];
 }
 
 /** Default time limit of one handler, in ms. */
@@ -72,6 +75,7 @@ const client = Object.freeze({
   exit() { throw __exit; },
 });
 const __exit = Object.freeze({ exit: true });
+${WS_BODY_PRELUDE}
 const __headers = __data.response ? __data.response.headers : [];
 // A streamed response (openHandlers): JetBrains' response.body.onEachLine / onEachMessage, fed by __feed.
 const __subs = { lines: [], messages: [], stopped: false };
@@ -90,7 +94,7 @@ const __streamBody = Object.freeze({
 });
 const response = __data.response === undefined ? undefined : Object.freeze({
   status: __data.response.status,
-  body: __data.response.stream ? __streamBody : __data.response.json !== undefined ? __data.response.json : __data.response.body,
+  body: __data.response.stream ? __streamBody : __data.response.messages ? __wsBody(__data.response.messages) : __data.response.json !== undefined ? __data.response.json : __data.response.body,
   headers: Object.freeze({
     valueOf(name) { const h = __headers.find(([n]) => n.toLowerCase() === String(name).toLowerCase()); return h ? h[1] : null; },
     valuesOf(name) { return __headers.filter(([n]) => n.toLowerCase() === String(name).toLowerCase()).map(([, v]) => v); },
@@ -113,7 +117,7 @@ function inputJson(res: HandlerResponse | undefined, globals: ReadonlyMap<string
       // not JSON after all: the script gets the text
     }
   }
-  return JSON.stringify({ ...base, response: { status: res.status, headers: res.headers, body: res.body, json, mimeType, charset, ...(stream ? { stream: true } : {}) } });
+  return JSON.stringify({ ...base, response: { status: res.status, headers: res.headers, body: res.body, json, mimeType, charset, ...(stream ? { stream: true } : {}), ...(res.messages ? { messages: res.messages } : {}) } });
 }
 
 /**

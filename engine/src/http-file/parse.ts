@@ -19,6 +19,7 @@ import { HTTP_VERSION, METHODS, splitLines } from '../sheet/parse.js';
 import { bodyNode } from '../sheet/body-parts.js';
 import { CONNECTION_TAGS, connectionDirective } from '../sheet/connection-tags.js';
 import { emptyGrpc, GRPC_DIRECTIVES, GRPC_METHOD, grpcNode, grpcUrl, readProtoLine } from '../sheet/grpc-lines.js';
+import { isWebSocketMethod, websocketUrl, WEBSOCKET_METHODS } from '../sheet/websocket-line.js';
 
 /**
  * The methods a `.http` request line may start with: RFC 9110's and PATCH (RFC 5789), then
@@ -119,15 +120,16 @@ const GRAPHQL_METHOD = 'GRAPHQL';
 const SSE_METHODS = ['SSE', 'EVENTSOURCE'];
 
 /**
- * Every word a `.http` request line may start with: {@link HTTP_FILE_METHODS} and `GRAPHQL`.
+ * Every word a `.http` request line may start with: {@link HTTP_FILE_METHODS}, `GRAPHQL` and
+ * the WebSocket words (`WEBSOCKET`, `WS`, `WSS`: ../sheet/websocket-line.ts).
  * What `sheet/completions` offers in a `.http` file; sheet-mode's `sheet-request-methods`
  * (elisp/sheet-font-lock.el) lists the same words, checked against this file by
  * test/elisp/sheet-mode-methods-test.el.
  */
-export const HTTP_FILE_REQUEST_METHODS: readonly string[] = [...HTTP_FILE_METHODS, GRAPHQL_METHOD, GRPC_METHOD];
+export const HTTP_FILE_REQUEST_METHODS: readonly string[] = [...HTTP_FILE_METHODS, GRAPHQL_METHOD, GRPC_METHOD, ...WEBSOCKET_METHODS];
 
 /** A request line that starts a new request after a blank line (httpyac): an upper-case method, a blank, a target. */
-const NEW_REQUEST = new RegExp(`^(?:${[...METHOD_SET, GRAPHQL_METHOD, GRPC_METHOD, ...SSE_METHODS].join('|')})[ \\t]+\\S`);
+const NEW_REQUEST = new RegExp(`^(?:${[...METHOD_SET, GRAPHQL_METHOD, GRPC_METHOD, ...SSE_METHODS, ...WEBSOCKET_METHODS].join('|')})[ \\t]+\\S`);
 
 /**
  * The line ranges of the requests: split at `###` lines (VS Code REST Client, JetBrains), and,
@@ -293,7 +295,8 @@ export function parseHttpFile(text: string): Sheet {
     let url = m[2]!;
     if (m[1] && !/^[A-Z]+(?:-[A-Z]+)*$/.test(m[1])) {
       // `localhost:3000/x`-like lines have no method; a lower-case word followed by a URL is a wrong method.
-      if (/^[a-z]+(?:-[a-z]+)*$/.test(m[1]) && (METHOD_SET.has(m[1].toUpperCase()) || m[1].toUpperCase() === GRAPHQL_METHOD || SSE_METHODS.includes(m[1].toUpperCase()))) method = m[1].toUpperCase();
+      const upper = m[1].toUpperCase();
+      if (/^[a-z]+(?:-[a-z]+)*$/.test(m[1]) && (METHOD_SET.has(upper) || upper === GRAPHQL_METHOD || SSE_METHODS.includes(upper) || isWebSocketMethod(upper))) method = upper;
       else {
         method = 'GET';
         url = `${m[1]} ${m[2]}`;
@@ -303,6 +306,12 @@ export function parseHttpFile(text: string): Sheet {
     if (graphql) method = 'POST';
     const sse = SSE_METHODS.includes(method);
     if (sse) method = 'GET';
+    // A WebSocket request (issue 40): its handshake is a GET (../sheet/websocket-line.ts).
+    const websocket = isWebSocketMethod(method);
+    if (websocket) {
+      url = websocketUrl(method, url.trim());
+      method = 'GET';
+    }
     if (m[1] === GRPC_METHOD) {
       method = GRPC_METHOD;
       url = grpcUrl(url, false);
@@ -400,6 +409,7 @@ export function parseHttpFile(text: string): Sheet {
     if (graphql) req.graphql = true;
     if (grpc) req.grpc = grpcNode(ownGrpc, fileGrpc, directives);
     if (sse) req.stream = 'sse';
+    if (websocket) req.websocket = true;
     let body = bodyNode(bodyLines);
     // httpyac's `# @injectVariables`: a `< file` body gets the `{{...}}` pass, as `<@ file`.
     if (body && directives.some((d) => d.name === 'injectVariables')) {

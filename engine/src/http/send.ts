@@ -34,8 +34,8 @@ export { CURL_EXIT, transportError } from './transport-error.js';
 export { closeConnections, CONNECT_TIMEOUT_MS } from './dispatchers.js';
 export { fetchWith, type FetchConnection, type FetchLike } from './fetch.js';
 export { chooseProxy, PROXY_VARIABLES, type ProxyOptions } from './proxy.js';
-export { CA_VARIABLES, type TrustOptions } from './trust.js';
-export { pickClientCert, splitCertArg, type ClientCertOptions, type ClientCertSpec } from './client-cert.js';
+export { CA_VARIABLES, chooseTrust, type TrustOptions } from './trust.js';
+export { chooseClientCert, pickClientCert, splitCertArg, type ClientCertOptions, type ClientCertSpec } from './client-cert.js';
 export { authShorthand, type AuthOptions, type AuthShorthand } from './auth.js';
 export type { NetrcOptions } from './netrc.js';
 

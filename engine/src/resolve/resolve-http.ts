@@ -127,7 +127,7 @@ export async function resolveHttpRequest(sheet: Sheet, req: RequestNode, opts: R
     return [[h.name, /^authorization$/i.test(h.name) ? authorization(value, c, h.line) : value] as Header];
   });
   const written = absoluteUrl(sub(req.url, req.line).trim(), headers, c, req.line);
-  const url = normalizeUrl(written, req.line);
+  const url = normalizeUrl(written, req.line, req.websocket);
   const target = asWrittenTarget(req, written, req.line);
   // Connection directives (`# @proxy {{proxy}}`) as header values: the same pass, the same errors.
   const directives = substitutedDirectives(req.directives, sub, (t) => httpReferences(t).map((n) => `{{${n}}}`));
@@ -159,5 +159,5 @@ export async function resolveHttpRequest(sheet: Sheet, req: RequestNode, opts: R
       // a variable this request does not use may be unresolvable here; it is not reported
     }
   }
-  return { request: { method: req.method, url, ...(target !== undefined ? { target } : {}), headers, body, line: req.line }, hooks: req.hooks, variables, warnings: [], directives, meta: requestMeta(req) };
+  return { request: { method: req.method, url, ...(target !== undefined ? { target } : {}), headers, body, line: req.line, ...(req.websocket ? { websocket: true } : {}) }, hooks: req.hooks, variables, warnings: [], directives, meta: requestMeta(req) };
 }

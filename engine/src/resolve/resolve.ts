@@ -136,9 +136,9 @@ function headerLines(text: string, line: number): Header[] {
  * the error says so (a cycle in `:base` makes `:base/x` an invalid URL).
  * @throws EngineError `invalid-url`
  */
-function checkedUrl(url: string, line: number, warnings: SubstitutionWarning[]): string {
+function checkedUrl(url: string, line: number, warnings: SubstitutionWarning[], websocket = false): string {
   try {
-    return normalizeUrl(url, line);
+    return normalizeUrl(url, line, websocket);
   } catch (e) {
     const left = warnings.filter((w) => w.line === line);
     if (!isEngineError(e) || !left.length) throw e;
@@ -168,7 +168,7 @@ export async function resolveRequest(sheet: Sheet, req: RequestNode, opts: Resol
   };
 
   const written = apply(req.url, req.line).trim();
-  const url = checkedUrl(written, req.line, warnings);
+  const url = checkedUrl(written, req.line, warnings, req.websocket);
   // Connection directives (`# @proxy :proxy`) as header values: the same pass, the same warnings.
   const directives = substitutedDirectives(req.directives, apply, (t) => sub.references(t));
   const target = asWrittenTarget(req, written, req.line);
@@ -205,5 +205,5 @@ export async function resolveRequest(sheet: Sheet, req: RequestNode, opts: Resol
     body = { kind: 'bytes', bytes: await partsBody(req.body.parts, multipart, apply, baseDir) };
   }
   const variables = new Map([...values].filter(([, v]) => !isUnevaluated(v)));
-  return { request: { method: req.method, url, ...(target !== undefined ? { target } : {}), headers, body, line: req.line }, hooks: req.hooks, variables, warnings, directives };
+  return { request: { method: req.method, url, ...(target !== undefined ? { target } : {}), headers, body, line: req.line, ...(req.websocket ? { websocket: true } : {}) }, hooks: req.hooks, variables, warnings, directives };
 }

@@ -18,13 +18,23 @@ export function expandPath(p: string, baseDir: string): string {
 }
 
 /**
+ * A WebSocket URL in its HTTP form (RFC 6455 section 3: `ws` is `http`'s twin, `wss`
+ * `https`'s), so the handshake is read as any request (cookies, proxy); other URLs unchanged.
+ */
+export function websocketAsHttp(url: string): string {
+  return url.replace(/^ws(s?):\/\//i, 'http$1://');
+}
+
+/**
  * Validate a URL and percent-encode what needs it (non-ASCII in path and query, IDN hosts).
+ * @param websocket a WebSocket request's URL: `ws://` and `wss://` are read as `http://` and
+ *   `https://` ({@link websocketAsHttp}); the transport (../ws/) turns them back.
  * @throws EngineError `invalid-url` naming the line.
  */
-export function normalizeUrl(url: string, line?: number): string {
+export function normalizeUrl(url: string, line?: number, websocket = false): string {
   let u: URL;
   try {
-    u = new URL(url);
+    u = new URL(websocket ? websocketAsHttp(url) : url);
   } catch {
     throw new EngineError('invalid-url', `invalid URL ${JSON.stringify(url)}`, {
       line,
@@ -35,7 +45,7 @@ export function normalizeUrl(url: string, line?: number): string {
   if (u.protocol !== 'http:' && u.protocol !== 'https:') {
     throw new EngineError('invalid-url', `unsupported URL scheme ${u.protocol} in ${JSON.stringify(url)}`, {
       line,
-      hint: 'Use an http:// or https:// URL.',
+      hint: websocket ? 'Use a ws:// or wss:// URL (http:// and https:// are read as them).' : 'Use an http:// or https:// URL.',
       details: { url },
     });
   }

@@ -7,7 +7,9 @@
  * the `{prefix}_tokenEndpoint`, ... variables; resolve-http.ts writes `Bearer TOKEN`). A
  * failure is the request's error, with its line, and nothing is sent to the API.
  */
-import type { RequestNode, Sheet } from '../sheet/ast.js';
+import type { Directive, RequestNode, Sheet } from '../sheet/ast.js';
+import { EngineError } from '../errors.js';
+import { httpContext, newHttpState } from './http-file.js';
 import { authReferences, substituteHttp, type HttpVarContext } from '../resolve/http-vars.js';
 import path from 'node:path';
 import { TokenStore, type AuthTokens, type CheckedConfig, type TokenOptions } from '../tokens/store.js';
@@ -47,12 +49,42 @@ export class SessionAuth {
   interactive = false;
   /** Shows the user a line about a sign-in (the URL to open when no browser could be started). */
   notify?: (line: string) => void;
+  /** Opens a sign-in URL in the front end's own browser (sheet-mode: `browse-url`); unset: `BROWSER`. */
+  openUrl?: (url: string) => boolean;
 
   /** {@link withAuthTokens} with this session's store and options; the secrets are remembered. */
   async prepare(sheet: Sheet, node: RequestNode, ctx: HttpVarContext, file: string | undefined, signal?: AbortSignal, connect?: TokenConnect): Promise<{ ctx: HttpVarContext; secrets: string[]; warnings: string[] }> {
-    const r = await withAuthTokens(sheet, node, ctx, this.store, file, { ...(signal ? { signal } : {}), ...(connect ? { connect } : {}), interactive: this.interactive, ...(this.notify ? { notify: this.notify } : {}) });
+    const r = await withAuthTokens(sheet, node, ctx, this.store, file, { ...(signal ? { signal } : {}), ...(connect ? { connect } : {}), interactive: this.interactive, ...(this.notify ? { notify: this.notify } : {}), ...(this.openUrl ? { openUrl: this.openUrl } : {}) });
     for (const x of r.secrets) this.secrets.add(x);
     return r;
+  }
+
+  /**
+   * The token of a sheet's `# @auth ID` line (docs/sheet-format.md, "Token auth"; issue 39
+   * item 5): the `Security.Auth` entry ID of the JetBrains environment files found above the
+   * sheet (as for a `.http` file beside it), in environment `env`, through this session's store
+   * (cached, refreshed, the interactive grants signed in as for `{{$auth.token("ID")}}`).
+   * @param file the sheet's file (the environment files are looked for from its directory;
+   *   none: the current directory).
+   * @throws EngineError `bad-argument` (no id, or more than one word, at the tag's line),
+   *   `unknown-auth`, `bad-auth-config`, `token-request-failed`, `cancelled`.
+   */
+  async sheetToken(tag: Directive, file: string | undefined, env: Parameters<typeof httpContext>[2], signal?: AbortSignal): Promise<{ token: string; secrets: string[]; warnings: string[] }> {
+    const id = tag.value.trim();
+    if (!/^[^\s]+$/.test(id)) {
+      throw new EngineError('bad-argument', `line ${tag.line}: # @auth needs the id of a Security.Auth configuration, one word${id ? `, not ${JSON.stringify(id)}` : ''}`, { line: tag.line, hint: 'Write # @auth ID, ID being a key of "Security": {"Auth": {...}} in http-client.env.json beside the sheet (docs/sheet-format.md, "Token auth").' });
+    }
+    const ctx = httpContext(undefined, file ?? path.join(process.cwd(), 'untitled.sheet'), env, new Map(), newHttpState());
+    const got = await this.store.tokens(id, ctx.authEnvironment ?? { auth: {}, files: [] }, {
+      sub: (t) => substituteHttp(t, ctx, tag.line),
+      line: tag.line,
+      interactive: this.interactive,
+      ...(signal ? { signal } : {}),
+      ...(this.notify ? { notify: this.notify } : {}),
+      ...(this.openUrl ? { openUrl: this.openUrl } : {}),
+    });
+    for (const x of got.secrets) this.secrets.add(x);
+    return { token: got.token, secrets: got.secrets, warnings: got.warning ? [got.warning] : [] };
   }
 }
 
@@ -64,7 +96,7 @@ export class SessionAuth {
  * @throws EngineError `unknown-auth`, `bad-auth-config`, `token-request-failed`, `cancelled`,
  *   `unknown-variable` (a `{{...}}` in a configuration value), each at the request's line.
  */
-export async function withAuthTokens(sheet: Sheet, node: RequestNode, ctx: HttpVarContext, store: TokenStore, file: string | undefined, extra: Pick<TokenOptions, 'signal' | 'interactive' | 'notify'> & { connect?: TokenConnect } = {}): Promise<{ ctx: HttpVarContext; secrets: string[]; warnings: string[] }> {
+export async function withAuthTokens(sheet: Sheet, node: RequestNode, ctx: HttpVarContext, store: TokenStore, file: string | undefined, extra: Pick<TokenOptions, 'signal' | 'interactive' | 'notify' | 'openUrl'> & { connect?: TokenConnect } = {}): Promise<{ ctx: HttpVarContext; secrets: string[]; warnings: string[] }> {
   // File variables are file-wide; the last declaration wins (as resolve-http.ts reads them).
   const fileVars = new Map(ctx.fileVars ?? []);
   for (const v of sheet.vars) fileVars.set(v.name, v.value);

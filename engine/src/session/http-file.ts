@@ -98,13 +98,14 @@ export function noteHttpFailure(failed: Map<string, FailedRequest>, node: Reques
  * After a `.http` exchange: remember a named request, run the JetBrains response handlers
  * (http-file/handlers.ts; `request` is the request as sent, with `ctx`'s environment and
  * per-request variables; each handler within `timeoutMs`) and keep their `client.global`
- * values as overrides (`:name`).
+ * values as overrides (`:name`). `response.messages`: a WebSocket request's received messages,
+ * for `response.body.onEachMessage` (http-file/ws-handler-api.ts).
  * @returns the handlers' tests (the session's assertions: {@link asAssertions}) and logs.
  */
 export async function afterHttp(
 node: RequestNode,
 request: Request,
-response: { status: number; headers: Header[]; body: Uint8Array },
+response: { status: number; headers: Header[]; body: Uint8Array; messages?: string[] },
 file: string | undefined,
 sessionOverrides: Map<string, string>,
 state: HttpSessionState,
@@ -126,7 +127,7 @@ timeoutMs = HANDLER_TIMEOUT_MS,
   if (!node.handlers?.length) return { tests: [], logs: [] };
   const globals = handedGlobals(sessionOverrides);
   const req = requestAfter(node, request, ctx?.env, ctx?.requestVars);
-  const r = await runHandlers(node.handlers, { status: response.status, headers: response.headers, body }, globals, baseDirOf(file), timeoutMs, req);
+  const r = await runHandlers(node.handlers, { status: response.status, headers: response.headers, body, ...(response.messages ? { messages: response.messages } : {}) }, globals, baseDirOf(file), timeoutMs, req);
   keepGlobals(r, globals, sessionOverrides, state);
   return { tests: r.tests, logs: r.logs };
 }

@@ -42,6 +42,7 @@ export function outlineOf(sheet: Sheet, text: string): Outline {
     startLine: r.startLine,
     endLine: r.endLine,
     ...(r.body ? { bodyLine: r.body.line } : {}),
+    ...(r.websocket ? { websocket: true } : {}),
     ...(sheet.syntax === 'http' && promptsOf(r).length ? { prompts: promptsOf(r) } : {}),
   }));
   const refusedBlocks = sheet.blocks.filter((b) => b.error && !b.request);

@@ -15,6 +15,8 @@ export interface OutlineRequest {
   endLine: number;
   /** Where the body starts, when there is one (for outline hiding). */
   bodyLine?: number;
+  /** A WebSocket request (issue 40): an editor opens a session buffer for it (`ws/open`). */
+  websocket?: boolean;
   /**
    * `.http` files: the request's `# @prompt name [description]` lines, when it has any; the
    * client asks for each value and sends the answers as `prompts` (`sheet/send`, `sheet/curl`).

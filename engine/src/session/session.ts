@@ -8,7 +8,7 @@
  * the `sheet` command, which are adapters over it (emacs/, shell-verbs/, sheet-command/).
  */
 import path from 'node:path';
-import { requestAt } from '../sheet/parse.js';
+import { AUTH_TAG, requestAt } from '../sheet/parse.js';
 import { parseForFile, syntaxChoice, withSyntaxHint } from '../http-file/index.js';
 import type { Sheet } from '../sheet/ast.js';
 import { IncrementalSheetParser } from '../sheet/incremental.js';
@@ -38,8 +38,10 @@ import { saveResponses } from './save-response.js';
 import { afterHttp, openStreamHandlers, type LiveHandlers, asAssertions, beforeHttp, explainNoEnvironment, httpContext, httpEnvironmentValues, httpVariables, newHttpState, noteHttpFailure } from './http-file.js';
 import type { RequestRecord } from '../resolve/http-vars.js';
 import { SessionAuth } from './auth.js';
+import { websocketExchange, websocketFailures, websocketOpen, type OpenWebSocket } from './websocket.js';
+import type { WsClose, WsMessage } from '../ws/connect.js';
 import { maskSecrets } from './history.js';
-import { isEngineError } from '../errors.js';
+import { EngineError, isEngineError } from '../errors.js';
 import { headerValue, type Request } from '../model.js';
 import type { CookieJar } from 'tough-cookie';
 import type {
@@ -206,7 +208,11 @@ export class Session {
       baseDir: file ? path.dirname(path.resolve(file)) : process.cwd(),
       ...(http ? { http } : {}),
     });
-    return { ...resolved, node, sheet, http, pre: pre?.scripts ?? { tests: [], logs: [] }, secrets: auth?.secrets ?? [], authWarnings: auth?.warnings ?? [] };
+    // A sheet's `# @auth ID` (parse.ts AUTH_TAG): a Bearer token unless the request writes its own Authorization.
+    const tag = sheet.syntax === 'http' || lookup ? undefined : node.directives?.find((d) => d.name === AUTH_TAG);
+    const bearer = tag ? await this.auth.sheetToken(tag, file, local.environment ?? p.env, signal) : undefined;
+    const request = bearer && !resolved.request.headers.some(([n]) => /^authorization$/i.test(n)) ? { ...resolved.request, headers: [...resolved.request.headers, ['Authorization', `Bearer ${bearer.token}`] as [string, string]] } : resolved.request;
+    return { ...resolved, request, node, sheet, http, pre: pre?.scripts ?? { tests: [], logs: [] }, secrets: [...(auth?.secrets ?? []), ...(bearer?.secrets ?? [])], authWarnings: [...(auth?.warnings ?? []), ...(bearer?.warnings ?? [])] };
   }
 
   /**
@@ -282,9 +288,17 @@ export class Session {
     const live = resolved.http && resolved.node.handlers?.length ? (head: SinkHead, sent: Request) => openStreamHandlers(resolved.node, sent, head, p.path, this.overrides, resolved.http, local.handlerTimeoutMs) : undefined;
     const choice = new StreamChoice(streamReq.stream, spillAt !== undefined ? (head: SinkHead) => (sink = new SpillSink(spillAt, MAX_BUFFERED_BODY, head.url, { headers: head.headers, raw: p.raw })) : undefined, local.onStream, live, signal);
     let ended: StreamEnd | undefined;
+    const jar = s.inhibitCookies ? {} : { jar: this.jar };
+    const body = resolved.node.body;
+    // A WebSocket request (issue 40) goes out through ws/ (websocket.ts); the rest reads its exchange as any.
+    const ws = resolved.request.websocket
+      ? await websocketExchange(withUserAgent(resolved.request, s.userAgent), { ...jar, sendCookies: !meta?.noCookieJar, send: { signal, timeoutMs: s.timeoutMs, ...connectionSend(this.connection(p, s, resolved)) }, ...(body && 'line' in body ? { bodyLine: body.line } : {}), ...(local.onWebSocketMessage ? { onMessage: local.onWebSocketMessage } : {}) }).catch((e: unknown) => {
+          throw atDirectiveLine(e);
+        })
+      : undefined;
     // The request was sent: a jar that cannot be saved is a warning, never the request's failure.
-    const sent = grpc ?? await sendExchange(withUserAgent({ ...resolved.request, headers: streamReq.headers }, s.userAgent), {
-      ...(s.inhibitCookies ? {} : { jar: this.jar }),
+    const sent = grpc ?? ws ?? await sendExchange(withUserAgent({ ...resolved.request, headers: streamReq.headers }, s.userAgent), {
+      ...jar,
       sendCookies: !meta?.noCookieJar,
       send: {
         signal: choice.abort.signal,
@@ -307,7 +321,7 @@ export class Session {
     const spilled = sink?.file ? sink : undefined;
     if (sink && !spilled) exchange = { ...exchange, response: { ...exchange.response, body: sink.body() } };
     const before = resolved.http ? new Map(this.overrides) : undefined;
-    const after = resolved.http ? await afterHttp(resolved.node, exchange.request, exchange.response, p.path, this.overrides, this.http, resolved.http, local.handlerTimeoutMs, choice.live as LiveHandlers | undefined) : undefined;
+    const after = resolved.http ? await afterHttp(resolved.node, exchange.request, ws ? { ...exchange.response, messages: ws.websocket.messages.filter((m) => m.direction === 'received').map((m) => m.text) } : exchange.response, p.path, this.overrides, this.http, resolved.http, local.handlerTimeoutMs, choice.live as LiveHandlers | undefined) : undefined;
     // What the `.http` handlers set (`client.global.set`) is reported with jq-set-var's, so a
     // client that keeps the session's overrides (sheet-mode) knows it too.
     const handlerSet = before ? [...this.overrides].filter(([n, v]) => before.get(n) !== v).map(([name, value]) => ({ name, value })) : [];
@@ -321,7 +335,7 @@ export class Session {
       durationMs: exchange.durationMs,
       ...(streamed.info ? { stream: { count: streamed.info.events, ended: streamed.info.ended, data: choice.stream!.kept.map((e) => e.data) } } : {}),
     });
-    hooks.assertions.unshift(...asAssertions(resolved.pre.tests));
+    hooks.assertions.unshift(...asAssertions(resolved.pre.tests), ...(ws ? websocketFailures(ws.websocket, exchange.response, resolved.node.line) : []));
     // A gRPC status other than OK fails the request unless an assertion expects it (grpc.ts).
     const grpcFailure = grpc && grpcStatusAssertion(resolved.node, exchange.response, resolved.hooks);
     if (grpcFailure) hooks.assertions.push(grpcFailure);
@@ -359,8 +373,25 @@ export class Session {
       ...(p.jq ? { jq: await filterBody(p.jq, pres?.kind === 'text' ? pres.text! : '') } : {}),
       ...(scripts.logs.length ? { logs: scripts.logs } : {}),
       ...(saves?.saved.length ? { saved: saves.saved } : {}),
+      ...(ws ? { websocket: ws.websocket } : {}),
     };
     return { output, exchange, scripts };
+  }
+
+  /**
+   * Open the WebSocket request at point for an editor's session buffer (`ws/open`; websocket.ts
+   * `websocketOpen`): resolved and connected as {@link send} does, its messages sent, left open.
+   * @throws EngineError `bad-argument` when the request at point is not a WebSocket request, and as {@link send}.
+   */
+  async openWebSocket(p: SendInput, on: { onAny: (m: WsMessage) => void; onClose: (c: WsClose) => void }): Promise<OpenWebSocket> {
+    await this.ready;
+    const s = this.merged(p.settings);
+    const resolved = await this.resolveAt(p, s);
+    const line = resolved.node.line;
+    if (!resolved.request.websocket) throw new EngineError('bad-argument', `line ${line}: not a WebSocket request`, { line, hint: 'Start the request line with WEBSOCKET, WS or WSS.' });
+    const meta = resolved.http ? requestMeta(resolved.node) : undefined;
+    const body = resolved.node.body;
+    return websocketOpen(withUserAgent(resolved.request, s.userAgent), { ...(s.inhibitCookies ? {} : { jar: this.jar }), sendCookies: !meta?.noCookieJar, send: connectionSend(this.connection(p, s, resolved)), ...(body && 'line' in body ? { bodyLine: body.line } : {}), ...on });
   }
 
   /** Requests (refused ones too) and variable declarations with their lines (`sheet/outline`; outline.ts). */

@@ -17,6 +17,8 @@ import type { HandlerTestResult } from '../http-file/handlers.js';
 
 export type { Assertion, HookResults } from '../hooks/results.js';
 import type { JqFilterResult, JqFilterSpec } from '../hooks/jq-filter.js';
+import type { WebSocketRecord } from './websocket.js';
+import type { WsMessage } from '../ws/connect.js';
 import type { RequestContext, Settings } from './settings-types.js';
 import type { StreamBatch, StreamInfo } from './stream.js';
 export type { JqFilterResult, JqFilterSpec } from '../hooks/jq-filter.js';
@@ -171,6 +173,8 @@ export interface SendOutput {
   stream?: StreamInfo;
   /** `.http` files: where the `>> path` / `>>! path` lines saved the response body (absolute files, in line order); absent when none was saved. */
   saved?: { line: number; file: string }[];
+  /** A WebSocket request (issue 40): its messages both ways, its close and why it ended (websocket.ts). */
+  websocket?: WebSocketRecord;
 }
 
 /** What a `.http` request's scripts leave besides `client.global` values (session/http-file.ts): their tests (failed `client.assert`s and script errors included) and their `client.log` lines. */
@@ -190,6 +194,8 @@ export interface SendLocal {
   handlerTimeoutMs?: number;
   /** A streamed body's events as they arrive, in batches, the head first (stream.ts; sheet-mode's `sheet/streamEvents`). */
   onStream?: (b: StreamBatch) => void;
+  /** A WebSocket request's received messages as they arrive (a live front end; websocket.ts). */
+  onWebSocketMessage?: (m: WsMessage) => void;
 }
 
 /** `Session.sendDetailed`'s answer: `send`'s, with what it leaves out for a program. */

@@ -16,33 +16,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { isEngineError } from '../errors.js';
-import { httpContext, newHttpState } from '../session/http-file.js';
-import { substituteHttp, type HttpVarContext } from '../resolve/http-vars.js';
-import { parseForFile } from '../http-file/index.js';
-import { TokenStore, configOf, isFresh, type AuthEnvironment } from '../tokens/store.js';
-import { listTokens, tokenDir } from '../tokens/cache.js';
+import { TokenStore } from '../tokens/store.js';
+import { authList, authLogin, authLogout, authTarget, authWhere } from '../session/auth-admin.js';
 import type { Io } from './io.js';
 
 const USAGE = 'sheet auth list|login ID|logout [ID] [--env NAME] [FILE|DIR]';
-
-/** The environment's auth configurations and a `{{...}}` pass for their values. */
-function load(target: string, env: string | undefined): { auth: AuthEnvironment; sub: (t: string) => string } {
-  const isDir = fs.existsSync(target) && fs.statSync(target).isDirectory();
-  const file = isDir ? path.join(target, 'untitled.http') : target;
-  const ctx = httpContext(undefined, file, env, new Map(), newHttpState());
-  const fileVars = new Map<string, string>();
-  if (!isDir && fs.existsSync(file)) for (const v of parseForFile(fs.readFileSync(file, 'utf8'), file).vars) fileVars.set(v.name, v.value);
-  const c: HttpVarContext = { ...ctx, fileVars };
-  const a = ctx.authEnvironment!;
-  return { auth: { auth: a.auth as AuthEnvironment['auth'], files: a.files, ...(a.environment ? { environment: a.environment } : {}) }, sub: (t) => substituteHttp(t, c) };
-}
-
-/** "in 59 min", "2 min ago". */
-function when(ms: number): string {
-  const min = Math.round(Math.abs(ms) / 60000);
-  const s = min >= 1 ? `${min} min` : `${Math.round(Math.abs(ms) / 1000)} s`;
-  return ms >= 0 ? `in ${s}` : `${s} ago`;
-}
 
 /**
  * Run `sheet auth ARGS`.
@@ -78,44 +56,27 @@ export async function authCommand(argv: string[], io: Io): Promise<number> {
   }
   const target = path.resolve(rest[0] ?? '.');
   try {
-    const { auth, sub } = load(target, env);
+    const t = authTarget(target, env);
     const store = new TokenStore();
-    const where = `${auth.environment ? `environment ${auth.environment}` : 'no environment (--env NAME)'}`;
+    const where = authWhere(t);
     if (verb === 'list') {
-      const ids = Object.keys(auth.auth).sort();
-      if (!ids.length) {
+      const entries = authList(t);
+      if (!entries.length) {
         io.out(`no auth configurations (${where}; "Security": {"Auth": {...}} in http-client.env.json)\n`);
         return 0;
       }
-      const tokens = listTokens(tokenDir());
-      for (const name of ids) {
-        let kind: string;
-        let state = 'no token';
-        try {
-          const { config, key } = configOf(name, auth, { sub });
-          kind = config.type === 'Mock' ? 'Mock' : config.grant;
-          const t = tokens.find((x) => x.key === key)?.token;
-          if (config.type === 'Mock') state = 'mock token';
-          else if (t) state = isFresh(t, Date.now()) ? `token valid, expires ${t.expiresAt !== undefined ? when(t.expiresAt - Date.now()) : 'unknown'}` : `token expired${t.refreshToken ? ' (refresh token kept)' : ''}`;
-        } catch (e) {
-          kind = 'invalid';
-          state = isEngineError(e) ? e.message : String(e);
-        }
-        io.out(`${name}\t${kind}\t${state}\n`);
-      }
+      for (const e of entries) io.out(`${e.id}\t${e.grant}\t${e.state}\n`);
       return 0;
     }
     if (verb === 'login') {
       // On a terminal a person can sign in in the browser (Authorization Code); the URL is
       // printed when no browser can be started.
-      const got = await store.tokens(id!, auth, { sub, fresh: true, interactive: io.isTTY || !!io.ask, notify: (l) => io.err(`${l}\n`) });
+      const got = await authLogin(store, t, id!, { interactive: io.isTTY || !!io.ask, notify: (l) => io.err(`${l}\n`) });
       io.out(`${id}: token obtained (${where})${got.warning ? `; ${got.warning}` : ''}\n`);
       return 0;
     }
-    const httpFile = fs.existsSync(target) && fs.statSync(target).isFile() ? [target] : [];
-    // An unknown id is an error, not "nothing removed"; httpyac's `oauth2 FLOW PREFIX` ids are known by their file.
-    if (id !== undefined && !(httpFile.length && id.startsWith('oauth2 '))) configOf(id, auth, { sub });
-    const removed = store.logout(auth, id, { files: httpFile });
+    // An unknown id is an error, not "nothing removed".
+    const removed = authLogout(store, t, id);
     io.out(removed.length ? `removed the tokens of: ${removed.join(', ')}\n` : `no token kept${id ? ` for ${id}` : ''} (${where})\n`);
     return 0;
   } catch (e) {

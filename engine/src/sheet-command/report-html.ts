@@ -11,6 +11,7 @@
  * `maskHeader`, `maskUrl`, SECRET_HEADERS). No templating library: a page this size is a few
  * template literals and one escaping function.
  */
+import { websocketHtml } from './report-websocket.js';
 import path from 'node:path';
 import { maskHeader, maskUrl } from '../session/history.js';
 import type { FileResult, RequestResult } from './runner.js';
@@ -128,7 +129,7 @@ ${problems}<p><code>${esc(r.file)}:${r.line}</code> · ${at}${ms ? `, took ${ms}
 <h3>Assertions</h3>${asserts}
 <h3>Request</h3><pre>${esc(r.request?.method ?? r.method)} ${url}</pre>${headers(r.request?.headers)}${requestBody(r)}
 <h3>Response</h3>${r.response ? headers(r.response.headers) + body(r.response.body, r.response.bodyCut) : '<p class="muted">(no response)</p>'}
-</details>`;
+${r.websocket ? websocketHtml(r.websocket, esc) : ''}</details>`;
 }
 
 /**

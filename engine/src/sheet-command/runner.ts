@@ -4,6 +4,7 @@
  * variables, multi-line and file bodies and the overrides set by hooks carry on to the
  * requests below. `:=` and `run-hook` Lisp goes to the run's batch Emacs (lisp-batch.ts).
  */
+import { keptWebSocket, type WebSocketReport } from './report-websocket.js';
 import { withCallScope } from '../call-scope.js';
 import { removeBodyFile } from '../session/body-file.js';
 import { firstCode } from './untrusted.js';
@@ -82,6 +83,8 @@ export interface RequestResult {
   stream?: StreamInfo;
   /** `.http` files: where its `>> file` lines saved the body (`SendOutput.saved`); absent when none. */
   saved?: { line: number; file: string }[];
+  /** A WebSocket request: its messages both ways, the close, why it ended (report-websocket.ts); absent for HTTP. */
+  websocket?: WebSocketReport;
   error?: RunError;
 }
 
@@ -264,7 +267,9 @@ export async function runFile(file: string, o: RunOptions): Promise<FileResult> 
         .map((d) => ({ line: d.line, code: d.code, message: `line ${d.line}: ${d.message}` })),
       ...maskedCredentials(n),
     ];
-    const r: RequestResult = { file, line: node.line, method: node.method, url: node.url, name: node.title ?? node.name ?? `${node.method} ${node.url}`, outcome: 'passed', assertions: [], warnings: [] };
+    // A WebSocket request is named by its line's word, not the handshake's GET (issue 40).
+    const word = node.websocket ? 'WEBSOCKET' : node.method;
+    const r: RequestResult = { file, line: node.line, method: word, url: node.url, name: node.title ?? node.name ?? `${word} ${node.url}`, outcome: 'passed', assertions: [], warnings: [] };
     try {
       // Asked before the exchange: its duration does not include the user's typing.
       const prompts = sheet.syntax === 'http' ? await answersFor(node, file, o) : undefined;
@@ -309,6 +314,7 @@ export async function runFile(file: string, o: RunOptions): Promise<FileResult> 
         ...(s.logs ? { logs: s.logs } : {}),
         ...(s.saved ? { saved: s.saved } : {}),
         ...(s.stream ? { stream: s.stream } : {}),
+        ...(s.websocket ? { websocket: keptWebSocket(s.websocket, BODY_KEEP_CHARS) } : {}),
       });
       r.warnings = [...r.warnings, ...notes(node)];
       // run-hook forms read the values the request used (`vars`), as in Emacs's response buffer.

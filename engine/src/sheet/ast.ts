@@ -104,6 +104,13 @@ export interface RequestNode {
   /** `.http` only: httpyac's `SSE URL` / `EVENTSOURCE URL` request line: the body is read as Server-Sent Events (session/stream.ts). */
   stream?: 'sse';
   /**
+   * A WebSocket request (issue 40): JetBrains' `WEBSOCKET URL` line, httpyac's `WS`/`WSS`, in
+   * `.http` files and sheets. `method` is `GET` (the handshake's), the headers are the
+   * handshake's and the body is the messages (`===`, `=== wait-for-server`:
+   * stream-messages.ts); sent by ../ws/, not ../http/.
+   */
+  websocket?: boolean;
+  /**
    * A gRPC call (`GRPC host:port/package.Service/Method`, method `GRPC`): the protos and
    * proto-loader options that describe it (none: server reflection). grpc-lines.ts.
    */

@@ -20,6 +20,7 @@ import { connectionDirective } from './connection-tags.js';
 import { emptyGrpc, GRPC_DIRECTIVES, GRPC_METHOD, grpcNode, grpcUrl, readProtoLine } from './grpc-lines.js';
 import type { Block, BodyNode, Diagnostic, Directive, HeaderItem, HookNode, RequestNode, Sheet, VarDecl } from './ast.js';
 import { EngineError } from '../errors.js';
+import { isWebSocketMethod, websocketUrl } from './websocket-line.js';
 
 /** Methods a request line may use (RFC 9110 section 9 plus PATCH, RFC 5789). */
 export const METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'HEAD', 'OPTIONS', 'TRACE'] as const;
@@ -49,6 +50,12 @@ const isComment = (l: string) => l.startsWith('#');
  * asks for the conversion.
  */
 export const GRAPHQL_TAG = 'graphql';
+/**
+ * `# @auth ID` above a request of a sheet (issue 39 item 5; docs/sheet-format.md, "Token
+ * auth"): send it with `Authorization: Bearer TOKEN`, the token of the `Security.Auth` entry ID
+ * of the JetBrains environment files found above the sheet (session/auth.ts `sheetToken`).
+ */
+export const AUTH_TAG = 'auth';
 
 /** A `# @name value` comment line: the tag style of `# @no-auto-encoding`. */
 const TAG_LINE = /^#[ \t]*@([A-Za-z][\w-]*)(?:[ \t]+(.*?))?[ \t]*$/;
@@ -58,8 +65,9 @@ const TAG_LINE = /^#[ \t]*@([A-Za-z][\w-]*)(?:[ \t]+(.*?))?[ \t]*$/;
  * text order: `# @no-auto-encoding` (the JetBrains HTTP Client's tag; ../url/as-written.ts),
  * `# @http2` (httpyac's; `HTTP/2` on the request line says the same), `# @graphql` (send the
  * body as a GraphQL query, ../resolve/http-graphql.ts), kulala's `# @accept chunked` (a chunked
- * body shown piece by piece as it arrives, ../session/stream.ts) and the connection directives
- * (connection-tags.ts: `# @proxy URL`, `# @cacert FILE`, ...). Any other `# @...` line stays a
+ * body shown piece by piece as it arrives, ../session/stream.ts), `# @auth ID` (a token,
+ * {@link AUTH_TAG}) and the connection directives (connection-tags.ts: `# @proxy URL`,
+ * `# @cacert FILE`, ...). Any other `# @...` line stays a
  * comment, as in restclient.el.
  */
 export function tagsAbove(lines: string[], start: number): Directive[] {
@@ -69,7 +77,7 @@ export function tagsAbove(lines: string[], start: number): Directive[] {
     if (!m) continue;
     const value = m[2] ?? '';
     const flag = ((m[1] === AS_WRITTEN_TAG || m[1] === 'http2' || m[1] === GRAPHQL_TAG) && value === '') || (m[1] === 'accept' && value === 'chunked');
-    const tag = flag ? { name: m[1]!, value, line: k + 1 } : (GRPC_DIRECTIVES as readonly string[]).includes(m[1]!) ? { name: m[1]!, value, line: k + 1 } : connectionDirective(m[1]!, value, k + 1);
+    const tag = flag ? { name: m[1]!, value, line: k + 1 } : m[1] === AUTH_TAG ? { name: AUTH_TAG, value, line: k + 1 } : (GRPC_DIRECTIVES as readonly string[]).includes(m[1]!) ? { name: m[1]!, value, line: k + 1 } : connectionDirective(m[1]!, value, k + 1);
     if (tag) out.unshift(tag);
   }
   return out;
@@ -200,7 +208,7 @@ export function parseSheet(text: string): Sheet {
         continue;
       }
       const r = REQUEST_LINE.exec(line);
-      if (r && (METHOD_SET.has(r[1]!) || r[1] === GRPC_METHOD)) {
+      if (r && (METHOD_SET.has(r[1]!) || r[1] === GRPC_METHOD || isWebSocketMethod(r[1]!))) {
         const req = parseRequest(lines, j, end, block, diagnostics);
         if (req) {
           const tags = tagsAbove(lines, start);
@@ -337,9 +345,13 @@ function parseRequest(lines: string[], at: number, end: number, block: Block, di
   // never becomes part of the URL's path.
   const url = r[2]!.trim();
   const version = HTTP_VERSION.exec(url);
+  // `WEBSOCKET ws://h/chat` (issue 40): a GET handshake, the body its messages (websocket-line.ts).
+  const websocket = isWebSocketMethod(r[1]!);
+  const target = version ? url.slice(0, version.index) : url;
   return {
-    method: r[1]!,
-    url: version ? url.slice(0, version.index) : url,
+    method: websocket ? 'GET' : r[1]!,
+    url: websocket ? websocketUrl(r[1]!, target) : target,
+    ...(websocket ? { websocket: true } : {}),
     ...(version ? { httpVersion: version[1] } : {}),
     line: at + 1,
     startLine: block.startLine,

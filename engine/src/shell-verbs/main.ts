@@ -4,6 +4,8 @@
  *   cli run [--start-daemon DIR] ARGS...   one verb call (argument vector: src/shell-verbs/run.ts);
  *                                          with --start-daemon, also start the daemon for
  *                                          the next calls, detached, when none runs in DIR
+ *   cli ws ARGS...                         `WS PATH`: a WebSocket session on stdin and stdout (ws.ts;
+ *                                          the argument vector of `run`)
  *   cli daemon --dir DIR [--idle SECONDS]  serve verb calls on DIR/engine.sock until idle
  *   cli start-daemon DIR                   start that daemon detached and return at once
  *   cli split LINE                         print the words of an option-file line, one per line
@@ -113,6 +115,17 @@ export async function runCli(argv: string[]): Promise<number> {
       });
       await closeConnections();
       return r.code;
+    }
+    case 'ws': {
+      // `WS PATH` (shell/rest-verbs): always this process, its stdin and stdout line by line (ws.ts).
+      containStrayErrors('rest', false);
+      process.stdout.on('error', () => undefined);
+      process.stderr.on('error', () => undefined);
+      const { runWs } = await import('./ws.js');
+      const code = await runWs({ argv: rest, cwd: process.cwd(), stdin: process.stdin, stdout: process.stdout, stderr: process.stderr });
+      // Standard input may still be open (a terminal, a pipe the server outlived): stop reading it.
+      process.stdin.destroy();
+      return code;
     }
     case 'start-daemon': {
       // REST_DAEMON=eager at `source` time: start it now, detached, and leave (shell/rest).

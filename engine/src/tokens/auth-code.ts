@@ -59,11 +59,13 @@ function fail(origin: AuthOrigin, reason: string, what: string, hint: string): E
 /**
  * Run the browser sign-in of `c`.
  * @param notify shows the user a line (the URL to open when no browser could be started).
+ * @param openUrl opens the authorization URL in the front end's browser instead of `BROWSER` /
+ *   `xdg-open` (false: it could not).
  * @throws EngineError `bad-auth-config` (a Redirect URL that is not a loopback http URL, a busy
  *   port), `token-request-failed` (reason `state-mismatch`, `authorization-error` with the
  *   provider's `error`, `timeout`), `cancelled`.
  */
-export async function signIn(c: BrowserSignIn, origin: AuthOrigin, o: { signal?: AbortSignal; timeoutMs?: number; env?: NodeJS.ProcessEnv; notify?: (line: string) => void } = {}): Promise<AuthorizationResult> {
+export async function signIn(c: BrowserSignIn, origin: AuthOrigin, o: { signal?: AbortSignal; timeoutMs?: number; env?: NodeJS.ProcessEnv; notify?: (line: string) => void; openUrl?: (url: string) => boolean } = {}): Promise<AuthorizationResult> {
   const redirect = new URL(c.redirectUrl);
   if (redirect.protocol !== 'http:' || !['127.0.0.1', 'localhost', '[::1]'].includes(redirect.hostname)) {
     throw new EngineError('bad-auth-config', `${describeOrigin(origin)}: Redirect URL ${c.redirectUrl} is not a loopback http:// URL, so the engine cannot receive the code`, { line: origin.line, hint: 'Register and write a Redirect URL such as http://127.0.0.1:8765/callback (RFC 8252 7.3); port 0 or none takes a free port.', details: { auth: origin.id } });
@@ -124,7 +126,8 @@ export async function signIn(c: BrowserSignIn, origin: AuthOrigin, o: { signal?:
       if (o.signal?.aborted) ko(new EngineError('cancelled', 'the sign-in was cancelled', { line: origin.line }));
       o.signal?.addEventListener('abort', () => ko(new EngineError('cancelled', 'the sign-in was cancelled', { line: origin.line })), { once: true });
     });
-    if (!openBrowser(auth.href, o.env)) o.notify?.(`Open this URL to sign in (${origin.id}): ${auth.href}`);
+    // A front end with a browser of its own (sheet-mode: `browse-url`) opens it; else BROWSER.
+    if (!(o.openUrl ? o.openUrl(auth.href) : openBrowser(auth.href, o.env))) o.notify?.(`Open this URL to sign in (${origin.id}): ${auth.href}`);
     try {
       const params = await Promise.race([received, timedOut, cancelled]);
       return { callback: oauth.validateAuthResponse(as, { client_id: c.clientId }, params, state), redirectUri, ...(verifier ? { verifier } : {}) };

@@ -54,6 +54,8 @@ export interface TokenOptions {
   interactive?: boolean;
   /** Shows the user a line (the sign-in URL when no browser could be started). */
   notify?: (line: string) => void;
+  /** Opens the sign-in URL in the front end's own browser (sheet-mode: `browse-url`) instead of `BROWSER`. */
+  openUrl?: (url: string) => boolean;
   /** The sign-in's time limit, ms (auth-code.ts `SIGN_IN_TIMEOUT_MS`). */
   signInTimeoutMs?: number;
   /** The environment for `BROWSER` and `CI` (default process.env). */
@@ -182,7 +184,7 @@ export class TokenStore {
     }
     if (!set && config.grant === 'Authorization Code') {
       const env = o.env ?? process.env;
-      const authorization = await signIn({ authUrl: config.authUrl!, tokenUrl: config.tokenUrl, clientId: config.clientId, redirectUrl: config.redirectUrl!, ...(config.scope ? { scope: config.scope } : {}), authParameters: config.authParameters ?? [], ...(config.pkce ? { pkce: config.pkce } : {}), ...(config.verifier ? { verifier: config.verifier } : {}) }, origin, { ...(o.signal ? { signal: o.signal } : {}), ...(o.signInTimeoutMs !== undefined ? { timeoutMs: o.signInTimeoutMs } : {}), env, ...(o.notify ? { notify: o.notify } : {}) });
+      const authorization = await signIn({ authUrl: config.authUrl!, tokenUrl: config.tokenUrl, clientId: config.clientId, redirectUrl: config.redirectUrl!, ...(config.scope ? { scope: config.scope } : {}), authParameters: config.authParameters ?? [], ...(config.pkce ? { pkce: config.pkce } : {}), ...(config.verifier ? { verifier: config.verifier } : {}) }, origin, { ...(o.signal ? { signal: o.signal } : {}), ...(o.signInTimeoutMs !== undefined ? { timeoutMs: o.signInTimeoutMs } : {}), env, ...(o.notify ? { notify: o.notify } : {}), ...(o.openUrl ? { openUrl: o.openUrl } : {}) });
       set = await requestToken(config, origin, { ...opts, authorization });
     }
     set ??= await requestToken(config, origin, opts);
