@@ -21,6 +21,7 @@ import { parseForFile } from '../http-file/index.js';
 import { runSteps } from './runner.js';
 import fs from 'node:fs';
 import { checkHttpFile, convertCommand } from './convert-cli.js';
+import { importCommand } from './import-cli.js';
 import { importCurlCommand } from './import-curl-cli.js';
 import { clientCertSetting } from '../session/tls-settings.js';
 import { exportCommand } from './export-cli.js';
@@ -35,6 +36,7 @@ export const HELP = `Usage: sheet run FILE... [options]
        sheet report merge A.json B.json... --report FORMAT:PATH...
        sheet convert FILE [-o OUT] [--to sheet|http]
        sheet import-curl 'curl ...' | -
+       sheet import FILE_OR_DIR... [-o OUTDIR] [--to http|sheet] [--force]
        sheet export --to python|javascript|go|httpie|powershell|... FILE:LINE
        sheet engine --stdio
        sheet shell-path
@@ -119,6 +121,11 @@ sheet export --to TARGET FILE:LINE: the request at LINE as code (Python requests
 JavaScript fetch, Go, HTTPie, PowerShell, curl, ...; --list names the targets), as Emacs's
 C-c C-S-u. See docs/sheet-run.md ("sheet export").
 
+sheet import: Postman collections (v2.0, v2.1) and environments, OpenAPI 3 / Swagger 2
+specs (JSON, YAML) and HAR files as .http files (or sheets with --to sheet) with
+http-client.env.json and http-client.private.env.json; one warning per thing not carried.
+Exit 0 all carried, 1 written with warnings, 2 nothing written. See docs/import.md.
+
 sheet engine --stdio: the JSON-RPC server Emacs's sheet-mode starts (docs/protocol.md).
 
 sheet shell-path: the path of the shell verbs' file, for: source "$(sheet shell-path)"
@@ -148,6 +155,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
   const rest = argv.slice(1);
   if (argv[0] === 'import-curl') return importCurlCommand(rest, { ...io, stdin: io.stdin ?? (async () => '') });
   if (argv[0] === 'export') return exportCommand(rest, io);
+  if (argv[0] === 'import') return importCommand(rest, io);
   if (argv[0] === 'engine') return engineCommand(rest, io);
   if (argv[0] === 'shell-path') return shellPathCommand(rest, io);
   if (argv[0] === 'elisp-path') return elispPathCommand(rest, io);
