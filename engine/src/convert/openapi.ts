@@ -34,7 +34,7 @@ function servers(api: Obj, warnings: ImportWarning[]): { url: string; name: stri
   if (api.swagger) {
     if (!api.host) return [];
     const schemes: string[] = Array.isArray(api.schemes) && api.schemes.length ? api.schemes : ['https'];
-    return schemes.map((s) => ({ url: `${s}://${api.host}${api.basePath && api.basePath !== '/' ? api.basePath : ''}`, name: s, vars: {} }));
+    return schemes.map((s) => ({ url: `${s}://${api.host}${api.basePath && api.basePath !== '/' ? api.basePath : ''}`, name: fileSlug(`${String(api.host).split(':')[0]}${schemes.length > 1 ? `-${s}` : ''}`, s), vars: {} }));
   }
   const list: Obj[] = Array.isArray(api.servers) ? api.servers : [];
   return list.map((s, i) => {
@@ -42,7 +42,8 @@ function servers(api: Obj, warnings: ImportWarning[]): { url: string; name: stri
     for (const [k, v] of Object.entries((s.variables ?? {}) as Obj)) vars[k] = text(v.default);
     const url = text(s.url).replace(/\{([^{}]+)\}/g, '{{$1}}').replace(/\/$/, '');
     if (url.startsWith('/')) warnings.push({ where: `servers[${i}]`, message: `a relative server URL (${s.url}); set baseUrl to the full URL` });
-    return { url, name: fileSlug(text(s.description) || `server-${i + 1}`, `server-${i + 1}`), vars };
+    const host = /^[a-z]+:\/\/([^/:]+)/i.exec(url.replace(/\{\{([^{}]+)\}\}/g, (_m, n: string) => vars[n] ?? n))?.[1];
+    return { url, name: fileSlug(text(s.description) || host || `server-${i + 1}`, `server-${i + 1}`), vars };
   });
 }
 
