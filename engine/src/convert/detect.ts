@@ -21,24 +21,28 @@ function lineAt(text: string, pos: number): number {
   return line;
 }
 
-function parseJson(text: string): { doc: unknown } | { error: string; line?: number } {
+async function parseJson(text: string): Promise<{ doc: unknown } | { error: string; line?: number }> {
   try {
     return { doc: JSON.parse(text) };
-  } catch (e) {
-    const msg = (e as Error).message;
-    const pos = /position (\d+)/.exec(msg);
-    if (pos) return { error: `not valid JSON: ${msg.replace(/ in JSON at position \d+.*$/, '').replace(/ \(line \d+ column \d+\)$/, '')}`, line: lineAt(text, Number(pos[1])) };
-    if (/end of JSON input|Unterminated/i.test(msg)) return { error: 'not valid JSON: it ends too early (a truncated file?)', line: lineAt(text, text.length) };
-    return { error: `not valid JSON: ${msg}` };
+  } catch {
+    // JSON.parse's messages differ between Node versions and give no line: jsonc-parser finds
+    // the first error and its offset (strict: no comments, no trailing commas).
+    const { parse, printParseErrorCode } = await import('jsonc-parser/lib/esm/main.js'); // the ESM build, as http-file/environment.ts
+    const errors: import('jsonc-parser/lib/esm/main.js').ParseError[] = [];
+    parse(text, errors, { disallowComments: true, allowTrailingComma: false });
+    const e = errors[0];
+    if (!e) return { error: 'not valid JSON' };
+    const atEnd = e.offset >= text.trimEnd().length;
+    return { error: atEnd ? 'not valid JSON: it ends too early (a truncated file?)' : `not valid JSON: ${printParseErrorCode(e.error)}`, line: lineAt(text, Math.min(e.offset, text.trimEnd().length)) };
   }
 }
 
 async function parseYaml(text: string): Promise<{ doc: unknown } | { error: string; line?: number }> {
   const YAML = await import('yaml');
-  const d = YAML.parseDocument(text, { prettyErrors: false });
+  const d = YAML.parseDocument(text, { prettyErrors: true });
   if (d.errors.length) {
     const err = d.errors[0]!;
-    return { error: `not valid YAML: ${err.message.split('\n')[0]}`, line: err.linePos?.[0]?.line };
+    return { error: `not valid YAML: ${err.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '')}`, line: err.linePos?.[0]?.line };
   }
   return { doc: d.toJS({ maxAliasCount: 10000 }) };
 }
@@ -48,7 +52,7 @@ export async function detectImport(text: string, file: string): Promise<Detected
   const t = text.replace(/^\uFEFF/, '');
   if (!t.trim()) return { error: 'the file is empty' };
   const json = /\.json$/i.test(file) || /^\s*[{[]/.test(t);
-  const parsed = json ? parseJson(t) : await parseYaml(t);
+  const parsed = json ? await parseJson(t) : await parseYaml(t);
   if ('error' in parsed) return parsed;
   const doc = parsed.doc;
   if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) return { error: 'not a Postman collection or environment, OpenAPI or Swagger spec, or HAR file: the document is not an object' };

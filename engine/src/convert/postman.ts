@@ -54,6 +54,13 @@ function dynamicVars(text: string, where: string, warnings: ImportWarning[]): st
   });
 }
 
+/** A file part's Content-Type as Postman gives it: by the file's extension (mime-types), when the part names none. */
+async function fileTypes(fields: ImportedField[]): Promise<void> {
+  if (!fields.some((f) => f.file && !f.contentType)) return;
+  const { lookup } = await import('mime-types');
+  for (const f of fields) if (f.file && !f.contentType) f.contentType = lookup(f.file) || undefined;
+}
+
 function body(raw: Record<string, unknown> | undefined, where: string, warnings: ImportWarning[], headers: ImportedHeader[], comments: string[]): ImportedBody | undefined {
   if (!raw || !raw.mode) return undefined;
   if (raw.disabled) {
@@ -214,9 +221,13 @@ export async function importPostmanCollection(doc: Record<string, unknown>): Pro
   const collection = new Collection(doc);
   const ctx = new AuthContext(result.env, result.privateEnv, result.warnings);
   const requests: ImportedRequest[] = [];
+  const parts: ImportedField[] = [];
   (collection as unknown as { forEachItem: (f: (i: PmItem) => void) => void }).forEachItem((item: PmItem) => {
-    requests.push(request(item, ctx, result.warnings));
+    const r = request(item, ctx, result.warnings);
+    if (r.body?.kind === 'multipart') parts.push(...r.body.fields);
+    requests.push(r);
   });
+  await fileTypes(parts);
   const vars: [string, string][] = [];
   for (const v of collection.variables.all()) {
     if (!v.key) continue;

@@ -86,7 +86,7 @@ function impliedHeaders(r: ImportedRequest): [string, string][] {
     if (has('content-type')) r.headers = r.headers.filter((h) => h.disabled || h.name.toLowerCase() !== 'content-type');
     out.push(['Content-Type', `multipart/form-data; boundary=${IMPORT_BOUNDARY}`]);
   }
-  if (r.body?.kind === 'graphql' && !r.headers.some((h) => h.name.toLowerCase() === 'x-request-type')) out.push(['X-REQUEST-TYPE', 'GraphQL']);
+  if (r.body?.kind === 'graphql' && r.method.toUpperCase() !== 'POST' && !r.headers.some((h) => h.name.toLowerCase() === 'x-request-type')) out.push(['X-REQUEST-TYPE', 'GraphQL']);
   return out;
 }
 
@@ -97,7 +97,8 @@ export function requestToHttpLines(r: ImportedRequest, taken: Set<string>, warni
   const out = [`### ${title.replace(/\r?\n/g, ' ')}`, `# @name ${requestId(r.name, taken)}`];
   for (const c of r.comments) out.push(...commentLines(c));
   if (r.preScript?.trim()) out.push('< {%', ...r.preScript.replace(/\s+$/, '').split(/\r?\n/).map((l) => `    ${l}`.trimEnd()), '%}');
-  out.push(`${r.method.toUpperCase()} ${r.url}`);
+  // JetBrains' GRAPHQL request line: POST with the GraphQL JSON body and no marker header.
+  out.push(`${r.body?.kind === 'graphql' && r.method.toUpperCase() === 'POST' ? 'GRAPHQL' : r.method.toUpperCase()} ${r.url}`);
   for (const [n, v] of impliedHeaders(r)) out.push(`${n}: ${v}`);
   for (const h of r.headers) out.push(`${h.disabled ? '# ' : ''}${h.name}: ${h.value}`);
   if (r.body) {
