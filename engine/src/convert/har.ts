@@ -14,6 +14,8 @@ interface HarEntry {
     method?: string;
     url?: string;
     headers?: { name?: string; value?: string }[];
+    queryString?: { name?: string; value?: string }[];
+    cookies?: { name?: string; value?: string }[];
     postData?: { mimeType?: string; text?: string; params?: { name?: string; value?: string; fileName?: string; contentType?: string }[] };
   };
 }
@@ -40,7 +42,14 @@ export function importHar(doc: { log: { version?: string; entries?: HarEntry[] }
       result.warnings.push({ where, message: `the URL ${r.url} does not parse; written as it is` });
     }
     const headers: ImportedHeader[] = (r.headers ?? []).filter((h) => h.name && !h.name.startsWith(':') && !COMPUTED.has(h.name.toLowerCase())).map((h) => ({ name: h.name!, value: h.value ?? '' }));
-    const req: ImportedRequest = { name, folder: [], comments: [], method: r.method, url: r.url, headers };
+    // `queryString` and `cookies` repeat the URL's query and the Cookie header in browsers'
+    // HARs; hand-written ones (httpsnippet's) give them alone: what the URL or headers lack is added.
+    let url = r.url;
+    const inUrl = new URLSearchParams(url.split('?')[1]?.split('#')[0] ?? '');
+    const more = (r.queryString ?? []).filter((q) => q.name && !inUrl.getAll(q.name).includes(q.value ?? ''));
+    if (more.length) url += (url.includes('?') ? '&' : '?') + more.map((q) => `${encodeURIComponent(q.name!)}=${encodeURIComponent(q.value ?? '')}`).join('&');
+    if (r.cookies?.length && !headers.some((h) => h.name.toLowerCase() === 'cookie')) headers.push({ name: 'Cookie', value: r.cookies.map((c) => `${c.name}=${c.value ?? ''}`).join('; ') });
+    const req: ImportedRequest = { name, folder: [], comments: [], method: r.method, url, headers };
     const pd = r.postData;
     if (pd) {
       if (pd.mimeType && !headers.some((h) => h.name.toLowerCase() === 'content-type')) headers.push({ name: 'Content-Type', value: pd.mimeType });
