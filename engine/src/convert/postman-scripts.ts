@@ -9,6 +9,7 @@
  * | `pm.test(name, function () {` | `client.test(name, function () {` |
  * | `pm.expect(a).to.equal(b)`, `.to.eql(b)`, `.to.be.equal(b)` | `client.assert(a === b, ...)` (`eql`: by `JSON.stringify`) |
  * | `pm.response.to.have.status(n)` | `client.assert(response.status === n, ...)` |
+ * | `pm.response.to.be.ok`, `.to.be.success` | `client.assert(response.status >= 200 && response.status < 300, ...)` |
  * | `pm.response.json()`, `pm.response.code`, `responseCode.code` | `response.body`, `response.status` |
  * | `tests["name"] = expr;` | `client.test("name", function () { client.assert(expr, "name"); });` |
  *
@@ -65,6 +66,8 @@ function convertLine(line: string): string | undefined {
   }
   const status = /^(\s*)pm\.response\.to\.(?:have\.status|be\.status)\((\d{3})\);?\s*$/.exec(line);
   if (status) return `${status[1]}client.assert(response.status === ${status[2]}, ${jsString(`expected status ${status[2]}`)});`;
+  const ok = /^(\s*)pm\.response\.to\.be\.(ok|success)\b;?\s*$/.exec(line);
+  if (ok) return `${ok[1]}client.assert(response.status >= 200 && response.status < 300, "expected a 2xx status");`;
   const legacy = /^(\s*)tests\[(["'])(.*?)\2\]\s*=\s*(.*?);?\s*$/.exec(line);
   if (legacy) {
     const expr = convertExpr(legacy[4]!);
