@@ -169,6 +169,23 @@ function folderPath(item: PmItem): string[] {
   return out;
 }
 
+type SdkAuth = { type?: string; parameters?: () => { toObject: () => Record<string, unknown> } } | undefined;
+
+/**
+ * Postman's inherit rule: the request's auth, else (absent or `inherit`) the nearest folder's,
+ * then the collection's, whose type is not `inherit` (`noauth` ends the search). The SDK's
+ * `getAuth()` stops at a request whose type is `inherit`.
+ */
+function effectiveAuth(item: PmItem): SdkAuth {
+  const own = (item.request as unknown as { auth?: SdkAuth }).auth;
+  if (own?.type && own.type !== 'inherit') return own;
+  for (let p = (item as { parent?: () => unknown }).parent?.(); p; p = (p as { parent?: () => unknown }).parent?.()) {
+    const a = (p as { auth?: SdkAuth }).auth;
+    if (a?.type && a.type !== 'inherit') return a;
+  }
+  return undefined;
+}
+
 function request(item: PmItem, ctx: AuthContext, warnings: ImportWarning[]): ImportedRequest {
   const folder = folderPath(item);
   const where = `item "${[...folder, item.name].join(' / ')}"`;
@@ -186,7 +203,7 @@ function request(item: PmItem, ctx: AuthContext, warnings: ImportWarning[]): Imp
   const query = url.query?.all?.() ?? [];
   for (const q of query.filter((x: { disabled?: boolean }) => x.disabled)) comments.push(`disabled query parameter: ${q.key ?? ''}=${q.value ?? ''}`);
   url.query?.remove?.((q: { disabled?: boolean }) => q.disabled === true, {});
-  const auth = item.getAuth() as unknown as { type?: string; parameters?: () => { toObject: () => Record<string, unknown> } } | undefined;
+  const auth = effectiveAuth(item);
   const pmAuth: PostmanAuth | undefined = auth?.type ? { type: auth.type, params: auth.parameters?.().toObject() ?? {} } : undefined;
   const mapped = mapAuth(pmAuth, ctx, where);
   let href = url.toString();
