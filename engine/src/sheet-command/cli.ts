@@ -22,6 +22,7 @@ import { runSteps } from './runner.js';
 import fs from 'node:fs';
 import { checkHttpFile, convertCommand } from './convert-cli.js';
 import { importCommand } from './import-cli.js';
+import { exportPostmanCommand, isPostmanExport } from './export-postman-cli.js';
 import { importCurlCommand } from './import-curl-cli.js';
 import { clientCertSetting } from '../session/tls-settings.js';
 import { exportCommand } from './export-cli.js';
@@ -38,6 +39,7 @@ export const HELP = `Usage: sheet run FILE... [options]
        sheet import-curl 'curl ...' | -
        sheet import FILE_OR_DIR... [-o OUTDIR] [--to http|sheet] [--force]
        sheet export --to python|javascript|go|httpie|powershell|... FILE:LINE
+       sheet export --to postman FILE [-o OUT.json] [--env NAME]
        sheet engine --stdio
        sheet shell-path
        sheet elisp-path
@@ -154,7 +156,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
   // Commands with arguments of their own (a curl command line is not sheet's options).
   const rest = argv.slice(1);
   if (argv[0] === 'import-curl') return importCurlCommand(rest, { ...io, stdin: io.stdin ?? (async () => '') });
-  if (argv[0] === 'export') return exportCommand(rest, io);
+  if (argv[0] === 'export') return isPostmanExport(rest) ? exportPostmanCommand(rest, io) : exportCommand(rest, io);
   if (argv[0] === 'import') return importCommand(rest, io);
   if (argv[0] === 'engine') return engineCommand(rest, io);
   if (argv[0] === 'shell-path') return shellPathCommand(rest, io);
