@@ -7,6 +7,7 @@
  * (located by line), 3 a transport failure (connection refused, timeout, TLS, ...). When
  * several happen, the highest in the order 2, 3, 1 wins.
  */
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { VERSION } from '../version.js';
@@ -21,7 +22,6 @@ import { parseForFile } from '../http-file/index.js';
 import { runSteps } from './runner.js';
 import fs from 'node:fs';
 import { checkHttpFile, convertCommand } from './convert-cli.js';
-import { importCommand } from './import-cli.js';
 import { exportPostmanCommand, isPostmanExport } from './export-postman-cli.js';
 import { importCurlCommand } from './import-curl-cli.js';
 import { clientCertSetting } from '../session/tls-settings.js';
@@ -149,6 +149,21 @@ function usage(io: Io, msg: string): number {
 }
 
 /**
+ * `sheet import` from its own bundle, engine/dist/convert.cjs beside this one (`make build`):
+ * its libraries (postman-collection, swagger-parser, yaml, ...) double the size of sheet.cjs,
+ * and every `sheet` command would pay to load them. From the sources (tests), import-cli.ts.
+ */
+async function importViaBundle(args: string[], io: Io): Promise<number> {
+  const here = typeof __dirname === 'string' ? __dirname : undefined;
+  const bundle = here ? path.join(here, 'convert.cjs') : undefined;
+  type ImportModule = { importCommand: (a: string[], o: Io) => Promise<number> };
+  if (bundle && fs.existsSync(bundle)) return (createRequire(bundle)(bundle) as ImportModule).importCommand(args, io);
+  if (here) return usage(io, `cannot load ${bundle} (run make build)`);
+  const source = './import-cli.js';
+  return ((await import(source)) as ImportModule).importCommand(args, io);
+}
+
+/**
  * Run the command line `argv` (without node and the script).
  * @returns the exit status (see the file comment).
  */
@@ -157,7 +172,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
   const rest = argv.slice(1);
   if (argv[0] === 'import-curl') return importCurlCommand(rest, { ...io, stdin: io.stdin ?? (async () => '') });
   if (argv[0] === 'export') return isPostmanExport(rest) ? exportPostmanCommand(rest, io) : exportCommand(rest, io);
-  if (argv[0] === 'import') return importCommand(rest, io);
+  if (argv[0] === 'import') return importViaBundle(rest, io);
   if (argv[0] === 'engine') return engineCommand(rest, io);
   if (argv[0] === 'shell-path') return shellPathCommand(rest, io);
   if (argv[0] === 'elisp-path') return elispPathCommand(rest, io);
