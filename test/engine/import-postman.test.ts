@@ -115,6 +115,17 @@ describe('sheet import of Postman collections, against newman', () => {
     expect(text).toContain('# postman.setEnvironmentVariable("count", isNaN(count) ? 0 : count + 1);');
   });
 
+  it('--to sheet: sample-collection.json as a sheet sends what newman sends', async () => {
+    const c = copy('sample-collection.json');
+    const expected = await viaNewman(c, undefined, {});
+    const imp = await runSheet(['import', c, '--to', 'sheet', '-o', 'out-sheet'], { cwd: dir });
+    expect(imp.out).toContain('wrote out-sheet/Sample-Postman-Collection.sheet (3 requests)');
+    recorded = [];
+    const run = await runSheet(['run', 'out-sheet/Sample-Postman-Collection.sheet'], { cwd: dir });
+    expect(run.code, run.out + run.err).toBe(0);
+    expect(shape(recorded)).toEqual(shape(expected));
+  });
+
   it('esc-formdata (urlencoded body, variables in names and values, a backslash)', async () => {
     const c = copy('esc-formdata.postman_collection.json');
     // A variable's value is encoded by the engine's form rule (encodeurl, as httpyac and REST

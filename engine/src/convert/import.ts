@@ -81,7 +81,7 @@ export async function planImport(sources: ImportSource[], to: 'http' | 'sheet' =
       let name = f.path;
       if (to === 'sheet') {
         const c = httpToSheet(text);
-        for (const p of c.problems) warnings.push({ where: `${f.path.replace(/\.http$/, '.sheet')} line ${p.line}`, message: `${p.construct}: ${p.message}` });
+        for (const p of c.problems) warnings.push({ where: `${f.path.replace(/\.http$/, '.sheet')}, from line ${p.line} of the .http text`, message: `${p.construct}: ${p.message}` });
         text = c.text;
         name = f.path.replace(/\.http$/, '.sheet');
       }
