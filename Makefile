@@ -26,6 +26,7 @@ build-engine:
 	  --outfile=$(ENGINE) --log-level=warning --legal-comments=none
 	$(NODE_BIN)/esbuild engine/src/shell-verbs/entry.ts --bundle --platform=node --target=node20 --format=cjs $(WS_NATIVE) --outfile=engine/dist/rest-cli.cjs --log-level=warning --legal-comments=none
 	$(NODE_BIN)/esbuild engine/src/sheet-command/entry.ts --bundle --platform=node --target=node20 --format=cjs $(WS_NATIVE) --outfile=engine/dist/sheet.cjs --log-level=warning --legal-comments=none
+	$(NODE_BIN)/esbuild engine/src/sheet-command/import-cli.ts --bundle --platform=node --target=node20 --format=cjs $(WS_NATIVE) --outfile=engine/dist/convert.cjs --log-level=warning --legal-comments=none
 	$(NODE_BIN)/esbuild engine/src/sheet-command/shell-path-entry.ts --bundle --platform=node --target=node20 --format=cjs --outfile=engine/dist/shell-path.cjs --log-level=warning --legal-comments=none
 
 build-client-lib:

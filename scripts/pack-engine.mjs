@@ -27,7 +27,7 @@ const COPIES = [
     .filter((f) => f.endsWith('.el'))
     .map((f) => [`elisp/${f}`, `elisp/${f}`]),
 ];
-const BUNDLES = ['dist/engine.cjs', 'dist/rest-cli.cjs', 'dist/sheet.cjs', 'dist/shell-path.cjs'];
+const BUNDLES = ['dist/engine.cjs', 'dist/rest-cli.cjs', 'dist/sheet.cjs', 'dist/convert.cjs', 'dist/shell-path.cjs'];
 
 function newestSource(dir) {
   let newest = 0;

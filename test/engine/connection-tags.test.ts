@@ -12,7 +12,7 @@ import { IncrementalSheetParser } from '../../engine/src/sheet/incremental.js';
 import { connectionOf } from '../../engine/src/sheet/connection-tags.js';
 import { lintSheet } from '../../engine/src/lint/diagnostics.js';
 import { curlToSheet } from '../../engine/src/curl/from-curl.js';
-import { httpToSheet, sheetToHttp } from '../../engine/src/http-file/convert.js';
+import { httpToSheet, sheetToHttp } from '../../engine/src/convert/sheet-http.js';
 import { Session } from '../../engine/src/session/session.js';
 import { spawnEngine, tempDir } from './helpers.js';
 

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseForFile } from '../../engine/src/http-file/index.js';
 import { lintSheet } from '../../engine/src/lint/diagnostics.js';
-import { httpToSheet, sheetToHttp } from '../../engine/src/http-file/convert.js';
+import { httpToSheet, sheetToHttp } from '../../engine/src/convert/sheet-http.js';
 import { Session } from '../../engine/src/session/session.js';
 import { tempDir } from './helpers.js';
 

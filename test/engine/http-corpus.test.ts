@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { httpToSheet } from '../../engine/src/http-file/convert.js';
+import { httpToSheet } from '../../engine/src/convert/sheet-http.js';
 import { parseForFile } from '../../engine/src/http-file/index.js';
 import { lintSheet } from '../../engine/src/lint/diagnostics.js';
 import { CORPUS_DIR, corpusFiles, needsRunTime, readCorpusFile, type FileOutcome } from './http-corpus.js';

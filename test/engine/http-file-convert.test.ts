@@ -1,7 +1,7 @@
 // .sheet <-> .http conversion (engine/src/http-file/convert.ts): what converts, converts both
 // ways to the same requests; what cannot is named with its line, never dropped silently.
 import { describe, expect, it } from 'vitest';
-import { httpToSheet, sheetToHttp } from '../../engine/src/http-file/convert.js';
+import { httpToSheet, sheetToHttp } from '../../engine/src/convert/sheet-http.js';
 import { parseHttpFile } from '../../engine/src/http-file/parse.js';
 import { parseSheet } from '../../engine/src/sheet/parse.js';
 

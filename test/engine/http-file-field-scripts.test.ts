@@ -3,7 +3,7 @@
 // `< ./script.js` with request.variables.set, run by `sheet run` (the Session C-c C-c uses too)
 // against a raw capture server on 127.0.0.1; the requests that arrive show what the scripts set.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { httpToSheet } from '../../engine/src/http-file/convert.js';
+import { httpToSheet } from '../../engine/src/convert/sheet-http.js';
 import { capture, wire, type Capture } from './http-field.js';
 
 let cap: Capture;

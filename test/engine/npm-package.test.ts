@@ -89,7 +89,7 @@ describe('npm pack', () => {
     expect(packed.name).toBe('sheet-rest');
     expect(packed.version).toBe(VERSION);
     expect(packed.files.map((f) => f.path).sort()).toEqual(
-      ['LICENSE', 'README.md', 'bin/package.json', 'bin/sheet', 'dist/engine.cjs', 'dist/rest-cli.cjs', 'dist/sheet.cjs', 'dist/shell-path.cjs', ...elispFiles, 'package.json', 'shell/_rest', 'shell/rest', 'shell/rest-completion', 'shell/rest-verbs'].sort(),
+      ['LICENSE', 'README.md', 'bin/package.json', 'bin/sheet', 'dist/convert.cjs', 'dist/engine.cjs', 'dist/rest-cli.cjs', 'dist/sheet.cjs', 'dist/shell-path.cjs', ...elispFiles, 'package.json', 'shell/_rest', 'shell/rest', 'shell/rest-completion', 'shell/rest-verbs'].sort(),
     );
     expect(elispFiles).toContain('elisp/sheet-mode.el');
     expect(elispFiles).toContain('elisp/sheet-batch.el');

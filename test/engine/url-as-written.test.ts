@@ -13,7 +13,7 @@ import { send } from '../../engine/src/http/send.js';
 import { toCurl } from '../../engine/src/curl/to-curl.js';
 import { requestInfo } from '../../engine/src/session/answer.js';
 import { requestName } from '../../engine/src/sheet-command/report.js';
-import { httpToSheet } from '../../engine/src/http-file/convert.js';
+import { httpToSheet } from '../../engine/src/convert/sheet-http.js';
 import { targetAsWritten, unsendableTarget } from '../../engine/src/url/as-written.js';
 import { isEngineError } from '../../engine/src/errors.js';
 

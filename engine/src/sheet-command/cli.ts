@@ -7,6 +7,7 @@
  * (located by line), 3 a transport failure (connection refused, timeout, TLS, ...). When
  * several happen, the highest in the order 2, 3, 1 wins.
  */
+import { createRequire } from 'node:module';
 import { grpcStatusName } from '../grpc/status.js';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -22,6 +23,7 @@ import { parseForFile } from '../http-file/index.js';
 import { runSteps } from './runner.js';
 import fs from 'node:fs';
 import { checkHttpFile, convertCommand } from './convert-cli.js';
+import { exportPostmanCommand, isPostmanExport } from './export-postman-cli.js';
 import { importCurlCommand } from './import-curl-cli.js';
 import { clientCertSetting } from '../session/tls-settings.js';
 import { exportCommand } from './export-cli.js';
@@ -37,7 +39,9 @@ export const HELP = `Usage: sheet run FILE... [options]
        sheet report merge A.json B.json... --report FORMAT:PATH...
        sheet convert FILE [-o OUT] [--to sheet|http]
        sheet import-curl 'curl ...' | -
+       sheet import FILE_OR_DIR... [-o OUTDIR] [--to http|sheet] [--force]
        sheet export --to python|javascript|go|httpie|powershell|... FILE:LINE
+       sheet export --to postman FILE [-o OUT.json] [--env NAME]
        sheet engine --stdio
        sheet shell-path
        sheet elisp-path
@@ -123,6 +127,11 @@ sheet export --to TARGET FILE:LINE: the request at LINE as code (Python requests
 JavaScript fetch, Go, HTTPie, PowerShell, curl, ...; --list names the targets), as Emacs's
 C-c C-S-u. See docs/sheet-run.md ("sheet export").
 
+sheet import: Postman collections (v2.0, v2.1) and environments, OpenAPI 3 / Swagger 2
+specs (JSON, YAML) and HAR files as .http files (or sheets with --to sheet) with
+http-client.env.json and http-client.private.env.json; one warning per thing not carried.
+Exit 0 all carried, 1 written with warnings, 2 nothing written. See docs/import.md.
+
 sheet engine --stdio: the JSON-RPC server Emacs's sheet-mode starts (docs/protocol.md).
 
 sheet shell-path: the path of the shell verbs' file, for: source "$(sheet shell-path)"
@@ -144,6 +153,21 @@ function usage(io: Io, msg: string): number {
 }
 
 /**
+ * `sheet import` from its own bundle, engine/dist/convert.cjs beside this one (`make build`):
+ * its libraries (postman-collection, swagger-parser, yaml, ...) double the size of sheet.cjs,
+ * and every `sheet` command would pay to load them. From the sources (tests), import-cli.ts.
+ */
+async function importViaBundle(args: string[], io: Io): Promise<number> {
+  const here = typeof __dirname === 'string' ? __dirname : undefined;
+  const bundle = here ? path.join(here, 'convert.cjs') : undefined;
+  type ImportModule = { importCommand: (a: string[], o: Io) => Promise<number> };
+  if (bundle && fs.existsSync(bundle)) return (createRequire(bundle)(bundle) as ImportModule).importCommand(args, io);
+  if (here) return usage(io, `cannot load ${bundle} (run make build)`);
+  const source = './import-cli.js';
+  return ((await import(source)) as ImportModule).importCommand(args, io);
+}
+
+/**
  * Run the command line `argv` (without node and the script).
  * @returns the exit status (see the file comment).
  */
@@ -151,7 +175,8 @@ export async function main(argv: string[], io: Io): Promise<number> {
   // Commands with arguments of their own (a curl command line is not sheet's options).
   const rest = argv.slice(1);
   if (argv[0] === 'import-curl') return importCurlCommand(rest, { ...io, stdin: io.stdin ?? (async () => '') });
-  if (argv[0] === 'export') return exportCommand(rest, io);
+  if (argv[0] === 'export') return isPostmanExport(rest) ? exportPostmanCommand(rest, io) : exportCommand(rest, io);
+  if (argv[0] === 'import') return importViaBundle(rest, io);
   if (argv[0] === 'engine') return engineCommand(rest, io);
   if (argv[0] === 'shell-path') return shellPathCommand(rest, io);
   if (argv[0] === 'elisp-path') return elispPathCommand(rest, io);

@@ -1,11 +1,11 @@
 /**
  * `sheet convert FILE [-o OUT] [--to sheet|http]` (docs/http-files.md "Converting") and the
  * checks `sheet run` makes of a `.http` file before sending anything (`--env`, `# @prompt`).
- * The conversion rules live in http-file/convert.ts; this file is the command around them.
+ * The conversion rules live in convert/sheet-http.ts; this file is the command around them.
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { httpToSheet, sheetToHttp } from '../http-file/convert.js';
+import { httpToSheet, sheetToHttp } from '../convert/sheet-http.js';
 import { loadEnvironment, syntaxFor } from '../http-file/index.js';
 import { promptsOf } from '../resolve/resolve-http.js';
 import { isEngineError } from '../errors.js';

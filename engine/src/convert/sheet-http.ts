@@ -12,7 +12,7 @@ import { CONNECTION_TAGS, connectionTagName } from '../sheet/connection-tags.js'
 import { isMultipart } from '../sheet/body-parts.js';
 import type { RequestNode, Sheet } from '../sheet/ast.js';
 import { GRAPHQL_TAG, parseSheet, splitLines } from '../sheet/parse.js';
-import { parseHttpFile } from './parse.js';
+import { parseHttpFile } from '../http-file/parse.js';
 
 export interface ConvertProblem {
   /** 1-based line in the source text. */

@@ -1,0 +1,53 @@
+;;; sheet-import-test.el --- M-x sheet-import  -*- lexical-binding: t; -*-
+
+;;; Commentary:
+
+;; elisp/sheet-import.el with the real `sheet import': a Postman collection of
+;; newman's repository (test/fixtures/imports/postman) becomes a `.http' file
+;; that is visited; a bad source writes nothing and says why.
+
+;;; Code:
+
+(require 'test-helper)
+(require 'sheet-import)
+
+(defconst sheet-import-test--fixtures
+  (expand-file-name "../fixtures/imports/postman/"
+                    (file-name-directory (or load-file-name buffer-file-name))))
+
+(ert-deftest sheet-import-test-postman-collection-visited ()
+  "A collection is imported in the background and its .http file visited."
+  (let* ((dir (make-temp-file "sheet-import-" t))
+         (done nil))
+    (unwind-protect
+        (progn
+          (sheet-import (expand-file-name "sample-collection.json" sheet-import-test--fixtures)
+                        dir nil (lambda (files) (setq done files)))
+          (sheet-test-wait-until (lambda () done) 60 "sheet import")
+          (should (equal (mapcar #'file-name-nondirectory done) '("Sample-Postman-Collection.http")))
+          (let ((visited (get-file-buffer (expand-file-name "Sample-Postman-Collection.http" dir))))
+            (should visited)
+            (with-current-buffer visited
+              (should (string-match-p "^### A simple POST request with JSON body$" (buffer-string)))
+              (should (string-match-p "^Content-Type: application/json$" (buffer-string))))
+            (with-current-buffer sheet-import-buffer-name
+              (should (string-match-p "^read .*sample-collection.json (Postman collection v2.0.0)$" (buffer-string))))
+            (kill-buffer visited)))
+      (delete-directory dir t))))
+
+(ert-deftest sheet-import-test-bad-source-writes-nothing ()
+  "A file that is none of the formats: the engine's message, nothing written."
+  (let* ((dir (make-temp-file "sheet-import-" t))
+         (bad (expand-file-name "bad.json" dir))
+         (out (expand-file-name "out" dir)))
+    (unwind-protect
+        (progn
+          (with-temp-file bad (insert "{\"hello\": \"world\"}"))
+          (let ((mark (sheet-test-messages-mark)))
+            (sheet-import bad out)
+            (sheet-test-wait-message "sheet import: .*bad\\.json: not a Postman collection" mark))
+          (should (null (directory-files out nil "\\`[^.]"))))
+      (delete-directory dir t))))
+
+(provide 'sheet-import-test)
+;;; sheet-import-test.el ends here
