@@ -1,4 +1,4 @@
-// .sheet <-> .http conversion (engine/src/http-file/convert.ts): what converts, converts both
+// .sheet <-> .http conversion (engine/src/convert/sheet-http.ts): what converts, converts both
 // ways to the same requests; what cannot is named with its line, never dropped silently.
 import { describe, expect, it } from 'vitest';
 import { httpToSheet, sheetToHttp } from '../../engine/src/convert/sheet-http.js';

@@ -72,7 +72,7 @@ describe('WebSocket lines in sheets', () => {
 
 describe('WebSocket requests in conversions', () => {
   it('sheet convert keeps a WebSocket request one both ways, its messages as written', async () => {
-    const { httpToSheet, sheetToHttp } = await import('../../engine/src/http-file/convert.js');
+    const { httpToSheet, sheetToHttp } = await import('../../engine/src/convert/sheet-http.js');
     const http = lines('WS ws://h/chat', 'X-A: 1', '', 'one', '===', 'two');
     const sheet = httpToSheet(http).text;
     expect(parseSheet(sheet).requests[0]).toMatchObject({ method: 'GET', url: 'ws://h/chat', websocket: true });
