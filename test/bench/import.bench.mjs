@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // `sheet import` benchmarks (make bench; `node test/bench/run.mjs import`; issue 42). Prints one
-// Markdown section on stdout, progress on stderr. Measures the whole command (`node
-// engine/dist/sheet.cjs import FILE -o DIR --force`, process start included), median of 5 runs
+// Markdown section on stdout, progress on stderr. Measures the whole command as users type it
+// (`sheet import FILE -o DIR --force`: node engine/bin/sheet, which loads engine/dist/convert.cjs;
+// process start included), median of 5 runs
 // after a warm-up, on generated inputs:
 // - a 10 MB OpenAPI 3.0 JSON spec: operations over many paths, each with path and query
 //   parameters, a request body whose schema is a local $ref to a component with nested objects,
@@ -15,7 +16,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const sheet = path.join(root, 'engine/dist/sheet.cjs');
+const sheet = path.join(root, 'engine/bin/sheet');
 // IMPORT_BENCH_DIR: write the inputs there and keep them (to profile one run by hand).
 const keep = process.env.IMPORT_BENCH_DIR;
 const tmp = keep ? (fs.mkdirSync(keep, { recursive: true }), keep) : fs.mkdtempSync(path.join(os.tmpdir(), 'import-bench-'));

@@ -1,6 +1,7 @@
 /**
- * OpenAPI 3.0/3.1 and Swagger 2.0 (JSON or YAML; `$ref`s resolved by
- * `@apidevtools/swagger-parser`, loaded at first use) -> the imported model: one request per
+ * OpenAPI 3.0/3.1 and Swagger 2.0 (JSON or YAML; local `$ref`s resolved on read by
+ * `openapi-refs.ts`, a document with `$ref`s to other files by `@apidevtools/swagger-parser`,
+ * loaded only then) -> the imported model: one request per
  * operation, in the spec's order, in one `.http` file named after the spec, the first tag as
  * the folder (docs/import.md, "OpenAPI"):
  *
@@ -17,6 +18,7 @@
  *   http-client.private.env.json, `oauth2` as a `Security.Auth` entry; `openIdConnect`: warned.
  */
 import path from 'node:path';
+import { collectRefs, pointerTarget, resolvedView } from './openapi-refs.js';
 import { exampleOf, sampleOf } from './openapi-sample.js';
 import type { ImportedField, ImportedHeader, ImportedRequest, ImportResult, ImportWarning } from './model.js';
 import { emptyResult, setEnv } from './model.js';
@@ -131,12 +133,19 @@ function body(op: Obj, params: Obj[], r: ImportedRequest, consumes: string[]): v
 
 /** An OpenAPI 3.x or Swagger 2.0 document (its `$ref`s relative to `file`) -> one `.http` file `fileBase.http`. */
 export async function importOpenApi(doc: Record<string, unknown>, file: string, fileBase: string): Promise<ImportResult> {
-  const { default: SwaggerParser } = (await import('@apidevtools/swagger-parser')) as unknown as { default: { dereference: (p: string, api: unknown, o: unknown) => Promise<Obj> } };
+  const refs = collectRefs(doc);
   let api: Obj;
-  try {
-    api = await SwaggerParser.dereference(path.resolve(file), structuredClone(doc), { resolve: { external: true, http: false }, dereference: { circular: 'ignore' } });
-  } catch (e) {
-    throw new Error(String((e as Error).message).split('\n')[0]);
+  if (refs.external) {
+    // A $ref to a file beside the spec: swagger-parser reads and resolves them all (never over HTTP).
+    const { default: SwaggerParser } = (await import('@apidevtools/swagger-parser')) as unknown as { default: { dereference: (p: string, api: unknown, o: unknown) => Promise<Obj> } };
+    try {
+      api = await SwaggerParser.dereference(path.resolve(file), doc, { resolve: { external: true, http: false }, dereference: { circular: 'ignore' } });
+    } catch (e) {
+      throw new Error(String((e as Error).message).split('\n')[0]);
+    }
+  } else {
+    for (const [ref, where] of refs.local) if (pointerTarget(doc, ref) === undefined) throw new Error(`$ref "${ref}" at ${where} does not resolve: the document has no ${ref.slice(1) || '/'}`);
+    api = resolvedView(doc);
   }
   const version = text(api.openapi ?? api.swagger);
   const res = emptyResult(`${api.swagger ? 'Swagger' : 'OpenAPI'} ${version}`);

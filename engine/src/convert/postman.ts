@@ -1,10 +1,13 @@
-/// <reference path="../../../node_modules/postman-collection/types/index.d.ts" />
-// postman-collection ships its types without naming them in its package.json.
 /**
  * Postman collections (v2.0.0 and v2.1.0) and Postman environment and globals files -> the
- * imported model (`model.ts`), read through `postman-collection` (Postman's own SDK: the item
- * tree, URL and auth parsing, auth inheritance). The decisions, format by format, and what
- * the peers carry: docs/import.md, "Postman".
+ * imported model (`model.ts`). The collection's JSON is walked here, with the rules of
+ * Postman's own SDK (`postman-collection`) where they decide something: the item tree (an
+ * entry with an `item` array is a folder), auth parameters in the v2.0 (object) and v2.1
+ * (`[{key, value}]`) shapes, header strings, script `exec` strings or line arrays, methods
+ * upper-cased, and the URL through the SDK's own parsing and printing (`postman-url.ts`).
+ * `new Collection()` made an object, a `uuid` and lodash copies for every item, header and
+ * parameter: most of the import's time on big collections (docs/import.md, "Speed").
+ * The decisions, format by format, and what the peers carry: docs/import.md, "Postman".
  *
  * - folders: each request's folder path, written as its `###` title; one `.http` file per collection;
  * - collection variables: file variables (`@name = value`), `{{}}` kept; Postman environments
@@ -16,11 +19,68 @@
  * - auth: `postman-auth.ts`; scripts (collection, folder, request; in Postman's order):
  *   `postman-scripts.ts`.
  */
-import type { Collection as PmCollection, Item as PmItem } from 'postman-collection';
 import { AuthContext, mapAuth, type PostmanAuth } from './postman-auth.js';
 import { convertScript } from './postman-scripts.js';
 import type { EnvFile, ImportedBody, ImportedField, ImportedHeader, ImportedRequest, ImportResult, ImportWarning } from './model.js';
 import { emptyResult, setEnv } from './model.js';
+import type { postmanUrl as PostmanUrl } from './postman-url.js';
+
+/** An entry of a collection's `item` tree (a folder when `item` is an array), or the collection itself. */
+interface PmNode {
+  name?: string;
+  item?: PmNode[];
+  request?: PmRequest | string;
+  event?: PmEvent[];
+  auth?: PmAuthJson | null;
+  description?: unknown;
+  protocolProfileBehavior?: Record<string, unknown>;
+  info?: { name?: string } | null;
+  variable?: { key?: string; id?: string; value?: unknown; disabled?: boolean }[];
+}
+
+interface PmRequest {
+  url?: unknown;
+  method?: string;
+  header?: { key?: string; value?: unknown; disabled?: boolean }[] | string;
+  body?: Record<string, unknown> | null;
+  auth?: PmAuthJson | null;
+  description?: unknown;
+}
+
+interface PmEvent {
+  listen?: string;
+  disabled?: boolean;
+  script?: { exec?: string[] | string } | string[] | string;
+}
+
+/** `{type, [type]: parameters}`: v2.1 gives the parameters as `[{key, value}]`, v2.0 as an object. */
+type PmAuthJson = { type?: string } & Record<string, unknown>;
+
+/** A node's name as the SDK's `Property` reads it: from `info` when there is one, else the node's own. */
+const nameOf = (n: PmNode): string | undefined => ((n.info ?? n) as { name?: string }).name;
+
+/** The auth's parameters as an object, either shape (the SDK's `RequestAuth#parameters().toObject()`). */
+function authParams(auth: PmAuthJson): Record<string, unknown> {
+  const raw = auth[auth.type ?? ''];
+  if (Array.isArray(raw)) return Object.fromEntries((raw as { key?: string; value?: unknown }[]).filter((p) => p && p.key !== undefined).map((p) => [String(p.key), p.value]));
+  return raw && typeof raw === 'object' ? { ...(raw as Record<string, unknown>) } : {};
+}
+
+/** The headers of a request: a list, or a string of `Name: value` lines (the SDK's `Header.parse`). */
+function headerList(h: PmRequest['header']): { key?: string; value?: unknown; disabled?: boolean }[] {
+  if (Array.isArray(h)) return h.filter((x) => x && typeof x === 'object');
+  if (typeof h !== 'string') return [];
+  return h.split(/\r?\n/).filter((l) => l.trim()).map((l) => {
+    const i = l.indexOf(':');
+    return i < 0 ? { key: l.trim(), value: '' } : { key: l.slice(0, i).trim(), value: l.slice(i + 1).trim() };
+  });
+}
+
+/** A script's lines (`exec` as an array of lines or one string), as the SDK's `Script` reads them. */
+function scriptLines(script: PmEvent['script']): string[] {
+  const exec = typeof script === 'string' || Array.isArray(script) ? script : script?.exec;
+  return Array.isArray(exec) ? exec.map(String) : typeof exec === 'string' ? exec.split('\n') : [];
+}
 
 /** The shape of a Postman environment or globals export. */
 interface PmEnvironment {
@@ -125,32 +185,45 @@ function body(raw: Record<string, unknown> | undefined, where: string, warnings:
   return out;
 }
 
-/** Scripts of `listen` for an item: the collection's, then each folder's, then its own (Postman's order). */
-function scripts(item: PmItem, listen: 'prerequest' | 'test'): { lines: string[]; where: string }[] {
-  const chain: { events?: PmItem['events']; name?: string }[] = [];
-  for (let p: unknown = item; p; p = (p as { parent?: () => unknown }).parent?.()) chain.unshift(p as PmItem);
+/**
+ * Scripts of `listen` for the last node of `chain` (the collection, its folders, the item):
+ * the collection's, then each folder's, then its own (Postman's order).
+ */
+function scripts(chain: PmNode[], listen: 'prerequest' | 'test'): { lines: string[]; where: string }[] {
   const out: { lines: string[]; where: string }[] = [];
-  for (const level of chain) {
-    for (const e of level.events?.all?.() ?? []) {
-      if (e.listen !== listen || e.disabled) continue;
-      const exec = e.script?.exec;
-      const lines = Array.isArray(exec) ? exec : typeof exec === 'string' ? String(exec).split('\n') : [];
-      if (lines.some((l) => l.trim())) out.push({ lines, where: level === item ? 'its own' : `of ${(level as { parent?: () => unknown }).parent?.() ? `folder "${level.name}"` : `the collection "${level.name}"`}` });
+  chain.forEach((level, i) => {
+    for (const e of Array.isArray(level.event) ? level.event : []) {
+      if (!e || e.listen !== listen || e.disabled) continue;
+      const lines = scriptLines(e.script);
+      if (lines.some((l) => l.trim())) out.push({ lines, where: i === chain.length - 1 ? 'its own' : i === 0 ? `of the collection "${nameOf(level) ?? ''}"` : `of folder "${nameOf(level) ?? ''}"` });
     }
-  }
+  });
   return out;
+}
+
+/** `convertScript`, once per script text: a collection's or folder's scripts apply to every request below it. */
+const conversions = new Map<string, ReturnType<typeof convertScript>>();
+function converted(lines: string[]): ReturnType<typeof convertScript> {
+  const key = lines.join('\n');
+  let c = conversions.get(key);
+  if (!c) {
+    c = convertScript(lines);
+    if (conversions.size > 10_000) conversions.clear();
+    conversions.set(key, c);
+  }
+  return c;
 }
 
 /** Scripts of a collection or folder apply to many requests: one warning each (by level and text). */
 const warnedScripts = new WeakMap<ImportWarning[], Set<string>>();
 
-function convertScripts(item: PmItem, listen: 'prerequest' | 'test', where: string, warnings: ImportWarning[], comments: string[]): string | undefined {
+function convertScripts(chain: PmNode[], listen: 'prerequest' | 'test', where: string, warnings: ImportWarning[], comments: string[]): string | undefined {
   const warned = warnedScripts.get(warnings) ?? new Set<string>();
   warnedScripts.set(warnings, warned);
   const parts: string[] = [];
   const label = listen === 'test' ? 'test script' : 'pre-request script';
-  for (const s of scripts(item, listen)) {
-    const c = convertScript(s.lines);
+  for (const s of scripts(chain, listen)) {
+    const c = converted(s.lines);
     if (c.js !== undefined) parts.push(c.js);
     else {
       const key = `${label}|${s.where}|${s.lines.join('\n')}`;
@@ -162,68 +235,54 @@ function convertScripts(item: PmItem, listen: 'prerequest' | 'test', where: stri
   return parts.length ? parts.join('\n') : undefined;
 }
 
-/** The folder names above `item`, outermost first (the collection itself not included). */
-function folderPath(item: PmItem): string[] {
-  const out: string[] = [];
-  for (let p = (item as { parent?: () => unknown }).parent?.(); p && (p as { parent?: () => unknown }).parent?.(); p = (p as { parent: () => unknown }).parent()) out.unshift(String((p as { name?: string }).name ?? ''));
-  return out;
-}
-
-type SdkAuth = { type?: string; parameters?: () => { toObject: () => Record<string, unknown> } } | undefined;
-
 /**
  * Postman's inherit rule: the request's auth, else (absent or `inherit`) the nearest folder's,
- * then the collection's, whose type is not `inherit` (`noauth` ends the search). The SDK's
- * `getAuth()` stops at a request whose type is `inherit`.
+ * then the collection's, whose type is not `inherit` (`noauth` ends the search, as a type of
+ * its own). `chain` is the collection, its folders, the item.
  */
-function effectiveAuth(item: PmItem): SdkAuth {
-  const own = (item.request as unknown as { auth?: SdkAuth }).auth;
+function effectiveAuth(chain: PmNode[], own: PmAuthJson | null | undefined): PmAuthJson | undefined {
   if (own?.type && own.type !== 'inherit') return own;
-  for (let p = (item as { parent?: () => unknown }).parent?.(); p; p = (p as { parent?: () => unknown }).parent?.()) {
-    const a = (p as { auth?: SdkAuth }).auth;
+  for (let i = chain.length - 2; i >= 0; i--) {
+    const a = chain[i]!.auth;
     if (a?.type && a.type !== 'inherit') return a;
   }
   return undefined;
 }
 
-function request(item: PmItem, ctx: AuthContext, warnings: ImportWarning[]): ImportedRequest {
-  const folder = folderPath(item);
-  const where = `item "${[...folder, item.name].join(' / ')}"`;
-  const req = item.request;
+function request(chain: PmNode[], ctx: AuthContext, warnings: ImportWarning[], postmanUrl: typeof PostmanUrl): ImportedRequest {
+  const item = chain[chain.length - 1]!;
+  const folder = chain.slice(1, -1).map((f) => String(nameOf(f) ?? ''));
+  const name = nameOf(item) ?? 'request';
+  const where = `item "${[...folder, name].join(' / ')}"`;
+  const req: PmRequest = typeof item.request === 'string' ? { url: item.request } : item.request && typeof item.request === 'object' ? item.request : {};
   const comments: string[] = [];
-  const rawDesc = (req as unknown as { description?: unknown }).description ?? (item as unknown as { description?: unknown }).description;
+  const rawDesc = req.description ?? item.description;
   const desc = !rawDesc ? '' : typeof rawDesc === 'string' ? rawDesc : String((rawDesc as { content?: string }).content ?? '');
   if (desc.trim()) comments.push(...desc.trim().split(/\r?\n/));
-  const headers: ImportedHeader[] = req.headers.all().map((h: { key?: string; value?: unknown; disabled?: boolean }) => ({ name: h.key ?? '', value: dynamicVars(String(h.value ?? ''), where, warnings), disabled: h.disabled === true }));
-  const url = req.url;
-  // Path variables (`:id`) are sent with their values, as Postman sends them.
-  for (const v of url.variables?.all?.() ?? []) {
-    if (v.key && v.value !== undefined && v.value !== '') url.path = (url.path ?? []).map((seg) => (seg === `:${v.key}` ? String(v.value) : seg));
-  }
-  const query = url.query?.all?.() ?? [];
-  for (const q of query.filter((x: { disabled?: boolean }) => x.disabled)) comments.push(`disabled query parameter: ${q.key ?? ''}=${q.value ?? ''}`);
-  url.query?.remove?.((q: { disabled?: boolean }) => q.disabled === true, {});
-  const auth = effectiveAuth(item);
-  const pmAuth: PostmanAuth | undefined = auth?.type ? { type: auth.type, params: auth.parameters?.().toObject() ?? {} } : undefined;
+  const headers: ImportedHeader[] = headerList(req.header).map((h) => ({ name: h.key ?? '', value: dynamicVars(String(h.value ?? ''), where, warnings), disabled: h.disabled === true }));
+  const rawQuery = req.url && typeof req.url === 'object' ? (req.url as { query?: unknown }).query : undefined;
+  if (Array.isArray(rawQuery)) for (const q of rawQuery as { key?: string | null; value?: string | null; disabled?: boolean }[]) if (q && q.disabled === true) comments.push(`disabled query parameter: ${q.key ?? ''}=${q.value ?? ''}`);
+  const auth = effectiveAuth(chain, req.auth);
+  const pmAuth: PostmanAuth | undefined = auth?.type ? { type: auth.type, params: authParams(auth) } : undefined;
   const mapped = mapAuth(pmAuth, ctx, where);
-  let href = url.toString();
+  let href = postmanUrl(req.url);
   if (mapped.query.length) href += (href.includes('?') ? '&' : '?') + mapped.query.map(([k, v]) => `${k}=${v}`).join('&');
   if (!href) warnings.push({ where, message: 'the request has no URL' });
-  const behavior = (item as unknown as { protocolProfileBehavior?: Record<string, unknown> }).protocolProfileBehavior ?? {};
+  const behavior = item.protocolProfileBehavior ?? {};
   if (behavior.followRedirects === false) comments.unshift('@no-redirect');
   for (const k of Object.keys(behavior)) if (k !== 'followRedirects' && k !== 'disableBodyPruning') warnings.push({ where, message: `setting ${k} is not carried` });
-  const b = body(req.body ? (req.body.toJSON() as Record<string, unknown>) : undefined, where, warnings, headers, comments);
+  const b = body(req.body ?? undefined, where, warnings, headers, comments);
   const authHeaders = mapped.headers.filter((a) => !headers.some((h) => !h.disabled && h.name.toLowerCase() === a.name.toLowerCase()));
   return {
-    name: item.name ?? 'request',
+    name,
     folder,
     comments,
-    method: req.method || 'GET',
+    method: req.method ? String(req.method).toUpperCase() : 'GET',
     url: dynamicVars(href || 'http://localhost/', where, warnings),
     headers: [...authHeaders, ...headers],
     body: b && b.kind === 'raw' ? { kind: 'raw', text: dynamicVars(b.text, where, warnings) } : b,
-    preScript: convertScripts(item, 'prerequest', where, warnings, comments),
-    handler: convertScripts(item, 'test', where, warnings, comments),
+    preScript: convertScripts(chain, 'prerequest', where, warnings, comments),
+    handler: convertScripts(chain, 'test', where, warnings, comments),
   };
 }
 
@@ -232,22 +291,32 @@ function request(item: PmItem, ctx: AuthContext, warnings: ImportWarning[]): Imp
  * first) -> one `.http` file named after the collection, its secrets in the private env file.
  */
 export async function importPostmanCollection(doc: Record<string, unknown>): Promise<ImportResult> {
-  const { Collection } = (await import('postman-collection')) as { Collection: new (j: unknown) => PmCollection };
+  // postman-collection's URL rules load its Url module (and faker, for its dynamic variables): only here.
+  const { postmanUrl } = await import('./postman-url.js');
   const version = postmanSchemaVersion(doc as { info?: { schema?: unknown } });
   const result = emptyResult(`Postman collection ${version ?? '(no schema named; read as v2.1, as newman does)'}`);
-  const collection = new Collection(doc);
+  const collection = doc as PmNode;
   const ctx = new AuthContext(result.env, result.privateEnv, result.warnings);
   const requests: ImportedRequest[] = [];
   const parts: ImportedField[] = [];
-  (collection as unknown as { forEachItem: (f: (i: PmItem) => void) => void }).forEachItem((item: PmItem) => {
-    const r = request(item, ctx, result.warnings);
-    if (r.body?.kind === 'multipart') parts.push(...r.body.fields);
-    requests.push(r);
-  });
+  // Depth first, in the collection's order, as the SDK's `forEachItem`.
+  const walk = (chain: PmNode[]) => {
+    for (const node of chain[chain.length - 1]!.item ?? []) {
+      if (!node || typeof node !== 'object') continue;
+      if (Array.isArray(node.item)) walk([...chain, node]);
+      else {
+        const r = request([...chain, node], ctx, result.warnings, postmanUrl);
+        if (r.body?.kind === 'multipart') parts.push(...r.body.fields);
+        requests.push(r);
+      }
+    }
+  };
+  if (Array.isArray(collection.item)) walk([collection]);
   await fileTypes(parts);
   const vars: [string, string][] = [];
-  for (const v of collection.variables.all()) {
-    if (!v.key) continue;
+  for (const raw of Array.isArray(collection.variable) ? collection.variable : []) {
+    const v = raw && typeof raw === 'object' ? { ...raw, key: raw.key || raw.id } : undefined;
+    if (!v?.key) continue;
     if (v.disabled) {
       result.warnings.push({ where: `collection variable ${v.key}`, message: 'disabled in Postman; not written' });
       continue;
@@ -256,7 +325,7 @@ export async function importPostmanCollection(doc: Record<string, unknown>): Pro
     if (/\r|\n/.test(value)) result.warnings.push({ where: `collection variable ${v.key}`, message: 'its value has several lines; a .http file variable holds one, the lines are joined with blanks' });
     vars.push([v.key, value]);
   }
-  const name = collection.name || 'collection';
+  const name = nameOf(collection) || 'collection';
   result.files.push({ path: `${fileSlug(name, 'collection')}.http`, vars, header: [`Imported from the Postman collection "${name}" (${version ?? 'no schema'}) by sheet import.`], requests });
   return result;
 }

@@ -10,7 +10,7 @@ import { loadEnvironment, syntaxFor } from '../http-file/index.js';
 import { promptsOf } from '../resolve/resolve-http.js';
 import { isEngineError } from '../errors.js';
 import type { RequestNode } from '../sheet/ast.js';
-import { writeReport } from './report.js';
+import { writeReport } from './write-whole.js';
 import type { Io } from './io.js';
 
 /**

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { envToPostman, httpToPostman } from '../convert/to-postman.js';
 import { syntaxFor } from '../http-file/index.js';
-import { writeReport } from './report.js';
+import { writeReport } from './write-whole.js';
 import type { Io } from './io.js';
 
 /** Is `args` (after `export`) the Postman export? */

@@ -16,7 +16,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { planImport, type ImportMessage, type ImportSource } from '../convert/import.js';
-import { writeReport } from './report.js';
+import { writeReport } from './write-whole.js';
 import type { Io } from './io.js';
 
 const EXTENSIONS = /\.(json|ya?ml|har)$/i;

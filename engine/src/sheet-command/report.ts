@@ -5,8 +5,6 @@
  * diagnostics. Reports are written to a temporary file and renamed, never half-written.
  */
 import { targetAsWritten } from '../url/as-written.js';
-import fs from 'node:fs/promises';
-import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import junitModule, { type Builder } from 'junit-report-builder';
 import type { FileResult, RequestResult } from './runner.js';
@@ -136,17 +134,4 @@ export function json(files: FileResult[], summary: object): string {
   return JSON.stringify({ tool: 'sheet run', version: VERSION, summary, files }, null, 2) + '\n';
 }
 
-/**
- * Write `text` to `file` whole: a uniquely named temporary file beside it, then a rename. Mode
- * 0600: a report holds requests as sent (Authorization, Cookie) and the first bytes of bodies.
- */
-export async function writeReport(file: string, text: string): Promise<void> {
-  const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
-  try {
-    await fs.writeFile(tmp, text, { mode: 0o600, flag: 'wx' });
-    await fs.rename(tmp, file);
-  } catch (e) {
-    await fs.rm(tmp, { force: true });
-    throw e;
-  }
-}
+export { writeReport } from './write-whole.js';
