@@ -1,7 +1,7 @@
 /**
- * Postman auth (collection, folder or request level; Postman's inherit rule is
- * postman-collection's `Item.getAuth()`: the nearest level whose type is not `inherit`,
- * `noauth` stopping the search) -> what the `.http` model sends (docs/http-files.md,
+ * Postman auth (collection, folder or request level; Postman's inherit rule, applied by
+ * `effectiveAuth` in postman.ts: the nearest level whose type is not `inherit`, `noauth`
+ * stopping the search) -> what the `.http` model sends (docs/http-files.md,
  * "Constructs" and "Authentication"):
  *
  * | Postman `type` | `.http` |
