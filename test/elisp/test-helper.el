@@ -36,13 +36,17 @@ Return its value; fail the test (naming WHAT) on timeout instead of hanging."
 (defun sheet-test--start-fixture (script name timeout)
   "Start the Node fixture SCRIPT (under test/fixtures) as process NAME.
 Wait at most TIMEOUT seconds for its port file; return (PROCESS . URL),
-the URL being http://127.0.0.1:PORT.  Signal an error with the
-fixture's output when it does not start."
+the URL being http://127.0.0.1:PORT; the process buffer \" *NAME*\"
+starts empty.  Signal an error with the fixture's output when it does
+not start."
   (let* ((port-file (make-temp-file "sheet-test-port"))
          (deadline (+ (float-time) timeout))
          (output (get-buffer-create (format " *%s*" name)))
          proc)
     (delete-file port-file)
+    ;; A fresh log: a buffer of the same name may hold an earlier run's
+    ;; lines (and its "Process NAME killed"), which tests read as the log.
+    (with-current-buffer output (erase-buffer))
     (setq proc (make-process
                 :name name
                 :command (list "node" (expand-file-name
