@@ -19,12 +19,14 @@ export function findEmacs(env: NodeJS.ProcessEnv = process.env): string | undefi
 /**
  * The elisp/ folder holding sheet-batch.el: `$SHEET_ELISP_DIR`, else next to the engine
  * (a checkout: engine/dist/../../elisp or engine/bin/../../elisp; the npm package:
- * <package>/elisp, where `npm pack` copies sheet-batch.el).
+ * <package>/elisp, where `npm pack` copies sheet-batch.el). A checkout's own folder comes first:
+ * engine/elisp exists in a checkout only while `npm pack` copies it in and removes it again, and a
+ * run that loaded it then read half-copied or vanishing files (issue 43: test files side by side).
  */
 export function elispDir(env: NodeJS.ProcessEnv = process.env): string | undefined {
   // In the bundle, __dirname is engine/dist; the launcher engine/bin/sheet is argv[1].
   const bases = [typeof __dirname === 'string' ? __dirname : undefined, process.argv[1] && path.dirname(fs.realpathSync(process.argv[1]))];
-  const candidates = [env.SHEET_ELISP_DIR, ...bases.filter((b): b is string => !!b).map((b) => [path.resolve(b, '../elisp'), path.resolve(b, '../../elisp')]).flat()];
+  const candidates = [env.SHEET_ELISP_DIR, ...bases.filter((b): b is string => !!b).map((b) => [path.resolve(b, '../../elisp'), path.resolve(b, '../elisp')]).flat()];
   return candidates.find((d) => d && fs.existsSync(path.join(d, 'sheet-batch.el')));
 }
 
