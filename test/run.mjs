@@ -209,15 +209,14 @@ for (const { name, r, took } of results) {
   lines.push(`suite ${name}: passed ${r.passed}, failed ${r.failed} in ${clock(took)}${r.note ? ` (${r.note})` : ''}`);
 }
 fs.rmSync(tmp, { recursive: true, force: true });
-// The failed tests are named again just above the closing line, so that the last lines of a
-// long log (all a CI page may keep) say what failed.
+// The tests that passed only on a retry are named again near the end of the log.
 if (flakyNames.length) process.stdout.write('\nPassed only on a second try (flaky: fix them):\n' + flakyNames.map((n) => `  ${n}`).join('\n') + '\n');
-if (failedNames.length) process.stdout.write('\nFailed:\n' + failedNames.map((n) => `  ${n}`).join('\n') + '\n');
 // Where the time went (docs/testing.md): the 20 slowest test files over all suites.
 if (allTimes.length) {
   const slowest = allTimes.sort((a, b) => b.ms - a.ms).slice(0, 20);
   process.stdout.write('\nSlowest test files:\n' + slowest.map((t) => `  ${(t.ms / 1000).toFixed(1).padStart(6)}s  ${t.suite}  ${t.file}`).join('\n') + '\n');
 }
+if (failedNames.length) process.stdout.write('\nFailed:\n' + failedNames.map((n) => `  ${n}`).join('\n') + '\n');
 process.stdout.write('\n' + lines.map((l) => `  ${l}`).join('\n') + '\n');
 process.stdout.write(`  all suites: ${clock(Date.now() - runStarted)}\n`);
 process.stdout.write(`${passed} passed, ${failed} failed\n`);
