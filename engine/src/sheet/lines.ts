@@ -8,7 +8,7 @@
  * are split again, and the others are the very strings of the last split (so the parser's
  * comparison is by identity). Pure; memory: the last text and its lines.
  */
-import { splitLines } from './parse.js';
+import { splitLines } from './text.js';
 
 /** The last text split, its lines, and whether it is plain (no BOM, no CR: offsets are lines' offsets). */
 let memo: { text: string; lines: string[]; plain: boolean } | undefined;
