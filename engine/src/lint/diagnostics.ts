@@ -27,6 +27,7 @@ import { checkExpect, isExpectHook } from '../hooks/expect.js';
 import { HOOK_TYPES } from '../hooks/run.js';
 import type { ErrorCode } from '../errors.js';
 import { linesOf } from '../sheet/lines.js';
+import { splitStreamMessages } from '../sheet/stream-messages.js';
 import type { RequestNode, Sheet } from '../sheet/ast.js';
 import { codePointColumn, jsonErrorText, lineColumn, templateLines } from './positions.js';
 import { connectionLines, connectionProblems, type FileCheck } from './connection.js';
@@ -252,20 +253,30 @@ function hookProblems(lines: string[], h: RequestNode['hooks'][number], out: Lin
   out.push(at(lines, h.line, from, to, { code: 'bad-argument', severity: 'error', message: problem, hint: 'Fix the assertion (docs/sheet-format.md, "Assertions"); sheet run refuses the file until then.' }));
 }
 
-/** A JSON body (by its Content-Type) that does not parse: the first error, where it is. */
+/**
+ * A JSON body (by its Content-Type) that does not parse: the first error, where it is. A
+ * WebSocket or gRPC body is several messages between JetBrains' `===` lines
+ * (sheet/stream-messages.ts): each message is checked alone, the first error of each reported.
+ */
 function jsonBody(lines: string[], req: RequestNode, http: boolean, out: LintDiagnostic[]): void {
   const body = req.body;
   if (body?.kind !== 'text') return;
   const type = req.headers.find((h) => h.kind === 'header' && /^content-type$/i.test(h.name));
   if (!type || type.kind !== 'header' || !JSON_TYPE.test(type.value)) return;
   if (req.headers.some((h) => h.kind === 'header' && /^x-request-type$/i.test(h.name) && /graphql/i.test(h.value))) return;
+  const messages = req.websocket || req.grpc ? splitStreamMessages(body.text, body.line) : [{ kind: 'send' as const, text: body.text, line: body.line }];
+  for (const m of messages) if (m.kind === 'send') jsonText(lines, m.text, m.line, http, type.value, out);
+}
+
+/** {@link jsonBody} for one JSON text whose first line is the file's line `first` (1-based). */
+function jsonText(lines: string[], source: string, first: number, http: boolean, contentType: string, out: LintDiagnostic[]): void {
   // A reference stands for a value: blank it to a same-length `0`, so positions stay.
   const blank = (s: string) => '0' + ' '.repeat(Math.max(0, s.length - 1));
   const text = http
-    ? body.text.replace(HTTP_REF, blank)
-    : !MAY_REF.test(body.text)
-      ? body.text
-      : body.text
+    ? source.replace(HTTP_REF, blank)
+    : !MAY_REF.test(source)
+      ? source
+      : source
           .split('\n')
           .map((l) => {
             let o = l;
@@ -284,7 +295,7 @@ function jsonBody(lines: string[], req: RequestNode, http: boolean, out: LintDia
   const e = errors[0];
   if (!e) return;
   const { line, column } = lineColumn(text, e.offset);
-  const n = body.line + line - 1;
+  const n = first + line - 1;
   const from = [...(lines[n - 1] ?? '')].slice(0, column - 1).join('').length;
-  out.push(at(lines, n, from, from + Math.max(1, e.length), { code: 'bad-argument', severity: 'error', message: `the JSON body does not parse: ${jsonErrorText(e.error)}`, hint: `The Content-Type says JSON (${type.value.trim()}); fix the body, or change the Content-Type.` }));
+  out.push(at(lines, n, from, from + Math.max(1, e.length), { code: 'bad-argument', severity: 'error', message: `the JSON body does not parse: ${jsonErrorText(e.error)}`, hint: `The Content-Type says JSON (${contentType.trim()}); fix the body, or change the Content-Type.` }));
 }
