@@ -122,3 +122,21 @@ describe("JetBrains' GRAPHQL method (kulala.nvim tests/functional/fixtures/forma
     expect(text).toBe('###\nPOST https://h/graphql\nX-REQUEST-TYPE: GraphQL\n\nquery Q { a }\n\n');
   });
 });
+
+describe('token auth both ways (docs/sheet-format.md, "Token auth")', () => {
+  it("a sheet's # @auth ID becomes Authorization: Bearer {{$auth.token(\"ID\")}}, and back", () => {
+    const { text, problems } = sheetToHttp('# @auth svc\nGET https://h/me\n#\n# @auth svc\nGET https://h/own\nAuthorization: Basic eDp5\n');
+    expect(problems).toEqual([]);
+    expect(text).toBe('###\nGET https://h/me\nAuthorization: Bearer {{$auth.token("svc")}}\n\n###\nGET https://h/own\nAuthorization: Basic eDp5\n\n');
+    const back = httpToSheet(text);
+    expect(back.problems).toEqual([]);
+    expect(back.text).toBe('# @auth svc\nGET https://h/me\n#\nGET https://h/own\nAuthorization: Basic eDp5\n#\n');
+    const sheet = parseSheet(back.text);
+    expect(sheet.requests.map((r) => (r.directives ?? []).filter((d) => d.name === 'auth').map((d) => d.value))).toEqual([['svc'], []]);
+  });
+
+  it('another use of $auth.token (an ID token, a prefix other than Bearer) is named, not dropped', () => {
+    const { problems } = httpToSheet('GET https://h/me\nAuthorization: Token {{$auth.token("svc")}}\nX-Id: {{$auth.idToken("svc")}}\n');
+    expect(problems.map((p) => p.line)).toEqual([2, 3]);
+  });
+});

@@ -11,7 +11,7 @@ import { parseHttpyacAssert } from '../hooks/httpyac-assert.js';
 import { CONNECTION_TAGS, connectionTagName } from '../sheet/connection-tags.js';
 import { isMultipart } from '../sheet/body-parts.js';
 import type { RequestNode, Sheet } from '../sheet/ast.js';
-import { GRAPHQL_TAG, parseSheet, splitLines } from '../sheet/parse.js';
+import { AUTH_TAG, GRAPHQL_TAG, parseSheet, splitLines } from '../sheet/parse.js';
 import { parseHttpFile } from '../http-file/parse.js';
 
 export interface ConvertProblem {
@@ -54,8 +54,8 @@ export function sheetToHttp(text: string): ConvertResult {
   for (const r of sheet.requests) for (let l = r.line; l <= Math.max(r.line, r.body && 'endLine' in r.body ? r.body.endLine : r.body?.line ?? r.line, ...r.headers.map((h) => h.line), ...r.hooks.map((h) => h.endLine)); l++) inRequest.add(l);
   const declLines = new Map(sheet.vars.map((v) => [v.line, v]));
   const reqAt = new Map(sheet.requests.map((r) => [r.line, r]));
-  // `# @graphql` becomes the request's `X-REQUEST-TYPE: GraphQL` header (requestToHttp).
-  const graphqlTags = new Set(sheet.requests.flatMap((r) => (r.directives ?? []).filter((d) => d.name === GRAPHQL_TAG).map((d) => d.line)));
+  // `# @graphql` and `# @auth ID` become headers of the request (requestToHttp).
+  const graphqlTags = new Set(sheet.requests.flatMap((r) => (r.directives ?? []).filter((d) => d.name === GRAPHQL_TAG || d.name === AUTH_TAG).map((d) => d.line)));
   for (let i = 1; i <= lines.length; i++) {
     const v = declLines.get(i);
     if (v) {
@@ -96,6 +96,10 @@ function requestToHttp(r: RequestNode, refs: (t: string) => string, problems: Co
   }
   // A sheet's `# @graphql`: VS Code REST Client's and httpyac's GraphQL mark.
   if (r.directives?.some((d) => d.name === GRAPHQL_TAG)) out.push('X-REQUEST-TYPE: GraphQL');
+  // A sheet's `# @auth ID` is what `{{$auth.token("ID")}}` is in a .http file (docs/sheet-format.md,
+  // "Token auth"); as when sent, a request that writes its own Authorization keeps it.
+  const auth = r.directives?.find((d) => d.name === AUTH_TAG);
+  if (auth && !r.headers.some((h) => h.kind === 'header' && /^authorization$/i.test(h.name))) out.push(`Authorization: Bearer {{$auth.token("${auth.value}")}}`);
   for (const h of r.hooks) {
     problems.push({ line: h.line, construct: `-> ${h.name} ${h.args}`.trim(), message: 'hooks have no .http equivalent here; rewrite it as a response handler (> {% ... %})' });
     out.push(`# not converted (line ${h.line}): -> ${h.name} ${h.args}`.trimEnd());
@@ -126,6 +130,9 @@ function expectFor(args: string): string | undefined {
   if (f.field === 'duration' && !f.value && ['<', '<=', '>', '>='].includes(op) && /^\d+$/.test(f.expected ?? '')) return `-> expect-time ${op} ${f.expected}`;
   return undefined;
 }
+
+/** A `.http` header value that is a sheet's `# @auth ID`: `Bearer {{$auth.token("ID")}}` (one word ID). */
+const BEARER_TOKEN = /^Bearer[ \t]+\{\{\s*\$auth\.token\(\s*"([^"\s]+)"\s*\)\s*\}\}[ \t]*$/;
 
 /**
  * A `.http` file as a restclient sheet: `@name = value` -> `:name = value`, `{{name}}` ->
@@ -165,6 +172,9 @@ export function httpToSheet(text: string): ConvertResult {
     }
     // JetBrains' GRAPHQL method: a sheet marks a GraphQL query with `# @graphql`.
     if (r.graphql) out.push(`# @${GRAPHQL_TAG}`);
+    // `Authorization: Bearer {{$auth.token("ID")}}` is a sheet's `# @auth ID` (the header is dropped below).
+    const tokenHeader = r.headers.find((h) => h.kind === 'header' && /^authorization$/i.test(h.name) && BEARER_TOKEN.test(h.value));
+    if (tokenHeader?.kind === 'header') out.push(`# @${AUTH_TAG} ${BEARER_TOKEN.exec(tokenHeader.value)![1]}`);
     // A gRPC call's protos (the file's too), as a sheet reads them: tags, then the block's lines.
     if (r.grpc) {
       for (const d of r.grpc.importPaths) out.push(`# @grpc-import-path ${d.file}`);
@@ -174,7 +184,7 @@ export function httpToSheet(text: string): ConvertResult {
     }
     const http2 = r.httpVersion === 'HTTP/2' || !!r.directives?.some((d) => d.name === 'http2');
     out.push(`${r.websocket ? 'WEBSOCKET' : r.method} ${refs(r.url, r.line)}${http2 ? ' HTTP/2' : ''}`);
-    for (const h of r.headers) if (h.kind === 'header') out.push(`${h.name}: ${refs(h.value, h.line)}`);
+    for (const h of r.headers) if (h.kind === 'header' && h !== tokenHeader) out.push(`${h.name}: ${refs(h.value, h.line)}`);
     // httpyac's `??` assertions: as the sheet's `-> expect-*` where one says the same.
     for (const h of r.hooks) {
       const hook = expectFor(h.args);
