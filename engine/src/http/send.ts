@@ -223,7 +223,16 @@ export async function send(request: Request, opts: SendOptions = {}): Promise<Ex
         if (cookie) sent.headers.push(['Cookie', cookie]);
       }
       const stream = opts.bodyStream && sent.body !== undefined ? opts.bodyStream : undefined;
+      // The jar takes a response's cookies when its head arrives, as curl does: a streamed body
+      // ended by the timeout or a cancel (session/stream.ts) keeps the Set-Cookie that came.
+      let stored = false;
+      const storeCookies = async (headers: RawResponse['headers']): Promise<void> => {
+        if (stored || !opts.jar) return;
+        stored = true;
+        for (const [n, v] of headers) if (n.toLowerCase() === 'set-cookie') await opts.jar.setCookie(v, jarUrl, { ignoreError: true });
+      };
       const plan = async (head: ResponseHead): Promise<BodyPlan> => {
+        await storeCookies(head.headers);
         if (auth.willRetry(hop, head.status, head.headers)) return { kind: 'discard' };
         if (follow && isRedirect(head.status, head.headers)) return { kind: 'discard' };
         const known = { ...head, httpVersion: head.httpVersion ?? versionFor(dispatcher, url), ...(proxy ? { proxy: { origin: proxy.origin, source: proxy.source } } : {}) };
@@ -241,11 +250,7 @@ export async function send(request: Request, opts: SendOptions = {}): Promise<Ex
         }
         throw transportError(tlsAlertFor(dispatcher, url) ?? e, sent.url, { timedOut, cancelled: ctrl.signal.aborted && !timedOut, timeoutMs: opts.timeoutMs, connectTimeoutMs: effectiveConnectTimeout(opts.timeoutMs, opts.connectTimeoutMs), proxy, caSources: trust?.sources, clientCert: identity?.source, socketPath: opts.unixSocket });
       }
-      if (opts.jar) {
-        for (const [n, v] of raw.headers) {
-          if (n.toLowerCase() === 'set-cookie') await opts.jar.setCookie(v, jarUrl, { ignoreError: true });
-        }
-      }
+      await storeCookies(raw.headers);
       // A Digest challenge answered, or a probe sent again with its body (auth.ts).
       if (auth.again(hop, raw.status, raw.headers)) continue;
       const location = headerValue(raw.headers, 'location');
