@@ -25,7 +25,7 @@ import { AuthContext, mapAuth, type PostmanAuth } from './postman-auth.js';
 import { convertAssertion, convertBrunoScript, responseExpr } from './bruno-scripts.js';
 import type { ImportedBody, ImportedField, ImportedHeader, ImportedRequest, ImportResult, ImportWarning } from './model.js';
 import { emptyResult, setEnv } from './model.js';
-import { fileSlug } from './postman.js';
+import { fileSlug, fileTypes } from './postman.js';
 
 /** A file of the collection folder: its path relative to the folder, `/`-separated, and its text. */
 export interface BrunoFile {
@@ -362,6 +362,7 @@ export async function importBruno(files: BrunoFile[]): Promise<ImportResult> {
     for (const r of [...f.requests].sort((a, b) => seq(a) - seq(b) || a.file.localeCompare(b.file))) requests.push(request(levels, r.file, r.json, names, ctx));
   };
   walk(top, [{ root: top.root, file: 'collection.bru' }], []);
+  await fileTypes(requests.flatMap((r) => (r.body?.kind === 'multipart' ? r.body.fields : [])));
   const vars: [string, string][] = [];
   for (const v of pairs(top.root.request?.vars?.req ?? top.root.vars?.req)) {
     if (v.enabled === false) result.warnings.push({ where: `collection.bru: vars:pre-request ${v.name}`, message: 'disabled in Bruno; not written' });
