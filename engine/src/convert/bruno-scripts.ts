@@ -56,7 +56,9 @@ export function convertBrunoScript(text: string): ScriptConversion {
     translated.push(t);
   }
   const c = convertScript(translated);
-  return c.failed ? { failed: { line: c.failed.line, text: lines[c.failed.line - 1]!.trim() } } : c;
+  if (c.failed) return { failed: { line: c.failed.line, text: lines[c.failed.line - 1]!.trim() } };
+  // Only the assertions' messages still hold Postman names (the code is converted): Bruno's again.
+  return { js: c.js!.replace(/\bpm\.response\.code\b/g, 'res.status').replace(/\bpm\.response\.json\(\)/g, 'res.body') };
 }
 
 /** `res.status`, `res.body.a.b[0]`, `res.headers.name` -> the handler's expression, or undefined. */
