@@ -118,9 +118,9 @@ describe('Bruno auth, request types and script flow', () => {
     expect(r.privateEnv.$shared).toEqual({ oauth2_client_secret: 'csecret', aws_secret_key: 'SK' });
     expect(text).toContain('GET https://s3.example/b\nAuthorization: AWS AKID {{aws_secret_key}} region:eu-west-1 service:s3\n');
     expect(text).toMatch(/GET https:\/\/win\.example\/c\n\n?/);
-    expect(r.warnings.map((w) => `${w.where}: ${w.message}`)).toEqual([
-      'Socket.bru: a ws request: sheet import carries HTTP and GraphQL requests only; not written',
-      'Win.bru: ntlm auth is not supported by the engine; the request is written without it (add the header it computes by hand)',
+    expect(r.warnings.map((w) => `${w.file}:${w.line}: ${w.where}${w.message}`)).toEqual([
+      'Socket.bru:3: a ws request: sheet import carries HTTP and GraphQL requests only; not written',
+      'Win.bru:7: ntlm auth is not supported by the engine; the request is written without it (add the header it computes by hand)',
     ]);
   });
 

@@ -247,10 +247,10 @@ describe('sheet import of a Bruno collection folder', () => {
     const priv = JSON.parse(fs.readFileSync(path.join(dir, 'testbench/http-client.private.env.json'), 'utf8'));
     expect(priv.Local.github_client_secret).toBe('');
     expect(priv.$shared).toEqual({ digest_password: 'password' });
-    expect(r.err).toMatch(/warning: .*bruno: environments\/Local\.bru: github_client_secret: a secret: Bruno keeps its value out of the collection/);
-    expect(r.err).toMatch(/warning: .*bruno: ping\.bru: pre-request script line 1 is not converted \(bru\.runner\.stopExecution\(\);\)/);
-    expect(r.err).toMatch(/warning: .*bruno: collection\.bru: tests line 2 is not converted .* above each request it applies to\n/);
-    expect(r.err.match(/collection\.bru: tests line/g)).toHaveLength(1);
+    expect(r.err).toMatch(/warning: .*bruno\/environments\/Local\.bru:35: github_client_secret: a secret: Bruno keeps its value out of the collection/);
+    expect(r.err).toMatch(/warning: .*bruno\/ping\.bru:14: pre-request script line 1 is not converted \(bru\.runner\.stopExecution\(\);\)/);
+    expect(r.err).toMatch(/warning: .*bruno\/collection\.bru:47: tests line 2 is not converted .* above each request it applies to\n/);
+    expect(r.err.match(/collection\.bru:47: tests line/g)).toHaveLength(1);
   });
 
   it('sends what Bruno sends: headers of every level, inherited auth, every body kind, vars and post-response vars', async () => {
@@ -262,9 +262,9 @@ describe('sheet import of a Bruno collection folder', () => {
     expect(byBruno.length).toBe(6);
     const imp = await runSheet(['import', 'kinds', '-o', 'out'], { cwd: dir });
     expect(imp.code, imp.err).toBe(1);
-    // What is not carried, each named once with its file.
-    expect(imp.err).toContain('users/List users.bru: assertion res.responseTime: lt 2000 is not converted');
-    expect(imp.err).toContain('environments/local.bru: api_secret: a secret');
+    // What is not carried, each named once with its file and line.
+    expect(imp.err).toContain('kinds/users/List users.bru:34: assertion res.responseTime: lt 2000 is not converted');
+    expect(imp.err).toContain('kinds/environments/local.bru:6: api_secret: a secret');
     expect(imp.err.match(/^warning:/gm)).toHaveLength(2);
     fs.copyFileSync(path.join(dir, 'kinds/note.txt'), path.join(dir, 'out/note.txt'));
     const priv = path.join(dir, 'out/http-client.private.env.json');

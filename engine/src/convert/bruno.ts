@@ -15,12 +15,13 @@
  *   form-urlencoded, multipart-form (file parts as `< ./path`), graphql with its variables,
  *   file; `none`;
  * - auth with Bruno's `inherit` (the request's, else the nearest folder's whose mode is not
- *   `inherit`, else the collection's) through the Postman mapping (`postman-auth.ts`);
+ *   `inherit`, else the collection's): `bruno-auth.ts`, then the Postman mapping (`postman-auth.ts`);
  * - vars: the collection's `vars:pre-request` as file variables, a folder's and a request's as
  *   `request.variables.set` in the pre-request script; `vars:post-response` as
  *   `client.global.set`; environments as environments, `vars:secret` names in the private file;
  * - scripts, tests, asserts: `bruno-scripts.ts`.
  */
+import { authOf } from './bruno-auth.js';
 import { AuthContext, mapAuth, type PostmanAuth } from './postman-auth.js';
 import { convertAssertion, convertBrunoScript, responseExpr } from './bruno-scripts.js';
 import type { ImportedBody, ImportedField, ImportedHeader, ImportedRequest, ImportResult, ImportWarning } from './model.js';
@@ -76,6 +77,17 @@ function parsed<T>(parse: (t: string) => T, file: string, text: string): T {
   }
 }
 
+const escaped = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** The 1-based line of `text` matching `re`, after the first line matching `after` when given. */
+function lineIn(text: string | undefined, re: RegExp, after?: RegExp): number | undefined {
+  const lines = (text ?? '').split(/\r?\n/);
+  const from = after ? lines.findIndex((l) => after.test(l)) : 0;
+  if (from < 0) return undefined;
+  const i = lines.findIndex((l, j) => j >= from && re.test(l));
+  return i < 0 ? undefined : i + 1;
+}
+
 /** Bruno's folder order (`sortByNameThenSequence`): by name, then each folder with a `seq` moved to position seq. */
 function orderFolders(folders: Folder[]): Folder[] {
   const byName = [...folders].sort((a, b) => a.name.localeCompare(b.name));
@@ -98,49 +110,7 @@ function headers(chain: Json[], own: Pair[]): ImportedHeader[] {
   return [...merged.values()].filter((h) => !h.disabled || !merged.has(h.name.toLowerCase()));
 }
 
-/** Bruno's auth of one level as the Postman shape `mapAuth` reads; undefined for `inherit`. */
-function authOf(mode: string, auth: Json, where: string, warnings: ImportWarning[]): PostmanAuth | undefined | 'inherit' {
-  if (!mode || mode === 'inherit') return 'inherit';
-  if (mode === 'none') return undefined;
-  const a = (auth[mode] ?? {}) as Json;
-  switch (mode) {
-    case 'basic':
-    case 'digest':
-      return { type: mode, params: { username: a.username, password: a.password } };
-    case 'bearer':
-      return { type: 'bearer', params: { token: a.token } };
-    case 'apikey':
-      return { type: 'apikey', params: { key: a.key, value: a.value, in: a.placement === 'queryparams' ? 'query' : 'header' } };
-    case 'awsv4':
-      if (str(a.profileName)) warnings.push({ where, message: `AWS profile ${str(a.profileName)} is not read; give the access key and secret` });
-      return { type: 'awsv4', params: { accessKey: a.accessKeyId, secretKey: a.secretAccessKey, sessionToken: a.sessionToken, region: a.region, service: a.service } };
-    case 'oauth2': {
-      const grants: Record<string, string> = { password: 'password_credentials', client_credentials: 'client_credentials', authorization_code: a.pkce ? 'authorization_code_with_pkce' : 'authorization_code', implicit: 'implicit' };
-      if (a.tokenPlacement === 'url') warnings.push({ where, message: 'OAuth2 token placed in the URL: it is sent in the Authorization header instead' });
-      return {
-        type: 'oauth2',
-        params: {
-          grant_type: grants[str(a.grantType)] ?? str(a.grantType),
-          accessTokenUrl: a.accessTokenUrl,
-          authUrl: a.authorizationUrl,
-          redirect_uri: a.callbackUrl,
-          clientId: a.clientId,
-          clientSecret: a.clientSecret,
-          scope: a.scope,
-          username: a.username,
-          password: a.password,
-          client_authentication: a.credentialsPlacement === 'basic_auth_header' ? 'header' : 'body',
-          headerPrefix: a.tokenHeaderPrefix,
-        },
-      };
-    }
-    default:
-      // ntlm, oauth1, wsse, akamai-edgegrid: mapAuth's own warning names the type.
-      return { type: mode, params: {} };
-  }
-}
-
-function body(r: Json, headers: ImportedHeader[], comments: string[], where: string, warnings: ImportWarning[]): ImportedBody | undefined {
+function body(r: Json, headers: ImportedHeader[], comments: string[], where: string, warnings: ImportWarning[], source?: string): ImportedBody | undefined {
   const mode = str(r.http?.body) || 'none';
   const b = (r.body ?? {}) as Json;
   const setType = (t: string) => {
@@ -187,14 +157,14 @@ function body(r: Json, headers: ImportedHeader[], comments: string[], where: str
       const files = pairs(b.file);
       const chosen = files.find((f) => f.selected !== false) ?? files[0];
       if (!chosen?.filePath) {
-        warnings.push({ where, message: 'the file body names no file; the request is written without a body' });
+        warnings.push({ where, line: lineIn(source, /^body:file\b/), message: 'the file body names no file; the request is written without a body' });
         return undefined;
       }
       setType(chosen.contentType || 'application/octet-stream');
       return { kind: 'file', path: chosen.filePath };
     }
     default:
-      warnings.push({ where, message: `body mode ${mode} is not known; the request is written without a body` });
+      warnings.push({ where, line: lineIn(source, /^\s+body:/), message: `body mode ${mode} is not known; the request is written without a body` });
       return undefined;
   }
 }
@@ -206,7 +176,9 @@ function script(text: unknown, label: string, source: string, own: boolean, ctx:
   const c = convertBrunoScript(t);
   if (c.js !== undefined) return c.js;
   const key = `${source}|${label}`;
-  if (own || !ctx.warned.has(key)) ctx.warnings.push({ where: source, message: `${label} line ${c.failed!.line} is not converted (${c.failed!.text.slice(0, 60)}); the whole script is kept as comments${own ? '' : ' above each request it applies to'}` });
+  const block = { 'pre-request script': /^script:pre-request\s*\{/, 'post-response script': /^script:post-response\s*\{/, tests: /^tests\s*\{/ }[label];
+  const start = block && lineIn(ctx.texts.get(source), block);
+  if (own || !ctx.warned.has(key)) ctx.warnings.push({ where: source, line: start ? start + c.failed!.line : undefined, message: `${label} line ${c.failed!.line} is not converted (${c.failed!.text.slice(0, 60)}); the whole script is kept as comments${own ? '' : ' above each request it applies to'}` });
   ctx.warned.add(key);
   comments.push(`Bruno ${label} (${source}), not converted:`, ...t.split(/\r?\n/));
   return undefined;
@@ -216,6 +188,8 @@ interface Ctx {
   auth: AuthContext;
   warnings: ImportWarning[];
   warned: Set<string>;
+  /** The collection's files by path, to name the line of what is warned about. */
+  texts: Map<string, string>;
   /** bruno.json's `scripts.flow`: `sequential` runs post-response scripts and tests collection first; Bruno's default, `sandwich`, request first. */
   sequential: boolean;
 }
@@ -232,21 +206,25 @@ function request(levels: { root: Json; file: string }[], file: string, r: Json, 
     else if (p.enabled === false) comments.push(`disabled query parameter: ${p.name}=${str(p.value)}`);
   }
   // Auth: the request's, else up the folders to the collection (inherit), `none` stopping.
-  let auth: PostmanAuth | undefined | 'inherit' = authOf(str(r.http?.auth), (r.auth ?? {}) as Json, where, ctx.warnings);
+  const text = ctx.texts.get(file);
+  const authAt = ctx.warnings.length;
+  let auth: PostmanAuth | undefined | 'inherit' = authOf(str(r.http?.auth), (r.auth ?? {}) as Json, where, ctx.warnings, (re, after) => lineIn(text, re, after));
   for (let i = levels.length - 1; auth === 'inherit' && i >= 0; i--) {
     const root = levels[i]!.root;
-    auth = authOf(str(root.request?.auth?.mode ?? root.auth?.mode), (root.request?.auth ?? root.auth ?? {}) as Json, levels[i]!.file, ctx.warnings);
+    auth = authOf(str(root.request?.auth?.mode ?? root.auth?.mode), (root.request?.auth ?? root.auth ?? {}) as Json, levels[i]!.file, ctx.warnings, (re, after) => lineIn(ctx.texts.get(levels[i]!.file), re, after));
   }
   const mapped = mapAuth(auth === 'inherit' ? undefined : auth, ctx.auth, where);
+  // mapAuth's warnings (an auth the engine lacks) name the request's `auth:` line.
+  for (const w of ctx.warnings.slice(authAt)) if (w.where === where && w.line === undefined) w.line = lineIn(text, /^\s+auth:/);
   if (mapped.query.length) url += (url.includes('?') ? '&' : '?') + mapped.query.map(([k, v]) => `${k}=${v}`).join('&');
   const settings = (r.settings ?? {}) as Json;
   if (settings.followRedirects === false || settings.followRedirects === 'false') comments.unshift('@no-redirect');
   for (const [k, v] of Object.entries(settings)) {
     // Bruno's defaults (encodeUrl on, no timeout of its own) need nothing.
     if (k === 'followRedirects' || (k === 'encodeUrl' && v !== false && v !== 'false') || (k === 'timeout' && !Number(v))) continue;
-    ctx.warnings.push({ where, message: `setting ${k}: ${str(v)} is not carried` });
+    ctx.warnings.push({ where, line: lineIn(text, new RegExp(`^\\s+${escaped(k)}:`), /^settings\s*\{/), message: `setting ${k}: ${str(v)} is not carried` });
   }
-  const b = body(r, hs, comments, where, ctx.warnings);
+  const b = body(r, hs, comments, where, ctx.warnings, text);
   const authHeaders = mapped.headers.filter((a) => !hs.some((h) => !h.disabled && h.name.toLowerCase() === a.name.toLowerCase()));
   // Pre-request: the folders' and the request's vars (scoped to it, as in Bruno), then the scripts, collection first.
   const pre: string[] = [];
@@ -266,7 +244,7 @@ function request(levels: { root: Json; file: string }[], file: string, r: Json, 
     else if (e) post.push(`client.global.set(${JSON.stringify(v.name)}, ${e});`);
     else {
       comments.push(`Bruno post-response variable, not converted: ${v.name}: ${str(v.value)}`);
-      ctx.warnings.push({ where, message: `post-response variable ${v.name}: ${str(v.value)} is not converted (only res.status, res.body..., res.headers.NAME); kept as a comment` });
+      ctx.warnings.push({ where, line: lineIn(text, new RegExp(`^\\s+${escaped(v.name)}:`), /^vars:post-response\s*\{/), message: `post-response variable ${v.name}: ${str(v.value)} is not converted (only res.status, res.body..., res.headers.NAME); kept as a comment` });
     }
   }
   const flow = ctx.sequential ? all : [...all].reverse();
@@ -277,7 +255,7 @@ function request(levels: { root: Json; file: string }[], file: string, r: Json, 
     if (js) post.push(js);
     else {
       comments.push(`${a.enabled === false ? 'disabled ' : ''}Bruno assertion, not converted: ${line}`);
-      if (a.enabled !== false) ctx.warnings.push({ where, message: `assertion ${line} is not converted (its left side or operator has no .http form); kept as a comment` });
+      if (a.enabled !== false) ctx.warnings.push({ where, line: lineIn(text, new RegExp(`^\\s+${escaped(a.name)}:\\s*${escaped(str(a.value))}\\s*$`), /^assert\s*\{/), message: `assertion ${line} is not converted (its left side or operator has no .http form); kept as a comment` });
     }
   }
   post.push(...scriptsOf((j) => j.request?.tests ?? j.tests, 'tests', flow));
@@ -331,12 +309,12 @@ export async function importBruno(files: BrunoFile[]): Promise<ImportResult> {
       const envName = f.path.slice('environments/'.length).replace(/\.bru$/, '');
       for (const v of parsed(lang.bruToEnvJsonV2, f.path, f.text).variables ?? []) {
         if (v.enabled === false) {
-          result.warnings.push({ where: `${f.path}: ${v.name}`, message: 'disabled in Bruno; not written' });
+          result.warnings.push({ where: `${f.path}: ${v.name}`, line: lineIn(f.text, new RegExp(`^\\s+~${escaped(v.name)}:`)), message: 'disabled in Bruno; not written' });
           continue;
         }
         if (v.secret) {
           setEnv(result.privateEnv, envName, v.name, str(v.value));
-          if (!str(v.value)) result.warnings.push({ where: `${f.path}: ${v.name}`, message: 'a secret: Bruno keeps its value out of the collection; fill it in http-client.private.env.json' });
+          if (!str(v.value)) result.warnings.push({ where: `${f.path}: ${v.name}`, line: lineIn(f.text, new RegExp(`^\\s+${escaped(v.name)}\\s*,?\\s*$`), /^vars:secret\b/), message: 'a secret: Bruno keeps its value out of the collection; fill it in http-client.private.env.json' });
         } else setEnv(result.env, envName, v.name, brunoVars(str(v.value)));
       }
       continue;
@@ -349,12 +327,12 @@ export async function importBruno(files: BrunoFile[]): Promise<ImportResult> {
     const json: Json = parsed(lang.bruToJsonV2, f.path, f.text);
     const type = str(json.meta?.type) || 'http';
     if (type !== 'http' && type !== 'graphql') {
-      result.warnings.push({ where: f.path, message: `a ${type} request: sheet import carries HTTP and GraphQL requests only; not written` });
+      result.warnings.push({ where: f.path, line: lineIn(f.text, /^\s+type:/, /^meta\s*\{/), message: `a ${type} request: sheet import carries HTTP and GraphQL requests only; not written` });
       continue;
     }
     folderOf(dir).requests.push({ file: f.path, json });
   }
-  const ctx: Ctx = { auth: new AuthContext(result.env, result.privateEnv, result.warnings, 'bruno-oauth2'), warnings: result.warnings, warned: new Set(), sequential: config.scripts?.flow === 'sequential' };
+  const ctx: Ctx = { texts: byPath, auth: new AuthContext(result.env, result.privateEnv, result.warnings, 'bruno-oauth2'), warnings: result.warnings, warned: new Set(), sequential: config.scripts?.flow === 'sequential' };
   const requests: ImportedRequest[] = [];
   const walk = (f: Folder, levels: { root: Json; file: string }[], names: string[]) => {
     for (const sub of orderFolders(f.folders)) walk(sub, [...levels, { root: sub.root, file: sub.rootFile }], [...names, sub.name]);
@@ -365,15 +343,20 @@ export async function importBruno(files: BrunoFile[]): Promise<ImportResult> {
   await fileTypes(requests.flatMap((r) => (r.body?.kind === 'multipart' ? r.body.fields : [])));
   const vars: [string, string][] = [];
   for (const v of pairs(top.root.request?.vars?.req ?? top.root.vars?.req)) {
-    if (v.enabled === false) result.warnings.push({ where: `collection.bru: vars:pre-request ${v.name}`, message: 'disabled in Bruno; not written' });
+    if (v.enabled === false) result.warnings.push({ where: `collection.bru: vars:pre-request ${v.name}`, line: lineIn(rootText, new RegExp(`^\\s+~${escaped(v.name)}:`), /^vars:pre-request\s*\{/), message: 'disabled in Bruno; not written' });
     else vars.push([v.name, brunoVars(str(v.value))]);
   }
-  for (const v of pairs(top.root.request?.vars?.res ?? top.root.vars?.res)) result.warnings.push({ where: `collection.bru: vars:post-response ${v.name}`, message: 'collection post-response variables are not carried' });
+  for (const v of pairs(top.root.request?.vars?.res ?? top.root.vars?.res)) result.warnings.push({ where: `collection.bru: vars:post-response ${v.name}`, line: lineIn(rootText, new RegExp(`^\\s+${escaped(v.name)}:`), /^vars:post-response\s*\{/), message: 'collection post-response variables are not carried' });
   for (const [k, v] of Object.entries(config)) {
     if (['version', 'name', 'type', 'ignore', 'scripts', 'presets', 'size', 'filesCount'].includes(k)) continue;
     if (k === 'proxy' && (v as Json)?.enabled !== true && (v as Json)?.enabled !== 'true') continue;
     if (k === 'clientCertificates' && !pairs((v as Json)?.certs).length) continue;
-    result.warnings.push({ where: `bruno.json: ${k}`, message: 'this collection setting is not carried' });
+    result.warnings.push({ where: `bruno.json: ${k}`, line: lineIn(byPath.get('bruno.json'), new RegExp(`^\\s*"${escaped(k)}"\\s*:`)), message: 'this collection setting is not carried' });
+  }
+  // Each warning names its file inside the collection (the command prefixes the folder), and the line.
+  for (const w of result.warnings) {
+    const file = [...byPath.keys()].find((p) => w.where === p || w.where.startsWith(`${p}: `));
+    if (file) Object.assign(w, { file, where: w.where.slice(file.length).replace(/^: /, '') });
   }
   const name = top.name;
   result.files.push({ path: `${fileSlug(name, 'collection')}.http`, vars, header: [`Imported from the Bruno collection "${name}" by sheet import.`], requests });

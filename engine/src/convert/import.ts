@@ -103,7 +103,7 @@ export async function planImport(sources: ImportSource[], to: 'http' | 'sheet' =
       plan.outputs.set(name, text);
       plan.counts.set(name, f.requests.length);
     }
-    for (const w of warnings) plan.warnings.push({ file, where: w.where, message: w.message });
+    for (const w of warnings) plan.warnings.push({ file: w.file ? `${file.replace(/[\\/]+$/, '')}/${w.file}` : file, line: w.line, where: w.where || undefined, message: w.message });
   }
   if (Object.keys(env).length) plan.outputs.set('http-client.env.json', `${JSON.stringify(env, null, 2)}\n`);
   if (Object.keys(privateEnv).length) plan.outputs.set('http-client.private.env.json', `${JSON.stringify(privateEnv, null, 2)}\n`);
