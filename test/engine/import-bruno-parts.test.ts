@@ -134,4 +134,21 @@ describe('Bruno auth, request types and script flow', () => {
     expect(order((await imported(files())).text)).toEqual(['request', 'collection']);
     expect(order((await imported(files('sequential'))).text)).toEqual(['collection', 'request']);
   });
+
+  it("folder and collection post-response vars apply to each request below; the collection's docs head the file, a folder's are warned", async () => {
+    const { r, text } = await imported({
+      'bruno.json': '{"version": "1", "name": "Docs"}',
+      'collection.bru': 'vars:post-response {\n  status: res.status\n}\ndocs {\n  The team API.\n}\n',
+      'f/folder.bru': 'meta {\n  name: f\n}\nvars:post-response {\n  id: res.body.id\n  took: res.responseTime\n}\ndocs {\n  Folder notes.\n}\n',
+      'f/A.bru': 'meta {\n  name: A\n  seq: 1\n}\nget {\n  url: https://x.example/a\n}\n',
+      'f/B.bru': 'meta {\n  name: B\n  seq: 2\n}\nget {\n  url: https://x.example/b\n}\n',
+    });
+    expect(text.startsWith('# Imported from the Bruno collection "Docs" by sheet import.\n#\n# The team API.\n')).toBe(true);
+    expect(text.match(/client\.global\.set\("status", response\.status\);\n\s+client\.global\.set\("id", response\.body\.id\);/g)).toHaveLength(2);
+    expect(text.match(/# Bruno post-response variable \(f\/folder\.bru\), not converted: took: res\.responseTime/g)).toHaveLength(2);
+    expect(r.warnings.map((w) => `${w.file}:${w.line}: ${w.message}`)).toEqual([
+      'f/folder.bru:6: post-response variable took: res.responseTime is not converted (only res.status, res.body..., res.headers.NAME); kept as a comment',
+      "f/folder.bru:8: the folder's docs are not carried (a .http file has no folder to hold them)",
+    ]);
+  });
 });

@@ -313,6 +313,17 @@ describe('sheet import of a Bruno collection folder', () => {
 });
 
 describe('sheet import of a Bruno folder: bad input writes nothing and exits 2', () => {
+  it("a folder bruno.json's ignore lists is not read, as in Bruno", async () => {
+    const src = path.join(dir, 'with-ignore');
+    fs.cpSync(path.join(dir, 'kinds'), src, { recursive: true });
+    fs.writeFileSync(path.join(src, 'bruno.json'), JSON.stringify({ version: '1', name: 'Kinds', type: 'collection', ignore: ['node_modules', '.git', 'drafts'] }));
+    fs.mkdirSync(path.join(src, 'drafts'));
+    fs.writeFileSync(path.join(src, 'drafts/Half.bru'), 'meta {\n  name: Half\n');
+    const r = await runSheet(['import', 'with-ignore', '-o', 'ignore-out'], { cwd: dir });
+    expect(r.code, r.err).toBe(1);
+    expect(r.out).toContain('wrote ignore-out/Kinds.http (6 requests)\n');
+  });
+
   const cases: [string, string, string, RegExp][] = [
     ['request', 'users/Broken.bru', 'meta {\n  name: Broken\n\nget {\n  url: http://127.0.0.1/x\n}\n', /users\/Broken\.bru:4: not a valid \.bru file \(column 5\): Expected ":"/],
     ['environment', 'environments/bad.bru', 'vars {\n  a: 1\n', /environments\/bad\.bru:3: not a valid \.bru file/],

@@ -238,13 +238,18 @@ function request(levels: { root: Json; file: string }[], file: string, r: Json, 
   pre.push(...scriptsOf((j) => j.request?.script?.req ?? j.script?.req, 'pre-request script', all));
   // After the response, as Bruno runs them: post-response vars, scripts, assertions, tests.
   const post: string[] = [];
-  for (const v of pairs(r.vars?.res)) {
-    const e = responseExpr(str(v.value));
-    if (v.enabled === false) comments.push(`disabled post-response variable: ${v.name}: ${str(v.value)}`);
-    else if (e) post.push(`client.global.set(${JSON.stringify(v.name)}, ${e});`);
-    else {
-      comments.push(`Bruno post-response variable, not converted: ${v.name}: ${str(v.value)}`);
-      ctx.warnings.push({ where, line: lineIn(text, new RegExp(`^\\s+${escaped(v.name)}:`), /^vars:post-response\s*\{/), message: `post-response variable ${v.name}: ${str(v.value)} is not converted (only res.status, res.body..., res.headers.NAME); kept as a comment` });
+  // The collection's, the folders' and the request's post-response vars, each applying to the request.
+  for (const l of all) {
+    for (const v of pairs(l.root.request?.vars?.res ?? l.root.vars?.res)) {
+      const e = responseExpr(str(v.value));
+      if (v.enabled === false) comments.push(`disabled post-response variable: ${v.name}: ${str(v.value)}`);
+      else if (e) post.push(`client.global.set(${JSON.stringify(v.name)}, ${e});`);
+      else {
+        comments.push(`Bruno post-response variable (${l.file}), not converted: ${v.name}: ${str(v.value)}`);
+        const key = `${l.file}|vars:post-response|${v.name}`;
+        if (l.root === r || !ctx.warned.has(key)) ctx.warnings.push({ where: l.file, line: lineIn(ctx.texts.get(l.file), new RegExp(`^\\s+${escaped(v.name)}:`), /^vars:post-response\s*\{/), message: `post-response variable ${v.name}: ${str(v.value)} is not converted (only res.status, res.body..., res.headers.NAME); kept as a comment` });
+        ctx.warned.add(key);
+      }
     }
   }
   const flow = ctx.sequential ? all : [...all].reverse();
@@ -346,7 +351,9 @@ export async function importBruno(files: BrunoFile[]): Promise<ImportResult> {
     if (v.enabled === false) result.warnings.push({ where: `collection.bru: vars:pre-request ${v.name}`, line: lineIn(rootText, new RegExp(`^\\s+~${escaped(v.name)}:`), /^vars:pre-request\s*\{/), message: 'disabled in Bruno; not written' });
     else vars.push([v.name, brunoVars(str(v.value))]);
   }
-  for (const v of pairs(top.root.request?.vars?.res ?? top.root.vars?.res)) result.warnings.push({ where: `collection.bru: vars:post-response ${v.name}`, line: lineIn(rootText, new RegExp(`^\\s+${escaped(v.name)}:`), /^vars:post-response\s*\{/), message: 'collection post-response variables are not carried' });
+  for (const f of folders.values()) {
+    if (f !== top && str(f.root.docs).trim()) result.warnings.push({ where: f.rootFile, line: lineIn(byPath.get(f.rootFile), /^docs\s*\{/), message: "the folder's docs are not carried (a .http file has no folder to hold them)" });
+  }
   for (const [k, v] of Object.entries(config)) {
     if (['version', 'name', 'type', 'ignore', 'scripts', 'presets', 'size', 'filesCount'].includes(k)) continue;
     if (k === 'proxy' && (v as Json)?.enabled !== true && (v as Json)?.enabled !== 'true') continue;
@@ -359,6 +366,6 @@ export async function importBruno(files: BrunoFile[]): Promise<ImportResult> {
     if (file) Object.assign(w, { file, where: w.where.slice(file.length).replace(/^: /, '') });
   }
   const name = top.name;
-  result.files.push({ path: `${fileSlug(name, 'collection')}.http`, vars, header: [`Imported from the Bruno collection "${name}" by sheet import.`], requests });
+  result.files.push({ path: `${fileSlug(name, 'collection')}.http`, vars, header: [`Imported from the Bruno collection "${name}" by sheet import.`, ...(str(top.root.docs).trim() ? ['', ...str(top.root.docs).trim().split(/\r?\n/)] : [])], requests });
   return result;
 }

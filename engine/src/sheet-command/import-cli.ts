@@ -45,15 +45,22 @@ function sourcesOf(arg: string): string[] | string {
 
 /**
  * A Bruno collection folder's `bruno.json` and `.bru` files (paths relative to it, `/`-separated),
- * skipping `node_modules` and dot folders as `bru run` does.
+ * skipping `node_modules`, dot folders and the folders `bruno.json`'s `ignore` lists, as Bruno does.
  */
 function brunoFiles(dir: string): BrunoFile[] {
   const out: BrunoFile[] = [];
+  let ignore: string[] = [];
+  try {
+    const list = (JSON.parse(fs.readFileSync(path.join(dir, 'bruno.json'), 'utf8')) as { ignore?: unknown }).ignore;
+    if (Array.isArray(list)) ignore = list.map(String);
+  } catch {
+    // A bruno.json that does not parse is reported by the import, with the others' errors.
+  }
   const walk = (rel: string) => {
     for (const e of fs.readdirSync(path.join(dir, rel), { withFileTypes: true })) {
       const r = rel ? `${rel}/${e.name}` : e.name;
       if (e.isDirectory()) {
-        if (e.name !== 'node_modules' && !e.name.startsWith('.')) walk(r);
+        if (e.name !== 'node_modules' && !e.name.startsWith('.') && !ignore.includes(r)) walk(r);
       } else if (e.name.endsWith('.bru') || r === 'bruno.json') out.push({ path: r, text: fs.readFileSync(path.join(dir, r), 'utf8') });
     }
   };
