@@ -51,7 +51,7 @@
             (with-current-buffer visited
               (should (string-match-p "^### auth / digest / Digest Auth 200$" (buffer-string))))
             (with-current-buffer sheet-import-buffer-name
-              (should (string-match-p "ping\\.bru: pre-request script line 1 is not converted" (buffer-string))))
+              (should (string-match-p "ping\\.bru:14: pre-request script line 1 is not converted" (buffer-string))))
             (kill-buffer visited)))
       (delete-directory dir t))))
 
