@@ -78,7 +78,8 @@ Files are relative to OUTDIR.  CALLBACK gets the files written."
 (defun sheet-import (source outdir &optional to-sheet callback)
   "Import SOURCE (a file or a directory) into OUTDIR with `sheet import'.
 SOURCE is a Postman collection or environment, an OpenAPI or Swagger
-spec, or a HAR file; OUTDIR receives `.http' files and
+spec, a HAR file, or a Bruno collection folder (with bruno.json);
+OUTDIR receives `.http' files and
 http-client.env.json (secrets in http-client.private.env.json).
 With a prefix argument TO-SHEET, sheets are written instead.  The
 import runs in the background; then the first file written is
@@ -87,7 +88,8 @@ CALLBACK, when non-nil, is called with the list of files written.
 An existing `.http' file of the same name is an error (nothing is
 written)."
   (interactive
-   (let* ((src (read-file-name "Import (Postman, OpenAPI, HAR): " nil nil t))
+   (let* ((src (read-file-name
+                "Import (Postman, OpenAPI, HAR, Bruno folder): " nil nil t))
           (dir (read-directory-name
                 "Write the .http files into: "
                 (file-name-directory

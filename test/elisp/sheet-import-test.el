@@ -4,7 +4,8 @@
 
 ;; elisp/sheet-import.el with the real `sheet import': a Postman collection of
 ;; newman's repository (test/fixtures/imports/postman) becomes a `.http' file
-;; that is visited; a bad source writes nothing and says why.
+;; that is visited, as is Bruno's own test collection folder
+;; (test/fixtures/imports/bruno); a bad source writes nothing and says why.
 
 ;;; Code:
 
@@ -32,6 +33,25 @@
               (should (string-match-p "^Content-Type: application/json$" (buffer-string))))
             (with-current-buffer sheet-import-buffer-name
               (should (string-match-p "^read .*sample-collection.json (Postman collection v2.0.0)$" (buffer-string))))
+            (kill-buffer visited)))
+      (delete-directory dir t))))
+
+(ert-deftest sheet-import-test-bruno-folder-visited ()
+  "A Bruno collection folder is imported by the same command, its .http file visited."
+  (let* ((dir (make-temp-file "sheet-import-" t))
+         (done nil))
+    (unwind-protect
+        (progn
+          (sheet-import (expand-file-name "../bruno" sheet-import-test--fixtures)
+                        dir nil (lambda (files) (setq done files)))
+          (sheet-test-wait-until (lambda () done) 60 "sheet import")
+          (should (member "bruno-testbench.http" (mapcar #'file-name-nondirectory done)))
+          (let ((visited (get-file-buffer (expand-file-name "bruno-testbench.http" dir))))
+            (should visited)
+            (with-current-buffer visited
+              (should (string-match-p "^### auth / digest / Digest Auth 200$" (buffer-string))))
+            (with-current-buffer sheet-import-buffer-name
+              (should (string-match-p "ping\\.bru:14: pre-request script line 1 is not converted" (buffer-string))))
             (kill-buffer visited)))
       (delete-directory dir t))))
 

@@ -4,6 +4,7 @@
  * the errors that stop the import (nothing is written then). The command around it:
  * sheet-command/import-cli.ts; the decisions: docs/import.md.
  */
+import { BrunoSyntaxError, importBruno, type BrunoFile } from './bruno.js';
 import { httpToSheet } from './sheet-http.js';
 import { detectImport } from './detect.js';
 import { importHar } from './har.js';
@@ -17,6 +18,8 @@ export interface ImportSource {
   /** As the user named it (for messages). */
   file: string;
   text: string;
+  /** A Bruno collection folder (`file` is the folder): its `.bru` files and `bruno.json`, paths relative to it. */
+  bruno?: BrunoFile[];
 }
 
 /** A warning or error, tied to the source file it is about. */
@@ -51,6 +54,17 @@ export async function planImport(sources: ImportSource[], to: 'http' | 'sheet' =
   const plan: ImportPlan = { outputs: new Map(), counts: new Map(), formats: [], warnings: [], errors: [] };
   const results: { file: string; r: ImportResult }[] = [];
   for (const s of sources) {
+    if (s.bruno) {
+      try {
+        const r = await importBruno(s.bruno);
+        results.push({ file: s.file, r });
+        plan.formats.push({ file: s.file, format: r.format });
+      } catch (e) {
+        if (!(e instanceof BrunoSyntaxError)) throw e;
+        plan.errors.push({ file: `${s.file.replace(/[\\/]+$/, '')}/${e.file}`, line: e.line, message: e.message });
+      }
+      continue;
+    }
     const d = await detectImport(s.text, s.file);
     if ('error' in d) {
       plan.errors.push({ file: s.file, line: d.line, message: d.error });
@@ -89,7 +103,7 @@ export async function planImport(sources: ImportSource[], to: 'http' | 'sheet' =
       plan.outputs.set(name, text);
       plan.counts.set(name, f.requests.length);
     }
-    for (const w of warnings) plan.warnings.push({ file, where: w.where, message: w.message });
+    for (const w of warnings) plan.warnings.push({ file: w.file ? `${file.replace(/[\\/]+$/, '')}/${w.file}` : file, line: w.line, where: w.where || undefined, message: w.message });
   }
   if (Object.keys(env).length) plan.outputs.set('http-client.env.json', `${JSON.stringify(env, null, 2)}\n`);
   if (Object.keys(privateEnv).length) plan.outputs.set('http-client.private.env.json', `${JSON.stringify(privateEnv, null, 2)}\n`);

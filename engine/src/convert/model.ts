@@ -11,6 +11,10 @@ export interface ImportWarning {
   /** Where, as a person finds it in the source: `item "Folder / Login"`, `entries[3]`, `paths./users.get`. */
   where: string;
   message: string;
+  /** For a source that is a folder (Bruno): the file inside it, `/`-separated (then `where` may be empty). */
+  file?: string;
+  /** The 1-based line in that file, where known. */
+  line?: number;
 }
 
 /** A header line; `disabled` ones are written as comment lines (`# Name: value`). */

@@ -45,6 +45,8 @@ export class AuthContext {
     readonly env: EnvFile,
     readonly privateEnv: EnvFile,
     readonly warnings: ImportWarning[],
+    /** The `Security.Auth` id of the first OAuth2 configuration (then `-2`, `-3`...): named after the source format. */
+    private readonly oauthBase = 'postman-oauth2',
   ) {}
 
   /** `value` as written when it is a `{{reference}}` or empty, else a `{{name}}` of the private file's `$shared`. */
@@ -67,7 +69,7 @@ export class AuthContext {
     const key = JSON.stringify(config);
     let id = this.oauth.get(key);
     if (!id) {
-      id = this.oauth.size ? `postman-oauth2-${this.oauth.size + 1}` : 'postman-oauth2';
+      id = this.oauth.size ? `${this.oauthBase}-${this.oauth.size + 1}` : this.oauthBase;
       this.oauth.set(key, id);
       const shared = (this.env.$shared ??= {});
       const security = (shared.Security ??= { Auth: {} }) as { Auth: Record<string, unknown> };

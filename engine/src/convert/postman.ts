@@ -115,7 +115,7 @@ function dynamicVars(text: string, where: string, warnings: ImportWarning[]): st
 }
 
 /** A file part's Content-Type as Postman gives it: by the file's extension (mime-types), when the part names none. */
-async function fileTypes(fields: ImportedField[]): Promise<void> {
+export async function fileTypes(fields: ImportedField[]): Promise<void> {
   if (!fields.some((f) => f.file && !f.contentType)) return;
   const { lookup } = await import('mime-types');
   for (const f of fields) if (f.file && !f.contentType) f.contentType = lookup(f.file) || undefined;

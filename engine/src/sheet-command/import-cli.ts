@@ -1,6 +1,6 @@
 /**
  * `sheet import FILE_OR_DIR... [-o OUTDIR] [--to http|sheet] [--force]` (docs/import.md): Postman
- * collections and environments, OpenAPI/Swagger specs and HAR files -> `.http` files (or
+ * collections and environments, OpenAPI/Swagger specs, HAR files and Bruno collection folders -> `.http` files (or
  * sheets) with http-client.env.json and http-client.private.env.json. The conversion is
  * convert/import.ts; this file reads the sources, writes the files and reports.
  *
@@ -15,6 +15,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import type { BrunoFile } from '../convert/bruno.js';
 import { planImport, type ImportMessage, type ImportSource } from '../convert/import.js';
 import { writeReport } from './write-whole.js';
 import type { Io } from './io.js';
@@ -28,7 +29,7 @@ function usage(io: Io, msg: string): number {
 
 const located = (m: ImportMessage) => `${m.file}${m.line ? `:${m.line}` : ''}: ${m.where ? `${m.where}: ` : ''}${m.message}`;
 
-/** The source files of `arg`: itself, or a directory's `.json`/`.yaml`/`.yml`/`.har` files (sorted). */
+/** The source files of `arg`: itself, a Bruno collection folder (with `bruno.json`), or a directory's `.json`/`.yaml`/`.yml`/`.har` files (sorted). */
 function sourcesOf(arg: string): string[] | string {
   let st: fs.Stats;
   try {
@@ -37,9 +38,34 @@ function sourcesOf(arg: string): string[] | string {
     return `cannot read ${arg}`;
   }
   if (!st.isDirectory()) return [arg];
-  if (fs.existsSync(path.join(arg, 'bruno.json'))) return `${arg} is a Bruno collection; importing Bruno collections is not supported yet (docs/import.md, "Bruno")`;
+  if (fs.existsSync(path.join(arg, 'bruno.json'))) return [arg];
   const files = fs.readdirSync(arg).filter((f) => EXTENSIONS.test(f) && !/^http-client(\.private)?\.env\.json$/.test(f)).sort().map((f) => path.join(arg, f));
   return files.length ? files : `${arg} holds no .json, .yaml, .yml or .har file to import`;
+}
+
+/**
+ * A Bruno collection folder's `bruno.json` and `.bru` files (paths relative to it, `/`-separated),
+ * skipping `node_modules`, dot folders and the folders `bruno.json`'s `ignore` lists, as Bruno does.
+ */
+function brunoFiles(dir: string): BrunoFile[] {
+  const out: BrunoFile[] = [];
+  let ignore: string[] = [];
+  try {
+    const list = (JSON.parse(fs.readFileSync(path.join(dir, 'bruno.json'), 'utf8')) as { ignore?: unknown }).ignore;
+    if (Array.isArray(list)) ignore = list.map(String);
+  } catch {
+    // A bruno.json that does not parse is reported by the import, with the others' errors.
+  }
+  const walk = (rel: string) => {
+    for (const e of fs.readdirSync(path.join(dir, rel), { withFileTypes: true })) {
+      const r = rel ? `${rel}/${e.name}` : e.name;
+      if (e.isDirectory()) {
+        if (e.name !== 'node_modules' && !e.name.startsWith('.') && !ignore.includes(r)) walk(r);
+      } else if (e.name.endsWith('.bru') || r === 'bruno.json') out.push({ path: r, text: fs.readFileSync(path.join(dir, r), 'utf8') });
+    }
+  };
+  walk('');
+  return out;
 }
 
 /** Merge `text` (a JSON env file) into the existing `file`, the imported values winning. */
@@ -76,7 +102,8 @@ export async function importCommand(args: string[], io: Io): Promise<number> {
   const sources: ImportSource[] = [];
   for (const f of files) {
     try {
-      sources.push({ file: f, text: fs.readFileSync(f, 'utf8') });
+      if (fs.statSync(f).isDirectory()) sources.push({ file: f, text: '', bruno: brunoFiles(f) });
+      else sources.push({ file: f, text: fs.readFileSync(f, 'utf8') });
     } catch (e) {
       return usage(io, `cannot read ${f} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
     }
