@@ -5,7 +5,9 @@
  * (../ws/connect.ts), its message script run (../ws/script.ts), and the outcome as an
  * {@link Exchange} the rest of the pipeline reads as any: the handshake's status and headers
  * (101, or the refusal's 401/426... with its body), and as the body the received messages, one
- * per line (websocat's convention), so hooks, handlers and the presentation work unchanged.
+ * per line (websocat's convention), so hooks and the presentation work unchanged. The `.http`
+ * handlers are fed the received messages while the socket is open (`handlers`, as a stream's
+ * events: JetBrains' live `onEachMessage`).
  */
 import type { Exchange, Request } from '../model.js';
 import type { SendOptions } from '../http/send.js';
@@ -14,6 +16,7 @@ import { openWebSocket, type WsClose, type WsConnection, type WsMessage } from '
 import { runScript, type WsEnd } from '../ws/script.js';
 import type { ExchangeJar } from './jar.js';
 import type { Assertion } from '../hooks/results.js';
+import { jsonOr } from './stream.js';
 
 /** What a WebSocket request did, for the answer and the reports (`SendOutput.websocket`). */
 export interface WebSocketRecord {
@@ -41,6 +44,45 @@ export interface WebSocketExchangeOptions {
   bodyLine?: number;
   /** Each received message as it arrives (a live front end). */
   onMessage?: (m: WsMessage) => void;
+  /**
+   * Opens the request's `.http` handlers once the handshake succeeded (http-file.ts
+   * `openStreamHandlers`): `output` sends a text message. They are fed each received message
+   * as it arrives; when `feed` resolves true (they unsubscribed) we close with 1000 at once.
+   */
+  handlers?: (handshake: Exchange['response'], output: (text: string) => void) => Promise<LiveFeed | undefined>;
+}
+
+/** Handlers fed the received messages (`{line: text, message: parsed JSON or text}`); true: they unsubscribed. */
+export interface LiveFeed {
+  feed(events: { line: string; message: unknown }[]): Promise<boolean>;
+}
+
+/**
+ * Feed `c`'s received messages to `live` as they arrive, in order, one feed at a time (the
+ * messages that came during a feed go together in the next); their unsubscribe closes `c`
+ * with 1000 at once. `done()` resolves when every message received so far has been fed.
+ */
+function feedHandlers(c: WsConnection, live: LiveFeed): { unsubscribed(): boolean; done(): Promise<void> } {
+  let queue: { line: string; message: unknown }[] = [];
+  let chain = Promise.resolve();
+  let stopped = false;
+  const pump = () => {
+    chain = chain.then(async () => {
+      if (stopped || !queue.length) return;
+      const events = queue;
+      queue = [];
+      if (await live.feed(events)) {
+        stopped = true;
+        c.close(1000, '');
+      }
+    });
+  };
+  c.onMessage((m) => {
+    if (stopped) return;
+    queue.push({ line: m.text, message: m.binary ? m.text : jsonOr(m.text) });
+    pump();
+  });
+  return { unsubscribed: () => stopped, done: () => chain };
 }
 
 /** The received messages as the response body: one per line. */
@@ -84,8 +126,11 @@ export async function websocketExchange(request: Request, o: WebSocketExchangeOp
     websocket = { url: opened.url, messages: [], ended: 'refused', unanswered: [] };
   } else {
     const c = opened.connection;
+    const live = await o.handlers?.(handshake, (text) => c.send(text));
+    const fed = live && feedHandlers(c, live);
     const r = await runScript(c, splitStreamMessages(bodyText, o.bodyLine ?? 1), { timeoutMs: o.send.timeoutMs, quietMs: o.quietMs, signal: o.send.signal });
-    websocket = { url: c.url, messages: c.messages, close: r.close, ended: r.ended, unanswered: r.unanswered };
+    await fed?.done();
+    websocket = { url: c.url, messages: c.messages, close: r.close, ended: fed?.unsubscribed() && !o.send.signal?.aborted ? 'unsubscribed' : r.ended, unanswered: r.unanswered };
   }
   const body = opened.kind === 'refused' ? handshake.body : new TextEncoder().encode(receivedText(websocket.messages));
   return {
