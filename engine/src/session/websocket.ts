@@ -14,6 +14,7 @@ import type { SendOptions } from '../http/send.js';
 import { splitStreamMessages } from '../sheet/stream-messages.js';
 import { openWebSocket, type WsClose, type WsConnection, type WsMessage } from '../ws/connect.js';
 import { runScript, type WsEnd } from '../ws/script.js';
+import { GRAPHQL_WS_PROTOCOL, graphQlMessage, runGraphQl } from '../ws/graphql.js';
 import type { ExchangeJar } from './jar.js';
 import type { Assertion } from '../hooks/results.js';
 import { jsonOr } from './stream.js';
@@ -30,6 +31,8 @@ export interface WebSocketRecord {
   ended: WsEnd | 'refused';
   /** Lines of `=== wait-for-server` no server message answered. */
   unanswered: number[];
+  /** A GraphQL request over WebSocket (../ws/graphql.ts): how many results (`next`) came, what went wrong. */
+  graphql?: { results: number; errors: string[] };
 }
 
 /** How the WebSocket request goes out: `send`'s connection options, the jar. */
@@ -62,7 +65,7 @@ export interface LiveFeed {
  * messages that came during a feed go together in the next); their unsubscribe closes `c`
  * with 1000 at once. `done()` resolves when every message received so far has been fed.
  */
-function feedHandlers(c: WsConnection, live: LiveFeed): { unsubscribed(): boolean; done(): Promise<void> } {
+function feedHandlers(c: WsConnection, live: LiveFeed, graphql: boolean): { unsubscribed(): boolean; done(): Promise<void> } {
   let queue: { line: string; message: unknown }[] = [];
   let chain = Promise.resolve();
   let stopped = false;
@@ -79,7 +82,12 @@ function feedHandlers(c: WsConnection, live: LiveFeed): { unsubscribed(): boolea
   };
   c.onMessage((m) => {
     if (stopped) return;
-    queue.push({ line: m.text, message: m.binary ? m.text : jsonOr(m.text) });
+    if (graphql) {
+      // GraphQL over WebSocket: the handlers get the results (`next` payloads), not the protocol.
+      const g = graphQlMessage(m);
+      if (g?.type !== 'next') return;
+      queue.push({ line: JSON.stringify(g.payload), message: g.payload });
+    } else queue.push({ line: m.text, message: m.binary ? m.text : jsonOr(m.text) });
     pump();
   });
   return { unsubscribed: () => stopped, done: () => chain };
@@ -91,7 +99,7 @@ export function receivedText(messages: WsMessage[]): string {
 }
 
 /** The handshake with the jar's Cookie, its Set-Cookie kept: what both ways of sending share. */
-async function openWithJar(request: Request, o: WebSocketExchangeOptions) {
+async function openWithJar(request: Request, o: WebSocketExchangeOptions, protocols?: string[]) {
   const jarWarning = o.jar ? await o.jar.beforeSend() : null;
   const cookies = o.jar && o.sendCookies !== false ? await o.jar.jar.getCookieString(request.url) : '';
   const sent: Request = cookies && !request.headers.some(([n]) => /^cookie$/i.test(n)) ? { ...request, headers: [...request.headers, ['Cookie', cookies]] } : request;
@@ -102,6 +110,7 @@ async function openWithJar(request: Request, o: WebSocketExchangeOptions) {
     clientCert: o.send.clientCert,
     unixSocket: o.send.unixSocket,
     signal: o.send.signal,
+    ...(protocols ? { protocols } : {}),
     ...(o.send.connectTimeoutMs ? { handshakeTimeoutMs: o.send.connectTimeoutMs } : {}),
   });
   const handshake = opened.kind === 'open' ? opened.connection.handshake : opened.response;
@@ -119,20 +128,24 @@ async function openWithJar(request: Request, o: WebSocketExchangeOptions) {
  */
 export async function websocketExchange(request: Request, o: WebSocketExchangeOptions): Promise<{ exchange: Exchange; jarWarning: string | null; websocket: WebSocketRecord }> {
   const started = Date.now();
-  const { sent, opened, handshake, jarWarning } = await openWithJar(request, o);
+  const { sent, opened, handshake, jarWarning } = await openWithJar(request, o, request.graphql ? [GRAPHQL_WS_PROTOCOL] : undefined);
   const bodyText = request.body?.kind === 'text' ? request.body.text : request.body ? new TextDecoder().decode(request.body.bytes) : '';
   let websocket: WebSocketRecord;
+  let results: unknown[] | undefined;
   if (opened.kind === 'refused') {
     websocket = { url: opened.url, messages: [], ended: 'refused', unanswered: [] };
   } else {
     const c = opened.connection;
     const live = await o.handlers?.(handshake, (text) => c.send(text));
-    const fed = live && feedHandlers(c, live);
-    const r = await runScript(c, splitStreamMessages(bodyText, o.bodyLine ?? 1), { timeoutMs: o.send.timeoutMs, quietMs: o.quietMs, signal: o.send.signal });
+    const fed = live && feedHandlers(c, live, !!request.graphql);
+    const g = request.graphql ? await runGraphQl(c, bodyText, { timeoutMs: o.send.timeoutMs, signal: o.send.signal }) : undefined;
+    const r = g ? { ...g, unanswered: [] } : await runScript(c, splitStreamMessages(bodyText, o.bodyLine ?? 1), { timeoutMs: o.send.timeoutMs, quietMs: o.quietMs, signal: o.send.signal });
     await fed?.done();
-    websocket = { url: c.url, messages: c.messages, close: r.close, ended: fed?.unsubscribed() && !o.send.signal?.aborted ? 'unsubscribed' : r.ended, unanswered: r.unanswered };
+    websocket = { url: c.url, messages: c.messages, close: r.close!, ended: fed?.unsubscribed() && !o.send.signal?.aborted ? 'unsubscribed' : r.ended, unanswered: r.unanswered, ...(g ? { graphql: { results: g.results.length, errors: g.errors } } : {}) };
+    results = g?.results;
   }
-  const body = opened.kind === 'refused' ? handshake.body : new TextEncoder().encode(receivedText(websocket.messages));
+  // The body: the received messages one per line; a GraphQL operation's results, one per line.
+  const body = opened.kind === 'refused' ? handshake.body : new TextEncoder().encode(results ? results.map((x) => JSON.stringify(x)).join('\n') : receivedText(websocket.messages));
   return {
     exchange: { request: sent, response: { ...handshake, body }, redirects: [], durationMs: Date.now() - started },
     jarWarning,
@@ -153,6 +166,7 @@ export function websocketFailures(w: WebSocketRecord, handshake: { status: numbe
   const c = w.close;
   if (c && c.code !== 1000 && c.code !== 1001 && (c.by === 'server' || c.code === 1009)) out.push(fail('websocket', `the connection was closed with ${c.code}${c.reason ? ` (${c.reason})` : ''}`));
   for (const at of w.unanswered) out.push(fail('wait-for-server', 'no message from the server answered this === wait-for-server', at));
+  for (const e of w.graphql?.errors ?? []) out.push(fail('graphql', `GraphQL over WebSocket: ${e}`));
   return out;
 }
 

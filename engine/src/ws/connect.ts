@@ -50,6 +50,8 @@ export interface WsConnectOptions {
   unixSocket?: string;
   /** The handshake's time limit in ms (default 10 s, the engine's connect timeout). */
   handshakeTimeoutMs?: number;
+  /** Subprotocols asked for in the handshake (`Sec-WebSocket-Protocol`), e.g. `graphql-transport-ws`; the server must pick one. */
+  protocols?: string[];
   /** The largest message taken from the server, in bytes (default {@link MAX_MESSAGE_BYTES}); a bigger one closes with 1009. */
   maxMessageBytes?: number;
   signal?: AbortSignal;
@@ -68,6 +70,8 @@ export interface WsConnection {
   url: string;
   /** Every message so far, both ways, in order. */
   readonly messages: WsMessage[];
+  /** The subprotocol the server chose in its 101 (`''`: none). */
+  protocol: string;
   /** Send a text message (recorded in `messages`); ignored once closing. */
   send(text: string, line?: number): void;
   /** Close with `code` (default 1000) and `reason`; settles `closed`. */
@@ -117,7 +121,7 @@ export async function openWebSocket(request: Request, o: WsConnectOptions = {}):
   }
   const timeoutMs = o.handshakeTimeoutMs ?? HANDSHAKE_TIMEOUT_MS;
   const maxPayload = o.maxMessageBytes ?? MAX_MESSAGE_BYTES;
-  const socket = new WebSocket(url, {
+  const socket = new WebSocket(url, o.protocols ?? [], {
     headers,
     handshakeTimeout: timeoutMs,
     maxPayload,
@@ -208,6 +212,7 @@ export async function openWebSocket(request: Request, o: WsConnectOptions = {}):
   const connection: WsConnection = {
     handshake: { httpVersion: res.httpVersion, status: res.statusCode ?? 101, statusText: res.statusMessage ?? 'Switching Protocols', headers: headersOf(res), body: new Uint8Array(0) },
     url,
+    protocol: socket.protocol,
     messages,
     send(text, line) {
       if (socket.readyState !== WebSocket.OPEN) return;

@@ -19,8 +19,8 @@ export const QUIET_MS = 1000;
 /** How long one `=== wait-for-server` waits when no per-request timeout is set, ms. */
 export const WAIT_LIMIT_MS = 30_000;
 
-/** Why a scripted request ended; `unsubscribed`: its `.http` handlers unsubscribed and we closed (../session/websocket.ts). */
-export type WsEnd = 'server-closed' | 'quiet' | 'timeout' | 'cancelled' | 'unsubscribed';
+/** Why a scripted request ended; `unsubscribed`: its `.http` handlers unsubscribed and we closed (../session/websocket.ts); `completed`: the GraphQL server completed the operation (graphql.ts). */
+export type WsEnd = 'server-closed' | 'quiet' | 'timeout' | 'cancelled' | 'unsubscribed' | 'completed';
 
 export interface WsScriptOptions {
   /** The per-request time limit from the handshake on, ms; 0 or absent: none (the quiet period still ends it). */
