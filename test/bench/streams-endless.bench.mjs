@@ -121,14 +121,14 @@ const marks = [30, 60, 120, 300, seconds - SAMPLE_S].filter((s, i, a) => s > 0 &
 const mm = (s) => (s >= 60 ? `${(s / 60).toFixed(s % 60 ? 1 : 0)} min` : `${s} s`);
 const rows = fronts.map((fe) => {
   const peak = Math.max(...fe.samples.map((p) => p.mib));
-  const events = fe === fronts[0] ? (emacsOut?.[2] ?? '?') : fe === fronts[1] ? runEvents : String(fe.lines);
+  const events = fe === fronts[0] ? (emacsOut?.[2] ?? '?') : fe === fronts[1] ? runEvents : `${fe.lines} output lines`;
   return `| ${fe.name} | ${marks.map((s) => `${at(fe, s)}`).join(' | ')} | **${peak.toFixed(0)}** | ${events} | ${fe.code} |`;
 });
 process.stdout.write(`## Endless stream (issue 40)
 
 One endless Server-Sent Events stream (test/fixtures/streams.mjs \`/sse/timed\`, an event each ${EVERY} ms) into each front end at once for ${seconds} s, the resident memory (VmRSS, MiB) of each front end's process tree read every ${SAMPLE_S} s; load average ${load.toFixed(1)} when it started. Target: bounded (no growth after the first minutes). sheet-mode's buffer held ${emacsOut ? Number(emacsOut[1]).toLocaleString('en') : '?'} characters at the end (\`sheet-stream-max-chars\`, 2,000,000 by default, trims its head).
 
-| front end | ${marks.map(mm).join(' | ')} | peak | events | exit |
+| front end | ${marks.map(mm).join(' | ')} | peak | events seen | exit |
 |---|${marks.map(() => '---|').join('')}---|---|---|
 ${rows.join('\n')}
 `);
