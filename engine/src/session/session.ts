@@ -296,7 +296,7 @@ export class Session {
     const wsRequest = resolved.request.websocket ? withUserAgent(resolved.request, s.userAgent) : undefined;
     const wsHandlers = wsRequest && resolved.http && resolved.node.handlers?.length ? async (head: { status: number; headers: Request['headers'] }, output: (text: string) => void) => (wsLive = await openStreamHandlers(resolved.node, wsRequest, head, p.path, this.overrides, resolved.http, local.handlerTimeoutMs, { output })) : undefined;
     const ws = wsRequest
-      ? await websocketExchange(wsRequest, { ...jar, sendCookies: !meta?.noCookieJar, send: { signal, timeoutMs: s.timeoutMs, ...connectionSend(this.connection(p, s, resolved)) }, ...(body && 'line' in body ? { bodyLine: body.line } : {}), ...(local.onWebSocketMessage ? { onMessage: local.onWebSocketMessage } : {}), ...(wsHandlers ? { handlers: wsHandlers } : {}) }).catch((e: unknown) => {
+      ? await websocketExchange(wsRequest, { ...jar, sendCookies: !meta?.noCookieJar, send: { signal, timeoutMs: s.timeoutMs, ...connectionSend(this.connection(p, s, resolved)) }, ...(body && 'line' in body ? { bodyLine: body.line } : {}), baseDir: p.path ? path.dirname(path.resolve(p.path)) : process.cwd(), ...(local.onWebSocketMessage ? { onMessage: local.onWebSocketMessage } : {}), ...(wsHandlers ? { handlers: wsHandlers } : {}) }).catch((e: unknown) => {
           throw atDirectiveLine(e);
         })
       : undefined;
@@ -395,7 +395,7 @@ export class Session {
     if (!resolved.request.websocket) throw new EngineError('bad-argument', `line ${line}: not a WebSocket request`, { line, hint: 'Start the request line with WEBSOCKET, WS or WSS.' });
     const meta = resolved.http ? requestMeta(resolved.node) : undefined;
     const body = resolved.node.body;
-    return websocketOpen(withUserAgent(resolved.request, s.userAgent), { ...(s.inhibitCookies ? {} : { jar: this.jar }), sendCookies: !meta?.noCookieJar, send: connectionSend(this.connection(p, s, resolved)), ...(body && 'line' in body ? { bodyLine: body.line } : {}), ...on });
+    return websocketOpen(withUserAgent(resolved.request, s.userAgent), { ...(s.inhibitCookies ? {} : { jar: this.jar }), sendCookies: !meta?.noCookieJar, send: connectionSend(this.connection(p, s, resolved)), ...(body && 'line' in body ? { bodyLine: body.line } : {}), baseDir: p.path ? path.dirname(path.resolve(p.path)) : process.cwd(), ...on });
   }
 
   /** Requests (refused ones too) and variable declarations with their lines (`sheet/outline`; outline.ts). */

@@ -13,7 +13,9 @@ import type { Exchange, Request } from '../model.js';
 import type { SendOptions } from '../http/send.js';
 import { splitStreamMessages } from '../sheet/stream-messages.js';
 import { openWebSocket, type WsClose, type WsConnection, type WsMessage } from '../ws/connect.js';
-import { runScript, type WsEnd } from '../ws/script.js';
+import { runScript, type StreamStep, type WsEnd } from '../ws/script.js';
+import { readBodyFile } from '../resolve/body-parts.js';
+import { expandPath } from '../resolve/resolve.js';
 import { GRAPHQL_WS_PROTOCOL, graphQlMessage, runGraphQl } from '../ws/graphql.js';
 import type { ExchangeJar } from './jar.js';
 import type { Assertion } from '../hooks/results.js';
@@ -45,6 +47,8 @@ export interface WebSocketExchangeOptions {
   quietMs?: number;
   /** The sheet line of the body's first line, for the lines of the messages and waits. */
   bodyLine?: number;
+  /** The directory `< path` messages are relative to (the sheet's or `.http` file's). */
+  baseDir?: string;
   /** Each received message as it arrives (a live front end). */
   onMessage?: (m: WsMessage) => void;
   /**
@@ -93,6 +97,24 @@ function feedHandlers(c: WsConnection, live: LiveFeed, graphql: boolean): { unsu
   return { unsubscribed: () => stopped, done: () => chain };
 }
 
+/**
+ * The request's messages: its body split by `===` lines (../sheet/stream-messages.ts), each
+ * one-line `< path` message read (relative to `o.baseDir`) to go as a binary message, as httpyac
+ * and JetBrains send a file; a body that is a file as a whole (`< ./frame.bin`) is one binary message.
+ * @throws EngineError `file-unreadable` naming the message's line.
+ */
+async function messageSteps(request: Request, o: WebSocketExchangeOptions): Promise<StreamStep[]> {
+  const line = o.bodyLine ?? 1;
+  if (request.body?.kind === 'bytes') return [{ kind: 'send', text: '', line, bytes: request.body.bytes }];
+  const text = request.body?.kind === 'text' ? request.body.text : '';
+  const out: StreamStep[] = [];
+  for (const s of splitStreamMessages(text, line)) {
+    if (s.kind === 'send' && s.file) out.push({ ...s, bytes: await readBodyFile(expandPath(s.file, o.baseDir ?? process.cwd()), s.line) });
+    else out.push(s);
+  }
+  return out;
+}
+
 /** The received messages as the response body: one per line. */
 export function receivedText(messages: WsMessage[]): string {
   return messages.filter((m) => m.direction === 'received').map((m) => m.text).join('\n');
@@ -128,8 +150,10 @@ async function openWithJar(request: Request, o: WebSocketExchangeOptions, protoc
  */
 export async function websocketExchange(request: Request, o: WebSocketExchangeOptions): Promise<{ exchange: Exchange; jarWarning: string | null; websocket: WebSocketRecord }> {
   const started = Date.now();
-  const { sent, opened, handshake, jarWarning } = await openWithJar(request, o, request.graphql ? [GRAPHQL_WS_PROTOCOL] : undefined);
   const bodyText = request.body?.kind === 'text' ? request.body.text : request.body ? new TextDecoder().decode(request.body.bytes) : '';
+  // Files are read before the handshake: one that cannot be read is the request's error, at its line.
+  const steps = request.graphql ? [] : await messageSteps(request, o);
+  const { sent, opened, handshake, jarWarning } = await openWithJar(request, o, request.graphql ? [GRAPHQL_WS_PROTOCOL] : undefined);
   let websocket: WebSocketRecord;
   let results: unknown[] | undefined;
   if (opened.kind === 'refused') {
@@ -139,7 +163,7 @@ export async function websocketExchange(request: Request, o: WebSocketExchangeOp
     const live = await o.handlers?.(handshake, (text) => c.send(text));
     const fed = live && feedHandlers(c, live, !!request.graphql);
     const g = request.graphql ? await runGraphQl(c, bodyText, { timeoutMs: o.send.timeoutMs, signal: o.send.signal }) : undefined;
-    const r = g ? { ...g, unanswered: [] } : await runScript(c, splitStreamMessages(bodyText, o.bodyLine ?? 1), { timeoutMs: o.send.timeoutMs, quietMs: o.quietMs, signal: o.send.signal });
+    const r = g ? { ...g, unanswered: [] } : await runScript(c, steps, { timeoutMs: o.send.timeoutMs, quietMs: o.quietMs, signal: o.send.signal });
     await fed?.done();
     websocket = { url: c.url, messages: c.messages, close: r.close!, ended: fed?.unsubscribed() && !o.send.signal?.aborted ? 'unsubscribed' : r.ended, unanswered: r.unanswered, ...(g ? { graphql: { results: g.results.length, errors: g.errors } } : {}) };
     results = g?.results;
@@ -216,12 +240,12 @@ export interface OpenWebSocket {
  * @throws EngineError from ../ws/connect.ts.
  */
 export async function websocketOpen(request: Request, o: WebSocketExchangeOptions & { onAny: (m: WsMessage) => void; onClose: (c: WsClose) => void }): Promise<OpenWebSocket> {
+  const steps = await messageSteps(request, o);
   const { opened, handshake } = await openWithJar(request, { ...o, onMessage: undefined, send: { ...o.send, signal: undefined } });
   if (opened.kind === 'refused') return { url: opened.url, handshake };
   const c = opened.connection;
   c.onAny(o.onAny);
   void c.closed.then(o.onClose);
-  const bodyText = request.body?.kind === 'text' ? request.body.text : '';
-  void runScript(c, splitStreamMessages(bodyText, o.bodyLine ?? 1), { keepOpen: true });
+  void runScript(c, steps, { keepOpen: true });
   return { url: c.url, handshake, connection: c };
 }

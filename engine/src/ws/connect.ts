@@ -74,6 +74,8 @@ export interface WsConnection {
   protocol: string;
   /** Send a text message (recorded in `messages`); ignored once closing. */
   send(text: string, line?: number): void;
+  /** Send a binary message (recorded in `messages` as base64, `binary` true); ignored once closing. */
+  sendBinary(bytes: Uint8Array, line?: number): void;
   /** Close with `code` (default 1000) and `reason`; settles `closed`. */
   close(code?: number, reason?: string): void;
   /** Called for each received message as it arrives; those received before are given to it first. */
@@ -218,6 +220,14 @@ export async function openWebSocket(request: Request, o: WsConnectOptions = {}):
       if (socket.readyState !== WebSocket.OPEN) return;
       socket.send(text);
       const m: WsMessage = { direction: 'sent', text, binary: false, bytes: Buffer.byteLength(text), atMs: Date.now() - t0, ...(line !== undefined ? { line } : {}) };
+      messages.push(m);
+      for (const l of anyListeners) l(m);
+    },
+    sendBinary(bytes, line) {
+      if (socket.readyState !== WebSocket.OPEN) return;
+      const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+      socket.send(buf, { binary: true });
+      const m: WsMessage = { direction: 'sent', text: buf.toString('base64'), binary: true, bytes: buf.length, atMs: Date.now() - t0, ...(line !== undefined ? { line } : {}) };
       messages.push(m);
       for (const l of anyListeners) l(m);
     },
