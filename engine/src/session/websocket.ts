@@ -196,12 +196,12 @@ export function websocketFailures(w: WebSocketRecord, handshake: { status: numbe
 
 /**
  * A WebSocket session fed from lines as they come (the shell's `WS`, websocat's convention):
- * each line of `lines` sent as a text message, each received message to `onMessage` as it
+ * each line of `lines` sent as a text message (a `Uint8Array` as a binary one: `WS --binary`), each received message to `onMessage` as it
  * arrives; when `lines` ends, the quiet period (../ws/script.ts) and our close with 1000; the
  * server's close ends it at once. The jar as {@link websocketExchange}.
  * @throws EngineError from ../ws/connect.ts.
  */
-export async function websocketLive(request: Request, lines: AsyncIterable<string>, o: WebSocketExchangeOptions): Promise<{ handshake: Exchange['response']; websocket: WebSocketRecord; jarWarning: string | null }> {
+export async function websocketLive(request: Request, lines: AsyncIterable<string | Uint8Array>, o: WebSocketExchangeOptions): Promise<{ handshake: Exchange['response']; websocket: WebSocketRecord; jarWarning: string | null }> {
   const started = Date.now();
   const { opened, handshake, jarWarning } = await openWithJar(request, o);
   if (opened.kind === 'refused') return { handshake, websocket: { url: opened.url, messages: [], ended: 'refused', unanswered: [] }, jarWarning };
@@ -214,7 +214,8 @@ export async function websocketLive(request: Request, lines: AsyncIterable<strin
   const pump = (async () => {
     for await (const line of lines) {
       if (closed) break;
-      c.send(line);
+      if (typeof line === 'string') c.send(line);
+      else c.sendBinary(line);
     }
   })();
   await Promise.race([pump, c.closed, deadline]);
