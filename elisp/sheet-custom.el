@@ -92,6 +92,23 @@ of the buffer, and a line at the top says how many.  nil: no bound."
   :type '(choice (const :tag "No bound" nil)
                  (natnum :tag "Characters")))
 
+(defcustom sheet-stream-gc-cons-threshold (* 64 1024 1024)
+  "The `gc-cons-threshold' while a stream fills a response buffer.
+Reading thousands of events a second allocates fast; with Emacs's
+default threshold a garbage collection comes every few hundred
+events, and each one keeps Emacs busy for as long as a collection
+of the whole heap takes (80 to 300 ms on a loaded machine).  While
+a stream is shown the threshold is raised to this many bytes; after
+the last stream ended it goes back, and Emacs collects once it is
+idle (`sheet-stream-gc-idle-delay').  nil: leave the threshold alone."
+  :type '(choice (const :tag "Leave it alone" nil)
+                 (natnum :tag "Bytes")))
+
+(defcustom sheet-stream-gc-idle-delay 1.0
+  "Seconds of idleness after the last stream before Emacs collects.
+See `sheet-stream-gc-cons-threshold'."
+  :type 'number)
+
 (defcustom sheet-stream-flush-interval 0.02
   "Seconds between two insertions of a stream's events in its buffer.
 Events that arrive in between are inserted together, so thousands a

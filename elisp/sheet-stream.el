@@ -26,7 +26,11 @@
 ;; one insertion per interval, not one per event.  A window whose point
 ;; was at the end stays at the end.  The mode line says how many events
 ;; came and since when.  Past `sheet-stream-max-chars' the oldest text
-;; is cut from the head, and the first line says so.
+;; is cut from the head, and the first line says so.  While a stream
+;; is shown `gc-cons-threshold' is raised (`sheet-stream-gc-cons-threshold'):
+;; the collections of the whole heap a fast stream would set off every
+;; few hundred events were the long busy stretches; Emacs collects once
+;; idle after the last stream.
 ;;
 ;; When the stream ends the engine's answer fills the buffer as any
 ;; response (the kept events, then the trailer saying how it ended:
@@ -69,9 +73,46 @@ insertion), :last (`float-time' of the last insertion), :cut
     (pcase (plist-get send :display)
       ('select (pop-to-buffer buf))
       ('stay (display-buffer buf t)))
+    (sheet-stream--gc-raise)
     (puthash context (list :buffer buf :pending nil :count 0 :elapsed 0
                            :timer nil :last 0 :cut 0)
              sheet--streams)))
+
+(defvar sheet-stream--gc-saved nil
+  "The `gc-cons-threshold' a stream raised, to give back; nil: not raised.")
+
+(defvar sheet-stream--gc-timer nil
+  "The idle timer that gives the threshold back and collects.")
+
+(defun sheet-stream--gc-raise ()
+  "Raise `gc-cons-threshold' while a stream is shown.
+To `sheet-stream-gc-cons-threshold', unless it is higher already."
+  (when sheet-stream--gc-timer
+    (cancel-timer sheet-stream--gc-timer)
+    (setq sheet-stream--gc-timer nil))
+  (when (and sheet-stream-gc-cons-threshold
+             (< gc-cons-threshold sheet-stream-gc-cons-threshold))
+    (unless sheet-stream--gc-saved
+      (setq sheet-stream--gc-saved gc-cons-threshold))
+    (setq gc-cons-threshold sheet-stream-gc-cons-threshold)))
+
+(defun sheet-stream--gc-lower ()
+  "Once Emacs is idle and no stream is shown: give the threshold back, collect.
+A threshold the user changed meanwhile is left as it is."
+  (when (and sheet-stream--gc-saved (null sheet-stream--gc-timer))
+    (setq sheet-stream--gc-timer
+          (run-with-idle-timer sheet-stream-gc-idle-delay nil
+                               #'sheet-stream--gc-restore))))
+
+(defun sheet-stream--gc-restore ()
+  "Give `gc-cons-threshold' back and collect, if no stream is shown."
+  (setq sheet-stream--gc-timer nil)
+  (when (and sheet-stream--gc-saved
+             (zerop (hash-table-count sheet--streams)))
+    (when (eql gc-cons-threshold sheet-stream-gc-cons-threshold)
+      (setq gc-cons-threshold sheet-stream--gc-saved))
+    (setq sheet-stream--gc-saved nil)
+    (garbage-collect)))
 
 (defun sheet-stream--events (params)
   "Queue the events of a `sheet/streamEvents' notification PARAMS."
@@ -183,6 +224,7 @@ stream's buffer, or nil if no stream was shown for CONTEXT."
         (cancel-timer (plist-get stream :timer))
         (sheet-stream--flush context))
       (remhash context sheet--streams)
+      (sheet-stream--gc-lower)
       (let ((buf (plist-get stream :buffer)))
         (when (buffer-live-p buf)
           (with-current-buffer buf

@@ -31,6 +31,12 @@ export interface Request {
    * handshake's and `body` the message script (sheet/stream-messages.ts); sent by ws/.
    */
   websocket?: boolean;
+  /**
+   * A GraphQL request over WebSocket (`GRAPHQL ws://...`; resolve/http-graphql.ts): `websocket`
+   * too, spoken in the `graphql-transport-ws` subprotocol (ws/graphql.ts); `body` is the
+   * `subscribe` payload as JSON (`{"query", "operationName"?, "variables"?}`).
+   */
+  graphql?: boolean;
 }
 
 /** One hop of a followed redirect. */

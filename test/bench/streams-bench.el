@@ -12,6 +12,8 @@
 ;;   time Emacs did not get to run it (busy: reading the engine's notifications, inserting),
 ;;   and the time from C-c C-c to the loaded hook:
 ;;     BUSY <longest ms> <total ms> <events in the trailer>
+;;   and the garbage collections meanwhile:
+;;     GC <collections> <ms they took in all>
 
 ;;; Code:
 
@@ -73,9 +75,12 @@
                                (let ((now (float-time)))
                                  (setq longest (max longest (- now last 0.005))
                                        last now)))))
+         (gcs gcs-done)
+         (gc-time gc-elapsed)
          (start (float-time)))
     (streams-bench--send (format "%s/sse/fast?n=%s" base fast))
     (cancel-timer timer)
+    (princ (format "GC %d %.3f\n" (- gcs-done gcs) (* 1000 (- gc-elapsed gc-time))))
     (princ (format "BUSY %.3f %.3f %s\n" (* 1000 longest)
                    (* 1000 (- (float-time) start))
                    (with-current-buffer sheet-buffer-response-name

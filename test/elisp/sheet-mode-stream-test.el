@@ -126,4 +126,28 @@
       (should (string-match-p "this line is not SSE" text))
       (should (string-match-p "\"n\": 2" text)))))
 
+(ert-deftest sheet-test-stream-raises-gc-threshold-while-shown ()
+  "A shown stream raises `gc-cons-threshold'; once idle after it, it comes back.
+The full-speed stream's long busy stretches were garbage collections
+\(docs/benchmarks.md, \"Streams\")."
+  (when sheet-stream--gc-timer (cancel-timer sheet-stream--gc-timer))
+  (let ((gc-cons-threshold 800000)
+        (sheet-stream-gc-cons-threshold (* 32 1024 1024))
+        (sheet-stream--gc-saved nil)
+        (sheet-stream--gc-timer nil))
+    (sheet-test-with-sheet (format "GET %s/sse/gated?n=2\n" (sheet-test-streams-url))
+      (sheet-http-send-current-stay-in-window)
+      (sheet-test-response-holding "\"n\": 1")
+      (should (= gc-cons-threshold (* 32 1024 1024)))
+      (sheet-test-streams-release)
+      (sheet-test-response-holding "stream: 2 events, server closed")
+      ;; Given back by an idle timer (batch Emacs is never idle: run it).
+      (should (= gc-cons-threshold (* 32 1024 1024)))
+      (should (timerp sheet-stream--gc-timer))
+      (let ((gcs gcs-done))
+        (funcall (timer--function sheet-stream--gc-timer))
+        (should (> gcs-done gcs)))
+      (should (= gc-cons-threshold 800000))
+      (should-not sheet-stream--gc-timer))))
+
 ;;; sheet-mode-stream-test.el ends here

@@ -184,6 +184,27 @@ describe("JetBrains' streaming handler API (response.body.onEachMessage / onEach
     expect(output.hooks.assertions.map((a) => [a.args, a.passed])).toEqual([['message 1', true], ['message 2', true]]);
   });
 
+  it('onFinish, the second argument, runs when the stream has ended: a test over all the events', async () => {
+    const text = [
+      `GET ${srv.url}/sse/named`,
+      '',
+      '> {%',
+      '  const seen = [];',
+      '  response.body.onEachLine((line) => seen.push(line), () => {',
+      '    client.test("three events", () => client.assert(seen.length === 3, "saw " + seen.length));',
+      '    client.test("four events", () => client.assert(seen.length === 4, "saw " + seen.length));',
+      '  });',
+      '%}',
+      '',
+    ].join('\n');
+    const out = await new Session().send({ text, line: 1, path: '/tmp/stream-finish.http' });
+    expect(out.stream).toMatchObject({ events: 3, ended: 'server closed' });
+    expect(out.hooks.assertions.map((a) => [a.args, a.passed, a.message])).toEqual([
+      ['three events', true, expect.any(String)],
+      ['four events', false, expect.stringContaining('saw 3')],
+    ]);
+  });
+
   it('onEachLine gets each NDJSON line as text; a handler keeps client.global values', async () => {
     const s = new Session();
     const text = [

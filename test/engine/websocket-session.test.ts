@@ -103,8 +103,10 @@ describe('a WebSocket request through the session', () => {
       '  response.body.onEachMessage((message, unsubscribe, output) => {',
       '    seen.push(typeof message === "object" ? message.n : message);',
       '    if (seen.length === 2) unsubscribe();',
-      '  }, () => client.global.set("seen", seen.join(",")));',
-      '  client.test("two messages", () => client.assert(seen.length === 2, "saw " + seen.length));',
+      '  }, () => {',
+      '    client.global.set("seen", seen.join(","));',
+      '    client.test("two messages", () => client.assert(seen.length === 2, "saw " + seen.length));',
+      '  });',
       '%}',
     ));
     expect(out.hooks.assertions.filter((a) => !a.passed)).toEqual([]);

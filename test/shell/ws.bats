@@ -24,6 +24,14 @@ teardown_file() {
 }
 
 # shellcheck disable=SC2016
+@test "WS --binary sends standard input as binary messages; a binary message comes back as its bytes" {
+  run --separate-stderr rsh 'set -o pipefail; rest "127.0.0.1:$WS_PORT" >/dev/null; printf "\\000\\001\\002\\377" | WS /echo --binary | od -An -tx1'
+  [ "$status" -eq 0 ] || { echo "status $status: $stderr"; return 1; }
+  [ "$(echo $output)" = "00 01 02 ff 0a" ] || { echo "output: $output"; return 1; }
+  [ -z "$stderr" ]
+}
+
+# shellcheck disable=SC2016
 @test "WS prints what the server pushes, in order, and exits 0 once both sides are done" {
   run --separate-stderr rsh 'rest "127.0.0.1:$WS_PORT" >/dev/null; printf "push 3 50\n" | WS /push'
   [ "$status" -eq 0 ] || { echo "status $status: $stderr"; return 1; }

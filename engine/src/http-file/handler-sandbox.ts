@@ -12,7 +12,9 @@
  * streamed response's events reach JetBrains' `response.body.onEachLine` / `onEachMessage`
  * while they arrive (handlers.ts, `openHandlers`). The worker knows nothing of HTTP: a feed is
  * a list of JSON items handed to the context's `__feed`, so any message source (an SSE or NDJSON
- * stream now; a WebSocket's or gRPC stream's messages later) subscribes the same way.
+ * stream, a WebSocket's messages; a gRPC stream's later) subscribes the same way. What the script
+ * sends back (its `__drain()`: a WebSocket handler's `output`) comes with the feed's answer, and
+ * a close first runs its `__finish()` (the `onFinish` callbacks).
  */
 import { Worker } from 'node:worker_threads';
 
@@ -23,6 +25,8 @@ export const HANDLER_MEMORY_MB = 64;
 export interface SandboxResult {
   /** An open script's answer to a feed: what its `__feed` returned, or `failed` (it threw, timed out, or the worker stopped). */
   state?: string;
+  /** An open script's answer to a feed: what it sends back to the message source (its `__drain()`, a JSON list of texts), in order. */
+  sends?: string[];
   /** The script's `__out` as JSON, when it could be read. */
   out?: string;
   /** Why the script stopped: `client.exit()` (`exited`), an error or time-out (`message`). */
@@ -48,6 +52,7 @@ parentPort.on('message', (m) => {
   if (m.type === 'feed') {
     const c = live.get(m.cid);
     let state = 'failed';
+    let sends = [];
     if (c && !c.error) {
       try {
         c.context.__items = JSON.stringify(m.items);
@@ -55,13 +60,25 @@ parentPort.on('message', (m) => {
       } catch (e) {
         c.error = failure(e);
       }
+      // What the script sends back (a WebSocket handler's output), even when it failed after sending.
+      try {
+        sends = JSON.parse(vm.runInContext('typeof __drain === "function" ? __drain() : "[]"', c.context, { timeout: c.timeoutMs }));
+      } catch {}
     }
-    parentPort.postMessage({ id: m.id, state });
+    parentPort.postMessage({ id: m.id, state, sends });
     return;
   }
   if (m.type === 'close') {
     const c = live.get(m.cid);
     live.delete(m.cid);
+    // The source has ended: the script's finish callbacks (its __finish), within the time limit.
+    if (c && !c.error) {
+      try {
+        vm.runInContext('typeof __finish === "function" && __finish()', c.context, { timeout: c.timeoutMs });
+      } catch (e) {
+        c.error = failure(e);
+      }
+    }
     parentPort.postMessage(c ? { id: m.id, error: c.error, out: outOf(c.context, c.timeoutMs) } : { id: m.id, error: { exited: false, message: 'the script was not open' } });
     return;
   }
@@ -99,7 +116,7 @@ function theWorker(): Worker {
     const done = pending.get(m.id);
     pending.delete(m.id);
     if (!pending.size) w.unref();
-    done?.({ ...(m.out !== undefined ? { out: m.out } : {}), ...(m.error ? { error: m.error } : {}), ...(m.state !== undefined ? { state: m.state } : {}) });
+    done?.({ ...(m.out !== undefined ? { out: m.out } : {}), ...(m.error ? { error: m.error } : {}), ...(m.state !== undefined ? { state: m.state } : {}), ...(m.sends?.length ? { sends: m.sends } : {}) });
   });
   w.on('error', (e: Error & { code?: string }) =>
     gone(e.code === 'ERR_WORKER_OUT_OF_MEMORY' ? `the script used more than ${HANDLER_MEMORY_MB} MiB of memory (the script memory limit) and was stopped` : `the script's sandbox failed: ${e.message}`),
@@ -120,9 +137,9 @@ export function runInSandbox(prelude: string, source: string, o: { timeoutMs: nu
 
 /** A script kept open in the sandbox (see the file comment). */
 export interface OpenScript {
-  /** Hand `items` (JSON data) to the script's `__feed`; resolves to what it returned, or `failed`. */
-  feed(items: unknown[]): Promise<string>;
-  /** Forget the script's context; its `__out` and how it stopped. */
+  /** Hand `items` (JSON data) to the script's `__feed`; resolves to what it returned (or `failed`) and what it sends back (`__drain`). */
+  feed(items: unknown[]): Promise<{ state: string; sends: string[] }>;
+  /** Run the script's `__finish` (when it has one), forget its context; its `__out` and how it stopped. */
   close(): Promise<SandboxResult>;
 }
 
@@ -136,7 +153,10 @@ export async function openInSandbox(prelude: string, source: string, o: { timeou
   return {
     failed: opened.state !== 'open',
     script: {
-      feed: async (items) => (await ask({ type: 'feed', cid, items }, o.timeoutMs)).state ?? 'failed',
+      feed: async (items) => {
+        const r = await ask({ type: 'feed', cid, items }, o.timeoutMs);
+        return { state: r.state ?? 'failed', sends: r.sends ?? [] };
+      },
       close: () => ask({ type: 'close', cid }, o.timeoutMs),
     },
   };

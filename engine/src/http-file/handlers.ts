@@ -11,7 +11,7 @@
  * when the content type is JSON), `response.headers.valueOf(name)` / `valuesOf(name)`,
  * `response.contentType.mimeType` / `.charset`.
  */
-import { WS_BODY_PRELUDE } from './ws-handler-api.js';
+import { STREAM_BODY_PRELUDE } from './stream-handler-api.js';
 import fs from 'node:fs/promises';
 import { openInSandbox, runInSandbox, type OpenScript, type SandboxResult } from './handler-sandbox.js';
 import type { ResponseHandler } from '../sheet/ast.js';
@@ -45,8 +45,6 @@ export interface HandlerResponse {
   headers: Header[];
   /** The body decoded as text. */
   body: string;
-  /** A WebSocket request: the received messages, for `response.body.onEachMessage` (ws-handler-api.ts). */
-  messages?: string[];
 }
 
 /** Default time limit of one handler, in ms. */
@@ -75,26 +73,12 @@ const client = Object.freeze({
   exit() { throw __exit; },
 });
 const __exit = Object.freeze({ exit: true });
-${WS_BODY_PRELUDE}
 const __headers = __data.response ? __data.response.headers : [];
-// A streamed response (openHandlers): JetBrains' response.body.onEachLine / onEachMessage, fed by __feed.
-const __subs = { lines: [], messages: [], stopped: false };
-const __unsubscribe = () => { __subs.stopped = true; };
-const __output = (...args) => { __out.logs.push(args.map(__str).join(' ')); };
-function __feed(items) {
-  for (const it of items) {
-    for (const f of __subs.lines) { if (!__subs.stopped) f(it.line, __unsubscribe); }
-    for (const f of __subs.messages) { if (!__subs.stopped) f(it.message, __unsubscribe, __output); }
-  }
-  return __subs.stopped ? 'unsubscribed' : __subs.lines.length + __subs.messages.length ? 'subscribed' : 'none';
-}
-const __streamBody = Object.freeze({
-  onEachLine(f) { if (typeof f !== 'function') throw new TypeError('onEachLine wants a function (line, unsubscribe)'); __subs.lines.push(f); },
-  onEachMessage(f) { if (typeof f !== 'function') throw new TypeError('onEachMessage wants a function (message, unsubscribe, output)'); __subs.messages.push(f); },
-});
+// A streamed response or a WebSocket's messages (openHandlers): JetBrains' streaming API.
+${STREAM_BODY_PRELUDE}
 const response = __data.response === undefined ? undefined : Object.freeze({
   status: __data.response.status,
-  body: __data.response.stream ? __streamBody : __data.response.messages ? __wsBody(__data.response.messages) : __data.response.json !== undefined ? __data.response.json : __data.response.body,
+  body: __data.response.stream ? __streamBody : __data.response.json !== undefined ? __data.response.json : __data.response.body,
   headers: Object.freeze({
     valueOf(name) { const h = __headers.find(([n]) => n.toLowerCase() === String(name).toLowerCase()); return h ? h[1] : null; },
     valuesOf(name) { return __headers.filter(([n]) => n.toLowerCase() === String(name).toLowerCase()).map(([, v]) => v); },
@@ -103,7 +87,7 @@ const response = __data.response === undefined ? undefined : Object.freeze({
 });
 ${REQUEST_PRELUDE}`;
 
-function inputJson(res: HandlerResponse | undefined, globals: ReadonlyMap<string, string>, req: HandlerRequest | undefined, stream = false): string {
+function inputJson(res: HandlerResponse | undefined, globals: ReadonlyMap<string, string>, req: HandlerRequest | undefined, stream?: 'stream' | 'websocket'): string {
   const base = { globals: Object.fromEntries(globals), ...(req ? { request: req } : {}) };
   if (!res) return JSON.stringify(base);
   const ct = res.headers.find(([n]) => n.toLowerCase() === 'content-type')?.[1] ?? '';
@@ -117,7 +101,7 @@ function inputJson(res: HandlerResponse | undefined, globals: ReadonlyMap<string
       // not JSON after all: the script gets the text
     }
   }
-  return JSON.stringify({ ...base, response: { status: res.status, headers: res.headers, body: res.body, json, mimeType, charset, ...(stream ? { stream: true } : {}), ...(res.messages ? { messages: res.messages } : {}) } });
+  return JSON.stringify({ ...base, response: { status: res.status, headers: res.headers, body: res.body, json, mimeType, charset, ...(stream ? { stream: true } : {}), ...(stream === 'websocket' ? { websocket: true } : {}) } });
 }
 
 /**
@@ -202,36 +186,41 @@ export async function runHandlers(handlers: ResponseHandler[], res: HandlerRespo
 }
 
 /**
- * The handlers of a streamed response, kept open while it arrives (issue 40): each script runs
- * once when the head comes, with `response.body` as JetBrains' streaming API
- * (`response.body.onEachLine((line, unsubscribe) => ...)`, `response.body.onEachMessage((message,
- * unsubscribe, output) => ...)`: `message` is the event's data parsed when it is JSON, `output(...)`
- * adds a `client.log` line), and is fed the events as they come (`feed`). `feed` resolves to
- * true once a script has called `unsubscribe()` and none still listens (a script without a
- * subscription, or one that failed, neither holds nor ends the stream): the caller then ends
- * the request early. `close` gives the handlers' result as `runHandlers` does; the scripts'
- * `client.global` values are merged in order (each started from the same values).
- *
- * The events come from any message source through `handler-sandbox.ts`'s `openInSandbox`: an
- * SSE or NDJSON stream now; a WebSocket's messages can be fed through the same API.
+ * The handlers of a streamed response or a WebSocket request, kept open while it arrives (issue
+ * 40): each script runs once when the head comes (the 101 for a WebSocket), with
+ * `response.body` as JetBrains' streaming API (stream-handler-api.ts: `onEachLine`,
+ * `onEachMessage`; `message` is the event's data or the WebSocket message parsed when it is
+ * JSON), and is fed the events as they come (`feed`). `feed` resolves to true once a script has
+ * called `unsubscribe()` and none still listens (a script without a subscription, or one that
+ * failed, neither holds nor ends the stream): the caller then ends the request early. What a
+ * WebSocket handler's `output(text)` sends goes to `o.output` in order, right after the feed
+ * that sent it. `close` runs the `onFinish` callbacks and gives the handlers' result as
+ * `runHandlers` does; the scripts' `client.global` values are merged in order (each started
+ * from the same values).
+ * @param o.websocket the messages are a WebSocket's: `output` sends (to `o.output`) instead of logging.
  * @throws EngineError `file-unreadable` when a handler file cannot be read.
  */
-export async function openHandlers(handlers: ResponseHandler[], res: HandlerResponse, globals: ReadonlyMap<string, string>, baseDir: string, timeoutMs = HANDLER_TIMEOUT_MS, req?: HandlerRequest): Promise<{ feed(events: { line: string; message: unknown }[]): Promise<boolean>; close(): Promise<HandlerResult> }> {
+export async function openHandlers(handlers: ResponseHandler[], res: HandlerResponse, globals: ReadonlyMap<string, string>, baseDir: string, timeoutMs = HANDLER_TIMEOUT_MS, req?: HandlerRequest, o: { websocket?: boolean; output?: (text: string) => void } = {}): Promise<{ feed(events: { line: string; message: unknown }[]): Promise<boolean>; close(): Promise<HandlerResult> }> {
   const open: { script: OpenScript; line: number; state: string }[] = [];
   for (const h of handlers) {
     const source = await handlerSource(h, baseDir);
-    const { failed, script } = await openInSandbox(`const __input = ${JSON.stringify(inputJson(res, globals, req, true))};\n${PRELUDE}`, source, { timeoutMs, filename: `handler@line${h.line}.js`, lineOffset: h.line - 2 });
-    open.push({ script, line: h.line, state: failed ? 'failed' : await script.feed([]) });
+    const { failed, script } = await openInSandbox(`const __input = ${JSON.stringify(inputJson(res, globals, req, o.websocket ? 'websocket' : 'stream'))};\n${PRELUDE}`, source, { timeoutMs, filename: `handler@line${h.line}.js`, lineOffset: h.line - 2 });
+    open.push({ script, line: h.line, state: failed ? 'failed' : (await script.feed([])).state });
   }
   return {
     async feed(events) {
-      for (const o of open) if (o.state === 'subscribed') o.state = await o.script.feed(events);
-      return open.some((o) => o.state === 'unsubscribed') && !open.some((o) => o.state === 'subscribed');
+      for (const s of open) {
+        if (s.state !== 'subscribed') continue;
+        const r = await s.script.feed(events);
+        s.state = r.state;
+        for (const text of r.sends) o.output?.(text);
+      }
+      return open.some((s) => s.state === 'unsubscribed') && !open.some((s) => s.state === 'subscribed');
     },
     async close() {
       const total: HandlerResult = { tests: [], variables: new Map(Object.entries(req?.variables ?? {})), globals: new Map(globals), cleared: [], logs: [] };
-      for (const o of open) {
-        const r = resultOf(await o.script.close(), { tests: [], variables: new Map(total.variables), globals: new Map(total.globals), cleared: [], logs: [] }, o.line, timeoutMs, 'response handler');
+      for (const s of open) {
+        const r = resultOf(await s.script.close(), { tests: [], variables: new Map(total.variables), globals: new Map(total.globals), cleared: [], logs: [] }, s.line, timeoutMs, 'response handler');
         total.tests.push(...r.tests);
         total.variables = r.variables;
         for (const [k, v] of r.globals) total.globals.set(k, v);

@@ -16,7 +16,7 @@
  */
 import type { Block, BodyNode, BodyPart, Diagnostic, Directive, HeaderItem, HookNode, RequestNode, ResponseHandler, SaveResponse, Sheet, VarDecl } from '../sheet/ast.js';
 import { HTTP_VERSION, METHODS, splitLines } from '../sheet/parse.js';
-import { bodyNode } from '../sheet/body-parts.js';
+import { bodyNode, textBodyNode } from '../sheet/body-parts.js';
 import { CONNECTION_TAGS, connectionDirective } from '../sheet/connection-tags.js';
 import { emptyGrpc, GRPC_DIRECTIVES, GRPC_METHOD, grpcNode, grpcUrl, readProtoLine } from '../sheet/grpc-lines.js';
 import { isWebSocketMethod, websocketUrl, WEBSOCKET_METHODS } from '../sheet/websocket-line.js';
@@ -410,7 +410,8 @@ export function parseHttpFile(text: string): Sheet {
     if (grpc) req.grpc = grpcNode(ownGrpc, fileGrpc, directives);
     if (sse) req.stream = 'sse';
     if (websocket) req.websocket = true;
-    let body = bodyNode(bodyLines);
+    // A WebSocket request's body is its messages: a `< path` line is a message of its own (stream-messages.ts).
+    let body = websocket ? textBodyNode(bodyLines) : bodyNode(bodyLines);
     // httpyac's `# @injectVariables`: a `< file` body gets the `{{...}}` pass, as `<@ file`.
     if (body && directives.some((d) => d.name === 'injectVariables')) {
       if (body.kind === 'file') body = { ...body, substitute: true };

@@ -16,6 +16,16 @@
 import { EngineError } from '../errors.js';
 import { headerValue, type Header } from '../model.js';
 
+/**
+ * Whether a GraphQL request's URL, as resolved, is a WebSocket one (`ws://`, `wss://`): then it
+ * is a subscription (or any operation) over the `graphql-transport-ws` subprotocol, as httpyac
+ * sends it (issue 40; ../ws/graphql.ts): the handshake's headers as written, the JSON payload
+ * of {@link graphQlRequest} its `subscribe` message.
+ */
+export function isGraphQlWebSocket(url: string): boolean {
+  return /^wss?:\/\//i.test(url);
+}
+
 /** `Content-Type: application/graphql` (parameters allowed), replaced by JSON's once converted. */
 const GRAPHQL_TYPE = /^[ \t]*application\/graphql[ \t]*(?:;|$)/i;
 

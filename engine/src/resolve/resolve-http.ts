@@ -18,7 +18,7 @@ import { substitutedDirectives } from '../sheet/connection-tags.js';
 import { basicAuthorization, httpyacOAuth2 } from './http-auth.js';
 import { formBody } from './http-form.js';
 import { isMultipart, multipartText, partsBody, readBodyFile, textOf } from './body-parts.js';
-import { graphQlRequest, isGraphQl } from './http-graphql.js';
+import { graphQlRequest, isGraphQl, isGraphQlWebSocket } from './http-graphql.js';
 
 /** What a `.http` request asks of the sender, from its `# @` directives. */
 export interface HttpRequestMeta {
@@ -127,7 +127,11 @@ export async function resolveHttpRequest(sheet: Sheet, req: RequestNode, opts: R
     return [[h.name, /^authorization$/i.test(h.name) ? authorization(value, c, h.line) : value] as Header];
   });
   const written = absoluteUrl(sub(req.url, req.line).trim(), headers, c, req.line);
-  const url = normalizeUrl(written, req.line, req.websocket);
+  // `GRAPHQL ws://...` (or X-REQUEST-TYPE: GraphQL to a ws:// URL): graphql-transport-ws (http-graphql.ts).
+  const graphql = req.body?.kind === 'text' && (req.graphql || isGraphQl(headers));
+  const graphqlWs = graphql && isGraphQlWebSocket(written);
+  const websocket = req.websocket || graphqlWs;
+  const url = normalizeUrl(written, req.line, websocket);
   const target = asWrittenTarget(req, written, req.line);
   // Connection directives (`# @proxy {{proxy}}`) as header values: the same pass, the same errors.
   const directives = substitutedDirectives(req.directives, sub, (t) => httpReferences(t).map((n) => `{{${n}}}`));
@@ -135,9 +139,9 @@ export async function resolveHttpRequest(sheet: Sheet, req: RequestNode, opts: R
   let body: Body | undefined;
   const b = req.body;
   const multipart = isMultipart(headerValue(headers, 'content-type'));
-  if (b?.kind === 'text' && (req.graphql || isGraphQl(headers))) {
+  if (b?.kind === 'text' && graphql) {
     const g = graphQlRequest(headers, sub(b.text, b.line), b.line);
-    headers = g.headers;
+    if (!graphqlWs) headers = g.headers;
     body = { kind: 'text', text: g.body };
   } else if (b?.kind === 'text') {
     const text = sub(b.text, b.line);
@@ -159,5 +163,5 @@ export async function resolveHttpRequest(sheet: Sheet, req: RequestNode, opts: R
       // a variable this request does not use may be unresolvable here; it is not reported
     }
   }
-  return { request: { method: req.method, url, ...(target !== undefined ? { target } : {}), headers, body, line: req.line, ...(req.websocket ? { websocket: true } : {}) }, hooks: req.hooks, variables, warnings: [], directives, meta: requestMeta(req) };
+  return { request: { method: graphqlWs ? 'GET' : req.method, url, ...(target !== undefined ? { target } : {}), headers, body, line: req.line, ...(websocket ? { websocket: true } : {}), ...(graphqlWs ? { graphql: true } : {}) }, hooks: req.hooks, variables, warnings: [], directives, meta: requestMeta(req) };
 }

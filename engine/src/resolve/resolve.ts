@@ -14,7 +14,7 @@ import { headerValue, type Body, type Header, type Request } from '../model.js';
 import { isMultipart, multipartText, partsBody, readBodyFile } from './body-parts.js';
 import { DEFAULT_MAX_PASSES, Substitution, type SubstitutionWarning } from './substitute.js';
 import { resolveHttpRequest } from './resolve-http.js';
-import { graphQlRequest, isGraphQl } from './http-graphql.js';
+import { graphQlRequest, isGraphQl, isGraphQlWebSocket } from './http-graphql.js';
 import { asWrittenTarget, expandPath, normalizeUrl } from './url-path.js';
 import type { EvalLisp, LispDecl, ResolvedRequest, ResolveOptions } from './types.js';
 import { substitutedDirectives } from '../sheet/connection-tags.js';
@@ -168,7 +168,10 @@ export async function resolveRequest(sheet: Sheet, req: RequestNode, opts: Resol
   };
 
   const written = apply(req.url, req.line).trim();
-  const url = checkedUrl(written, req.line, warnings, req.websocket);
+  // A GraphQL request to a ws:// URL speaks graphql-transport-ws (http-graphql.ts); its headers are read below.
+  const graphqlMarked = req.body?.kind === 'text' && req.directives?.some((d) => d.name === GRAPHQL_TAG);
+  const graphqlWsUrl = isGraphQlWebSocket(written);
+  const url = checkedUrl(written, req.line, warnings, req.websocket || (graphqlWsUrl && (graphqlMarked || req.headers.some((h) => h.kind === 'header' && /^x-request-type$/i.test(h.name)))));
   // Connection directives (`# @proxy :proxy`) as header values: the same pass, the same warnings.
   const directives = substitutedDirectives(req.directives, apply, (t) => sub.references(t));
   const target = asWrittenTarget(req, written, req.line);
@@ -190,10 +193,11 @@ export async function resolveRequest(sheet: Sheet, req: RequestNode, opts: Resol
   const baseDir = opts.baseDir ?? process.cwd();
   // A multipart body's lines end in CRLF and may hold `< path` parts, as in .http files.
   const multipart = isMultipart(headerValue(headers, 'content-type'));
-  if (req.body?.kind === 'text' && (isGraphQl(headers) || req.directives?.some((d) => d.name === GRAPHQL_TAG))) {
+  const graphqlWs = req.body?.kind === 'text' && (isGraphQl(headers) || !!graphqlMarked) && graphqlWsUrl;
+  if (req.body?.kind === 'text' && (isGraphQl(headers) || graphqlMarked)) {
     // A GraphQL query (and its variables block) goes out as JSON: the same rule as `.http`.
     const g = graphQlRequest(headers, apply(req.body.text, req.body.line), req.body.line);
-    headers = g.headers;
+    if (!graphqlWs) headers = g.headers;
     body = { kind: 'text', text: g.body };
   } else if (req.body?.kind === 'text') {
     const text = apply(req.body.text, req.body.line);
@@ -205,5 +209,5 @@ export async function resolveRequest(sheet: Sheet, req: RequestNode, opts: Resol
     body = { kind: 'bytes', bytes: await partsBody(req.body.parts, multipart, apply, baseDir) };
   }
   const variables = new Map([...values].filter(([, v]) => !isUnevaluated(v)));
-  return { request: { method: req.method, url, ...(target !== undefined ? { target } : {}), headers, body, line: req.line, ...(req.websocket ? { websocket: true } : {}) }, hooks: req.hooks, variables, warnings, directives };
+  return { request: { method: graphqlWs ? 'GET' : req.method, url, ...(target !== undefined ? { target } : {}), headers, body, line: req.line, ...(req.websocket || graphqlWs ? { websocket: true } : {}), ...(graphqlWs ? { graphql: true } : {}) }, hooks: req.hooks, variables, warnings, directives };
 }

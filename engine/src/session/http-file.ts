@@ -98,14 +98,14 @@ export function noteHttpFailure(failed: Map<string, FailedRequest>, node: Reques
  * After a `.http` exchange: remember a named request, run the JetBrains response handlers
  * (http-file/handlers.ts; `request` is the request as sent, with `ctx`'s environment and
  * per-request variables; each handler within `timeoutMs`) and keep their `client.global`
- * values as overrides (`:name`). `response.messages`: a WebSocket request's received messages,
- * for `response.body.onEachMessage` (http-file/ws-handler-api.ts).
+ * values as overrides (`:name`). `live`: the handlers already ran while the response arrived
+ * (a stream's or a WebSocket's, {@link openStreamHandlers}); their result is taken.
  * @returns the handlers' tests (the session's assertions: {@link asAssertions}) and logs.
  */
 export async function afterHttp(
 node: RequestNode,
 request: Request,
-response: { status: number; headers: Header[]; body: Uint8Array; messages?: string[] },
+response: { status: number; headers: Header[]; body: Uint8Array },
 file: string | undefined,
 sessionOverrides: Map<string, string>,
 state: HttpSessionState,
@@ -127,7 +127,7 @@ timeoutMs = HANDLER_TIMEOUT_MS,
   if (!node.handlers?.length) return { tests: [], logs: [] };
   const globals = handedGlobals(sessionOverrides);
   const req = requestAfter(node, request, ctx?.env, ctx?.requestVars);
-  const r = await runHandlers(node.handlers, { status: response.status, headers: response.headers, body, ...(response.messages ? { messages: response.messages } : {}) }, globals, baseDirOf(file), timeoutMs, req);
+  const r = await runHandlers(node.handlers, { status: response.status, headers: response.headers, body }, globals, baseDirOf(file), timeoutMs, req);
   keepGlobals(r, globals, sessionOverrides, state);
   return { tests: r.tests, logs: r.logs };
 }
@@ -142,15 +142,17 @@ export interface LiveHandlers {
 }
 
 /**
- * When a `.http` request's response turns out to be a stream (its head: session/stream.ts), its
- * handlers run at once and are fed the events as they arrive (JetBrains' `onEachLine` /
- * `onEachMessage`); {@link afterHttp} then takes their result instead of running them again.
+ * When a `.http` request's response turns out to be a stream (its head: session/stream.ts), or a
+ * WebSocket request's handshake succeeded (session/websocket.ts), its handlers run at once and
+ * are fed the events or messages as they arrive (JetBrains' `onEachLine` / `onEachMessage`);
+ * {@link afterHttp} then takes their result instead of running them again.
+ * @param o.output a WebSocket's: sends what a handler's `output(text)` gives (handlers.ts `openHandlers`).
  * @returns undefined when the request has no handlers.
  */
-export async function openStreamHandlers(node: RequestNode, request: Request, head: { status: number; headers: Header[] }, file: string | undefined, sessionOverrides: Map<string, string>, ctx?: HttpVarContext, timeoutMs = HANDLER_TIMEOUT_MS): Promise<LiveHandlers | undefined> {
+export async function openStreamHandlers(node: RequestNode, request: Request, head: { status: number; headers: Header[] }, file: string | undefined, sessionOverrides: Map<string, string>, ctx?: HttpVarContext, timeoutMs = HANDLER_TIMEOUT_MS, o: { output?: (text: string) => void } = {}): Promise<LiveHandlers | undefined> {
   if (!node.handlers?.length) return undefined;
   const globals = handedGlobals(sessionOverrides);
-  const h = await openHandlers(node.handlers, { status: head.status, headers: head.headers, body: '' }, globals, baseDirOf(file), timeoutMs, requestAfter(node, request, ctx?.env, ctx?.requestVars));
+  const h = await openHandlers(node.handlers, { status: head.status, headers: head.headers, body: '' }, globals, baseDirOf(file), timeoutMs, requestAfter(node, request, ctx?.env, ctx?.requestVars), o.output ? { websocket: true, output: o.output } : {});
   return { ...h, globals };
 }
 

@@ -291,8 +291,12 @@ export class Session {
     const jar = s.inhibitCookies ? {} : { jar: this.jar };
     const body = resolved.node.body;
     // A WebSocket request (issue 40) goes out through ws/ (websocket.ts); the rest reads its exchange as any.
-    const ws = resolved.request.websocket
-      ? await websocketExchange(withUserAgent(resolved.request, s.userAgent), { ...jar, sendCookies: !meta?.noCookieJar, send: { signal, timeoutMs: s.timeoutMs, ...connectionSend(this.connection(p, s, resolved)) }, ...(body && 'line' in body ? { bodyLine: body.line } : {}), ...(local.onWebSocketMessage ? { onMessage: local.onWebSocketMessage } : {}) }).catch((e: unknown) => {
+    // Its `.http` handlers are fed the messages while the socket is open, as a stream's events.
+    let wsLive: LiveHandlers | undefined;
+    const wsRequest = resolved.request.websocket ? withUserAgent(resolved.request, s.userAgent) : undefined;
+    const wsHandlers = wsRequest && resolved.http && resolved.node.handlers?.length ? async (head: { status: number; headers: Request['headers'] }, output: (text: string) => void) => (wsLive = await openStreamHandlers(resolved.node, wsRequest, head, p.path, this.overrides, resolved.http, local.handlerTimeoutMs, { output })) : undefined;
+    const ws = wsRequest
+      ? await websocketExchange(wsRequest, { ...jar, sendCookies: !meta?.noCookieJar, send: { signal, timeoutMs: s.timeoutMs, ...connectionSend(this.connection(p, s, resolved)) }, ...(body && 'line' in body ? { bodyLine: body.line } : {}), baseDir: p.path ? path.dirname(path.resolve(p.path)) : process.cwd(), ...(local.onWebSocketMessage ? { onMessage: local.onWebSocketMessage } : {}), ...(wsHandlers ? { handlers: wsHandlers } : {}) }).catch((e: unknown) => {
           throw atDirectiveLine(e);
         })
       : undefined;
@@ -321,7 +325,7 @@ export class Session {
     const spilled = sink?.file ? sink : undefined;
     if (sink && !spilled) exchange = { ...exchange, response: { ...exchange.response, body: sink.body() } };
     const before = resolved.http ? new Map(this.overrides) : undefined;
-    const after = resolved.http ? await afterHttp(resolved.node, exchange.request, ws ? { ...exchange.response, messages: ws.websocket.messages.filter((m) => m.direction === 'received').map((m) => m.text) } : exchange.response, p.path, this.overrides, this.http, resolved.http, local.handlerTimeoutMs, choice.live as LiveHandlers | undefined) : undefined;
+    const after = resolved.http ? await afterHttp(resolved.node, exchange.request, exchange.response, p.path, this.overrides, this.http, resolved.http, local.handlerTimeoutMs, wsLive ?? (choice.live as LiveHandlers | undefined)) : undefined;
     // What the `.http` handlers set (`client.global.set`) is reported with jq-set-var's, so a
     // client that keeps the session's overrides (sheet-mode) knows it too.
     const handlerSet = before ? [...this.overrides].filter(([n, v]) => before.get(n) !== v).map(([name, value]) => ({ name, value })) : [];
@@ -391,7 +395,7 @@ export class Session {
     if (!resolved.request.websocket) throw new EngineError('bad-argument', `line ${line}: not a WebSocket request`, { line, hint: 'Start the request line with WEBSOCKET, WS or WSS.' });
     const meta = resolved.http ? requestMeta(resolved.node) : undefined;
     const body = resolved.node.body;
-    return websocketOpen(withUserAgent(resolved.request, s.userAgent), { ...(s.inhibitCookies ? {} : { jar: this.jar }), sendCookies: !meta?.noCookieJar, send: connectionSend(this.connection(p, s, resolved)), ...(body && 'line' in body ? { bodyLine: body.line } : {}), ...on });
+    return websocketOpen(withUserAgent(resolved.request, s.userAgent), { ...(s.inhibitCookies ? {} : { jar: this.jar }), sendCookies: !meta?.noCookieJar, send: connectionSend(this.connection(p, s, resolved)), ...(body && 'line' in body ? { bodyLine: body.line } : {}), baseDir: p.path ? path.dirname(path.resolve(p.path)) : process.cwd(), ...on });
   }
 
   /** Requests (refused ones too) and variable declarations with their lines (`sheet/outline`; outline.ts). */

@@ -214,7 +214,7 @@ export function streamRequestOf(node: { directives?: { name: string; value: stri
 }
 
 /** `text` parsed as JSON, else `text` itself (`onEachMessage` gets JSON messages parsed). */
-function jsonOr(text: string): unknown {
+export function jsonOr(text: string): unknown {
   try {
     return JSON.parse(text);
   } catch {

@@ -5,15 +5,21 @@
  * (../ws/connect.ts), its message script run (../ws/script.ts), and the outcome as an
  * {@link Exchange} the rest of the pipeline reads as any: the handshake's status and headers
  * (101, or the refusal's 401/426... with its body), and as the body the received messages, one
- * per line (websocat's convention), so hooks, handlers and the presentation work unchanged.
+ * per line (websocat's convention), so hooks and the presentation work unchanged. The `.http`
+ * handlers are fed the received messages while the socket is open (`handlers`, as a stream's
+ * events: JetBrains' live `onEachMessage`).
  */
 import type { Exchange, Request } from '../model.js';
 import type { SendOptions } from '../http/send.js';
 import { splitStreamMessages } from '../sheet/stream-messages.js';
 import { openWebSocket, type WsClose, type WsConnection, type WsMessage } from '../ws/connect.js';
-import { runScript, type WsEnd } from '../ws/script.js';
+import { runScript, type StreamStep, type WsEnd } from '../ws/script.js';
+import { readBodyFile } from '../resolve/body-parts.js';
+import { expandPath } from '../resolve/resolve.js';
+import { GRAPHQL_WS_PROTOCOL, graphQlMessage, runGraphQl } from '../ws/graphql.js';
 import type { ExchangeJar } from './jar.js';
 import type { Assertion } from '../hooks/results.js';
+import { jsonOr } from './stream.js';
 
 /** What a WebSocket request did, for the answer and the reports (`SendOutput.websocket`). */
 export interface WebSocketRecord {
@@ -27,6 +33,8 @@ export interface WebSocketRecord {
   ended: WsEnd | 'refused';
   /** Lines of `=== wait-for-server` no server message answered. */
   unanswered: number[];
+  /** A GraphQL request over WebSocket (../ws/graphql.ts): how many results (`next`) came, what went wrong. */
+  graphql?: { results: number; errors: string[] };
 }
 
 /** How the WebSocket request goes out: `send`'s connection options, the jar. */
@@ -39,8 +47,72 @@ export interface WebSocketExchangeOptions {
   quietMs?: number;
   /** The sheet line of the body's first line, for the lines of the messages and waits. */
   bodyLine?: number;
+  /** The directory `< path` messages are relative to (the sheet's or `.http` file's). */
+  baseDir?: string;
   /** Each received message as it arrives (a live front end). */
   onMessage?: (m: WsMessage) => void;
+  /**
+   * Opens the request's `.http` handlers once the handshake succeeded (http-file.ts
+   * `openStreamHandlers`): `output` sends a text message. They are fed each received message
+   * as it arrives; when `feed` resolves true (they unsubscribed) we close with 1000 at once.
+   */
+  handlers?: (handshake: Exchange['response'], output: (text: string) => void) => Promise<LiveFeed | undefined>;
+}
+
+/** Handlers fed the received messages (`{line: text, message: parsed JSON or text}`); true: they unsubscribed. */
+export interface LiveFeed {
+  feed(events: { line: string; message: unknown }[]): Promise<boolean>;
+}
+
+/**
+ * Feed `c`'s received messages to `live` as they arrive, in order, one feed at a time (the
+ * messages that came during a feed go together in the next); their unsubscribe closes `c`
+ * with 1000 at once. `done()` resolves when every message received so far has been fed.
+ */
+function feedHandlers(c: WsConnection, live: LiveFeed, graphql: boolean): { unsubscribed(): boolean; done(): Promise<void> } {
+  let queue: { line: string; message: unknown }[] = [];
+  let chain = Promise.resolve();
+  let stopped = false;
+  const pump = () => {
+    chain = chain.then(async () => {
+      if (stopped || !queue.length) return;
+      const events = queue;
+      queue = [];
+      if (await live.feed(events)) {
+        stopped = true;
+        c.close(1000, '');
+      }
+    });
+  };
+  c.onMessage((m) => {
+    if (stopped) return;
+    if (graphql) {
+      // GraphQL over WebSocket: the handlers get the results (`next` payloads), not the protocol.
+      const g = graphQlMessage(m);
+      if (g?.type !== 'next') return;
+      queue.push({ line: JSON.stringify(g.payload), message: g.payload });
+    } else queue.push({ line: m.text, message: m.binary ? m.text : jsonOr(m.text) });
+    pump();
+  });
+  return { unsubscribed: () => stopped, done: () => chain };
+}
+
+/**
+ * The request's messages: its body split by `===` lines (../sheet/stream-messages.ts), each
+ * one-line `< path` message read (relative to `o.baseDir`) to go as a binary message, as httpyac
+ * and JetBrains send a file; a body that is a file as a whole (`< ./frame.bin`) is one binary message.
+ * @throws EngineError `file-unreadable` naming the message's line.
+ */
+async function messageSteps(request: Request, o: WebSocketExchangeOptions): Promise<StreamStep[]> {
+  const line = o.bodyLine ?? 1;
+  if (request.body?.kind === 'bytes') return [{ kind: 'send', text: '', line, bytes: request.body.bytes }];
+  const text = request.body?.kind === 'text' ? request.body.text : '';
+  const out: StreamStep[] = [];
+  for (const s of splitStreamMessages(text, line)) {
+    if (s.kind === 'send' && s.file) out.push({ ...s, bytes: await readBodyFile(expandPath(s.file, o.baseDir ?? process.cwd()), s.line) });
+    else out.push(s);
+  }
+  return out;
 }
 
 /** The received messages as the response body: one per line. */
@@ -49,7 +121,7 @@ export function receivedText(messages: WsMessage[]): string {
 }
 
 /** The handshake with the jar's Cookie, its Set-Cookie kept: what both ways of sending share. */
-async function openWithJar(request: Request, o: WebSocketExchangeOptions) {
+async function openWithJar(request: Request, o: WebSocketExchangeOptions, protocols?: string[]) {
   const jarWarning = o.jar ? await o.jar.beforeSend() : null;
   const cookies = o.jar && o.sendCookies !== false ? await o.jar.jar.getCookieString(request.url) : '';
   const sent: Request = cookies && !request.headers.some(([n]) => /^cookie$/i.test(n)) ? { ...request, headers: [...request.headers, ['Cookie', cookies]] } : request;
@@ -60,6 +132,7 @@ async function openWithJar(request: Request, o: WebSocketExchangeOptions) {
     clientCert: o.send.clientCert,
     unixSocket: o.send.unixSocket,
     signal: o.send.signal,
+    ...(protocols ? { protocols } : {}),
     ...(o.send.connectTimeoutMs ? { handshakeTimeoutMs: o.send.connectTimeoutMs } : {}),
   });
   const handshake = opened.kind === 'open' ? opened.connection.handshake : opened.response;
@@ -77,17 +150,26 @@ async function openWithJar(request: Request, o: WebSocketExchangeOptions) {
  */
 export async function websocketExchange(request: Request, o: WebSocketExchangeOptions): Promise<{ exchange: Exchange; jarWarning: string | null; websocket: WebSocketRecord }> {
   const started = Date.now();
-  const { sent, opened, handshake, jarWarning } = await openWithJar(request, o);
   const bodyText = request.body?.kind === 'text' ? request.body.text : request.body ? new TextDecoder().decode(request.body.bytes) : '';
+  // Files are read before the handshake: one that cannot be read is the request's error, at its line.
+  const steps = request.graphql ? [] : await messageSteps(request, o);
+  const { sent, opened, handshake, jarWarning } = await openWithJar(request, o, request.graphql ? [GRAPHQL_WS_PROTOCOL] : undefined);
   let websocket: WebSocketRecord;
+  let results: unknown[] | undefined;
   if (opened.kind === 'refused') {
     websocket = { url: opened.url, messages: [], ended: 'refused', unanswered: [] };
   } else {
     const c = opened.connection;
-    const r = await runScript(c, splitStreamMessages(bodyText, o.bodyLine ?? 1), { timeoutMs: o.send.timeoutMs, quietMs: o.quietMs, signal: o.send.signal });
-    websocket = { url: c.url, messages: c.messages, close: r.close, ended: r.ended, unanswered: r.unanswered };
+    const live = await o.handlers?.(handshake, (text) => c.send(text));
+    const fed = live && feedHandlers(c, live, !!request.graphql);
+    const g = request.graphql ? await runGraphQl(c, bodyText, { timeoutMs: o.send.timeoutMs, signal: o.send.signal }) : undefined;
+    const r = g ? { ...g, unanswered: [] } : await runScript(c, steps, { timeoutMs: o.send.timeoutMs, quietMs: o.quietMs, signal: o.send.signal });
+    await fed?.done();
+    websocket = { url: c.url, messages: c.messages, close: r.close!, ended: fed?.unsubscribed() && !o.send.signal?.aborted ? 'unsubscribed' : r.ended, unanswered: r.unanswered, ...(g ? { graphql: { results: g.results.length, errors: g.errors } } : {}) };
+    results = g?.results;
   }
-  const body = opened.kind === 'refused' ? handshake.body : new TextEncoder().encode(receivedText(websocket.messages));
+  // The body: the received messages one per line; a GraphQL operation's results, one per line.
+  const body = opened.kind === 'refused' ? handshake.body : new TextEncoder().encode(results ? results.map((x) => JSON.stringify(x)).join('\n') : receivedText(websocket.messages));
   return {
     exchange: { request: sent, response: { ...handshake, body }, redirects: [], durationMs: Date.now() - started },
     jarWarning,
@@ -108,17 +190,18 @@ export function websocketFailures(w: WebSocketRecord, handshake: { status: numbe
   const c = w.close;
   if (c && c.code !== 1000 && c.code !== 1001 && (c.by === 'server' || c.code === 1009)) out.push(fail('websocket', `the connection was closed with ${c.code}${c.reason ? ` (${c.reason})` : ''}`));
   for (const at of w.unanswered) out.push(fail('wait-for-server', 'no message from the server answered this === wait-for-server', at));
+  for (const e of w.graphql?.errors ?? []) out.push(fail('graphql', `GraphQL over WebSocket: ${e}`));
   return out;
 }
 
 /**
  * A WebSocket session fed from lines as they come (the shell's `WS`, websocat's convention):
- * each line of `lines` sent as a text message, each received message to `onMessage` as it
+ * each line of `lines` sent as a text message (a `Uint8Array` as a binary one: `WS --binary`), each received message to `onMessage` as it
  * arrives; when `lines` ends, the quiet period (../ws/script.ts) and our close with 1000; the
  * server's close ends it at once. The jar as {@link websocketExchange}.
  * @throws EngineError from ../ws/connect.ts.
  */
-export async function websocketLive(request: Request, lines: AsyncIterable<string>, o: WebSocketExchangeOptions): Promise<{ handshake: Exchange['response']; websocket: WebSocketRecord; jarWarning: string | null }> {
+export async function websocketLive(request: Request, lines: AsyncIterable<string | Uint8Array>, o: WebSocketExchangeOptions): Promise<{ handshake: Exchange['response']; websocket: WebSocketRecord; jarWarning: string | null }> {
   const started = Date.now();
   const { opened, handshake, jarWarning } = await openWithJar(request, o);
   if (opened.kind === 'refused') return { handshake, websocket: { url: opened.url, messages: [], ended: 'refused', unanswered: [] }, jarWarning };
@@ -131,7 +214,8 @@ export async function websocketLive(request: Request, lines: AsyncIterable<strin
   const pump = (async () => {
     for await (const line of lines) {
       if (closed) break;
-      c.send(line);
+      if (typeof line === 'string') c.send(line);
+      else c.sendBinary(line);
     }
   })();
   await Promise.race([pump, c.closed, deadline]);
@@ -157,12 +241,12 @@ export interface OpenWebSocket {
  * @throws EngineError from ../ws/connect.ts.
  */
 export async function websocketOpen(request: Request, o: WebSocketExchangeOptions & { onAny: (m: WsMessage) => void; onClose: (c: WsClose) => void }): Promise<OpenWebSocket> {
+  const steps = await messageSteps(request, o);
   const { opened, handshake } = await openWithJar(request, { ...o, onMessage: undefined, send: { ...o.send, signal: undefined } });
   if (opened.kind === 'refused') return { url: opened.url, handshake };
   const c = opened.connection;
   c.onAny(o.onAny);
   void c.closed.then(o.onClose);
-  const bodyText = request.body?.kind === 'text' ? request.body.text : '';
-  void runScript(c, splitStreamMessages(bodyText, o.bodyLine ?? 1), { keepOpen: true });
+  void runScript(c, steps, { keepOpen: true });
   return { url: c.url, handshake, connection: c };
 }

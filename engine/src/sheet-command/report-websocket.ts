@@ -26,7 +26,7 @@ export function endedText(w: WebSocketRecord): string {
   if (w.ended === 'refused') return 'the handshake was refused';
   const c = w.close;
   const code = c ? ` with ${c.code}${c.reason ? ` (${c.reason})` : ''}` : '';
-  const why: Record<string, string> = { 'server-closed': 'closed by the server', quiet: 'closed by us after the script, the server quiet', timeout: 'closed by us at the timeout', cancelled: 'cancelled' };
+  const why: Record<string, string> = { 'server-closed': 'closed by the server', quiet: 'closed by us after the script, the server quiet', timeout: 'closed by us at the timeout', cancelled: 'cancelled', unsubscribed: 'closed by us when the handlers unsubscribed', completed: 'closed by us when the GraphQL server completed the operation' };
   return `${why[w.ended] ?? w.ended}${code}`;
 }
 

@@ -13,6 +13,15 @@ export const isMultipart = (contentType: string | undefined): boolean => /^\s*mu
 export const FILE_BODY = /^<(@(\w*))?[ \t]+(\S.*?)[ \t]*$/;
 
 /**
+ * The body lines as text, `< path` lines included: a WebSocket request's messages, where a
+ * one-line `< path` message is read by the transport (./stream-messages.ts, ../session/websocket.ts).
+ */
+export function textBodyNode(lines: { text: string; line: number }[]): BodyNode | undefined {
+  if (!lines.length) return undefined;
+  return { kind: 'text', text: lines.map((l) => l.text).join('\n'), line: lines[0]!.line, endLine: lines[lines.length - 1]!.line };
+}
+
+/**
  * The body node of the body lines: a file body, text, or text with `< path` parts. Parts are
  * whole lines: the resolver joins them with the body's line ending.
  */

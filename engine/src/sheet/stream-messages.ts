@@ -11,8 +11,11 @@
 
 /** One step of a message script, in order. `line` is the 1-based line in the file. */
 export type StreamStep =
-  | { kind: 'send'; text: string; line: number }
+  | { kind: 'send'; text: string; line: number; file?: string }
   | { kind: 'wait'; line: number };
+
+/** A message that is one line `< path`: the file's bytes are the message (httpyac, JetBrains). */
+const FILE_MESSAGE = /^<[ \t]+(\S.*?)[ \t]*$/;
 
 /** A `===` line: `===` alone, or `=== wait-for-server` (case as JetBrains writes it; spaces free). */
 const SEPARATOR = /^[ \t]*===[ \t]*(wait-for-server)?[ \t]*$/;
@@ -28,7 +31,8 @@ export function isStreamSeparator(line: string): boolean {
  * @param body the body text as written (lines joined with `\n`; `\r\n` accepted).
  * @param firstLine the file line of the body's first line (1-based), for `line` of each step.
  * @returns the steps in order: each message's text with the blank lines around it trimmed
- *   (lines inside kept as written), each `=== wait-for-server` a `wait`. A body with no `===`
+ *   (lines inside kept as written), each `=== wait-for-server` a `wait`. A message that is one
+ *   line `< path` has `file`: the transport sends that file (a WebSocket, as a binary message). A body with no `===`
  *   line is one message (or none when blank). Empty messages between separators are dropped.
  */
 export function splitStreamMessages(body: string, firstLine = 1): StreamStep[] {
@@ -41,7 +45,11 @@ export function splitStreamMessages(body: string, firstLine = 1): StreamStep[] {
     let end = chunk.length;
     while (start < end && chunk[start]!.trim() === '') start++;
     while (end > start && chunk[end - 1]!.trim() === '') end--;
-    if (end > start) steps.push({ kind: 'send', text: chunk.slice(start, end).join('\n'), line: chunkStart + start });
+    if (end > start) {
+      const text = chunk.slice(start, end).join('\n');
+      const file = end - start === 1 ? FILE_MESSAGE.exec(text)?.[1] : undefined;
+      steps.push({ kind: 'send', text, line: chunkStart + start, ...(file ? { file } : {}) });
+    }
     chunk = [];
   };
   lines.forEach((text, i) => {

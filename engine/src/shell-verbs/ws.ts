@@ -7,6 +7,9 @@
  * closes. Always the direct engine run (never the daemon): the call's standard input and
  * output are this process's own, line by line.
  *
+ * `--binary` (websocat's `-b`): standard input is sent as binary messages, each chunk as it is
+ * read (up to 64 KiB), not as lines.
+ *
  * The argument vector is the verbs' (build-request.ts), so `-H`, `-u`, `-b`/`-c`, `-k`,
  * `--cacert`, `--cert`, `-x`, `--connect-timeout` and `-m` mean what they mean for GET.
  *
@@ -42,12 +45,18 @@ export interface WsCallInput extends Omit<BuildInput, 'readStdin'> {
 export async function runWs(input: WsCallInput): Promise<number> {
   const say = (s: string) => new Promise<void>((resolve) => input.stderr.write(s, () => resolve()));
   try {
-    const b = await buildRequest({ ...input, readStdin: async () => new Uint8Array(0) });
+    // `--binary` (websocat's -b): our own option, taken from the option words before curl's are read.
+    const n = Number(input.argv[6]);
+    const head = Number.isInteger(n) && n >= 0 ? input.argv.slice(0, 7 + n) : input.argv;
+    const tail = input.argv.slice(head.length);
+    const binary = tail.includes('--binary');
+    const b = await buildRequest({ ...input, argv: [...head, ...tail.filter((w) => w !== '--binary')], readStdin: async () => new Uint8Array(0) });
     const env = input.env ?? process.env;
     const request = { ...b.request, method: 'GET', body: undefined, websocket: true, headers: [...b.own.filter(([n]) => /^user-agent$/i.test(n)), ...b.request.headers] };
-    const rl = readline.createInterface({ input: input.stdin, crlfDelay: Infinity });
+    // --binary: each chunk of standard input as read (up to 64 KiB, a pipe's) is one binary message, as websocat -b.
+    const rl = binary ? undefined : readline.createInterface({ input: input.stdin, crlfDelay: Infinity });
     // The iterator now, before the handshake: readline drops the lines it reads before one exists.
-    const it = rl[Symbol.asyncIterator]();
+    const it: AsyncIterator<string | Uint8Array> = rl ? rl[Symbol.asyncIterator]() : input.stdin[Symbol.asyncIterator]();
     const lines = { [Symbol.asyncIterator]: () => it };
     const out = await websocketLive(request, lines, {
       jar: openCallJar(b.cookieLoad, b.cookieSave, b.opts.junkSession),
@@ -66,7 +75,7 @@ export async function runWs(input: WsCallInput): Promise<number> {
         input.stdout.write('\n');
       },
     });
-    rl.close();
+    rl?.close();
     if (out.jarWarning) await say(`rest: warning: ${out.jarWarning}\n`);
     const w = out.websocket;
     if (w.ended === 'refused') {

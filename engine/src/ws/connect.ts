@@ -50,6 +50,8 @@ export interface WsConnectOptions {
   unixSocket?: string;
   /** The handshake's time limit in ms (default 10 s, the engine's connect timeout). */
   handshakeTimeoutMs?: number;
+  /** Subprotocols asked for in the handshake (`Sec-WebSocket-Protocol`), e.g. `graphql-transport-ws`; the server must pick one. */
+  protocols?: string[];
   /** The largest message taken from the server, in bytes (default {@link MAX_MESSAGE_BYTES}); a bigger one closes with 1009. */
   maxMessageBytes?: number;
   signal?: AbortSignal;
@@ -68,8 +70,12 @@ export interface WsConnection {
   url: string;
   /** Every message so far, both ways, in order. */
   readonly messages: WsMessage[];
+  /** The subprotocol the server chose in its 101 (`''`: none). */
+  protocol: string;
   /** Send a text message (recorded in `messages`); ignored once closing. */
   send(text: string, line?: number): void;
+  /** Send a binary message (recorded in `messages` as base64, `binary` true); ignored once closing. */
+  sendBinary(bytes: Uint8Array, line?: number): void;
   /** Close with `code` (default 1000) and `reason`; settles `closed`. */
   close(code?: number, reason?: string): void;
   /** Called for each received message as it arrives; those received before are given to it first. */
@@ -117,7 +123,7 @@ export async function openWebSocket(request: Request, o: WsConnectOptions = {}):
   }
   const timeoutMs = o.handshakeTimeoutMs ?? HANDSHAKE_TIMEOUT_MS;
   const maxPayload = o.maxMessageBytes ?? MAX_MESSAGE_BYTES;
-  const socket = new WebSocket(url, {
+  const socket = new WebSocket(url, o.protocols ?? [], {
     headers,
     handshakeTimeout: timeoutMs,
     maxPayload,
@@ -208,11 +214,20 @@ export async function openWebSocket(request: Request, o: WsConnectOptions = {}):
   const connection: WsConnection = {
     handshake: { httpVersion: res.httpVersion, status: res.statusCode ?? 101, statusText: res.statusMessage ?? 'Switching Protocols', headers: headersOf(res), body: new Uint8Array(0) },
     url,
+    protocol: socket.protocol,
     messages,
     send(text, line) {
       if (socket.readyState !== WebSocket.OPEN) return;
       socket.send(text);
       const m: WsMessage = { direction: 'sent', text, binary: false, bytes: Buffer.byteLength(text), atMs: Date.now() - t0, ...(line !== undefined ? { line } : {}) };
+      messages.push(m);
+      for (const l of anyListeners) l(m);
+    },
+    sendBinary(bytes, line) {
+      if (socket.readyState !== WebSocket.OPEN) return;
+      const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+      socket.send(buf, { binary: true });
+      const m: WsMessage = { direction: 'sent', text: buf.toString('base64'), binary: true, bytes: buf.length, atMs: Date.now() - t0, ...(line !== undefined ? { line } : {}) };
       messages.push(m);
       for (const l of anyListeners) l(m);
     },

@@ -11,7 +11,10 @@
  * with 1000. A `=== wait-for-server` waits at most the timeout,
  * or {@link WAIT_LIMIT_MS} when none is set, then the script goes on without sending the rest.
  */
-import type { StreamStep } from '../sheet/stream-messages.js';
+import type { StreamStep as TextStep } from '../sheet/stream-messages.js';
+
+/** A step of the script: a message to send (`bytes`: as a binary message, a `< file` read by ../session/websocket.ts) or a wait. */
+export type StreamStep = (TextStep & { kind: 'send'; bytes?: Uint8Array }) | Extract<TextStep, { kind: 'wait' }>;
 import type { WsClose, WsConnection } from './connect.js';
 
 /** How long the server may stay quiet after the script before we close, ms. */
@@ -19,8 +22,8 @@ export const QUIET_MS = 1000;
 /** How long one `=== wait-for-server` waits when no per-request timeout is set, ms. */
 export const WAIT_LIMIT_MS = 30_000;
 
-/** Why a scripted request ended. */
-export type WsEnd = 'server-closed' | 'quiet' | 'timeout' | 'cancelled';
+/** Why a scripted request ended; `unsubscribed`: its `.http` handlers unsubscribed and we closed (../session/websocket.ts); `completed`: the GraphQL server completed the operation (graphql.ts). */
+export type WsEnd = 'server-closed' | 'quiet' | 'timeout' | 'cancelled' | 'unsubscribed' | 'completed';
 
 export interface WsScriptOptions {
   /** The per-request time limit from the handshake on, ms; 0 or absent: none (the quiet period still ends it). */
@@ -87,7 +90,8 @@ export async function runScript(c: WsConnection, steps: StreamStep[], o: WsScrip
       continue;
     }
     if (step.kind === 'send') {
-      c.send(step.text, step.line);
+      if (step.bytes) c.sendBinary(step.bytes, step.line);
+      else c.send(step.text, step.line);
       lastActivity = Date.now();
       continue;
     }
