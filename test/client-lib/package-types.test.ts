@@ -3,38 +3,42 @@
 // the README's Node example type-checks with module nodenext from an ES module and from a .cts
 // file, moduleResolution node10 finds angular-client-rest/node, and @arethetypeswrong/cli on the
 // packed tarball reports no problem for node10, node16 (CJS and ESM) and bundler.
+// Each command runs once per vitest run, not once per AngularJS project (helpers/once-per-run.ts).
 import { describe, it, expect } from 'vitest';
-import { spawnSync } from 'node:child_process';
 import path from 'node:path';
+import { sharedCommands } from './helpers/once-per-run';
 
 const root = path.resolve(__dirname, '../..');
 const tsc = path.join(root, 'node_modules/typescript/bin/tsc');
 const attw = path.join(root, 'node_modules/@arethetypeswrong/cli/dist/index.js');
-const run = (args: string[]) => spawnSync(process.execPath, args, { cwd: root, encoding: 'utf8', maxBuffer: 64 << 20 });
+const run = sharedCommands([
+  ...['nodenext', 'node10', 'script'].map((c) => ({ key: `package-types-${c}`, argv: [process.execPath, tsc, '-p', path.join(__dirname, `types/tsconfig.${c}.json`)], cwd: root })),
+  { key: 'package-types-attw', argv: [process.execPath, attw, '--pack', 'client-lib', '--format', 'json'], cwd: root },
+]);
 
 describe('types for Node users', () => {
-  it('createClient({ baseUrl, cookieJar }) type-checks with module nodenext, from .mts and .cts', () => {
-    const r = run([tsc, '-p', path.join(__dirname, 'types/tsconfig.nodenext.json')]);
+  it('createClient({ baseUrl, cookieJar }) type-checks with module nodenext, from .mts and .cts', async () => {
+    const r = await run('package-types-nodenext');
     expect(r.stdout + r.stderr).toBe('');
     expect(r.status).toBe(0);
   }, 60000);
 
-  it('moduleResolution node10 resolves angular-client-rest and angular-client-rest/node', () => {
-    const r = run([tsc, '-p', path.join(__dirname, 'types/tsconfig.node10.json')]);
+  it('moduleResolution node10 resolves angular-client-rest and angular-client-rest/node', async () => {
+    const r = await run('package-types-node10');
     expect(r.stdout + r.stderr).toBe('');
     expect(r.status).toBe(0);
   }, 60000);
 
-  it("the <script> build's global ClientLib is typed through import 'angular-client-rest/dist/client.js'", () => {
-    const r = run([tsc, '-p', path.join(__dirname, 'types/tsconfig.script.json')]);
+  it("the <script> build's global ClientLib is typed through import 'angular-client-rest/dist/client.js'", async () => {
+    const r = await run('package-types-script');
     expect(r.stdout + r.stderr).toBe('');
     expect(r.status).toBe(0);
   }, 60000);
 
-  it('attw --pack: types for every entry under node10, node16 (CJS, ESM) and bundler, the <script> builds included', () => {
+  it('attw --pack: types for every entry under node10, node16 (CJS, ESM) and bundler, the <script> builds included', async () => {
     // dist/client.js and client.min.js are <script> files that set the global ClientLib; their
     // types (dist/client.d.ts) declare that global (issue 38: attw found no types for them).
-    const r = run([attw, '--pack', 'client-lib', '--format', 'json']);
+    const r = await run('package-types-attw');
     const out = JSON.parse(r.stdout);
     const a = out.analysis;
     // The one warning left is true: the scripts are files of a "type": "module" package, so

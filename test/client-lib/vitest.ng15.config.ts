@@ -13,5 +13,7 @@ export default defineProject({
     setupFiles: ['test/client-lib/setup.ng15.ts'],
     testTimeout: 20000,
     hookTimeout: 20000,
+    // A directory per run for the results both AngularJS projects share (type checks run once).
+    globalSetup: ['test/client-lib/global-setup.ts'],
   },
 });

@@ -11,5 +11,7 @@ export default defineProject({
     setupFiles: ['test/client-lib/setup.ng18.ts'],
     testTimeout: 20000,
     hookTimeout: 20000,
+    // A directory per run for the results both AngularJS projects share (type checks run once).
+    globalSetup: ['test/client-lib/global-setup.ts'],
   },
 });

@@ -7,9 +7,11 @@ load test_helper
 # pty SETUP KEYS EXPECT: run the shell under test interactively (zsh: after compinit), source
 # shell/rest, set the base to the API, run SETUP, type KEYS; $output is the transcript.
 # GET is then redefined to print its arguments as <arg>, so a test sees the completed line.
+# zsh's compinit dump is one per file (compinit writes it in about 2 s, reads it in 0.1 s); the
+# fpath is the same in every test that uses it, and the test of compinit after source has its own.
 pty() {
   local pre=''
-  if [ "$REST_TEST_SHELL" = zsh ]; then pre="autoload -Uz compinit; compinit -u -d \"\$HOME/.zcd\""; fi
+  if [ "$REST_TEST_SHELL" = zsh ]; then pre="autoload -Uz compinit; compinit -u -d \"$BATS_FILE_TMPDIR/.zcd\""; fi
   run /usr/bin/python3 "$BATS_TEST_DIRNAME/pty-drive.py" "$REST_TEST_SHELL" "$pre
 source \"\$REST_ROOT/shell/rest\"
 rest \"\$API\" >/dev/null

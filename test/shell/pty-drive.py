@@ -34,6 +34,9 @@ def main() -> int:
     argv = ["bash", "--norc", "--noprofile", "-i"] if shell == "bash" else ["zsh", "-f", "-i"]
     env = dict(os.environ, TERM="dumb" if shell == "bash" else "xterm", PS1="$ ")
     child, log = spawn(argv, env=env, timeout=timeout)
+    # pexpect waits 50 ms before each send (for programs that turn echo off at a password
+    # prompt); keys typed into a line editor are read in order from the terminal's buffer.
+    child.delaybeforesend = None
     deadline = time.time() + timeout
     ok = False
     try:
@@ -41,13 +44,17 @@ def main() -> int:
             child.send(line + "\r")
         child.send("echo MARK$((40+2))\r")
         if wait_for(child, log, r"MARK42", 0, deadline):
-            # Let the prompt be drawn before typing (zsh's line editor redraws at start).
+            # Let the prompt after MARK42 be drawn before typing (zsh's line editor redraws at
+            # start). It is often read in the same chunk as MARK42, so it is searched from the
+            # start of the output; searched only after MARK42 was seen, it was never found and
+            # this wait was a fixed second.
+            wait_for(child, log, r"MARK42\n[\s\S]*\$ $", 0, min(deadline, time.time() + 1.0))
             start = len(log.getvalue())
-            wait_for(child, log, r"\$ $", start, min(deadline, time.time() + 1.0))
-            start = len(log.getvalue())
-            for ch in keys:
+            for i, ch in enumerate(keys):
                 child.send(ch)
-                if ch in "\t\r":
+                # A pause after TAB or Enter for the shell to act before the next key; none
+                # after the last key, where EXPECT is waited for.
+                if ch in "\t\r" and i < len(keys) - 1:
                     time.sleep(0.3)
             ok = wait_for(child, log, expect, start, deadline)
         child.send("\x03")
