@@ -74,5 +74,77 @@
       (sheet-test-wait-message "Hello has no field nmae" mark)
       (should (string-match-p "line 6" (sheet-test-messages-since mark))))))
 
+;; A server stream shown as it arrives: the fixture's Count with the
+;; x-gate metadata sends "n 2" only when a line `release' reaches its
+;; stdin (it answers "released N": N calls were waiting), so "message 1
+;; is shown while the server holds message 2 back" is checked by the
+;; server's own answer, never by sleeping.
+
+(defun sheet-test--grpc-release ()
+  "Release the next message of the fixture's gated streams; its answer."
+  (let ((buf (process-buffer (car sheet-test--grpc))))
+    (with-current-buffer buf (erase-buffer))
+    (process-send-string (car sheet-test--grpc) "release\n")
+    (sheet-test-wait-until
+     (lambda ()
+       (with-current-buffer buf
+         (and (string-match "released [0-9]+" (buffer-string))
+              (match-string 0 (buffer-string)))))
+     10 "the gRPC fixture's answer to release")))
+
+(defun sheet-test--grpc-response-holding (regexp)
+  "The response buffer once its text matches REGEXP (waits at most 15 s)."
+  (sheet-test-wait-until
+   (lambda ()
+     (let ((b (get-buffer sheet-buffer-response-name)))
+       (and b (with-current-buffer b
+                (string-match-p regexp (buffer-string)))
+            b)))
+   15 (format "the response buffer to hold %s" regexp)))
+
+(defun sheet-test--grpc-gated-sheet (upto)
+  "A sheet calling demo.Echo/Count up to UPTO, its messages gated."
+  (let ((protos (expand-file-name "test/fixtures/grpc" sheet-test-root)))
+    (format "# @grpc-proto %s/demo.proto\n# @grpc-import-path %s/include\nGRPC %s/demo.Echo/Count\nx-gate: 1\n\n{\"upto\": %d}\n"
+            protos protos (sheet-test--grpc-address) upto)))
+
+(ert-deftest sheet-test-grpc-stream-shown-as-it-arrives ()
+  "Message 1 is in the buffer, pretty, while the server holds message 2 back."
+  (sheet-test-visiting "calls.sheet"
+      (with-temp-file file
+        (insert (sheet-test--grpc-gated-sheet 2)))
+    (sheet-test-goto "^GRPC")
+    (sheet-http-send-current-stay-in-window)
+    (let ((buf (sheet-test--grpc-response-holding "\"message\": \"n 1\"")))
+      (with-current-buffer buf
+        (should (string-match-p "^{\n  \"message\": \"n 1\"\n}" (buffer-string)))
+        (should-not (string-match-p "n 2" (buffer-string)))
+        (should (string-match-p "\\[1 message, " (format "%s" mode-line-process))))
+      ;; The server was still holding message 2 back.
+      (should (equal (sheet-test--grpc-release) "released 1"))
+      (sheet-test--grpc-response-holding "stream: 2 messages, server closed")
+      (with-current-buffer buf
+        (should (string-match-p "^// GRPC 0 OK$" (buffer-string)))
+        (should (string-match-p "\"n 1\"[^z-a]*\"n 2\"" (buffer-string)))))))
+
+(ert-deftest sheet-test-grpc-stream-cancel-keeps-what-arrived ()
+  "C-c C-k after message 1 keeps it, with a trailer saying the call was cancelled."
+  (sheet-test-visiting "calls.sheet"
+      (with-temp-file file
+        (insert (sheet-test--grpc-gated-sheet 3)))
+    (sheet-test-goto "^GRPC")
+    (sheet-http-send-current-stay-in-window)
+    (let ((buf (sheet-test--grpc-response-holding "\"n 1\"")))
+      (sheet-test-key "C-c C-k")
+      (with-current-buffer buf
+        (should (string-match-p "\"message\": \"n 1\"" (buffer-string)))
+        (should (string-match-p "stream: 1 message, cancelled after"
+                                (buffer-string))))
+      (sheet-test-wait-idle)
+      ;; Whatever the server sends now does not reach the buffer.
+      (sheet-test--grpc-release)
+      (with-current-buffer buf
+        (should (string-match-p "\"n 1\"" (buffer-string)))))))
+
 (provide 'sheet-mode-grpc-test)
 ;;; sheet-mode-grpc-test.el ends here
