@@ -146,5 +146,50 @@
       (with-current-buffer buf
         (should (string-match-p "\"n 1\"" (buffer-string)))))))
 
+;; Completion after `GRPC host:port/': services, then a service's
+;; methods, by reflection from the fixture, or from the request's
+;; proto lines; a server that cannot be reached is said.
+
+(defun sheet-test--grpc-complete-at (regexp)
+  "The completion data with point after REGEXP on the GRPC line."
+  (goto-char (point-min))
+  (re-search-forward regexp)
+  (sheet-completion-at-point))
+
+(ert-deftest sheet-test-grpc-complete-by-reflection ()
+  "The services after the address, the methods after the service."
+  (sheet-test-visiting "calls.sheet"
+      (with-temp-file file
+        (insert (format "GRPC %s/demo.E\n\n{}\n#\nGRPC %s/demo.Echo/Co\n"
+                        (sheet-test--grpc-address) (sheet-test--grpc-address))))
+    (let ((data (sheet-test--grpc-complete-at "/demo\\.E$")))
+      (should (equal (nth 2 data) '("demo.Echo")))
+      (should (equal (buffer-substring (nth 0 data) (nth 1 data)) "demo.E")))
+    (let ((data (sheet-test--grpc-complete-at "/demo\\.Echo/Co$")))
+      (should (equal (nth 2 data) '("Say" "Count" "Collect" "Chat" "Fail" "Hang")))
+      (should (equal (buffer-substring (nth 0 data) (nth 1 data)) "Co"))
+      (should (equal (funcall (plist-get (nthcdr 3 data) :annotation-function)
+                              (nth 1 (nth 2 data)))
+                     " server-streaming")))
+    ;; As a user gets it: C-M-i completes the unique prefix.
+    (goto-char (point-min))
+    (re-search-forward "/demo\\.E$")
+    (completion-at-point)
+    (should (looking-back "/demo\\.Echo" (line-beginning-position)))))
+
+(ert-deftest sheet-test-grpc-complete-from-protos-and-unreachable ()
+  "The request's proto lines answer without a server; no proto, no server: said."
+  (let ((protos (expand-file-name "test/fixtures/grpc" sheet-test-root)))
+    (sheet-test-visiting "calls.sheet"
+        (with-temp-file file
+          (insert (format "# @grpc-proto %s/demo.proto\n# @grpc-import-path %s/include\nGRPC 127.0.0.1:1/demo.Echo/\n\n{}\n#\nGRPC 127.0.0.1:1/\n"
+                          protos protos)))
+      (should (member "Chat" (nth 2 (sheet-test--grpc-complete-at "demo.Echo/$"))))
+      (let ((mark (sheet-test-messages-mark)))
+        (should-not (sheet-test--grpc-complete-at "127.0.0.1:1/$"))
+        (should (string-match-p
+                 "no gRPC services to complete for 127.0.0.1:1: nothing listens on 127.0.0.1:1"
+                 (sheet-test-messages-since mark)))))))
+
 (provide 'sheet-mode-grpc-test)
 ;;; sheet-mode-grpc-test.el ends here
