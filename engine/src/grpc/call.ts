@@ -72,9 +72,14 @@ export interface GrpcResult {
 type Grpc = typeof import('@grpc/grpc-js');
 const clients = new Map<string, Client>();
 
-/** `@grpc/grpc-js`, loaded at first use. */
-export async function grpcJs(): Promise<Grpc> {
-  return import('@grpc/grpc-js');
+let loaded: Promise<Grpc> | undefined;
+
+/**
+ * `@grpc/grpc-js`, loaded at first use and kept: the bundle's `import()` wraps the module anew
+ * each time (esbuild's `__toESM` copies every export), which was a per-call cost of `sheet run`.
+ */
+export function grpcJs(): Promise<Grpc> {
+  return (loaded ??= import('@grpc/grpc-js'));
 }
 
 /** The channel's credentials: plain text, or TLS with the CA files, client certificate and `-k`. */
@@ -175,7 +180,9 @@ export async function grpcCall(i: GrpcCallInput): Promise<GrpcResult> {
     throw new EngineError('bad-grpc-message', `=== wait-for-server: ${target.service}/${target.method} is ${kind}, so the server sends nothing until the request messages end`, { line: wait.line, hint: 'Use === wait-for-server with bidirectional methods only; write === between messages.' });
   }
   // Each message checked and encoded before anything is sent.
-  const encoded = sends.map((s) => ({ ...s, object: checkMessage(s.text, m, options, s.line, def) }));
+  // Each message's bytes kept from its check, so it is serialized once.
+  const bytes = new Map<object, Buffer>();
+  const encoded = sends.map((s) => ({ ...s, object: checkMessage(s.text, m, options, s.line, def, (o, b) => bytes.set(o, b)) }));
   if (!sends.length) encoded.push({ kind: 'send', text: '{}', line: i.line ?? 0, object: {} });
   const result: GrpcResult = { target, kind, code: 0, details: '', headers: [], trailers: [], messages: [], durationMs: 0 };
   let gotHeaders = false;
@@ -188,7 +195,7 @@ export async function grpcCall(i: GrpcCallInput): Promise<GrpcResult> {
     }
   };
   const opts = deadline ? { deadline } : {};
-  const ser = (o: object) => m.requestSerialize(o);
+  const ser = (o: object) => bytes.get(o) ?? m.requestSerialize(o);
   const de = (b: Buffer) => m.responseDeserialize(b);
   let ended = false;
   const waiters: (() => void)[] = [];
