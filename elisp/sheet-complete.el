@@ -23,9 +23,12 @@
 ;; `{{' (`.http' files: file variables, the chosen environment's
 ;; names, system variables such as `$timestamp'), methods and header
 ;; names at the start of a line, common header values after `Name:',
-;; hook names after `->'.  The names come from the engine
-;; (`sheet/completions', docs/protocol.md); Emacs only looks at the
-;; text around point to know which kind is wanted.
+;; hook names after `->', and on a `GRPC host:port/' request line the
+;; services, then after the next `/' the service's methods (from the
+;; request's proto lines, else by server reflection).  The names come
+;; from the engine (`sheet/completions', `sheet/grpcMethods',
+;; docs/protocol.md); Emacs only looks at the text around point to
+;; know which kind is wanted.
 ;;
 ;; Typing never waits on the engine: the engine's answer is kept per
 ;; buffer; when the buffer has changed since, the kept answer is used
@@ -178,40 +181,118 @@ the list is (header-value START HEADER-NAME)) or `line-start'."
         (and (<= pos (match-end 0))
              (list 'line-start bol)))))))
 
+(defconst sheet--grpc-line-regexp
+  (concat "GRPC[ \t]+\\(\\(?:grpcs?://\\)?[^ \t/]+\\)/"
+          "\\([A-Za-z0-9_.]*\\)\\(?:/\\([A-Za-z0-9_]*\\)\\)?")
+  "A `GRPC' request line up to point: the address, service, method.")
+
+(defun sheet--grpc-completion-context ()
+  "What to complete on a `GRPC host:port/' line at point, or nil.
+A list (service START ADDRESS) after the first slash, or (method
+START ADDRESS SERVICE) after the second."
+  (let ((pos (point)))
+    (save-excursion
+      (goto-char (line-beginning-position))
+      (let ((case-fold-search nil))
+        (when (and (looking-at sheet--grpc-line-regexp)
+                   (<= pos (match-end 0)))
+          (cond
+           ((and (match-beginning 3) (>= pos (match-beginning 3)))
+            (list 'method (match-beginning 3) (match-string-no-properties 1)
+                  (match-string-no-properties 2)))
+           ((>= pos (match-beginning 2))
+            (list 'service (match-beginning 2)
+                  (match-string-no-properties 1)))))))))
+
+(defun sheet--grpc-services (address)
+  "The engine's `sheet/grpcMethods' services for ADDRESS, or nil.
+The request's proto lines name them, else the server's reflection;
+the engine keeps them per address and protos, so only the first
+look-up of a target waits (on reflection at most 5 s).  A server
+that cannot be reached or a proto that does not load is said in
+the echo area."
+  (let ((conn (sheet-engine--ensure)))
+    (condition-case err
+        (append (plist-get
+                 (jsonrpc-request
+                  conn 'sheet/grpcMethods
+                  (append (sheet--completion-params conn)
+                          (list :address address))
+                  :timeout sheet-request-timeout)
+                 :services)
+                nil)
+      (error
+       (message "Sheet-mode: no gRPC services to complete for %s: %s"
+                address (sheet-engine--error-text err))
+       nil))))
+
+(defun sheet--grpc-completion ()
+  "The completion data on a `GRPC host:port/' line at point, or nil.
+Services after the first slash (each followed by a slash), the
+service's methods after the second."
+  (let ((context (sheet--grpc-completion-context)))
+    (when context
+      (let* ((services (sheet--grpc-services (nth 2 context)))
+             (candidates
+              (if (eq (car context) 'service)
+                  (mapcar (lambda (s) (propertize (plist-get s :name)
+                                                  'sheet-annotation
+                                                  " service"))
+                          services)
+                (let ((service (seq-find (lambda (s)
+                                           (equal (plist-get s :name)
+                                                  (nth 3 context)))
+                                         services)))
+                  (mapcar (lambda (m)
+                            (propertize (plist-get m :name) 'sheet-annotation
+                                        (concat " " (plist-get m :kind))))
+                          (plist-get service :methods))))))
+        (when candidates
+          (list (nth 1 context) (point) candidates
+                :exclusive 'no
+                :annotation-function #'sheet--completion-annotate))))))
+
 (defun sheet-completion-at-point ()
   "Complete the variable, method, header, header value or hook at point.
+On a `GRPC host:port/' line, the services and methods there are.
 For `completion-at-point-functions'; the names come from the
-engine (`sheet/completions'), without waiting on it while typing."
-  (let ((context (sheet--completion-context)))
-    (when context
-      (let* ((result (sheet--completion-names))
-             (http (equal (plist-get result :syntax) "http"))
-             (candidates
-              (pcase (car context)
-                ('http-variable (sheet--completion-variables result))
-                ('variable (and (not http)
-                                (sheet--completion-variables result)))
-                ('hook (mapcar (lambda (h) (plist-get h :name))
-                               (plist-get result :hooks)))
-                ('header-value
-                 (append (plist-get (plist-get result :headerValues)
-                                    (intern (concat ":" (downcase
-                                                         (nth 2 context)))))
-                         nil))
-                ('line-start
-                 (append (mapcar (lambda (m) (propertize m 'sheet-annotation
-                                                         " method"))
-                                 (plist-get result :methods))
-                         (mapcar (lambda (h) (propertize h 'sheet-annotation
-                                                         " header"))
-                                 (plist-get result :headers)))))))
-        (when candidates
-          (append
-           (list (nth 1 context) (point) (append candidates nil)
-                 :exclusive 'no
-                 :annotation-function #'sheet--completion-annotate)
-           (and (eq (car context) 'http-variable)
-                (list :exit-function #'sheet--close-braces))))))))
+engine (`sheet/completions', `sheet/grpcMethods'), without waiting
+on it while typing, except for a gRPC target's first look-up."
+  (if (sheet--grpc-completion-context)
+      (sheet--grpc-completion)
+    (sheet--completion-data (sheet--completion-context))))
+
+(defun sheet--completion-data (context)
+  "The completion data of CONTEXT (`sheet--completion-context'), or nil."
+  (when context
+    (let* ((result (sheet--completion-names))
+           (http (equal (plist-get result :syntax) "http"))
+           (candidates
+            (pcase (car context)
+              ('http-variable (sheet--completion-variables result))
+              ('variable (and (not http)
+                              (sheet--completion-variables result)))
+              ('hook (mapcar (lambda (h) (plist-get h :name))
+                             (plist-get result :hooks)))
+              ('header-value
+               (append (plist-get (plist-get result :headerValues)
+                                  (intern (concat ":" (downcase
+                                                       (nth 2 context)))))
+                       nil))
+              ('line-start
+               (append (mapcar (lambda (m) (propertize m 'sheet-annotation
+                                                       " method"))
+                               (plist-get result :methods))
+                       (mapcar (lambda (h) (propertize h 'sheet-annotation
+                                                       " header"))
+                               (plist-get result :headers)))))))
+      (when candidates
+        (append
+         (list (nth 1 context) (point) (append candidates nil)
+               :exclusive 'no
+               :annotation-function #'sheet--completion-annotate)
+         (and (eq (car context) 'http-variable)
+              (list :exit-function #'sheet--close-braces)))))))
 
 (defun sheet--close-braces (_name status)
   "Close the `{{' of a completed `.http' variable name with `}}'.

@@ -36,6 +36,11 @@
 ;; response (the kept events, then the trailer saying how it ended:
 ;; server closed, timed out, connection cut).  `sheet-cancel' (C-c C-k)
 ;; keeps what arrived and adds a trailer line saying so.
+;;
+;; A gRPC server-streaming or bidirectional call comes the same way:
+;; each response message is an event, pretty JSON, and the mode line
+;; and the trailer count messages; its answer is the array of the
+;; messages with the gRPC status in the trailer.
 
 ;;; Code:
 
@@ -52,7 +57,8 @@
 Each value is a plist: :buffer, :pending (the batches' texts, newest first),
 :count and :elapsed (the engine's, in ms), :timer (the next
 insertion), :last (`float-time' of the last insertion), :cut
-\(characters cut from the head so far).")
+\(characters cut from the head so far), :unit (\"event\", or
+\"message\" for a gRPC call's stream).")
 
 (defun sheet-stream--send (context)
   "The plist of the send in flight whose context is CONTEXT, or nil."
@@ -75,7 +81,11 @@ insertion), :last (`float-time' of the last insertion), :cut
       ('stay (display-buffer buf t)))
     (sheet-stream--gc-raise)
     (puthash context (list :buffer buf :pending nil :count 0 :elapsed 0
-                           :timer nil :last 0 :cut 0)
+                           :timer nil :last 0 :cut 0
+                           ;; A gRPC call's stream is of messages.
+                           :unit (if (equal (plist-get head :method) "GRPC")
+                                     "message"
+                                   "event"))
              sheet--streams)))
 
 (defvar sheet-stream--gc-saved nil
@@ -184,7 +194,8 @@ The others stay queued."
               (when point-at-end (goto-char (point-max)))
               (dolist (w at-end) (set-window-point w (point-max))))
             (setq mode-line-process
-                  (format " [%d event%s, %.1fs]" (plist-get stream :count)
+                  (format " [%d %s%s, %.1fs]" (plist-get stream :count)
+                          (plist-get stream :unit)
                           (if (eql (plist-get stream :count) 1) "" "s")
                           (/ (plist-get stream :elapsed) 1000.0)))
             (force-mode-line-update)))))))
@@ -259,6 +270,7 @@ A trailer line gives the number of events and the time; the buffer
 is left editable, as a finished response is."
   (let* ((stream (gethash context sheet--streams))
          (count (and stream (plist-get stream :count)))
+         (unit (and stream (plist-get stream :unit)))
          (elapsed (and stream (plist-get stream :elapsed)))
          (buf (sheet-stream-end context)))
     (when buf
@@ -267,8 +279,8 @@ is left editable, as a finished response is."
               (at-end (= (point) (point-max))))
           (save-excursion
             (goto-char (point-max))
-            (insert (format "# stream: %d event%s, cancelled after %.1f s\n"
-                            count (if (eql count 1) "" "s")
+            (insert (format "# stream: %d %s%s, cancelled after %.1f s\n"
+                            count unit (if (eql count 1) "" "s")
                             (/ elapsed 1000.0))))
           (when at-end (goto-char (point-max)))
           (setq buffer-read-only nil))))))

@@ -163,6 +163,23 @@ export interface CompletionsResult {
  */
 export const SheetCompletions = new RequestType<CompletionsParams, CompletionsResult, EngineErrorData>('sheet/completions');
 
+/** `sheet/grpcMethods`'s parameters: `sheet/completions`' (the request at `line` gives the proto lines) and the address. */
+export interface GrpcMethodsParams extends CompletionsParams {
+  /** What follows `GRPC` on the request line, up to its first `/`: `host:port`, `grpc://host:port`, `grpcs://host`. */
+  address: string;
+}
+export interface GrpcMethodsResult {
+  /** Services sorted by name (`demo.Echo`), each with its methods in proto order and their kind. */
+  services: { name: string; methods: { name: string; kind: 'unary' | 'server-streaming' | 'client-streaming' | 'bidi-streaming' }[] }[];
+}
+/**
+ * The services and methods a `GRPC` request line can name (issue 41; engine/src/grpc/catalog.ts):
+ * from the proto lines of the request at `line`, else by server reflection at `address`; kept
+ * per address and protos. Errors: the proto's (`bad-proto`, `file-unreadable`), or the server's
+ * (`connection-refused`, `network-error`, `no-reflection`).
+ */
+export const SheetGrpcMethods = new RequestType<GrpcMethodsParams, GrpcMethodsResult, EngineErrorData>('sheet/grpcMethods');
+
 /** The request at point as a curl command line (C-c C-u). */
 export const SheetCurl = new RequestType<CurlParams, CurlResult, EngineErrorData>('sheet/curl');
 

@@ -3,7 +3,7 @@
  * protocol goes to stdout; logs go to stderr. Engine errors travel as ResponseErrors with code
  * ENGINE_ERROR and `data` = { code, line, hint, details }. `$/cancelRequest` aborts a send.
  */
-import { dirname } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { CancellationTokenSource, ResponseError, type CancellationToken, type MessageConnection } from 'vscode-jsonrpc';
 import { createMessageConnection, StreamMessageReader } from 'vscode-jsonrpc/node.js';
 import { EngineError, isEngineError, toEngineError } from '../errors.js';
@@ -22,6 +22,7 @@ import { checkSettings } from '../session/settings.js';
 import { answerBadFrames, FramedStreamWriter, strictJsonDecoder } from './framing.js';
 import { FrameResync } from './resync.js';
 import { completionsFor } from './completions.js';
+import { grpcCatalog } from '../grpc/catalog.js';
 import { diagnosticsOf } from './diagnostics.js';
 import { Documents, type DocumentRef } from './documents.js';
 import { serveAuth } from './auth-methods.js';
@@ -181,6 +182,15 @@ export function serve(conn: MessageConnection, onExit: () => void = () => proces
     // An editor's look-up over the session's parse and overrides (completions.ts).
     const q = checkSheetParams(withDoc(p), true);
     return completionsFor(session.parse(q.text, q.path), q, session.overrides);
+  }));
+  conn.onRequest(P.SheetGrpcMethods, guard(async (p: P.GrpcMethodsParams) => {
+    // Completion after `GRPC host:port/`: the request's proto lines, else reflection (grpc/catalog.ts).
+    const q = checkSheetParams(withDoc(p), true);
+    if (typeof q.address !== 'string' || !q.address.trim()) throw new EngineError('bad-argument', `params.address must be the request line's host:port, not ${JSON.stringify(q.address)}`, { hint: 'See docs/protocol.md, sheet/grpcMethods.' });
+    const node = session.parse(q.text, q.path).requests.find((r) => r.startLine <= q.line && q.line <= r.endLine);
+    const g = node?.grpc ?? { protos: [], importPaths: [], options: [] };
+    const services = await grpcCatalog({ address: q.address.trim(), protos: g.protos, importPaths: g.importPaths, options: g.options, baseDir: q.path ? dirname(resolve(q.path)) : process.cwd() });
+    return { services };
   }));
   conn.onRequest(P.SheetCurl, guard((p: P.CurlParams) => session.curl(checkSheetParams(withDoc(p), true))));
   conn.onRequest(P.SheetDiagnostics, guard((p: P.DiagnosticsParams) => {

@@ -45,6 +45,13 @@ export interface GrpcCallInput {
   authority?: string;
   /** Each response message as it arrives (streams), already as a plain object. */
   onMessage?: (message: unknown) => void;
+  /**
+   * Server-streaming and bidirectional calls: told the call's kind and the response metadata
+   * before the first message (at the metadata, or at the first message when none came). Given,
+   * a cancel (`signal`) after that is a result with status `CANCELLED` and the messages so far,
+   * not an error: a stream keeps what came.
+   */
+  onStreamStart?: (kind: 'server-streaming' | 'bidi-streaming', headers: Header[]) => void;
 }
 
 /** A call's outcome: the status (any, OK or not), what came back, and when. */
@@ -65,9 +72,14 @@ export interface GrpcResult {
 type Grpc = typeof import('@grpc/grpc-js');
 const clients = new Map<string, Client>();
 
-/** `@grpc/grpc-js`, loaded at first use. */
-export async function grpcJs(): Promise<Grpc> {
-  return import('@grpc/grpc-js');
+let loaded: Promise<Grpc> | undefined;
+
+/**
+ * `@grpc/grpc-js`, loaded at first use and kept: the bundle's `import()` wraps the module anew
+ * each time (esbuild's `__toESM` copies every export), which was a per-call cost of `sheet run`.
+ */
+export function grpcJs(): Promise<Grpc> {
+  return (loaded ??= import('@grpc/grpc-js'));
 }
 
 /** The channel's credentials: plain text, or TLS with the CA files, client certificate and `-k`. */
@@ -146,7 +158,7 @@ function methodOf(def: PackageDefinition, target: GrpcTarget, line?: number): Me
 export async function grpcCall(i: GrpcCallInput): Promise<GrpcResult> {
   const target = grpcTarget(i.url, i.line);
   const grpc = await grpcJs();
-  const started = performance.now();
+  const startedAt = performance.now();
   const client = clientFor(grpc, i, target);
   const options = loaderOptions(i.options, i.importPaths, i.baseDir);
   const deadline = i.timeoutMs ? new Date(Date.now() + i.timeoutMs) : undefined;
@@ -168,12 +180,22 @@ export async function grpcCall(i: GrpcCallInput): Promise<GrpcResult> {
     throw new EngineError('bad-grpc-message', `=== wait-for-server: ${target.service}/${target.method} is ${kind}, so the server sends nothing until the request messages end`, { line: wait.line, hint: 'Use === wait-for-server with bidirectional methods only; write === between messages.' });
   }
   // Each message checked and encoded before anything is sent.
-  const encoded = sends.map((s) => ({ ...s, object: checkMessage(s.text, m, options, s.line, def) }));
+  // Each message's bytes kept from its check, so it is serialized once.
+  const bytes = new Map<object, Buffer>();
+  const encoded = sends.map((s) => ({ ...s, object: checkMessage(s.text, m, options, s.line, def, (o, b) => bytes.set(o, b)) }));
   if (!sends.length) encoded.push({ kind: 'send', text: '{}', line: i.line ?? 0, object: {} });
   const result: GrpcResult = { target, kind, code: 0, details: '', headers: [], trailers: [], messages: [], durationMs: 0 };
   let gotHeaders = false;
+  const streaming = kind === 'server-streaming' || kind === 'bidi-streaming' ? kind : undefined;
+  let started = false;
+  const start = () => {
+    if (streaming && !started) {
+      started = true;
+      i.onStreamStart?.(streaming, result.headers);
+    }
+  };
   const opts = deadline ? { deadline } : {};
-  const ser = (o: object) => m.requestSerialize(o);
+  const ser = (o: object) => bytes.get(o) ?? m.requestSerialize(o);
   const de = (b: Buffer) => m.responseDeserialize(b);
   let ended = false;
   const waiters: (() => void)[] = [];
@@ -182,6 +204,7 @@ export async function grpcCall(i: GrpcCallInput): Promise<GrpcResult> {
   };
   const done = new Promise<void>((resolve) => {
     const onMessage = (x: unknown) => {
+      start();
       result.messages.push(x);
       i.onMessage?.(x);
       wake();
@@ -198,6 +221,7 @@ export async function grpcCall(i: GrpcCallInput): Promise<GrpcResult> {
     call.on('metadata', (h: Metadata) => {
       gotHeaders = true;
       result.headers = headersOf(h);
+      start();
     });
     call.on('status', (st: { code: number; details: string; metadata: Metadata }) => {
       result.code = st.code;
@@ -229,8 +253,9 @@ export async function grpcCall(i: GrpcCallInput): Promise<GrpcResult> {
     if (!ended) w.end();
   }
   await done;
-  result.durationMs = performance.now() - started;
-  if (i.signal?.aborted) throw new EngineError('cancelled', 'the gRPC call was cancelled', { line: i.line });
+  result.durationMs = performance.now() - startedAt;
+  // A stream that had begun keeps what came (grpc-js gave it the status CANCELLED).
+  if (i.signal?.aborted && !(started && i.onStreamStart)) throw new EngineError('cancelled', 'the gRPC call was cancelled', { line: i.line });
   if (!gotHeaders && result.code !== 0 && [2, 13, 14].includes(result.code)) throw unreachable({ code: result.code, details: result.details, message: result.details, name: 'Error' }, target, i.line);
   return result;
 }

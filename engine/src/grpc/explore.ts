@@ -20,6 +20,7 @@ export interface ExploreInput {
   timeoutMs?: number;
 }
 
+/** The kept channel to `o.address` (any method path: `/s/m`). */
 function connect(grpc: Awaited<ReturnType<typeof grpcJs>>, o: ExploreInput) {
   const written = o.address.replace(/^grpc:\/\//i, 'http://').replace(/^grpcs:\/\//i, 'https://');
   const url = `${/^https?:\/\//.test(written) ? written : `http://${written}`}`.replace(/\/+$/, '') + '/s/m';
@@ -27,7 +28,8 @@ function connect(grpc: Awaited<ReturnType<typeof grpcJs>>, o: ExploreInput) {
   return { target, client: clientFor(grpc, { url, insecure: o.insecure, trust: o.trust }, target) };
 }
 
-async function guarded<T>(o: ExploreInput, fn: (c: ReturnType<typeof connect>, md: import('@grpc/grpc-js').Metadata, deadline?: Date) => Promise<T>): Promise<T> {
+/** `fn` on the channel to `o.address`, with its deadline; a failure to reach a gRPC server as `unreachable` says it. */
+export async function guarded<T>(o: ExploreInput, fn: (c: ReturnType<typeof connect>, md: import('@grpc/grpc-js').Metadata, deadline?: Date) => Promise<T>): Promise<T> {
   const grpc = await grpcJs();
   const c = connect(grpc, o);
   try {

@@ -27,11 +27,13 @@ interface TypeDescriptor {
  * @param text the message's JSON (`{}` for an empty message).
  * @param line the message's first line in the file.
  * @param def the package definition, whose message types the nested fields are checked against.
+ * @param encoded given: told the message's wire bytes (serialized here to check it), so the call
+ *   need not serialize it again.
  * @returns the object to send.
  * @throws EngineError `bad-grpc-message`: not JSON, not an object, an unknown field, a value of
  *   the wrong type (protobufjs' message names the field).
  */
-export function checkMessage(text: string, m: MethodDefinition<object, object>, options: Options, line: number, def: PackageDefinition = {}): object {
+export function checkMessage(text: string, m: MethodDefinition<object, object>, options: Options, line: number, def: PackageDefinition = {}, encoded?: (o: object, bytes: Buffer) => void): object {
   let o: unknown;
   try {
     o = JSON.parse(text);
@@ -44,7 +46,7 @@ export function checkMessage(text: string, m: MethodDefinition<object, object>, 
   }
   checkFields(o as Record<string, unknown>, type, '', options, line, def);
   try {
-    m.requestSerialize(o);
+    encoded?.(o as object, m.requestSerialize(o as object));
   } catch (e) {
     throw new EngineError('bad-grpc-message', `the request message does not fit ${type.name}: ${(e as Error).message}`, { line, hint: 'Check the field named against the proto.' });
   }

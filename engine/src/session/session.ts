@@ -19,7 +19,7 @@ import { FileJar } from './jar.js';
 import { wantsHttp2 } from './tls-settings.js';
 import { atDirectiveLine, connectionCurl, connectionSend, type ConnectionInput } from './connection.js';
 import { SPILL_MIN_BYTES, SpillSink, spillBytes } from './spill.js';
-import { grpcSent, grpcStatusAssertion, grpcurlCommand, grpcurlOnly } from './grpc.js';
+import { grpcSent, grpcStatusAssertion, grpcStreamEnd, grpcurlCommand, grpcurlOnly } from './grpc.js';
 import { StreamChoice, streamPresentation, streamRequestOf, type StreamEnd } from './stream.js';
 
 import { present } from '../present/present.js';
@@ -281,13 +281,15 @@ export class Session {
     // A client that takes files gets a big body in one, written as it arrives (spill.ts).
     const spillAt = this.spillBigBodies ? SPILL_MIN_BYTES : spillBytes(s.threshold, p.bodyFileMin);
     let sink: SpillSink | undefined;
-    // A `GRPC` request is a gRPC call (grpc.ts), with the connection an HTTP request would use.
-    const grpc = resolved.node.grpc ? await grpcSent(resolved.request, resolved.node, { connection: connectionSend(this.connection(p, s, resolved)), timeoutMs: s.timeoutMs, path: p.path, signal }) : undefined;
     // A body that arrives over time (SSE, NDJSON, `# @accept chunked`) is cut into events as it comes (stream.ts).
     const streamReq = streamRequestOf(resolved.node, resolved.request.headers);
     const live = resolved.http && resolved.node.handlers?.length ? (head: SinkHead, sent: Request) => openStreamHandlers(resolved.node, sent, head, p.path, this.overrides, resolved.http, local.handlerTimeoutMs) : undefined;
-    const choice = new StreamChoice(streamReq.stream, spillAt !== undefined ? (head: SinkHead) => (sink = new SpillSink(spillAt, MAX_BUFFERED_BODY, head.url, { headers: head.headers, raw: p.raw })) : undefined, local.onStream, live, signal);
+    // A gRPC stream's messages are NDJSON events (grpc.ts).
+    const choice = new StreamChoice(resolved.node.grpc ? { acceptChunked: false, forced: 'ndjson' } : streamReq.stream, spillAt !== undefined ? (head: SinkHead) => (sink = new SpillSink(spillAt, MAX_BUFFERED_BODY, head.url, { headers: head.headers, raw: p.raw })) : undefined, local.onStream, live, signal);
     let ended: StreamEnd | undefined;
+    // A `GRPC` request is a gRPC call (grpc.ts), with the connection an HTTP request would use.
+    const grpc = resolved.node.grpc ? await grpcSent(resolved.request, resolved.node, { connection: connectionSend(this.connection(p, s, resolved)), timeoutMs: s.timeoutMs, path: p.path, signal: choice.abort.signal, stream: choice }) : undefined;
+    if (grpc && choice.stream) ended = grpcStreamEnd(grpc.exchange.response.status, choice);
     const jar = s.inhibitCookies ? {} : { jar: this.jar };
     const body = resolved.node.body;
     // A WebSocket request (issue 40) goes out through ws/ (websocket.ts); the rest reads its exchange as any.
@@ -319,7 +321,8 @@ export class Session {
       throw atDirectiveLine(e instanceof SinkError && isEngineError(e.cause) ? e.cause : e);
     });
     await choice.stream?.handled;
-    const streamed = choice.finish(sent.exchange, ended);
+    // A gRPC stream's body stays the array of its messages (grpc.ts).
+    const streamed = grpc ? { exchange: sent.exchange, info: choice.info(ended, 'message') } : choice.finish(sent.exchange, ended);
     let exchange = streamed.exchange;
     const jarWarning = sent.jarWarning;
     const spilled = sink?.file ? sink : undefined;
@@ -331,7 +334,7 @@ export class Session {
     const handlerSet = before ? [...this.overrides].filter(([n, v]) => before.get(n) !== v).map(([name, value]) => ({ name, value })) : [];
     // A spilled body was presented by its sink as it passed (re-indented or raw, in the file);
     // hooks do not read it.
-    const pres = spilled ? undefined : streamed.info ? streamPresentation(streamed.info, Buffer.from(exchange.response.body).toString('utf8'), headerValue(exchange.response.headers, 'content-type'), s.threshold) : present(exchange.response, { raw: p.raw, threshold: s.threshold });
+    const pres = spilled ? undefined : streamed.info && !grpc ? streamPresentation(streamed.info, Buffer.from(exchange.response.body).toString('utf8'), headerValue(exchange.response.headers, 'content-type'), s.threshold) : present(exchange.response, { raw: p.raw, threshold: s.threshold });
     const hooks = await runHooks(resolved.hooks, pres?.kind === 'text' ? pres.text! : '', (n, v) => this.overrides.set(n, v), {
       status: exchange.response.status,
       statusText: exchange.response.statusText,
@@ -341,7 +344,7 @@ export class Session {
     });
     hooks.assertions.unshift(...asAssertions(resolved.pre.tests), ...(ws ? websocketFailures(ws.websocket, exchange.response, resolved.node.line) : []));
     // A gRPC status other than OK fails the request unless an assertion expects it (grpc.ts).
-    const grpcFailure = grpc && grpcStatusAssertion(resolved.node, exchange.response, resolved.hooks);
+    const grpcFailure = grpc && grpcStatusAssertion(resolved.node, exchange.response, resolved.hooks, ended);
     if (grpcFailure) hooks.assertions.push(grpcFailure);
     if (after) hooks.assertions.push(...asAssertions(after.tests));
     // JetBrains' `>> file`: the body saved after the exchange; a failure is that line's failed assertion.

@@ -313,11 +313,22 @@ export class StreamChoice {
   /** The exchange with the body it collected (a stream's: its kept events' text), and the stream's summary. */
   finish(ex: Exchange, ended: StreamEnd = 'server closed'): { exchange: Exchange; info?: StreamInfo } {
     if (this.collect) return { exchange: { ...ex, response: { ...ex.response, body: this.collect.body() } } };
+    const info = this.info(ended);
+    if (!info) return { exchange: ex };
+    return { exchange: { ...ex, response: { ...ex.response, body: Buffer.from(this.stream!.text(), 'utf8') } }, info };
+  }
+
+  /** The stream's summary once it ended (undefined: the body was no stream); the exchange's body left as it is (a gRPC call's messages: grpc.ts). */
+  info(ended: StreamEnd = 'server closed', unit?: 'message'): StreamInfo | undefined {
     const s = this.stream;
-    if (!s) return { exchange: ex };
+    if (!s) return undefined;
     const facts = { kind: s.kind, events: s.count, dropped: s.dropped, malformed: s.malformed, ended, elapsedMs: Math.round(performance.now() - this.started) };
-    const info: StreamInfo = { ...facts, summary: streamSummary(facts) };
-    return { exchange: { ...ex, response: { ...ex.response, body: Buffer.from(s.text(), 'utf8') } }, info };
+    return { ...facts, summary: streamSummary(facts, unit) };
+  }
+
+  /** Whether the `.http` handlers unsubscribed (and so ended the request). */
+  get unsubscribedByHandler(): boolean {
+    return this.unsubscribed;
   }
 }
 
@@ -331,8 +342,8 @@ export function streamPresentation(info: StreamInfo, text: string, contentType: 
   return { kind: 'text', text, contentType: parseContentType(contentType).type, charset: 'utf-8', mode: info.kind === 'ndjson' ? 'json' : 'text', formatted: true, overThreshold: threshold !== null && text.length > threshold, bytes: Buffer.byteLength(text) };
 }
 
-/** The line the trailer and reports give a stream: `stream: 12 events, server closed after 3.2 s`. */
-export function streamSummary(info: Omit<StreamInfo, 'summary'>): string {
+/** The line the trailer and reports give a stream: `stream: 12 events, server closed after 3.2 s` (a gRPC call's: `12 messages`). */
+export function streamSummary(info: Omit<StreamInfo, 'summary'>, unit: 'event' | 'message' = 'event'): string {
   const extra = [info.dropped ? `the first ${info.dropped} not kept` : '', info.malformed ? `${info.malformed} malformed, shown raw` : ''].filter(Boolean).join('; ');
-  return `stream: ${info.events} event${info.events === 1 ? '' : 's'}, ${info.ended} after ${(info.elapsedMs / 1000).toFixed(1)} s${extra ? ` (${extra})` : ''}`;
+  return `stream: ${info.events} ${unit}${info.events === 1 ? '' : 's'}, ${info.ended} after ${(info.elapsedMs / 1000).toFixed(1)} s${extra ? ` (${extra})` : ''}`;
 }

@@ -15,6 +15,7 @@ import type { Assertion, HookResults, ProxySetting, RequestInfo, Settings, Strea
 import type { Block, RequestNode, Sheet } from '../sheet/ast.js';
 import { requestAt } from '../sheet/parse.js';
 import { parseForFile } from '../http-file/index.js';
+import { loadEnvironment, type Environment } from '../http-file/environment.js';
 import { batchEvalLisp, noEmacsError, type BatchEmacs } from './lisp-batch.js';
 import { answersFor, type Ask } from './prompts.js';
 import { checkExpect, isExpectHook, isRetryable } from '../hooks/expect.js';
@@ -202,6 +203,15 @@ function busy(status: number, assertions: Assertion[]): boolean {
   return !assertions.some((x) => x.passed && (x.name === 'expect-status' || (x.name === '??' && /^\s*status\b/i.test(x.args))));
 }
 
+/** The environment `env` of the `.http` file `file` (`loadEnvironment`), or undefined when its files do not load. */
+function environmentOnce(file: string, env: string | undefined): Environment | undefined {
+  try {
+    return loadEnvironment(file, env || undefined);
+  } catch {
+    return undefined;
+  }
+}
+
 function errorOf(e: unknown, file: string): RunError {
   if (isEngineError(e)) {
     const message = e.line !== undefined ? `${file}:${e.message.replace(/^line /, '')}` : `${file}: ${e.message}`;
@@ -246,6 +256,10 @@ export async function runFile(file: string, o: RunOptions): Promise<FileResult> 
   for (const [n, v] of o.vars) session.overrides.set(n, v);
   await session.configure({ timeoutMs: o.timeoutMs, insecure: o.insecure, cookieJarFile: o.cookieJar ?? null, threshold: null, proxy: o.proxy ?? null, caFile: o.caFile ?? null, netrc: o.netrc ?? null, ...o.connection });
   const lines = text.split(/\r?\n/);
+  // A `.http` file's environment files read once for the file, not once per request (issue 41's
+  // benchmark: 1,000 requests were 1,000 look-ups up the directory tree). Files that do not load
+  // are left to each request, whose error names them as before.
+  const environment = sheet.syntax === 'http' ? environmentOnce(file, o.env) : undefined;
   // Sheets: `:name` references nothing defines, sent as written as restclient.el does; warned
   // as Flymake marks them (issue 36 item 10), unless a run-hook set them by the time they run.
   const undefinedRefs = sheet.syntax === 'http' ? [] : lintSheet(text, sheet, { overrides: o.vars.map(([n]) => n) }).filter((d) => d.code === 'unknown-variable');
@@ -275,7 +289,7 @@ export async function runFile(file: string, o: RunOptions): Promise<FileResult> 
       const prompts = sheet.syntax === 'http' ? await answersFor(node, file, o) : undefined;
       // An error a library throws outside our awaits fails this request alone (src/call-scope.ts).
       r.startedAt = Date.now();
-      const send = () => withCallScope((signal) => session.send({ text, line: node.line, path: file, ...(o.env ? { env: o.env } : {}), ...(prompts ? { prompts } : {}) }, signal));
+      const send = () => withCallScope(async (signal) => (await session.sendDetailed({ text, line: node.line, path: file, ...(o.env ? { env: o.env } : {}), ...(prompts ? { prompts } : {}) }, signal, environment ? { environment } : {})).output);
       // Assertions marked `retry` (hooks/expect.ts): sent again while one of them fails; the
       // mark is also the user's leave to send a method that is not idempotent again.
       const retryLines = new Set(node.hooks.filter(isRetryable).map((h) => h.line));
