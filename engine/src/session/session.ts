@@ -13,18 +13,19 @@ import { parseForFile, syntaxChoice, withSyntaxHint } from '../http-file/index.j
 import type { Sheet } from '../sheet/ast.js';
 import { IncrementalSheetParser } from '../sheet/incremental.js';
 import { expandPath, resolveRequest, visibleVars, type EvalLisp, type LispDecl } from '../resolve/resolve.js';
-import { fetchWith, MAX_BUFFERED_BODY, SinkError } from '../http/send.js';
-import { exchange as sendExchange, type SinkHead } from './exchange.js';
+import { fetchWith, MAX_BUFFERED_BODY } from '../http/send.js';
+import type { SinkHead } from './exchange.js';
 import { FileJar } from './jar.js';
 import { wantsHttp2 } from './tls-settings.js';
-import { atDirectiveLine, connectionCurl, connectionSend, type ConnectionInput } from './connection.js';
+import { connectionCurl, connectionSend, type ConnectionInput } from './connection.js';
 import { SPILL_MIN_BYTES, SpillSink, spillBytes } from './spill.js';
-import { grpcSent, grpcStatusAssertion, grpcStreamEnd, grpcurlCommand, grpcurlOnly } from './grpc.js';
-import { StreamChoice, streamPresentation, streamRequestOf, type StreamEnd } from './stream.js';
+import { grpcStatusAssertion, grpcurlCommand, grpcurlOnly } from './grpc.js';
+import { StreamChoice, streamPresentation, streamRequestOf } from './stream.js';
+import { exchangeOf } from './transports.js';
 
 import { present } from '../present/present.js';
 import { presentationOut, requestInfo, responseInfo } from './answer.js';
-import { requestWarnings } from './warnings.js';
+import { bodyNotRead, requestWarnings } from './warnings.js';
 import { HOOK_TYPES, runHooks } from '../hooks/run.js';
 import { filterBody } from '../hooks/jq-filter.js';
 import { toCurl } from '../curl/to-curl.js';
@@ -38,10 +39,10 @@ import { saveResponses } from './save-response.js';
 import { afterHttp, openStreamHandlers, type LiveHandlers, asAssertions, beforeHttp, explainNoEnvironment, httpContext, httpEnvironmentValues, httpVariables, newHttpState, noteHttpFailure } from './http-file.js';
 import type { RequestRecord } from '../resolve/http-vars.js';
 import { SessionAuth } from './auth.js';
-import { websocketExchange, websocketFailures, websocketOpen, type OpenWebSocket } from './websocket.js';
+import { websocketFailures, websocketOpen, type OpenWebSocket } from './websocket.js';
 import type { WsClose, WsMessage } from '../ws/connect.js';
 import { maskSecrets } from './history.js';
-import { EngineError, isEngineError } from '../errors.js';
+import { EngineError } from '../errors.js';
 import { headerValue, type Request } from '../model.js';
 import type { CookieJar } from 'tough-cookie';
 import type {
@@ -64,15 +65,6 @@ import type {
 import { DEFAULT_SETTINGS } from './settings.js';
 
 export { DEFAULT_SETTINGS } from './settings.js';
-
-/** Hooks that read the response body (the others read the status, headers or time). */
-const BODY_HOOKS = new Set(['jq-set-var', 'expect-jq', 'expect-body', 'run-hook']);
-/**
- * The {@link BODY_HOOKS} the engine itself runs. `run-hook` forms are Lisp the client evaluates:
- * Emacs in its response buffer, which holds a spilled body too (sheet-mode inserts the file);
- * only `sheet run` ({@link Session.spillBigBodies}) hands them the body it kept, none when spilled.
- */
-const ENGINE_BODY_HOOKS = new Set(['jq-set-var', 'expect-jq', 'expect-body']);
 
 /**
  * How the session has `:=` forms evaluated: an {@link EvalLisp} that also gets the `context`
@@ -286,40 +278,9 @@ export class Session {
     const live = resolved.http && resolved.node.handlers?.length ? (head: SinkHead, sent: Request) => openStreamHandlers(resolved.node, sent, head, p.path, this.overrides, resolved.http, local.handlerTimeoutMs) : undefined;
     // A gRPC stream's messages are NDJSON events (grpc.ts).
     const choice = new StreamChoice(resolved.node.grpc ? { acceptChunked: false, forced: 'ndjson' } : streamReq.stream, spillAt !== undefined ? (head: SinkHead) => (sink = new SpillSink(spillAt, MAX_BUFFERED_BODY, head.url, { headers: head.headers, raw: p.raw })) : undefined, local.onStream, live, signal);
-    let ended: StreamEnd | undefined;
-    // A `GRPC` request is a gRPC call (grpc.ts), with the connection an HTTP request would use.
-    const grpc = resolved.node.grpc ? await grpcSent(resolved.request, resolved.node, { connection: connectionSend(this.connection(p, s, resolved)), timeoutMs: s.timeoutMs, path: p.path, signal: choice.abort.signal, stream: choice }) : undefined;
-    if (grpc && choice.stream) ended = grpcStreamEnd(grpc.exchange.response.status, choice);
-    const jar = s.inhibitCookies ? {} : { jar: this.jar };
-    const body = resolved.node.body;
-    // A WebSocket request (issue 40) goes out through ws/ (websocket.ts); the rest reads its exchange as any.
-    // Its `.http` handlers are fed the messages while the socket is open, as a stream's events.
-    let wsLive: LiveHandlers | undefined;
-    const wsRequest = resolved.request.websocket ? withUserAgent(resolved.request, s.userAgent) : undefined;
-    const wsHandlers = wsRequest && resolved.http && resolved.node.handlers?.length ? async (head: { status: number; headers: Request['headers'] }, output: (text: string) => void) => (wsLive = await openStreamHandlers(resolved.node, wsRequest, head, p.path, this.overrides, resolved.http, local.handlerTimeoutMs, { output })) : undefined;
-    const ws = wsRequest
-      ? await websocketExchange(wsRequest, { ...jar, sendCookies: !meta?.noCookieJar, send: { signal, timeoutMs: s.timeoutMs, ...connectionSend(this.connection(p, s, resolved)) }, ...(body && 'line' in body ? { bodyLine: body.line } : {}), baseDir: p.path ? path.dirname(path.resolve(p.path)) : process.cwd(), ...(local.onWebSocketMessage ? { onMessage: local.onWebSocketMessage } : {}), ...(wsHandlers ? { handlers: wsHandlers } : {}) }).catch((e: unknown) => {
-          throw atDirectiveLine(e);
-        })
-      : undefined;
-    // The request was sent: a jar that cannot be saved is a warning, never the request's failure.
-    const sent = grpc ?? ws ?? await sendExchange(withUserAgent({ ...resolved.request, headers: streamReq.headers }, s.userAgent), {
-      ...jar,
-      sendCookies: !meta?.noCookieJar,
-      send: {
-        signal: choice.abort.signal,
-        timeoutMs: s.timeoutMs,
-        followRedirects: s.followRedirects && !meta?.noRedirect,
-        maxRedirects: s.maxRedirects,
-        ...connectionSend(this.connection(p, s, resolved)),
-      },
-      sink: choice.sink,
-    }).catch((e: unknown) => {
-      // A stream the timeout or a cancel ended keeps its events.
-      const kept = choice.recover(e);
-      if (kept) return ((ended = kept.ended), { exchange: kept.exchange, jarWarning: null });
-      throw atDirectiveLine(e instanceof SinkError && isEngineError(e.cause) ? e.cause : e);
-    });
+    // The transport (transports.ts): a gRPC call, a WebSocket, or HTTP.
+    const jar = s.inhibitCookies ? undefined : this.jar;
+    const { sent, grpc, ws, wsLive, ended } = await exchangeOf(resolved, { settings: s, meta, jar, connection: this.connection(p, s, resolved), choice, streamHeaders: streamReq.headers, signal, path: p.path, local, overrides: this.overrides });
     await choice.stream?.handled;
     // A gRPC stream's body stays the array of its messages (grpc.ts).
     const streamed = grpc ? { exchange: sent.exchange, info: choice.info(ended, 'message') } : choice.finish(sent.exchange, ended);
@@ -354,12 +315,8 @@ export class Session {
     hooks.warnings.unshift(...requestWarnings(resolved.sheet, resolved.node, resolved.warnings));
     if (jarWarning) hooks.warnings.push({ line: resolved.request.line ?? p.line, code: 'cookie-jar-unwritable', message: jarWarning });
     for (const message of resolved.authWarnings) hooks.warnings.push({ line: resolved.request.line ?? p.line, code: 'token-cache-unwritable', message });
-    const blind = this.spillBigBodies ? BODY_HOOKS : ENGINE_BODY_HOOKS;
-    if (spilled && resolved.hooks.some((h) => blind.has(h.name))) {
-      // Hooks read a body held in memory; this one went to a file as it came (never whole).
-      const line = resolved.hooks.find((h) => blind.has(h.name))!.line;
-      hooks.warnings.push({ line, code: 'body-not-read', message: `line ${line}: the body (${spilled.size} bytes) is over ${SPILL_MIN_BYTES / 1048576} MiB and was not kept in memory, so hooks that read it (${[...blind].join(', ')}) saw an empty body` });
-    }
+    const unread = spilled && bodyNotRead(resolved.hooks, spilled.size, this.spillBigBodies);
+    if (unread) hooks.warnings.push(unread);
     if (this.jarReadWarning) {
       hooks.warnings.push({ line: resolved.request.line ?? p.line, code: 'cookie-jar-unreadable', message: this.jarReadWarning });
       this.jarReadWarning = null;
