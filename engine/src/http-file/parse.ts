@@ -20,6 +20,7 @@ import { bodyNode, textBodyNode } from '../sheet/body-parts.js';
 import { CONNECTION_TAGS, connectionDirective } from '../sheet/connection-tags.js';
 import { emptyGrpc, GRPC_DIRECTIVES, GRPC_METHOD, grpcNode, grpcUrl, readProtoLine } from '../sheet/grpc-lines.js';
 import { isWebSocketMethod, websocketUrl, WEBSOCKET_METHODS } from '../sheet/websocket-line.js';
+import { ASSERT_LINE, BLANK, COMMENT, DIRECTIVE, FILE_VAR, HEADER, KULALA_COMMAND, PRE_SCRIPT_FILE, queryGoesOn, RECORDED_RESPONSE, requestLine, SEPARATOR, TOKEN, urlContinues } from './line-forms.js';
 
 /**
  * The methods a `.http` request line may start with: RFC 9110's and PATCH (RFC 5789), then
@@ -34,77 +35,11 @@ export const HTTP_FILE_METHODS: readonly string[] = [
   'ACL', 'MKCALENDAR', 'SEARCH',
 ];
 const METHOD_SET = new Set<string>(HTTP_FILE_METHODS);
-const SEPARATOR = /^###(.*)$/;
-const COMMENT = /^[ \t]*(#|\/\/)/;
-const DIRECTIVE = /^[ \t]*(?:#|\/\/)[ \t]*@([A-Za-z][\w-]*)(?:[ \t]*=?[ \t]*(.*?))?[ \t]*$/;
-const FILE_VAR = /^[ \t]*@([A-Za-z_][\w.-]*)[ \t]*=[ \t]*(.*?)[ \t]*$/;
-const HEADER = /^[ \t]*([^\s:]+)[ \t]*:[ \t]*(.*?)[ \t]*$/;
-/** An RFC 9110 token (section 5.6.2), what a header name is made of, or a `{{name}}` reference. */
-const TOKEN = /^(?:[!#$%&'*+.^_`|~0-9A-Za-z-]|\{\{[^{}]*\}\})+$/;
-const URL_PART = /^[ \t]*(?:\?(?!\?)|&|\/(?!\/))/;
-/**
- * httpyac's assertion line `?? status == 200` (its guide, "Assert"), anywhere in a request's
- * block: a hook named `??` (../hooks/httpyac-assert.ts), never the body or the URL.
- */
-const ASSERT_LINE = /^[ \t]*\?\?(?:[ \t]+(.*?))?[ \t]*$/;
-
-/**
- * Whether a line right after the request line (or after another such line) continues its URL:
- * a line starting with `?` or `&` (VS Code REST Client's query lines), with `/` (httpyac), or
- * any indented line that is not a header (JetBrains: "break long request lines into multiple
- * lines by indenting all lines except the first one"). Joined to the URL trimmed, without blanks.
- */
-function urlContinues(l: string): boolean {
-  if (URL_PART.test(l)) return true;
-  return /^[ \t]+\S/.test(l) && !COMMENT.test(l) && !HEADER.test(l);
-}
-const BLANK = /^[ \t]*$/;
-/**
- * Whether line `l` goes on with a query string that ends in `&` or `?` (`?page=0&` then
- * `size=10`, indented or not: JetBrains' multi-line query, httpyac reads it so): a line that is
- * no blank, comment, header (an RFC 9110 token before `:`) or body start (`{`, `[`, `<`).
- */
-function queryGoesOn(url: string, l: string): boolean {
-  if (!/[?&][ \t]*$/.test(url) || BLANK.test(l) || COMMENT.test(l) || /^[ \t]*[{[<>]/.test(l)) return false;
-  const h = HEADER.exec(l);
-  return !(h && TOKEN.test(h[1]!));
-}
-/**
- * A response that httpyac records below its request (`HTTP/2.0 200 - - - OK`, headers, body):
- * it ends the request's body, and the lines down to the next `###` are passed over.
- */
-const RECORDED_RESPONSE = /^HTTP\/\d(?:\.\d)?[ \t]+\d{3}\b/;
-/**
- * kulala.nvim's `run #Name`, `run ./other.http`, `import ./other.http` lines before a request
- * line: not a request line (`run` is no method), so they are named and passed over.
- */
-const KULALA_COMMAND = /^(run|import)[ \t]+(?:#|\.{0,2}\/|\S+\.(?:http|rest)\b)/;
-/** `< ./script.js` above the request line: a JetBrains pre-request script file. */
-const PRE_SCRIPT_FILE = /^<[ \t]+(\S.*?)[ \t]*$/;
-
 /**
  * Directives we act on; others are kept and reported as unsupported (docs/http-files.md). The
  * connection directives (`# @proxy`, `# @cacert`, ...) are ../sheet/connection-tags.ts's.
  */
 export const KNOWN_DIRECTIVES = new Set(['name', 'no-redirect', 'no-cookie-jar', 'prompt', 'note', 'no-auto-encoding', 'http2', 'retry', 'injectVariables', ...GRPC_DIRECTIVES, ...Object.keys(CONNECTION_TAGS)]);
-
-/**
- * `[METHOD] URL [HTTP/x.y]` split into [all, method?, url, version?] (a regex with a lazy URL
- * group backtracks on every character; this does not).
- */
-function requestLine(raw: string): [string, string | undefined, string, string | undefined] {
-  const t = raw.trim();
-  let rest = t;
-  let version: string | undefined;
-  const v = HTTP_VERSION.exec(rest);
-  if (v) {
-    version = v[1];
-    rest = rest.slice(0, v.index);
-  }
-  const w = /^([A-Za-z]+(?:-[A-Za-z]+)*)[ \t]+/.exec(rest);
-  if (w && rest.length > w[0].length) return [t, w[1], rest.slice(w[0].length), version];
-  return [t, undefined, rest, version];
-}
 
 /**
  * JetBrains' `GRAPHQL URL` request line (HTTP Client reference, "GraphQL"; httpyac and kulala
