@@ -39,21 +39,29 @@ const median = (xs) => {
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
 
-// Inside one shell: the loop timed with EPOCHREALTIME (bash 5, zsh/datetime), in ms per call.
+// Inside one shell: each call timed with EPOCHREALTIME (bash 5, zsh/datetime), curl and the verb
+// interleaved call by call (issue 36: with blocks of 200 calls each, the other users' load moved
+// between a curl block and the verb's block, and single rounds swung from 0.85x to 1.66x), so
+// both see the same machine; the sums in microseconds per round.
 function loops(n, directN) {
   return `
     [ -n "\${ZSH_VERSION-}" ] && zmodload zsh/datetime
     source shell/rest
     rest "$API" >/dev/null
     ms() { printf '%s\\n' "$EPOCHREALTIME"; }
+    # EPOCHREALTIME as integer microseconds in REPLY (bash has 6 decimals, zsh 9; no fork).
+    us() { local t=$EPOCHREALTIME; t=\${t%"\${t#*[.,]??????}"}; REPLY=\${t/[.,]/}; }
     GET /small >/dev/null || exit 1
     i=0; while [ ! -S "$REST_RUNTIME_DIR/engine.sock" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done
     GET /small >/dev/null || exit 1
     for round in ${Array.from({ length: ROUNDS }, (_, i) => i + 1).join(' ')}; do
-      t0=$(ms); i=0; while [ $i -lt ${n} ]; do curl -s "$API/small" >/dev/null || exit 1; i=$((i+1)); done; t1=$(ms)
-      echo "curl $t0 $t1"
-      t0=$(ms); i=0; while [ $i -lt ${n} ]; do GET /small >/dev/null || exit 1; i=$((i+1)); done; t1=$(ms)
-      echo "rest $t0 $t1"
+      c=0; r=0; i=0
+      while [ $i -lt ${n} ]; do
+        us; a=$REPLY; curl -s "$API/small" >/dev/null || exit 1; us; b=$REPLY; GET /small >/dev/null || exit 1; us
+        c=$((c + b - a)); r=$((r + REPLY - b)); i=$((i+1))
+      done
+      echo "curl $c"
+      echo "rest $r"
     done
     t0=$(ms); i=0; while [ $i -lt ${directN} ]; do REST_NO_DAEMON=1 GET /small >/dev/null || exit 1; i=$((i+1)); done; t1=$(ms)
     echo "direct $t0 $t1"
@@ -152,8 +160,8 @@ try {
     const per = { curl: [], rest: [], direct: [] };
     for (const line of out.trim().split('\n')) {
       const [kind, t0, t1] = line.split(' ');
-      const n = kind === 'direct' ? DIRECT_N : N;
-      per[kind].push(((Number(t1.replace(',', '.')) - Number(t0.replace(',', '.'))) * 1000) / n);
+      if (kind === 'direct') per.direct.push(((Number(t1.replace(',', '.')) - Number(t0.replace(',', '.'))) * 1000) / DIRECT_N);
+      else per[kind].push(Number(t0) / 1000 / N);
     }
     const curl = median(per.curl);
     const rest = median(per.rest);
@@ -177,7 +185,7 @@ const fmt = (x) => x.toFixed(2);
 const lines = [
   '## Shell verbs: sequential GET /small (shell/rest)',
   '',
-  `${N} sequential \`GET /small\` calls from one shell to the example API (keep-alive, 127.0.0.1), against ${N} plain \`curl -s\` calls from the same shell in the same run; median of ${ROUNDS} alternating rounds. The verbs reach the per-user engine daemon with one \`curl --unix-socket\` each; the daemon sends with undici over a kept-alive connection. "Direct" is the fallback without the daemon (one engine start per call, ${DIRECT_N} calls). Target: at most 1.25x curl per call (issue 10; resty 3.0: 23-30 ms, about 4x curl).`,
+  `${N} sequential \`GET /small\` calls from one shell to the example API (keep-alive, 127.0.0.1), against ${N} plain \`curl -s\` calls from the same shell in the same run, interleaved call by call (curl, then the verb, each timed alone) so that both meet the same load; median of ${ROUNDS} rounds. The verbs reach the per-user engine daemon with one \`curl --unix-socket\` each; the daemon sends with undici over a kept-alive connection. "Direct" is the fallback without the daemon (one engine start per call, ${DIRECT_N} calls). Target: at most 1.25x curl per call (issue 10; resty 3.0: 23-30 ms, about 4x curl).`,
   '',
   `Each shell runs them as the machine is ("as is": this machine is shared, its load average is given) and under a background load of two busy processes this benchmark starts (\`node -e 'for (;;) {}'\`, "+2 busy"; issue 36). Target: every round at or under 1.25x.`,
   '',

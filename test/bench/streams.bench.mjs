@@ -31,30 +31,56 @@ const srv = await startStreams();
 log(`streams bench: server on ${srv.url}`);
 
 // Each event's latency as this process reads a command's output (curl -N, the shell's GET).
-const readLatency = (cmd, args, env = process.env) => new Promise((resolve) => {
-  const lat = [];
+const onData = (lat) => {
   let buf = '';
-  const c = spawn(cmd, args, { env });
-  c.stdout.on('data', (d) => {
+  return (d) => {
     const t = now();
     buf += d;
     let m;
     const re = /"t":([0-9.]+)/g;
     while ((m = re.exec(buf))) lat.push(t - Number(m[1]));
     buf = buf.slice(buf.lastIndexOf('\n') + 1);
-  });
+  };
+};
+// stdout a socket: Node's piped stdio is a socket pair (the daemon cannot open it, so the
+// shell's curl relays the events).
+const readLatency = (cmd, args, env = process.env) => new Promise((resolve) => {
+  const lat = [];
+  const c = spawn(cmd, args, { env });
+  c.stdout.on('data', onData(lat));
   c.on('close', () => resolve(lat));
+});
+// stdout a pipe (a FIFO this process reads), as `GET ... | jq` gives the shell: the daemon
+// writes it itself (src/shell-verbs/caller-files.ts).
+const readLatencyFifo = (cmd, args, env) => new Promise((resolve) => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rest-bench-fifo-'));
+  const fifo = path.join(dir, 'out');
+  spawnSync('mkfifo', [fifo]);
+  const lat = [];
+  const c = spawn(cmd, [...args.slice(0, -1), `${args.at(-1)} >"$FIFO"`], { env: { ...env, FIFO: fifo }, stdio: ['ignore', 'ignore', 'ignore'] });
+  const rs = fs.createReadStream(fifo);
+  rs.on('data', onData(lat));
+  let n = 0;
+  const done = () => {
+    if (++n < 2) return;
+    fs.rmSync(dir, { recursive: true, force: true });
+    resolve(lat);
+  };
+  rs.on('close', done);
+  c.on('close', done);
 });
 const curlLat = await readLatency('curl', ['-N', '-s', `${srv.url}/sse/timed?n=${COUNT}&every=${EVERY}`]);
 log(`streams bench: curl -N ${curlLat.length} events`);
-// The shell's GET, through the daemon (a runtime directory of its own, started by a first call) and direct.
+// The shell's GET, through the daemon (a runtime directory of its own, started by a first call,
+// waited for: a call before it listens runs direct) and direct.
 const rt = fs.mkdtempSync('/tmp/rest-bench-');
-const shellArgs = ['-c', `source "${root}/shell/rest"; rest ${srv.url} >/dev/null; GET /sse/fast -q n=1 >/dev/null; GET /sse/timed -q n=${COUNT} -q every=${EVERY}`];
+const shellArgs = ['-c', `source "${root}/shell/rest"; rest ${srv.url} >/dev/null; GET /sse/fast -q n=1 >/dev/null; i=0; while [ ! -S "$REST_RUNTIME_DIR/engine.sock" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done; GET /sse/timed -q n=${COUNT} -q every=${EVERY}`];
 const daemonLat = await readLatency('bash', shellArgs, { ...process.env, REST_RUNTIME_DIR: rt, HOME: rt });
+const daemonPipeLat = await readLatencyFifo('bash', shellArgs, { ...process.env, REST_RUNTIME_DIR: rt, HOME: rt });
 const directLat = await readLatency('bash', shellArgs, { ...process.env, REST_RUNTIME_DIR: rt, HOME: rt, REST_NO_DAEMON: '1' });
 spawnSync('bash', ['-c', `source "${root}/shell/rest"; rest --stop`], { env: { ...process.env, REST_RUNTIME_DIR: rt, HOME: rt } });
 fs.rmSync(rt, { recursive: true, force: true });
-log(`streams bench: GET ${daemonLat.length} / ${directLat.length} events`);
+log(`streams bench: GET ${daemonLat.length} / ${daemonPipeLat.length} / ${directLat.length} events`);
 
 let out = '';
 const code = await new Promise((resolve) => {
@@ -81,7 +107,8 @@ Server-Sent Events from test/fixtures/streams.mjs on 127.0.0.1, one event each $
 |---|---|---|---|---|---|
 | sheet-mode's response buffer (batch Emacs, engine, \`sheet/streamEvents\`) | ${lat.length} | ${f(pct(lat, 50))} ms | ${f(pct(lat, 95))} ms | ${f(Math.max(...lat))} ms | median < 20 ms, p95 < 50 ms |
 | \`curl -N\` on the same stream (its output read by the bench) | ${curlLat.length} | ${f(pct(curlLat, 50))} ms | ${f(pct(curlLat, 95))} ms | ${f(Math.max(...curlLat))} ms | (reference) |
-| the shell's \`GET\` through the daemon (bash, stdout a pipe) | ${daemonLat.length} | ${f(pct(daemonLat, 50))} ms | ${f(pct(daemonLat, 95))} ms | ${f(Math.max(...daemonLat))} ms | within 1.5x curl's |
+| the shell's \`GET\` through the daemon (bash, stdout a socket: Node's piped stdio; the shell's curl relays) | ${daemonLat.length} | ${f(pct(daemonLat, 50))} ms | ${f(pct(daemonLat, 95))} ms | ${f(Math.max(...daemonLat))} ms | within 1.5x curl's |
+| the shell's \`GET\` through the daemon (bash, stdout a pipe: the daemon writes it) | ${daemonPipeLat.length} | ${f(pct(daemonPipeLat, 50))} ms | ${f(pct(daemonPipeLat, 95))} ms | ${f(Math.max(...daemonPipeLat))} ms | within 1.5x curl's |
 | the shell's \`GET\`, direct (\`REST_NO_DAEMON=1\`) | ${directLat.length} | ${f(pct(directLat, 50))} ms | ${f(pct(directLat, 95))} ms | ${f(Math.max(...directLat))} ms | within 1.5x curl's |
 
 ${FAST.toLocaleString('en')} events at full speed (\`/sse/fast\`) into sheet-mode: the longest time Emacs was busy at once was **${f(Number(busy[1]))} ms** (target < 100 ms; a 5 ms timer that could not run), ${(Number(busy[2]) / 1000).toFixed(2)} s from C-c C-c to the loaded hook, ${busy[3]} events in the trailer; ${gc ? `${gc[1]} garbage collection${gc[1] === '1' ? '' : 's'} meanwhile (${f(Number(gc[2]))} ms in all)` : 'garbage collections not counted'}. While a stream is shown sheet-mode raises \`gc-cons-threshold\` (\`sheet-stream-gc-cons-threshold\`, 64 MiB) and collects once idle after it: before that, at load 17-18, the same run took 2 collections of 200-270 ms each and its longest busy stretch was 150-340 ms.

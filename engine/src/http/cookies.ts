@@ -125,8 +125,9 @@ async function readText(file: string): Promise<string> {
 export async function loadJar(file: string | undefined | null, junkSession = false): Promise<CookieJar> {
   const jar = newJar();
   if (!file) return jar;
-  const { settled } = await stamp(file);
-  const all = parseNetscape(await readText(file));
+  const { settled } = stamp(file);
+  // Missing a moment ago (settled ''): an empty jar, without a second look.
+  const all = settled === '' ? [] : parseNetscape(await readText(file));
   const store = jar.store as MemoryCookieStore;
   for (const c of all) if (!(junkSession && c.expiryTime() === Infinity)) await store.putCookie(c);
   setBase(jar, file, byId(all), settled);
@@ -191,7 +192,7 @@ export async function refreshJar(jar: CookieJar, file: string): Promise<void> {
   await queued(file, async () => {
     // Nobody wrote the file since the jar read it: nothing to take over (one stat, no read).
     const b = bases.get(jar);
-    const { version, settled } = await stamp(file);
+    const { version, settled } = stamp(file);
     if (b?.version !== undefined && b.file === path.resolve(file) && version === b.version) return;
     const disk = byId(parseNetscape(await readText(file)));
     await takeOver(jar, disk, baseLines(baseOf(jar, file)));
@@ -237,14 +238,19 @@ const RACY_MS = 2_000;
  * - `settled`: the version when it can be trusted to change with any later write (its
  *   modification time is at least {@link RACY_MS} old); undefined when it is newer (the file
  *   is then read again next time) or cannot be statted, '' when the file is missing.
+ * A synchronous stat, as {@link readText}'s: one system call of microseconds, where
+ * `fs.promises.stat` took two hops through the thread pool per shell verb call (each a thread
+ * woken, then the main loop: 7-10 ms a call on the 2-core machine under load; docs/shell.md,
+ * "Per call"), and a missing file builds no ENOENT error.
  */
-async function stamp(file: string): Promise<{ version: string; settled: string | undefined }> {
+function stamp(file: string): { version: string; settled: string | undefined } {
   try {
-    const st = await fs.promises.stat(file, { bigint: true });
+    const st = fs.statSync(file, { bigint: true, throwIfNoEntry: false });
+    if (!st) return { version: '', settled: '' };
     const version = `${st.ino}:${st.size}:${st.mtimeNs}`;
     return { version, settled: Date.now() - Number(st.mtimeMs) < RACY_MS ? undefined : version };
-  } catch (e) {
-    return { version: '', settled: (e as NodeJS.ErrnoException).code === 'ENOENT' ? '' : undefined };
+  } catch {
+    return { version: '', settled: undefined };
   }
 }
 
@@ -279,7 +285,7 @@ export async function saveJar(jar: CookieJar, file: string): Promise<void> {
       let merged: Lines = new Map();
       // curl takes no lock: when the file changed between our read and our rename, merge again.
       for (let attempt = 0; ; attempt++) {
-        const seen = (await stamp(file)).version;
+        const seen = stamp(file).version;
         const disk = byId(parseNetscape(await readText(file)));
         merged = new Map(disk);
         for (const [id, m] of mine) if (base.get(id) !== m.line) merged.set(id, m);
@@ -288,7 +294,7 @@ export async function saveJar(jar: CookieJar, file: string): Promise<void> {
         try {
           await fs.promises.writeFile(tmp, toNetscape([...merged.values()].map((m) => m.cookie)), { mode: 0o600, flag: 'wx' });
           if (compromised) throw compromised;
-          if (attempt < 5 && (await stamp(file)).version !== seen) {
+          if (attempt < 5 && stamp(file).version !== seen) {
             await fs.promises.rm(tmp, { force: true });
             continue;
           }

@@ -90,8 +90,16 @@ export function historyEntry(req: Request, opts: { secrets: boolean; now?: Date 
 
 /** Create the directory of `file` (0700, parents too) and open `file` for appending (0600). */
 function openAppend(file: string): number {
+  const flags = fs.constants.O_WRONLY | fs.constants.O_APPEND | fs.constants.O_CREAT;
+  try {
+    // The directory is there after the first call: one open(2), not mkdir's two system calls
+    // first (EEXIST, then a stat) on every shell verb call (docs/shell.md, "Per call").
+    return fs.openSync(file, flags, 0o600);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+  }
   fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-  return fs.openSync(file, fs.constants.O_WRONLY | fs.constants.O_APPEND | fs.constants.O_CREAT, 0o600);
+  return fs.openSync(file, flags, 0o600);
 }
 
 /** Write all of `data` (one write(2) for any entry of ordinary size). */

@@ -3,10 +3,14 @@
  * engine daemon"): the daemon runs with the environment of whichever shell started it, so each
  * call carries its own `http_proxy`, `https_proxy`, `HTTPS_PROXY`, `all_proxy`, `ALL_PROXY`,
  * `no_proxy`, `NO_PROXY`, `CURL_CA_BUNDLE`, `SSL_CERT_FILE` (curl's manual, ENVIRONMENT) and
- * `NODE_EXTRA_CA_CERTS` (Node's), and `HOME` (where `-n` finds `.netrc`) in headers `X-Rest-Env: NAME=VALUE`, one a variable.
- * shell/rest-verbs hands them to curl as a header file on a file descriptor (`-H @/dev/fd/3`),
- * so they never appear on a command line (where `ps` would show credentials) and the body keeps
- * the length curl knows (a streamed upload's Content-Length).
+ * `NODE_EXTRA_CA_CERTS` (Node's), and `HOME` (where `-n` finds `.netrc`).
+ * The proxy variables, which may hold credentials, come in headers `X-Rest-Env: NAME=VALUE`, one a
+ * variable: shell/rest-verbs hands them to curl as a header file on a file descriptor
+ * (`-H @/dev/fd/3`), so they never appear on a command line (where `ps` would show them) and the
+ * body keeps the length curl knows (a streamed upload's Content-Length). The others are file
+ * names, no secrets: call fields of their own name ({@link FIELD_VARIABLES}), like PATH, so a
+ * shell without a proxy set needs no header file (zsh makes the here-string a temporary file:
+ * 0.6 ms a call; docs/shell.md, "Per call"). A header for any of them is still read.
  */
 import { CA_VARIABLES, PROXY_VARIABLES } from '../http/send.js';
 
@@ -14,6 +18,9 @@ import { CA_VARIABLES, PROXY_VARIABLES } from '../http/send.js';
 export const CALLER_VARIABLES: readonly string[] = [...PROXY_VARIABLES, ...CA_VARIABLES, 'HOME'];
 
 const NAMES: ReadonlySet<string> = new Set(CALLER_VARIABLES);
+
+/** The caller's variables that travel as call fields of their own name (no secrets in them). */
+export const FIELD_VARIABLES: ReadonlySet<string> = new Set([...CA_VARIABLES, 'HOME']);
 
 /**
  * The caller's variables from the call's raw headers (names and values alternate, case kept:

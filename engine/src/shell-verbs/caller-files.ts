@@ -46,8 +46,9 @@ export function callerFd(pid: string, fd: number): CallerFd | undefined {
   if (process.platform !== 'linux' || !/^\d+$/.test(pid)) return undefined;
   const path = `/proc/${pid}/fd/${fd}`;
   try {
-    if (!fs.existsSync(path)) return fs.existsSync(`/proc/${pid}/fd`) ? { path: '/dev/null', kind: 'closed', append: false, pos: 0, size: 0 } : undefined;
-    const st = fs.statSync(path);
+    // One stat (a call asks for fds 1 and 2 on every verb call), a second look only when missing.
+    const st = fs.statSync(path, { throwIfNoEntry: false });
+    if (!st) return fs.existsSync(`/proc/${pid}/fd`) ? { path: '/dev/null', kind: 'closed', append: false, pos: 0, size: 0 } : undefined;
     const kind = st.isCharacterDevice() ? 'device' : st.isFIFO() ? 'pipe' : st.isFile() ? 'file' : 'other';
     if (kind !== 'file') return { path, kind, append: false, pos: 0, size: 0 };
     const info = fs.readFileSync(`/proc/${pid}/fdinfo/${fd}`, 'latin1');

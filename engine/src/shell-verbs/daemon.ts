@@ -9,6 +9,8 @@
  *   a      one per argument of {@link run} (in order; curl --form-string keeps the bytes)
  *   cwd    the caller's working directory
  *   PATH   the caller's PATH
+ *   HOME, CURL_CA_BUNDLE, SSL_CERT_FILE, NODE_EXTRA_CA_CERTS  the caller's, when set (where `-n`
+ *          finds `.netrc`; the authorities; src/shell-verbs/caller-env.ts)
  *   s      the call's status file: written only when there is something to say, its exit
  *          status (decimal, newline) when it is not 0, or `>1` / `>2` when the output goes on
  *          in another segment (below)
@@ -20,8 +22,8 @@
  *          a stdout that is a regular file or a pipe is written by the daemon itself
  *   in     "0": the body is the caller's fd 0, a regular file the daemon reads itself
  *   stdin  (optional, last, file part) the caller's standard input, streamed to the request
- * and, one header `X-Rest-Env: NAME=VALUE` each, the caller's proxy and CA variables that are
- * set (the daemon's own are never used; src/shell-verbs/caller-env.ts).
+ * and, one header `X-Rest-Env: NAME=VALUE` each, the caller's proxy variables that are set (the
+ * daemon's own are never used; src/shell-verbs/caller-env.ts).
  * The response is `200`, chunked, with the stdout bytes as they arrive from the server; `s` is
  * complete before the response ends, so a 2xx call leaves no file at all; the shell reads and
  * removes `s` when it exists. With `io`, a stdout that is a regular file (at the shell's
@@ -60,7 +62,7 @@ import { openCallerStderr } from './caller-stderr.js';
 import { type CallerInput, callerFd, offsetLines, openCallerInput, pickCallerStdout, sameFile } from './caller-files.js';
 import type { Outputs } from './output.js';
 import { EngineError } from '../errors.js';
-import { callerEnv } from './caller-env.js';
+import { FIELD_VARIABLES, callerEnv } from './caller-env.js';
 import { Relay } from './relay.js';
 import { Calls, STOPPED, type Call } from './calls.js';
 import { ensurePrivateDir, probe, sweep } from './runtime-dir.js';
@@ -100,6 +102,7 @@ async function handleRun(req: http.IncomingMessage, res: http.ServerResponse): P
     if (f.name === 'a') argv.push(v);
     else if (f.name === 'cwd') cwd = v;
     else if (f.name === 'PATH') pathEnv = v;
+    else if (FIELD_VARIABLES.has(f.name)) env[f.name] = v;
     else if (f.name === 's') sFile = v;
     else if (f.name === 'ep') callerPid = v;
     else if (f.name === 'io') io = v === '1';
