@@ -29,7 +29,7 @@ function run(js: string, response: { status: number; body: unknown; headers?: Re
 }
 
 describe('Bruno assert lines', () => {
-  const response = { status: 201, body: { name: 'Ada', n: 3, list: [1, 2], nil: null, flag: false, empty: '' }, headers: { 'content-type': 'application/json' } };
+  const response = { status: 201, body: { name: 'Ada', n: 3, list: [1, 2], nil: null, flag: false, empty: '', small: 9.876e-12, neg: -1.5, hex: 16, big: '9007199254740993' }, headers: { 'content-type': 'application/json' } };
   const cases: [string, string, boolean][] = [
     ['res.status', 'eq 201', true],
     ['res.status', '201', true],
@@ -59,6 +59,12 @@ describe('Bruno assert lines', () => {
     ['res.body.name', 'endsWith x', false],
     ['res.headers.content-type', 'eq application/json', true],
     ['res.body.list[1]', 'eq 2', true],
+    // Bruno's value rule (bruno-js utils.js evaluateJsTemplateLiteral): what Number() reads is a
+    // number, exponents and hex included; past Number.MAX_SAFE_INTEGER it stays text.
+    ['res.body.small', 'eq 9.876e-12', true],
+    ['res.body.neg', 'eq -1.5', true],
+    ['res.body.hex', 'eq 0x10', true],
+    ['res.body.big', 'eq 9007199254740993', true],
   ];
   for (const [lhs, value, pass] of cases) {
     it(`${lhs}: ${value} ${pass ? 'passes' : 'fails'}`, () => {

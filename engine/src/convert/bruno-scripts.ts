@@ -72,13 +72,21 @@ export function responseExpr(lhs: string): string | undefined {
   return undefined;
 }
 
-/** An assertion's value as Bruno's assert runtime reads it, as a JavaScript literal. */
+/**
+ * An assertion's value as Bruno's assert runtime reads it, as a JavaScript literal: bruno-js's
+ * `evaluateJsTemplateLiteral` (src/utils.js): `true`, `false`, `null`, `undefined`; a quoted
+ * string; then whatever `Number()` reads (`9.876e-12`, `-1.5`, `0x10`) is that number unless it
+ * is past `Number.MAX_SAFE_INTEGER` (then the text, as Bruno keeps it); else the text.
+ */
 function literal(raw: string): string {
   const v = raw.trim();
-  if (/^-?\d+(\.\d+)?$/.test(v) && Number.isSafeInteger(Math.trunc(Number(v)))) return v;
+  if (v === '') return '""';
   if (/^(true|false|null|undefined)$/.test(v)) return v;
   const q = /^(["'])(.*)\1$/s.exec(v);
-  return JSON.stringify(q ? q[2]! : v);
+  if (q) return JSON.stringify(q[2]!);
+  const n = Number(v);
+  if (!Number.isNaN(n) && !(n > Number.MAX_SAFE_INTEGER)) return String(n);
+  return JSON.stringify(v);
 }
 
 /** Operators with a plain JavaScript form: `a` the left side, `b` the value's literal. */
