@@ -3,6 +3,7 @@
 //   (a) event latency: the time from the server's write of an event to its text in sheet-mode's
 //       response buffer (batch Emacs, the real engine; test/bench/streams-bench.el), beside
 //       `curl -N` on the same stream in the same run (write -> curl's output read by this process)
+//       and through the shell's GET and `sheet run`'s onEachMessage handler
 //   (b) 10,000 events at full speed into Emacs: the longest time Emacs was busy at once (a 5 ms
 //       timer that could not run), and the whole time to the loaded hook
 // Quick settings with BENCH_QUICK=1. Prints one Markdown section on stdout.
@@ -81,6 +82,21 @@ const directLat = await readLatency('bash', shellArgs, { ...process.env, REST_RU
 spawnSync('bash', ['-c', `source "${root}/shell/rest"; rest --stop`], { env: { ...process.env, REST_RUNTIME_DIR: rt, HOME: rt } });
 fs.rmSync(rt, { recursive: true, force: true });
 log(`streams bench: GET ${daemonLat.length} / ${daemonPipeLat.length} / ${directLat.length} events`);
+// `sheet run`'s JetBrains handler (`response.body.onEachMessage`): each event's latency taken in
+// the handler itself (the sandbox has `Date.now()` only: whole milliseconds on the handler's
+// side), logged by its `onFinish` and read from `sheet run`'s output.
+const runDir = fs.mkdtempSync(path.join(os.tmpdir(), 'rest-bench-run-'));
+fs.writeFileSync(path.join(runDir, 'stream.http'), `GET ${srv.url}/sse/timed?n=${COUNT}&every=${EVERY}\n\n> {%\n  const lat = [];\n  response.body.onEachMessage((m) => { lat.push(Date.now() - m.t); }, () => client.log('LAT ' + lat.map((x) => x.toFixed(2)).join(',')));\n%}\n`);
+// Not spawnSync: the server runs in this process.
+const runOut = await new Promise((resolve) => {
+  let o = '';
+  const c = spawn(process.execPath, [path.join(root, 'engine/dist/sheet.cjs'), 'run', 'stream.http'], { cwd: runDir, stdio: ['ignore', 'pipe', 'ignore'] });
+  c.stdout.on('data', (d) => (o += d));
+  c.on('close', () => resolve(o));
+});
+fs.rmSync(runDir, { recursive: true, force: true });
+const runLat = (/LAT (\S+)/.exec(runOut)?.[1] ?? '').split(',').filter(Boolean).map(Number);
+log(`streams bench: sheet run handler ${runLat.length} events`);
 
 let out = '';
 const code = await new Promise((resolve) => {
@@ -109,6 +125,7 @@ Server-Sent Events from test/fixtures/streams.mjs on 127.0.0.1, one event each $
 | \`curl -N\` on the same stream (its output read by the bench) | ${curlLat.length} | ${f(pct(curlLat, 50))} ms | ${f(pct(curlLat, 95))} ms | ${f(Math.max(...curlLat))} ms | (reference) |
 | the shell's \`GET\` through the daemon (bash, stdout a socket: Node's piped stdio; the shell's curl relays) | ${daemonLat.length} | ${f(pct(daemonLat, 50))} ms | ${f(pct(daemonLat, 95))} ms | ${f(Math.max(...daemonLat))} ms | within 1.5x curl's |
 | the shell's \`GET\` through the daemon (bash, stdout a pipe: the daemon writes it) | ${daemonPipeLat.length} | ${f(pct(daemonPipeLat, 50))} ms | ${f(pct(daemonPipeLat, 95))} ms | ${f(Math.max(...daemonPipeLat))} ms | within 1.5x curl's |
+| \`sheet run\`'s handler, \`response.body.onEachMessage\` (taken in the handler: whole milliseconds; the first events wait for the handler's sandbox to start) | ${runLat.length} | ${runLat.length ? `${f(pct(runLat, 50))} ms | ${f(pct(runLat, 95))} ms | ${f(Math.max(...runLat))} ms` : 'not measured | | '} | within 1.5x curl's |
 | the shell's \`GET\`, direct (\`REST_NO_DAEMON=1\`) | ${directLat.length} | ${f(pct(directLat, 50))} ms | ${f(pct(directLat, 95))} ms | ${f(Math.max(...directLat))} ms | within 1.5x curl's |
 
 ${FAST.toLocaleString('en')} events at full speed (\`/sse/fast\`) into sheet-mode: the longest time Emacs was busy at once was **${f(Number(busy[1]))} ms** (target < 100 ms; a 5 ms timer that could not run), ${(Number(busy[2]) / 1000).toFixed(2)} s from C-c C-c to the loaded hook, ${busy[3]} events in the trailer; ${gc ? `${gc[1]} garbage collection${gc[1] === '1' ? '' : 's'} meanwhile (${f(Number(gc[2]))} ms in all)` : 'garbage collections not counted'}. While a stream is shown sheet-mode raises \`gc-cons-threshold\` (\`sheet-stream-gc-cons-threshold\`, 64 MiB) and collects once idle after it: before that, at load 17-18, the same run took 2 collections of 200-270 ms each and its longest busy stretch was 150-340 ms.
