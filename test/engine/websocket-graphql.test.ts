@@ -4,7 +4,10 @@
 // connection_init, subscribe with the query and variables, each `next` result an event of the
 // response, complete; the server's errors fail the request; handlers get the results live.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import fs from 'node:fs';
+import path from 'node:path';
 import { Session } from '../../engine/src/session/session.js';
+import { runSheet, tempDir } from './helpers.js';
 // @ts-expect-error plain JavaScript fixture
 import { startWsServer } from '../fixtures/ws-server.mjs';
 
@@ -78,5 +81,16 @@ describe('GraphQL over WebSocket (graphql-transport-ws)', () => {
     expect(Date.now() - t0).toBeLessThan(2500);
     expect(out.websocket!.ended).toBe('unsubscribed');
     expect(out.hooks.setVars).toContainEqual({ name: ':seen', value: '100,99' });
+  });
+});
+
+describe('sheet run names a GraphQL request over WebSocket as written', () => {
+  it('GRAPHQL ws://... in its progress line, not the POST of GraphQL over HTTP', async () => {
+    const dir = tempDir();
+    fs.writeFileSync(path.join(dir, 'g.http'), lines(`GRAPHQL ${server.wsUrl}/graphql`, '', 'subscription { countdown(from: 1) }', ''));
+    const run = await runSheet(['run', 'g.http'], { cwd: dir });
+    expect(run.code).toBe(0);
+    expect(run.out).toContain("101 GRAPHQL /graphql (g.http:1)");
+    expect(run.out).not.toContain("POST");
   });
 });

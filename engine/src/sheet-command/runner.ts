@@ -281,8 +281,9 @@ export async function runFile(file: string, o: RunOptions): Promise<FileResult> 
         .map((d) => ({ line: d.line, code: d.code, message: `line ${d.line}: ${d.message}` })),
       ...maskedCredentials(n),
     ];
-    // A WebSocket request is named by its line's word, not the handshake's GET (issue 40).
-    const word = node.websocket ? 'WEBSOCKET' : node.method;
+    // A WebSocket request is named by its line's word, not the handshake's GET (issue 40); so is
+    // GraphQL over WebSocket (a GraphQL request to a ws:// URL), not GraphQL over HTTP's POST.
+    const word = node.websocket ? 'WEBSOCKET' : node.graphql && /^wss?:\/\//i.test(node.url) ? 'GRAPHQL' : node.method;
     const r: RequestResult = { file, line: node.line, method: word, url: node.url, name: node.title ?? node.name ?? `${word} ${node.url}`, outcome: 'passed', assertions: [], warnings: [] };
     try {
       // Asked before the exchange: its duration does not include the user's typing.
