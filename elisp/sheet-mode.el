@@ -79,6 +79,11 @@
 (require 'sheet-flymake)      ; Flymake: the parser's diagnostics
 (require 'sheet-code)         ; C-c C-S-u: the request as code
 (require 'sheet-history)      ; C-c C-h, `sheet-response-diff'
+;; `M-x sheet-import' without loading sheet-import.el until it is used: its
+;; ;;;###autoload cookie works only through an autoloads file, and
+;; README.md's set-up is a plain `require'.
+(autoload 'sheet-import "sheet-import"
+  "Import SOURCE (Postman, OpenAPI, Bruno, HAR) as `.http' files." t)
 
 (defvar-local sheet-syntax nil
   "The syntax the engine reads this buffer in, from its first line.

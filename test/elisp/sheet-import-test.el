@@ -16,6 +16,15 @@
   (expand-file-name "../fixtures/imports/postman/"
                     (file-name-directory (or load-file-name buffer-file-name))))
 
+(ert-deftest sheet-import-test-command-after-require ()
+  "After README's `(require \='sheet-mode)' alone, M-x sheet-import is a command.
+A fresh batch Emacs, as a user's init file: no autoloads file is loaded."
+  (with-temp-buffer
+    (should (eql 0 (call-process "emacs" nil t nil "--batch" "-Q"
+                                 "-L" (expand-file-name "elisp" sheet-test-root)
+                                 "--eval" "(progn (require 'sheet-mode) (princ (format \"command=%s\" (commandp 'sheet-import))))")))
+    (should (string-match-p "command=t" (buffer-string)))))
+
 (ert-deftest sheet-import-test-postman-collection-visited ()
   "A collection is imported in the background and its .http file visited."
   (let* ((dir (make-temp-file "sheet-import-" t))
