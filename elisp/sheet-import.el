@@ -31,6 +31,8 @@
 (require 'subr-x)
 (require 'sheet-run)
 
+(declare-function sheet-mode "sheet-mode")
+
 (defcustom sheet-import-buffer-name "*sheet-import*"
   "Name of the buffer that shows what `sheet-import' wrote and warned about."
   :type 'string
@@ -65,7 +67,11 @@ Files are relative to OUTDIR.  CALLBACK gets the files written."
                (string-trim (car (split-string err "\n" t)) "sheet import: ")))
      ((memq status '(0 1))
       (when (eq status 1) (display-buffer sheet-import-buffer-name))
-      (when requests (find-file (car requests)))
+      (when requests
+        (find-file (car requests))
+        ;; What was imported is for sending: sheet-mode, even where `.http'
+        ;; files are not in `auto-mode-alist' (the user's opt-in).
+        (unless (derived-mode-p 'sheet-mode) (sheet-mode)))
       (message "sheet import: wrote %d file%s%s" (length files)
                (if (= (length files) 1) "" "s")
                (if (eq status 1) "; warnings in *sheet-import*" ""))

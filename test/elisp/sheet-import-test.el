@@ -38,6 +38,9 @@ A fresh batch Emacs, as a user's init file: no autoloads file is loaded."
           (let ((visited (get-file-buffer (expand-file-name "Sample-Postman-Collection.http" dir))))
             (should visited)
             (with-current-buffer visited
+              ;; In sheet-mode, C-c C-c ready, though `.http' files are not in
+              ;; `auto-mode-alist' unless the user opted in.
+              (should (eq major-mode 'sheet-mode))
               (should (string-match-p "^### A simple POST request with JSON body$" (buffer-string)))
               (should (string-match-p "^Content-Type: application/json$" (buffer-string))))
             (with-current-buffer sheet-import-buffer-name
