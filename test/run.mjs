@@ -33,6 +33,13 @@ const VITEST_WORKERS = Number(process.env.VITEST_WORKERS) || Math.max(2, os.avai
 
 const SERIAL = process.env.TEST_SERIAL === '1';
 
+/**
+ * bats' own limit per test, in seconds (bats-core's BATS_TEST_TIMEOUT): a test that hangs fails
+ * under its name ("# timeout after 300s") and the rest of the run goes on, where the suite limit
+ * above would stop the whole run and name nothing. The slowest test takes about 20 s.
+ */
+const BATS_TEST_TIMEOUT = process.env.BATS_TEST_TIMEOUT || '300';
+
 /** A writer that prefixes each whole line with `[label] ` (a suite beside others), or passes through. */
 function prefixed(stream, label) {
   if (!label) return (d) => stream.write(d);
@@ -110,6 +117,12 @@ const suites = {
     for (const f of files) args.push('-l', path.join(dir, f));
     const summary = (out) => /Ran (\d+) tests?, (\d+) results? as expected, (\d+) unexpected/.exec(out);
     const failedIn = (out) => [...out.matchAll(/^\s+FAILED\s+\d+\/\d+\s+(\S+)/gm)].map((x) => x[1]);
+    // ERT prints a failed test's condition under "Test NAME condition:"; its first lines, joined,
+    // say why (CI keeps only the log's tail, so the reason goes beside the name at the end).
+    const why = (out, n) => {
+      const m = new RegExp(`^Test ${n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} condition:\n((?:[ \t].*\n?){1,16})`, 'm').exec(out);
+      return m ? m[1].replace(/\s+/g, ' ').replace(/ (?:FAILED|passed) +\d+\/\d+ .*$/, '').trim().slice(0, 200) : '';
+    };
     const { code, out } = await run('emacs', [...args, '-f', 'ert-run-tests-batch-and-exit'], {}, SERIAL ? '' : 'ert');
     const m = summary(out);
     if (!m) return { passed: 0, failed: 1, note: `ERT exited ${code} without a summary` };
@@ -118,6 +131,7 @@ const suites = {
     let passed = Number(m[2]);
     let names = failedIn(out);
     const flaky = [];
+    const outs = [out];
     // One more try for the failed tests, as vitest's --retry=1: in a fresh Emacs, only them. A
     // test that fails twice fails; one that passes on the second try counts as passed and is
     // named under "Passed only on a second try", never hidden.
@@ -130,7 +144,9 @@ const suites = {
       passed += names.length - still.length;
       failed = still.length;
       names = still;
+      outs.unshift(again.out);
     }
+    names = names.map((n) => { const w = outs.map((o) => why(o, n)).find(Boolean); return w ? `${n}: ${w}` : n; });
     return { times, passed, failed: failed + (code !== 0 && failed === 0 && !flaky.length ? 1 : 0), names, flaky };
   },
   async bats() {
@@ -145,7 +161,7 @@ const suites = {
     const one = async (shell) => {
       if (SERIAL) process.stdout.write(`\n# bats, verbs under ${shell}\n`);
       const junit = fs.mkdtempSync(path.join(tmp, `bats-${shell}-`));
-      const r = await run('bats', ['--tap', '--report-formatter', 'junit', '--output', junit, dir], { REST_TEST_SHELL: shell }, SERIAL ? '' : `bats ${shell}`);
+      const r = await run('bats', ['--tap', '--report-formatter', 'junit', '--output', junit, dir], { REST_TEST_SHELL: shell, BATS_TEST_TIMEOUT }, SERIAL ? '' : `bats ${shell}`);
       return { shell, ...r, times: batsFileTimes(path.join(junit, 'report.xml'), shell) };
     };
     const results = SERIAL ? [await one('bash'), await one('zsh')] : await Promise.all([one('bash'), one('zsh')]);
@@ -159,11 +175,11 @@ const suites = {
       // One more try for a failed test, as vitest's --retry=1 and ERT's: that test alone, in a
       // fresh bats under the same shell. One that passes then counts as passed and is named
       // under "Passed only on a second try", never hidden.
-      for (const m of out.matchAll(/^not ok \d+ (.*?)(?: # in \d+ ?ms)?\n# \(in test file (\S+), line \d+\)/gm)) {
+      for (const m of out.matchAll(/^not ok \d+ (.*?)(?: # timeout after \d+s)?(?: # in \d+ ?ms)?\n# \(in test file (\S+), line \d+\)/gm)) {
         const [, name, file] = m;
         const filter = `^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`;
         process.stdout.write(`\n[bats ${shell}] trying once more: ${name}\n`);
-        const again = await run('bats', ['--tap', '-f', filter, path.resolve(root, file)], { REST_TEST_SHELL: shell }, SERIAL ? '' : `bats ${shell} retry`);
+        const again = await run('bats', ['--tap', '-f', filter, path.resolve(root, file)], { REST_TEST_SHELL: shell, BATS_TEST_TIMEOUT }, SERIAL ? '' : `bats ${shell} retry`);
         if (again.code === 0 && /^ok 1 /m.test(again.out)) {
           passed += 1;
           failed -= 1;
@@ -171,8 +187,8 @@ const suites = {
         } else names.push(`${shell}: ${name}`);
       }
       // A failure whose file bats did not name is not tried again.
-      const tried = new Set([...out.matchAll(/^not ok \d+ (.*?)(?: # in \d+ ?ms)?\n# \(in test file/gm)].map((x) => x[1]));
-      for (const m of out.matchAll(/^not ok \d+ (.*?)(?: # in \d+ ?ms)?$/gm)) if (!tried.has(m[1])) names.push(`${shell}: ${m[1]}`);
+      const tried = new Set([...out.matchAll(/^not ok \d+ (.*?)(?: # timeout after \d+s)?(?: # in \d+ ?ms)?\n# \(in test file/gm)].map((x) => x[1]));
+      for (const m of out.matchAll(/^not ok \d+ (.*?)(?: # timeout after \d+s)?(?: # in \d+ ?ms)?$/gm)) if (!tried.has(m[1])) names.push(`${shell}: ${m[1]}`);
     }
     return { times, passed, failed, names, flaky };
   },

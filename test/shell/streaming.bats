@@ -147,7 +147,7 @@ kill_tree() {
 
 @test "the abandoned call: a killed caller cancels its upstream request; rest --stop --force stops the process" {
   start_daemon
-  rsh 'rest "$API" >/dev/null; GET /stream/hang' &
+  rsh 'rest "$API" >/dev/null; GET /stream/hang' 3>&- &
   caller=$!
   for _ in $(seq 1 50); do
     [ "$(curl -s "$API/stream/hanging" | jq .hanging)" -ge 1 ] && break
@@ -164,11 +164,21 @@ kill_tree() {
   pid=$(cat "$REST_RUNTIME_DIR/engine.pid")
   # A second hung call in flight, then rest --stop --force (a plain --stop waits for the
   # call, docs/shell.md): the process goes, not only the socket.
-  rsh 'rest "$API" >/dev/null; GET /stream/hang' >/dev/null 2>&1 &
-  sleep 0.5
+  # The stop waits until the server holds that call: stopped before it reached the daemon, the
+  # call would start a new daemon and hang for good (a fixed sleep did that on a loaded CI run).
+  rsh 'rest "$API" >/dev/null; GET /stream/hang' >/dev/null 2>&1 3>&- &
+  second=$!
+  for _ in $(seq 1 100); do
+    [ "$(curl -s "$API/stream/hanging" | jq .hanging)" -ge 1 ] && break
+    sleep 0.1
+  done
+  [ "$(curl -s "$API/stream/hanging" | jq .hanging)" -ge 1 ]
   rsh 'rest --stop --force'
   for _ in $(seq 1 30); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
   if kill -0 "$pid" 2>/dev/null; then echo "$pid still runs"; return 1; fi
+  # The caller ends with its daemon (its connection closed); a caller still there is the bug.
+  for _ in $(seq 1 50); do kill -0 "$second" 2>/dev/null || break; sleep 0.1; done
+  if kill -0 "$second" 2>/dev/null; then echo "the caller still waits after rest --stop --force"; kill_tree "$second"; return 1; fi
   wait || true
 }
 
