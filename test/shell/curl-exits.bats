@@ -8,6 +8,7 @@ load test_helper
 
 # The silent port of the connect-timeout test, stopped whatever the test's outcome.
 teardown() {
+  kill_test_jobs
   [ ! -f "$BATS_FILE_TMPDIR/silent.pid" ] || fixture_stop silent
 }
 

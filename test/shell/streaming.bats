@@ -9,13 +9,6 @@ make_body() {
   head -c "$2" /dev/urandom >"$1"
 }
 
-# kill_tree PID: SIGKILL PID and every process below it (children first found, then killed).
-kill_tree() {
-  local p
-  for p in $(pgrep -P "$1"); do kill_tree "$p"; done
-  kill -KILL "$1" 2>/dev/null || true
-}
-
 @test "downloads are byte-exact at 0 B, 1 B, 64 KiB +/- 1 and 100 MB, daemon and direct" {
   start_daemon
   for n in 0 1 65535 65536 65537 104857600; do

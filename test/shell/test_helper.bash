@@ -76,6 +76,24 @@ rest_test_env() {
 
 setup() { rest_test_env; }
 
+# kill_tree PID: SIGKILL PID and every process below it (children first found, then killed).
+kill_tree() {
+  local p
+  for p in $(pgrep -P "$1"); do kill_tree "$p"; done
+  kill -KILL "$1" 2>/dev/null || true
+}
+
+# kill_test_jobs: the test's background jobs still running when it ends (a failed check before
+# its `wait`), killed with what they started. A job left running holds bats' output open, and
+# bats then waits for it to end: a gated stream never released hangs the whole run.
+kill_test_jobs() {
+  local p
+  for p in $(jobs -p); do kill_tree "$p"; done
+}
+
+# Every test's teardown (a file with a teardown of its own calls kill_test_jobs in it).
+teardown() { kill_test_jobs; }
+
 # rsh CODE: run CODE in the shell under test after `source shell/rest` (no arguments).
 rsh() {
   local pre="source \"\$REST_ROOT/shell/rest\""
