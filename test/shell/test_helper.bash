@@ -86,9 +86,15 @@ kill_tree() {
 # kill_test_jobs: the test's background jobs still running when it ends (a failed check before
 # its `wait`), killed with what they started. A job left running holds bats' output open, and
 # bats then waits for it to end: a gated stream never released hangs the whole run.
+# bats' own per-test watchdog (BATS_TEST_TIMEOUT, test/run.mjs) is a job of the test's shell
+# too, a subshell waiting on `sleep $BATS_TEST_TIMEOUT`: it is left alone (bats ends it; killed,
+# it would mark the test timed out).
 kill_test_jobs() {
   local p
-  for p in $(jobs -p); do kill_tree "$p"; done
+  for p in $(jobs -p); do
+    if [ -n "${BATS_TEST_TIMEOUT-}" ] && ps -o args= --ppid "$p" 2>/dev/null | grep -qx "sleep $BATS_TEST_TIMEOUT"; then continue; fi
+    kill_tree "$p"
+  done
 }
 
 # Every test's teardown (a file with a teardown of its own calls kill_test_jobs in it).
