@@ -15,10 +15,10 @@ writer() {
 
 # 4 shells through the daemon and 2 with REST_NO_DAEMON=1, all at once.
 all_writers() {
-  local w
-  for w in 1 2 3 4; do writer "d$w" 10; done
-  for w in 1 2; do writer "n$w" 5 REST_NO_DAEMON=1; done
-  wait
+  local w pids=()
+  for w in 1 2 3 4; do writer "d$w" 10; pids+=("$!"); done
+  for w in 1 2; do writer "n$w" 5 REST_NO_DAEMON=1; pids+=("$!"); done
+  wait "${pids[@]}"
 }
 
 @test "4 shells through the daemon and 2 direct, at once: every call succeeds, every cookie is kept" {

@@ -172,7 +172,7 @@ make_body() {
   # The caller ends with its daemon (its connection closed); a caller still there is the bug.
   for _ in $(seq 1 50); do kill -0 "$second" 2>/dev/null || break; sleep 0.1; done
   if kill -0 "$second" 2>/dev/null; then echo "the caller still waits after rest --stop --force"; kill_tree "$second"; return 1; fi
-  wait || true
+  wait "$caller" "$second" 2>/dev/null || true
 }
 
 @test "--compressed decodes gzip, deflate (zlib and raw) and br; without it the bytes are raw" {

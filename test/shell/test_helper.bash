@@ -92,7 +92,7 @@ kill_tree() {
 kill_test_jobs() {
   local p
   for p in $(jobs -p); do
-    if [ -n "${BATS_TEST_TIMEOUT-}" ] && ps -o args= --ppid "$p" 2>/dev/null | grep -qx "sleep $BATS_TEST_TIMEOUT"; then continue; fi
+    if [ -n "${BATS_TEST_TIMEOUT-}" ] && pgrep -P "$p" -fx "sleep $BATS_TEST_TIMEOUT" >/dev/null; then continue; fi
     kill_tree "$p"
   done
 }
