@@ -83,23 +83,25 @@ export function grpcJs(): Promise<Grpc> {
   return (loaded ??= import('@grpc/grpc-js'));
 }
 
-/** The channel's credentials: plain text, or TLS with the CA files, client certificate and `-k`. */
-function credentialsFor(grpc: Grpc, i: Pick<GrpcCallInput, 'url' | 'insecure' | 'trust' | 'clientCert'>, target: GrpcTarget): { creds: ChannelCredentials; key: string } {
-  if (!target.tls) return { creds: grpc.credentials.createInsecure(), key: 'plain' };
+/**
+ * The channel's credentials: plain text, or TLS with the CA files, client certificate and `-k`;
+ * `make` builds them (only a new channel needs them), `key` tells kept channels apart.
+ */
+function credentialsFor(grpc: Grpc, i: Pick<GrpcCallInput, 'url' | 'insecure' | 'trust' | 'clientCert'>, target: GrpcTarget): { make: () => ChannelCredentials; key: string } {
+  if (!target.tls) return { make: () => grpc.credentials.createInsecure(), key: 'plain' };
   const trust = i.insecure ? undefined : chooseTrust(i.trust);
   const identity = chooseClientCert(new URL(i.url), i.clientCert);
-  const roots = trust ? Buffer.from(trust.ca.join('\n')) : null;
-  const creds = grpc.credentials.createSsl(roots, identity ? Buffer.from(identity.tls.key) : null, identity ? Buffer.from(identity.tls.cert) : null, i.insecure ? { rejectUnauthorized: false, checkServerIdentity: () => undefined } : {});
-  return { creds, key: `tls ${trust?.key ?? ''} ${identity?.key ?? ''} ${i.insecure ? 'k' : ''}` };
+  const make = () => grpc.credentials.createSsl(trust ? Buffer.from(trust.ca.join('\n')) : null, identity ? Buffer.from(identity.tls.key) : null, identity ? Buffer.from(identity.tls.cert) : null, i.insecure ? { rejectUnauthorized: false, checkServerIdentity: () => undefined } : {});
+  return { make, key: `tls ${trust?.key ?? ''} ${identity?.key ?? ''} ${i.insecure ? 'k' : ''}` };
 }
 
 /** The kept channel to `target` with `i`'s credentials (made on first use). */
 export function clientFor(grpc: Grpc, i: Pick<GrpcCallInput, 'url' | 'insecure' | 'trust' | 'clientCert' | 'authority'>, target: GrpcTarget): Client {
-  const { creds, key } = credentialsFor(grpc, i, target);
+  const { make, key } = credentialsFor(grpc, i, target);
   const k = `${target.address} ${key} ${i.authority ?? ''}`;
   let c = clients.get(k);
   if (!c) {
-    c = new grpc.Client(target.address, creds, i.authority ? { 'grpc.default_authority': i.authority } : {});
+    c = new grpc.Client(target.address, make(), i.authority ? { 'grpc.default_authority': i.authority } : {});
     clients.set(k, c);
   }
   return c;
