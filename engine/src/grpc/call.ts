@@ -7,7 +7,7 @@
  * connects once (as a grpc-js script that keeps its client).
  */
 import type { ChannelCredentials, Client, Metadata } from '@grpc/grpc-js';
-import type { MethodDefinition, PackageDefinition } from '@grpc/proto-loader';
+import type { MethodDefinition, Options, PackageDefinition } from '@grpc/proto-loader';
 import type { Header } from '../model.js';
 import { EngineError, isEngineError } from '../errors.js';
 import type { StreamStep } from '../sheet/stream-messages.js';
@@ -15,7 +15,8 @@ import { chooseTrust, type TrustOptions } from '../http/trust.js';
 import { chooseClientCert, type ClientCertOptions } from '../http/client-cert.js';
 import { grpcTarget, type GrpcTarget } from './target.js';
 import { loadProtos, loaderOptions, type LoaderOptionLine, type ProtoSource } from './protos.js';
-import { reflectService, reflectServices } from './reflection.js';
+import { reflectServices } from './reflection.js';
+import { forgetReflected, reflectedService } from './reflection-cache.js';
 import { checkMessage } from './message-check.js';
 
 /** What a call needs: where, what, with which messages and connection. */
@@ -82,23 +83,25 @@ export function grpcJs(): Promise<Grpc> {
   return (loaded ??= import('@grpc/grpc-js'));
 }
 
-/** The channel's credentials: plain text, or TLS with the CA files, client certificate and `-k`. */
-function credentialsFor(grpc: Grpc, i: Pick<GrpcCallInput, 'url' | 'insecure' | 'trust' | 'clientCert'>, target: GrpcTarget): { creds: ChannelCredentials; key: string } {
-  if (!target.tls) return { creds: grpc.credentials.createInsecure(), key: 'plain' };
+/**
+ * The channel's credentials: plain text, or TLS with the CA files, client certificate and `-k`;
+ * `make` builds them (only a new channel needs them), `key` tells kept channels apart.
+ */
+function credentialsFor(grpc: Grpc, i: Pick<GrpcCallInput, 'url' | 'insecure' | 'trust' | 'clientCert'>, target: GrpcTarget): { make: () => ChannelCredentials; key: string } {
+  if (!target.tls) return { make: () => grpc.credentials.createInsecure(), key: 'plain' };
   const trust = i.insecure ? undefined : chooseTrust(i.trust);
   const identity = chooseClientCert(new URL(i.url), i.clientCert);
-  const roots = trust ? Buffer.from(trust.ca.join('\n')) : null;
-  const creds = grpc.credentials.createSsl(roots, identity ? Buffer.from(identity.tls.key) : null, identity ? Buffer.from(identity.tls.cert) : null, i.insecure ? { rejectUnauthorized: false, checkServerIdentity: () => undefined } : {});
-  return { creds, key: `tls ${trust?.key ?? ''} ${identity?.key ?? ''} ${i.insecure ? 'k' : ''}` };
+  const make = () => grpc.credentials.createSsl(trust ? Buffer.from(trust.ca.join('\n')) : null, identity ? Buffer.from(identity.tls.key) : null, identity ? Buffer.from(identity.tls.cert) : null, i.insecure ? { rejectUnauthorized: false, checkServerIdentity: () => undefined } : {});
+  return { make, key: `tls ${trust?.key ?? ''} ${identity?.key ?? ''} ${i.insecure ? 'k' : ''}` };
 }
 
 /** The kept channel to `target` with `i`'s credentials (made on first use). */
 export function clientFor(grpc: Grpc, i: Pick<GrpcCallInput, 'url' | 'insecure' | 'trust' | 'clientCert' | 'authority'>, target: GrpcTarget): Client {
-  const { creds, key } = credentialsFor(grpc, i, target);
+  const { make, key } = credentialsFor(grpc, i, target);
   const k = `${target.address} ${key} ${i.authority ?? ''}`;
   let c = clients.get(k);
   if (!c) {
-    c = new grpc.Client(target.address, creds, i.authority ? { 'grpc.default_authority': i.authority } : {});
+    c = new grpc.Client(target.address, make(), i.authority ? { 'grpc.default_authority': i.authority } : {});
     clients.set(k, c);
   }
   return c;
@@ -134,9 +137,9 @@ function isService(x: unknown): x is Record<string, MethodDefinition<object, obj
 
 /** The method of `target` in `def`, or an error listing what exists. */
 function methodOf(def: PackageDefinition, target: GrpcTarget, line?: number): MethodDefinition<object, object> {
-  const services = Object.entries(def).filter(([, v]) => isService(v)).map(([k]) => k);
   const svc = def[target.service];
   if (!isService(svc)) {
+    const services = Object.entries(def).filter(([, v]) => isService(v)).map(([k]) => k);
     throw new EngineError('unknown-grpc-method', `no service ${target.service} in the proto`, { line, hint: services.length ? `Its services: ${services.join(', ')}.` : 'The proto declares no service.', details: { services } });
   }
   const m = svc[target.method] ?? Object.values(svc).find((x) => x.originalName === target.method);
@@ -145,6 +148,38 @@ function methodOf(def: PackageDefinition, target: GrpcTarget, line?: number): Me
     throw new EngineError('unknown-grpc-method', `service ${target.service} has no method ${target.method}`, { line, hint: `Its methods: ${names.join(', ')}.`, details: { methods: names } });
   }
   return m;
+}
+
+/** What a call sends, from its method's definition: the method, its kind, the messages checked and encoded. */
+interface Prepared {
+  m: MethodDefinition<object, object>;
+  kind: GrpcResult['kind'];
+  encoded: { object: object }[];
+  /** Each message's bytes from its check, so it is serialized once. */
+  bytes: Map<object, Buffer>;
+}
+
+/**
+ * The method of `target` in `def` and the request messages checked against it.
+ * @throws EngineError `unknown-grpc-method`, `bad-grpc-message` (several messages or a
+ *   `=== wait-for-server` the method's kind does not take, a message that does not fit).
+ */
+function prepare(def: PackageDefinition, target: GrpcTarget, i: GrpcCallInput, options: Options): Prepared {
+  const m = methodOf(def, target, i.line);
+  const kind = m.requestStream ? (m.responseStream ? 'bidi-streaming' : 'client-streaming') : m.responseStream ? 'server-streaming' : 'unary';
+  const sends = i.steps.filter((s): s is Extract<StreamStep, { kind: 'send' }> => s.kind === 'send');
+  if (!m.requestStream && sends.length > 1) {
+    throw new EngineError('bad-grpc-message', `${target.service}/${target.method} takes one request message, and the body has ${sends.length} (=== lines)`, { line: sends[1]!.line, hint: 'Remove the === lines: only client-streaming and bidirectional methods take several messages.' });
+  }
+  const wait = i.steps.find((s) => s.kind === 'wait');
+  if (wait && kind !== 'bidi-streaming') {
+    throw new EngineError('bad-grpc-message', `=== wait-for-server: ${target.service}/${target.method} is ${kind}, so the server sends nothing until the request messages end`, { line: wait.line, hint: 'Use === wait-for-server with bidirectional methods only; write === between messages.' });
+  }
+  // Each message checked and encoded before anything is sent; its bytes kept from the check.
+  const bytes = new Map<object, Buffer>();
+  const encoded: { object: object }[] = sends.map((s) => ({ object: checkMessage(s.text, m, options, s.line, def, (o, b) => bytes.set(o, b)) }));
+  if (!sends.length) encoded.push({ object: {} });
+  return { m, kind, encoded, bytes };
 }
 
 /**
@@ -163,27 +198,29 @@ export async function grpcCall(i: GrpcCallInput): Promise<GrpcResult> {
   const options = loaderOptions(i.options, i.importPaths, i.baseDir);
   const deadline = i.timeoutMs ? new Date(Date.now() + i.timeoutMs) : undefined;
   const md = metadataOf(grpc, i.metadata);
-  let def: PackageDefinition;
+  const reflect = () => reflectedService(client, target.service, options, md, deadline, i.line);
+  const reached = (e: unknown) => (isEngineError(e) ? e : unreachable(e as Error & { code?: number; details?: string }, target, i.line));
+  let got: { def: PackageDefinition; kept: boolean };
   try {
-    def = i.protos.length ? await loadProtos(i.protos, options, i.baseDir) : await reflectService(client, target.service, options, md, deadline, i.line);
+    got = i.protos.length ? { def: await loadProtos(i.protos, options, i.baseDir), kept: false } : await reflect();
   } catch (e) {
-    throw isEngineError(e) ? e : unreachable(e as Error & { code?: number; details?: string }, target, i.line);
+    throw reached(e);
   }
-  const m = methodOf(def, target, i.line);
-  const kind = m.requestStream ? (m.responseStream ? 'bidi-streaming' : 'client-streaming') : m.responseStream ? 'server-streaming' : 'unary';
-  const sends = i.steps.filter((s): s is Extract<StreamStep, { kind: 'send' }> => s.kind === 'send');
-  if (!m.requestStream && sends.length > 1) {
-    throw new EngineError('bad-grpc-message', `${target.service}/${target.method} takes one request message, and the body has ${sends.length} (=== lines)`, { line: sends[1]!.line, hint: 'Remove the === lines: only client-streaming and bidirectional methods take several messages.' });
+  let prepared: Prepared;
+  try {
+    prepared = prepare(got.def, target, i, options);
+  } catch (e) {
+    // A kept reflection answer that does not fit: the server may have changed; ask it again.
+    if (!got.kept) throw e;
+    forgetReflected(client, target.service, options);
+    try {
+      got = await reflect();
+    } catch (e2) {
+      throw reached(e2);
+    }
+    prepared = prepare(got.def, target, i, options);
   }
-  const wait = i.steps.find((s) => s.kind === 'wait');
-  if (wait && kind !== 'bidi-streaming') {
-    throw new EngineError('bad-grpc-message', `=== wait-for-server: ${target.service}/${target.method} is ${kind}, so the server sends nothing until the request messages end`, { line: wait.line, hint: 'Use === wait-for-server with bidirectional methods only; write === between messages.' });
-  }
-  // Each message checked and encoded before anything is sent.
-  // Each message's bytes kept from its check, so it is serialized once.
-  const bytes = new Map<object, Buffer>();
-  const encoded = sends.map((s) => ({ ...s, object: checkMessage(s.text, m, options, s.line, def, (o, b) => bytes.set(o, b)) }));
-  if (!sends.length) encoded.push({ kind: 'send', text: '{}', line: i.line ?? 0, object: {} });
+  const { m, kind, encoded, bytes } = prepared;
   const result: GrpcResult = { target, kind, code: 0, details: '', headers: [], trailers: [], messages: [], durationMs: 0 };
   let gotHeaders = false;
   const streaming = kind === 'server-streaming' || kind === 'bidi-streaming' ? kind : undefined;
@@ -254,6 +291,8 @@ export async function grpcCall(i: GrpcCallInput): Promise<GrpcResult> {
   }
   await done;
   result.durationMs = performance.now() - startedAt;
+  // UNIMPLEMENTED from a server whose reflection named the method: ask it again next time.
+  if (result.code === 12 && !i.protos.length) forgetReflected(client, target.service, options);
   // A stream that had begun keeps what came (grpc-js gave it the status CANCELLED).
   if (i.signal?.aborted && !(started && i.onStreamStart)) throw new EngineError('cancelled', 'the gRPC call was cancelled', { line: i.line });
   if (!gotHeaders && result.code !== 0 && [2, 13, 14].includes(result.code)) throw unreachable({ code: result.code, details: result.details, message: result.details, name: 'Error' }, target, i.line);

@@ -48,6 +48,36 @@ export const LOADER_OPTION_NAMES = [...BOOLEAN_OPTIONS, ...Object.keys(TYPE_OPTI
  * @throws EngineError `bad-argument` naming the line: an unknown option, a value it does not take.
  */
 export function loaderOptions(lines: LoaderOptionLine[], importPaths: ProtoSource[], baseDir: string): Options {
+  // The same lines give the same object, so what is kept per options (the loaded protos,
+  // reflection's answers) finds it without comparing them again on every call.
+  const key = JSON.stringify([baseDir, lines.map((l) => [l.name, l.value]), importPaths.map((p) => p.file)]);
+  const hit = optionsKept.get(key);
+  if (hit) return hit;
+  const o = readOptions(lines, importPaths, baseDir);
+  if (optionsKept.size >= KEPT_MAX) optionsKept.clear();
+  optionsKept.set(key, o);
+  return o;
+}
+
+/** How many option sets, and loaded proto sets, are kept before the oldest are dropped (an editor's engine lives long). */
+const KEPT_MAX = 64;
+const optionsKept = new Map<string, Options>();
+const optionKeys = new WeakMap<Options, string>();
+
+/**
+ * A key for `o` (the function values by name): what is loaded or reflected with these options
+ * is kept under it.
+ */
+export function optionsKey(o: Options): string {
+  let k = optionKeys.get(o);
+  if (k === undefined) {
+    k = JSON.stringify(Object.entries(o).map(([n, v]) => [n, typeof v === 'function' ? (v as { name: string }).name : v]));
+    optionKeys.set(o, k);
+  }
+  return k;
+}
+
+function readOptions(lines: LoaderOptionLine[], importPaths: ProtoSource[], baseDir: string): Options {
   const o: Options = { ...DEFAULT_LOADER_OPTIONS };
   const dirs = importPaths.map((p) => path.resolve(baseDir, p.file));
   for (const l of lines) {
@@ -81,12 +111,21 @@ const cache = new Map<string, PackageDefinition>();
 
 /**
  * Load the proto files (each with its imports) into one package definition. Kept per set of
- * files, their modification times and options, so the calls of a `sheet run` parse them once.
+ * files, their modification and change times (an edited or chmod-ed file is read again) and
+ * options, so the calls of a `sheet run` parse them once; a call that finds them kept costs one
+ * `stat` per named file (an import edited alone is not seen until a named file changes).
  * @throws EngineError `file-unreadable` naming the proto line when a file or an import is
  *   missing; `bad-proto` with the proto's file and line when it does not parse.
  */
 export async function loadProtos(sources: ProtoSource[], options: Options, baseDir: string): Promise<PackageDefinition> {
   const files = sources.map((s) => ({ ...s, abs: path.resolve(baseDir, s.file) }));
+  let key = optionsKey(options);
+  for (const f of files) {
+    const st = fs.statSync(f.abs, { throwIfNoEntry: false });
+    key += `\n${f.abs}@${st?.mtimeMs}/${st?.ctimeMs}`;
+  }
+  const hit = cache.get(key);
+  if (hit) return hit;
   for (const f of files) {
     try {
       fs.accessSync(f.abs, fs.constants.R_OK);
@@ -94,12 +133,10 @@ export async function loadProtos(sources: ProtoSource[], options: Options, baseD
       throw new EngineError('file-unreadable', `proto file ${f.abs} cannot be read`, { line: f.line, hint: 'Check the path; a relative path starts at the directory of this file.', details: { path: f.abs } });
     }
   }
-  const key = JSON.stringify([files.map((f) => `${f.abs}@${fs.statSync(f.abs).mtimeMs}`), options, Object.entries(options).map(([k, v]) => (typeof v === 'function' ? `${k}=${v.name}` : ''))]);
-  const hit = cache.get(key);
-  if (hit) return hit;
   const loader = await import('@grpc/proto-loader');
   try {
     const def = await loader.load(files.map((f) => f.abs), options);
+    if (cache.size >= KEPT_MAX) cache.clear();
     cache.set(key, def);
     return def;
   } catch (e) {

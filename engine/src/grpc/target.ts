@@ -22,6 +22,18 @@ export interface GrpcTarget {
  * @throws EngineError `invalid-url` when the path is not `/Service/Method`.
  */
 export function grpcTarget(url: string, line?: number): GrpcTarget {
+  // A run's calls name the same few targets: each URL is split once.
+  const hit = kept.get(url);
+  if (hit) return { ...hit };
+  const t = split(url, line);
+  if (kept.size >= 256) kept.clear();
+  kept.set(url, t);
+  return { ...t };
+}
+
+const kept = new Map<string, GrpcTarget>();
+
+function split(url: string, line?: number): GrpcTarget {
   let u: URL;
   try {
     u = new URL(url);

@@ -17,7 +17,6 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import lockfile from 'proper-lockfile';
 import { Cookie, CookieJar, MemoryCookieStore } from 'tough-cookie';
 import { newJar, parseNetscape } from '../curl/cookie-file.js';
 
@@ -258,6 +257,17 @@ function stamp(file: string): { version: string; settled: string | undefined } {
 const LOCK_WAIT_MS = 15_000;
 const LOCK_STALE_MS = 10_000;
 
+type Lockfile = typeof import('proper-lockfile');
+let lockfileLoaded: Promise<Lockfile> | undefined;
+
+/**
+ * proper-lockfile, loaded at the first save: a process that saves no cookie file does not load
+ * it, nor the signal-exit and graceful-fs it brings (their start-up cost, their exit hooks).
+ */
+function lockfileModule(): Promise<Lockfile> {
+  return (lockfileLoaded ??= import('proper-lockfile').then((m) => ((m as unknown as { default?: Lockfile }).default ?? m) as Lockfile));
+}
+
 /**
  * Write the jar to `file` in the Netscape format, merged with what others wrote since the jar
  * last read the file: under a lock (`FILE.lock`, proper-lockfile; stale after 10 s), the file is
@@ -273,7 +283,7 @@ export async function saveJar(jar: CookieJar, file: string): Promise<void> {
     // proper-lockfile retries on any error: fail at once where the lock cannot be made at all.
     await fs.promises.access(path.dirname(file), fs.constants.W_OK);
     let compromised: Error | undefined;
-    const release = await lockfile.lock(file, {
+    const release = await (await lockfileModule()).lock(file, {
       realpath: false,
       stale: LOCK_STALE_MS,
       retries: { retries: Math.ceil(LOCK_WAIT_MS / 50), minTimeout: 5, maxTimeout: 50, factor: 1.5, randomize: true },

@@ -12,10 +12,28 @@
  * which would take the whole daemon down; curl shows that 407 as the response, and so does this.
  */
 import tls from 'node:tls';
-import { Agent, buildConnector, Client, Pool, ProxyAgent, type Dispatcher } from 'undici';
+import type * as Undici from 'undici';
+import type { buildConnector, Dispatcher, Pool, ProxyAgent } from 'undici';
 import type { ClientIdentity } from './client-cert.js';
 import type { ProxyChoice } from './proxy.js';
 import type { Trust } from './trust.js';
+
+let undici: typeof Undici | undefined;
+let loading: Promise<typeof Undici> | undefined;
+
+/**
+ * undici, loaded at the first HTTP exchange or fetch and kept (await it before
+ * {@link dispatcherFor}): a `sheet run` of gRPC calls only, `sheet --version` and every other
+ * command that sends no HTTP request do not pay for loading it (about 50 ms of each start).
+ */
+export function loadUndici(): Promise<typeof Undici> {
+  return (loading ??= import('undici').then((m) => (undici = m)));
+}
+
+function u(): typeof Undici {
+  if (!undici) throw new Error('undici is not loaded yet: await loadUndici() before dispatcherFor()');
+  return undici;
+}
 
 /** keep-alive of an idle pooled connection, in ms. */
 const KEEP_ALIVE_MS = 30_000;
@@ -56,10 +74,16 @@ function grouped(headers: unknown): unknown {
   return out;
 }
 
-class GroupedProxyAgent extends ProxyAgent {
-  override dispatch(opts: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean {
-    return super.dispatch({ ...opts, headers: grouped(opts.headers) as Dispatcher.DispatchOptions['headers'] }, handler);
-  }
+let GroupedProxyAgent: (new (o: ProxyAgent.Options) => ProxyAgent) | undefined;
+
+/** undici's ProxyAgent sending repeated header names as arrays (made once undici is loaded). */
+function groupedProxyAgent(o: ProxyAgent.Options): ProxyAgent {
+  GroupedProxyAgent ??= class extends u().ProxyAgent {
+    override dispatch(opts: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean {
+      return super.dispatch({ ...opts, headers: grouped(opts.headers) as Dispatcher.DispatchOptions['headers'] }, handler);
+    }
+  };
+  return new GroupedProxyAgent(o);
 }
 
 /**
@@ -75,12 +99,12 @@ function flat(headers: unknown): string[] {
 
 /** http:// URLs through a proxy: requests in absolute form on a keep-alive pool to the proxy. */
 class ForwardProxy {
-  private readonly agent: Agent;
+  private readonly agent: Undici.Agent;
   constructor(
     private readonly proxy: ProxyChoice,
     timeout: number,
   ) {
-    this.agent = new Agent({ keepAliveTimeout: KEEP_ALIVE_MS, connect: { timeout } });
+    this.agent = new (u().Agent)({ keepAliveTimeout: KEEP_ALIVE_MS, connect: { timeout } });
   }
   dispatch(opts: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean {
     const target = new URL(String(opts.origin));
@@ -135,7 +159,8 @@ export interface Connection {
 /**
  * The dispatcher for a request to `url`: direct (`c.proxy` undefined), or through the proxy
  * (a CONNECT tunnel for https://, absolute form for http://). Pools are kept per TLS mode, set
- * of authorities, client certificate, HTTP/2 offer, socket and proxy.
+ * of authorities, client certificate, HTTP/2 offer, socket and proxy. Needs undici loaded
+ * ({@link loadUndici}).
  */
 export function dispatcherFor(url: URL, c: Connection): Dispatcher {
   const { proxy, insecure, trust, identity } = c;
@@ -152,11 +177,11 @@ export function dispatcherFor(url: URL, c: Connection): Dispatcher {
     const versions = new Map<string, string>();
     const refused = new Map<string, Error>();
     if (!proxy) {
-      const base = buildConnector({ ...targetTls, timeout, allowH2: h2, ...(c.socketPath ? { socketPath: c.socketPath } : {}) });
-      d = new Agent({ keepAliveTimeout: KEEP_ALIVE_MS, allowH2: h2, connect: recording(base, versions, refused) });
+      const base = u().buildConnector({ ...targetTls, timeout, allowH2: h2, ...(c.socketPath ? { socketPath: c.socketPath } : {}) });
+      d = new (u().Agent)({ keepAliveTimeout: KEEP_ALIVE_MS, allowH2: h2, connect: recording(base, versions, refused) });
     } else if (!tunnel) d = new ForwardProxy(proxy, timeout);
     else {
-      d = new GroupedProxyAgent({
+      d = groupedProxyAgent({
         uri: proxy.origin,
         ...(proxy.auth ? { token: proxy.auth } : {}),
         keepAliveTimeout: KEEP_ALIVE_MS,
@@ -166,7 +191,7 @@ export function dispatcherFor(url: URL, c: Connection): Dispatcher {
         // undici's own factory (a Pool, a Client for one connection), its tunnels recorded.
         factory: (origin: string | URL, o: Pool.Options) => {
           const opts = { ...o, connect: recording(o.connect as buildConnector.connector, versions, refused) };
-          return o.connections === 1 ? new Client(origin, opts) : new Pool(origin, opts);
+          return o.connections === 1 ? new (u().Client)(origin, opts) : new (u().Pool)(origin, opts);
         },
       });
     }

@@ -9,9 +9,9 @@
  * The request and its answer are undici's `fetch` (the package this layer bundles), the
  * answer handed on as the global `Response` class, which oauth4webapi checks with `instanceof`.
  */
-import { fetch as undiciFetch, type RequestInit as UndiciInit } from 'undici';
+import type { RequestInit as UndiciInit } from 'undici';
 import { chooseClientCert, type ClientCertOptions } from './client-cert.js';
-import { dispatcherFor } from './dispatchers.js';
+import { dispatcherFor, loadUndici } from './dispatchers.js';
 import { chooseProxy, type ProxyOptions } from './proxy.js';
 import { chooseTrust, type TrustOptions } from './trust.js';
 
@@ -46,6 +46,7 @@ export function fetchWith(c: FetchConnection): FetchLike {
     const https = url.protocol === 'https:';
     const trust = https && !c.insecure ? chooseTrust(c.trust) : undefined;
     const identity = https ? chooseClientCert(url, c.clientCert) : undefined;
+    const { fetch: undiciFetch } = await loadUndici();
     const dispatcher = dispatcherFor(url, { proxy, insecure: !!c.insecure, trust, timeoutMs: c.timeoutMs, connectTimeoutMs: c.connectTimeoutMs, identity, socketPath: c.unixSocket });
     const r = await undiciFetch(href, { ...(init as UndiciInit), redirect: 'manual', dispatcher });
     const body = r.status === 204 || r.status === 304 ? null : await r.arrayBuffer();

@@ -23,7 +23,7 @@ import { isRedirect, MAX_REDIRECTS, redirectRequest } from './redirects.js';
 import { transportError } from './transport-error.js';
 import { Authenticator, type AuthHop, type AuthOptions } from './auth.js';
 import { chooseProxy, type ProxyOptions } from './proxy.js';
-import { dispatcherFor, effectiveConnectTimeout, tlsAlertFor, versionFor } from './dispatchers.js';
+import { dispatcherFor, effectiveConnectTimeout, loadUndici, tlsAlertFor, versionFor } from './dispatchers.js';
 import { chooseTrust, type TrustOptions } from './trust.js';
 import { chooseClientCert, type ClientCertOptions } from './client-cert.js';
 
@@ -211,6 +211,7 @@ export async function send(request: Request, opts: SendOptions = {}): Promise<Ex
       const https = url.protocol === 'https:';
       const trust = https && !opts.insecure ? chooseTrust(opts.trust) : undefined;
       const identity = https ? chooseClientCert(url, opts.clientCert) : undefined;
+      await loadUndici();
       const dispatcher = dispatcherFor(url, { proxy, insecure: !!opts.insecure, trust, timeoutMs: opts.timeoutMs, connectTimeoutMs: opts.connectTimeoutMs, identity, http2: opts.http2, socketPath: opts.unixSocket });
       const hop: AuthHop = auth.hop(current, url);
       const sent: Request = { ...hop.request, headers: [...hop.request.headers] };

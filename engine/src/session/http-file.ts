@@ -115,8 +115,10 @@ timeoutMs = HANDLER_TIMEOUT_MS,
 ): Promise<ScriptOutcome> {
   const requests = state.requests;
   state.failed.delete(failureKey(node));
-  const body = bodyText(response.body, headerValue(response.headers, 'content-type')) ?? '';
   const meta = requestMeta(node);
+  // The body as text only where something reads it: a named request kept, handlers.
+  if (!meta.name && !live && !node.handlers?.length) return { tests: [], logs: [] };
+  const body = bodyText(response.body, headerValue(response.headers, 'content-type')) ?? '';
   if (meta.name) rememberRequest(requests, meta.name, request, response, body);
   if (live) {
     // A streamed response's handlers ran while it arrived (openStreamHandlers): their result now.

@@ -39,8 +39,9 @@ main(process.argv.slice(2), {
   stdin: () => readAll(process.stdin),
   // `# @prompt` on a terminal: questions on stderr, so stdout stays the run's (or TAP's).
   // Ctrl-C at a question ends the run with status 130, as SIGINT does in a shell (a signal
-  // raised on ourselves is not enough: the bundled signal-exit, proper-lockfile's, keeps a
-  // SIGINT listener that may not re-raise it); `exit` handlers still release locks.
+  // raised on ourselves is not enough: the bundled signal-exit, proper-lockfile's (loaded at the
+  // first cookie file save), keeps a SIGINT listener that may not re-raise it); `exit` handlers
+  // still release locks.
   // Ctrl-C during a run: the reports of what ran are written whole, then status 130; a
   // second Ctrl-C while they are written ends at once.
   onInterrupt: (fn) => {

@@ -82,7 +82,7 @@ export function prepareReportPaths(reports: Report[]): string | undefined {
 export async function writeReports(reports: Report[], ran: FileResult[], summary: RunSummary, out: (s: string) => void): Promise<string | undefined> {
   const problems: string[] = [];
   for (const r of reports) {
-    const text = r.format === 'tap' ? tap(ran) : r.format === 'junit' ? junitXml(ran) : r.format === 'html' ? htmlReport(ran, summary) : json(ran, summary);
+    const text = r.format === 'tap' ? tap(ran) : r.format === 'junit' ? await junitXml(ran) : r.format === 'html' ? htmlReport(ran, summary) : json(ran, summary);
     if (!r.path) out(text);
     else {
       try {

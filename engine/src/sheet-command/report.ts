@@ -6,12 +6,19 @@
  */
 import { targetAsWritten } from '../url/as-written.js';
 import path from 'node:path';
-import junitModule, { type Builder } from 'junit-report-builder';
+import type { Builder } from 'junit-report-builder';
 import type { FileResult, RequestResult } from './runner.js';
 import { VERSION } from '../version.js';
 
-// The package is CommonJS (`module.exports = builder`) with types that declare a default export.
-const junit = ((junitModule as unknown as { default?: Builder }).default ?? junitModule) as unknown as Builder;
+/**
+ * junit-report-builder, loaded for the first JUnit report only: a run without one (and every
+ * other `sheet` command) does not pay for loading it (about 10 ms of each start).
+ */
+let junitLoaded: Promise<Builder> | undefined;
+function junitBuilder(): Promise<Builder> {
+  // The package is CommonJS (`module.exports = builder`) with types that declare a default export.
+  return (junitLoaded ??= import('junit-report-builder').then((m) => ((m as unknown as { default?: Builder }).default ?? m) as unknown as Builder));
+}
 
 /** A request's name in reports: `GET /users (demo.sheet:11)`. */
 export function requestName(r: RequestResult): string {
@@ -107,8 +114,8 @@ function lineOf<T extends object>(tc: T, line: number | undefined): T {
 }
 
 /** The run as JUnit XML: a test suite per file, a test case per request. */
-export function junitXml(files: FileResult[]): string {
-  const builder = junit.newBuilder();
+export async function junitXml(files: FileResult[]): Promise<string> {
+  const builder = (await junitBuilder()).newBuilder();
   for (const f of files) {
     const suite = builder.testSuite().name(f.file);
     if (f.error) lineOf(suite.testCase().className(f.file).name(f.file).file(f.file), f.error.line).error(f.error.message, f.error.code);
