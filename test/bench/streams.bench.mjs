@@ -40,6 +40,7 @@ let wholeMs = false;
 const shells = builds.map((b) => ({ ...b, get: shellGet(b.root, srv.url, per, EVERY) }));
 for (let r = 0; r < ROUNDS; r++) {
   add('curl', await readLatency('curl', ['-N', '-s', `${srv.url}/sse/timed?n=${per}&every=${EVERY}`]));
+  add('floor', await readLatency(process.execPath, [path.join(root, 'test/bench/floor-stream.cjs'), `${srv.url}/sse/timed?n=${per}&every=${EVERY}`]));
   for (const b of shells) {
     add(`socket${b.name}`, await b.get.socket());
     add(`pipe${b.name}`, await b.get.pipe());
@@ -91,6 +92,7 @@ Server-Sent Events from test/fixtures/streams.mjs on 127.0.0.1, one event each $
 |---|---|---|---|---|---|---|
 | sheet-mode's response buffer (batch Emacs, engine, \`sheet/streamEvents\`) | ${lat.length} | ${f(pct(lat, 50))} ms | ${f(pct(lat, 95))} ms | ${f(Math.max(...lat))} ms | | median < 20 ms, p95 < 50 ms |
 | \`curl -N\` on the same stream (its output read by the bench) | ${curl.length} | ${f(c50)} ms | ${f(c95)} ms | ${f(Math.max(...curl))} ms | 1.0x | (reference) |
+${row('Node\'s floor: undici\'s dispatch writing each chunk to stdout (test/bench/floor-stream.cjs)', rows.get('floor'), '(anchor: any Node front end)')}
 ${frontEnds('').join('\n')}
 ${B ? frontEnds(' (B)').join('\n') + '\n' : ''}
 ${FAST.toLocaleString('en')} events at full speed (\`/sse/fast\`) into sheet-mode: the longest time Emacs was busy at once was **${f(Number(busy[1]))} ms** (target < 100 ms; a 5 ms timer that could not run), ${(Number(busy[2]) / 1000).toFixed(2)} s from C-c C-c to the loaded hook, ${busy[3]} events in the trailer; ${gc ? `${gc[1]} garbage collection${gc[1] === '1' ? '' : 's'} meanwhile (${f(Number(gc[2]))} ms in all)` : 'garbage collections not counted'}. While a stream is shown sheet-mode raises \`gc-cons-threshold\` (\`sheet-stream-gc-cons-threshold\`, 64 MiB) and collects once idle after it: before that, at load 17-18, the same run took 2 collections of 200-270 ms each and its longest busy stretch was 150-340 ms.

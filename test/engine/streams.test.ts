@@ -147,6 +147,34 @@ describe('cutting events', () => {
   });
 });
 
+describe('feeding the handlers', () => {
+  it('hands the events that came while a feed was in flight to the handlers in one feed, in order', async () => {
+    const feeds: string[][] = [];
+    let release: () => void = () => undefined;
+    let fed: () => void = () => undefined;
+    const first = new Promise<void>((r) => (release = r));
+    const firstFed = new Promise<void>((r) => (fed = r));
+    const live = {
+      feed: async (items: { line: string; json: boolean }[]) => {
+        feeds.push(items.map((i) => i.line));
+        fed();
+        if (feeds.length === 1) await first;
+        return false;
+      },
+      stop: () => undefined,
+    };
+    const sink = new StreamSink({ url: 'http://x/', status: 200, statusText: 'OK', headers: [], httpVersion: '1.1' }, { kind: 'ndjson', started: 0, live });
+    sink.write(Buffer.from('{"n":1}\n'));
+    sink.write(Buffer.from('{"n":2}\n'));
+    sink.write(Buffer.from('{"n":3}\n'));
+    await firstFed;
+    expect(feeds).toEqual([['{"n":1}']]);
+    release();
+    await new Promise<void>((r) => sink.end(r));
+    expect(feeds).toEqual([['{"n":1}'], ['{"n":2}', '{"n":3}']]);
+  });
+});
+
 describe("httpyac's SSE request line", () => {
   it('SSE URL and EVENTSOURCE URL send a GET asking for text/event-stream and read the body as events', async () => {
     for (const word of ['SSE', 'EVENTSOURCE']) {

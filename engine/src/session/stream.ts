@@ -96,6 +96,17 @@ export class StreamSink extends Writable {
     this.toHandlers().then(() => cb(), cb);
   }
 
+  /**
+   * The chunks that arrived while the handlers were busy (a feed in flight, their sandbox still
+   * starting) go to them in one feed, not one round trip to the worker each: a backlog clears
+   * at once.
+   */
+  override _writev(chunks: { chunk: Buffer }[], cb: (e?: Error | null) => void): void {
+    for (const { chunk } of chunks) this.splitter.feed(this.decoder.decode(chunk, { stream: true }));
+    this.schedule();
+    this.toHandlers().then(() => cb(), cb);
+  }
+
   override _final(cb: (e?: Error | null) => void): void {
     this.close();
     this.handled.then(() => cb(), cb);
