@@ -88,13 +88,15 @@ export function shellGet(root, url, n, every) {
  * `response.body.onEachMessage`, takes each event's latency itself with the sandbox's
  * `performance.timeOrigin + performance.now()`, or, where the sandbox has no `performance` (an
  * engine before it), `Date.now()` (whole milliseconds: the values then run up to 1 ms low);
- * logged by its `onFinish`, read from `sheet run`'s output. Resolves to `{ lat, wholeMs }`.
+ * logged by its `onFinish`, read from `sheet run`'s output. Resolves to `{ lat, wholeMs, whole }`:
+ * `whole` the same events taken with `Date.now()` in every engine, to compare two engines alike.
  */
 export async function sheetRunHandler(root, url, n, every) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rest-bench-run-'));
   const handler = `const clock = typeof performance === 'object' ? () => performance.timeOrigin + performance.now() : () => Date.now();
   const lat = [];
-  response.body.onEachMessage((m) => { lat.push(clock() - m.t); }, () => client.log('LAT ' + (typeof performance === 'object' ? 'fine ' : 'whole ') + lat.map((x) => x.toFixed(3)).join(',')));`;
+  const whole = [];
+  response.body.onEachMessage((m) => { lat.push(clock() - m.t); whole.push(Date.now() - m.t); }, () => client.log('LAT ' + (typeof performance === 'object' ? 'fine ' : 'whole ') + lat.map((x) => x.toFixed(3)).join(',') + ' WHOLE ' + whole.map((x) => x.toFixed(3)).join(',')));`;
   fs.writeFileSync(path.join(dir, 'stream.http'), `GET ${url}/sse/timed?n=${n}&every=${every}\n\n> {%\n  ${handler}\n%}\n`);
   // Not spawnSync: the server runs in this process.
   const out = await new Promise((resolve) => {
@@ -104,8 +106,9 @@ export async function sheetRunHandler(root, url, n, every) {
     c.on('close', () => resolve(o));
   });
   fs.rmSync(dir, { recursive: true, force: true });
-  const m = /LAT (fine|whole) (\S*)/.exec(out);
-  return { lat: (m?.[2] ?? '').split(',').filter(Boolean).map(Number), wholeMs: m?.[1] === 'whole' };
+  const m = /LAT (fine|whole) (\S*) WHOLE (\S*)/.exec(out);
+  const nums = (t) => (t ?? '').split(',').filter(Boolean).map(Number);
+  return { lat: nums(m?.[2]), wholeMs: m?.[1] === 'whole', whole: nums(m?.[3]) };
 }
 
 /** The `p`th percentile of `xs` (nearest rank below). */

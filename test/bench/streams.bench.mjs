@@ -49,6 +49,7 @@ for (let r = 0; r < ROUNDS; r++) {
     first.set(b.name, [...(first.get(b.name) ?? []), h.lat[0] ?? NaN]);
     if (b.name !== '' && h.wholeMs) wholeMs = true;
     add(`run${b.name}`, h.lat);
+    add(`whole${b.name}`, h.whole);
   }
   log(`streams bench: round ${r + 1}/${ROUNDS}: ${[...rows].map(([k, v]) => `${k} ${v.length}`).join(', ')}`);
 }
@@ -86,7 +87,7 @@ const frontEnds = (name) => [
 ];
 process.stdout.write(`## Streams (issue 40)
 
-Server-Sent Events from test/fixtures/streams.mjs on 127.0.0.1, one event each ${EVERY} ms, each carrying the time the server wrote it (\`performance.timeOrigin + performance.now()\`, read again where the event is shown); \`curl -N\` and each front end take turns, ${ROUNDS} rounds of ${per} events each (${COUNT} events each in all)${quick ? ' (quick settings)' : ''}${B ? `; the rows marked (B) are another engine's (\`STREAMS_BENCH_B\`: ${B}) in the same rounds` : ''}; load average ${load.toFixed(1)} when it started, ${os.loadavg()[0].toFixed(1)} at the end of the rounds. The first event of each \`sheet run\` round (in its row): ${[...first].map(([n, xs]) => `${xs.map((x) => `${f(x)} ms`).join(', ')}${n}`).join('; ')}.
+Server-Sent Events from test/fixtures/streams.mjs on 127.0.0.1, one event each ${EVERY} ms, each carrying the time the server wrote it (\`performance.timeOrigin + performance.now()\`, read again where the event is shown); \`curl -N\` and each front end take turns, ${ROUNDS} rounds of ${per} events each (${COUNT} events each in all)${quick ? ' (quick settings)' : ''}${B ? `; the rows marked (B) are another engine's (\`STREAMS_BENCH_B\`: ${B}) in the same rounds` : ''}; load average ${load.toFixed(1)} when it started, ${os.loadavg()[0].toFixed(1)} at the end of the rounds. ${B ? `\`sheet run\`'s handler with \`Date.now()\` in both engines (whole milliseconds, up to 1 ms low; the same events): median ${f(pct(rows.get('whole'), 50))} ms, p95 ${f(pct(rows.get('whole'), 95))} ms; (B) median ${f(pct(rows.get('whole (B)'), 50))} ms, p95 ${f(pct(rows.get('whole (B)'), 95))} ms. ` : ''}The first event of each \`sheet run\` round (in its row): ${[...first].map(([n, xs]) => `${xs.map((x) => `${f(x)} ms`).join(', ')}${n}`).join('; ')}.
 
 | from the server's write to ... | events | median | p95 | max | x curl (median / p95) | target |
 |---|---|---|---|---|---|---|
