@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Runs every benchmark (test/bench/*.bench.mjs, each a script that prints one Markdown section
 // on stdout and its progress on stderr) and writes docs/benchmarks.md with the machine noted.
+// A section's `<!-- notes -->` ... `<!-- /notes -->` block (prose written by hand) is kept.
 // A benchmark that exits non-zero is reported in the file and makes this exit 1.
 //
 //   node test/bench/run.mjs [name ...]     e.g. `node test/bench/run.mjs engine`
@@ -32,6 +33,9 @@ if (fs.existsSync(docPath)) {
   for (const m of fs.readFileSync(docPath, 'utf8').matchAll(re)) previous.set(m[1], m[2]);
 }
 const sections = new Map(previous);
+// Hand-written prose about a section's numbers (what a run showed, why) lives between
+// `<!-- notes -->` and `<!-- /notes -->` inside the section: kept when the section is rewritten.
+const notesOf = (text) => /<!-- notes -->\n[\s\S]*?<!-- \/notes -->\n/.exec(text ?? '')?.[0]?.concat('\n') ?? '';
 let failed = 0;
 for (const f of files) {
   const name = f.replace(/\.bench\.mjs$/, '');
@@ -43,7 +47,7 @@ for (const f of files) {
   if (r.status !== 0) {
     failed++;
     sections.set(name, `## ${name}\n\nFAILED (exit ${r.status}).\n\n${r.stdout || ''}\n`);
-  } else sections.set(name, r.stdout.trim() + '\n\n' + stamp);
+  } else sections.set(name, r.stdout.trim() + '\n\n' + notesOf(previous.get(name)) + stamp);
 }
 const body = [...sections].sort(([a], [b]) => a.localeCompare(b)).map(([n, t]) => `<!-- bench:${n} -->\n${t}<!-- /bench:${n} -->\n`).join('\n');
 const doc = `# Benchmarks\n\nWritten by \`make bench\` (test/bench/run.mjs). Medians; each section says what was measured and the target.\n\n${machine.join('\n')}\n\n${body}`;

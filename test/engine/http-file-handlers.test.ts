@@ -54,9 +54,19 @@ describe('sandbox', () => {
     ['an outer-realm escape through the prototype chain', 'response.constructor.constructor("return process")().exit(1)'],
     ['an outer-realm escape through the global object', 'this.constructor.constructor("return process")().exit(1)'],
     ['an outer-realm escape through globalThis', 'globalThis.constructor.constructor("return process")().exit(1)'],
+    ['an outer-realm escape through performance.now', 'performance.now.constructor("return process")().exit(1)'],
   ])('%s is not reachable', async (_, src) => {
     const r = await run(src);
     expect(r.tests).toEqual([expect.objectContaining({ passed: false })]);
+  });
+
+  it('performance.now() and timeOrigin give fractional milliseconds on the wall clock', async () => {
+    const before = Date.now();
+    const r = await run('const t = performance.timeOrigin + performance.now(); client.global.set("t", t); client.global.set("frac", [1, 2, 3, 4, 5].some(() => performance.now() % 1 !== 0));');
+    const t = Number(r.globals.get('t'));
+    expect(t).toBeGreaterThanOrEqual(before - 1);
+    expect(t).toBeLessThanOrEqual(Date.now() + 1);
+    expect(r.globals.get('frac')).toBe('true');
   });
 
   it('an endless loop is stopped at the time limit', async () => {

@@ -4,10 +4,12 @@
 // The server (test/fixtures/streams.mjs, 127.0.0.1) writes each event after the first only when
 // the test releases it, so "event 1 arrived while the server still waits" is checked by state.
 import fs from 'node:fs';
+import http from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runSheet, tempDir } from './helpers.js';
 import { Session } from '../../engine/src/session/session.js';
+import { sandboxStarted, stopSandbox } from '../../engine/src/http-file/handler-sandbox.js';
 import { EventSplitter, type StreamEvent } from '../../engine/src/present/stream-events.js';
 import { StreamSink, MAX_KEPT_EVENTS } from '../../engine/src/session/stream.js';
 import type { StreamBatch } from '../../engine/src/session/types.js';
@@ -145,6 +147,34 @@ describe('cutting events', () => {
   });
 });
 
+describe('feeding the handlers', () => {
+  it('hands the events that came while a feed was in flight to the handlers in one feed, in order', async () => {
+    const feeds: string[][] = [];
+    let release: () => void = () => undefined;
+    let fed: () => void = () => undefined;
+    const first = new Promise<void>((r) => (release = r));
+    const firstFed = new Promise<void>((r) => (fed = r));
+    const live = {
+      feed: async (items: { line: string; json: boolean }[]) => {
+        feeds.push(items.map((i) => i.line));
+        fed();
+        if (feeds.length === 1) await first;
+        return false;
+      },
+      stop: () => undefined,
+    };
+    const sink = new StreamSink({ url: 'http://x/', status: 200, statusText: 'OK', headers: [], httpVersion: '1.1' }, { kind: 'ndjson', started: 0, live });
+    sink.write(Buffer.from('{"n":1}\n'));
+    sink.write(Buffer.from('{"n":2}\n'));
+    sink.write(Buffer.from('{"n":3}\n'));
+    await firstFed;
+    expect(feeds).toEqual([['{"n":1}']]);
+    release();
+    await new Promise<void>((r) => sink.end(r));
+    expect(feeds).toEqual([['{"n":1}'], ['{"n":2}', '{"n":3}']]);
+  });
+});
+
 describe("httpyac's SSE request line", () => {
   it('SSE URL and EVENTSOURCE URL send a GET asking for text/event-stream and read the body as events', async () => {
     for (const word of ['SSE', 'EVENTSOURCE']) {
@@ -182,6 +212,29 @@ describe("JetBrains' streaming handler API (response.body.onEachMessage / onEach
     expect(output.stream).toMatchObject({ events: 2, ended: 'unsubscribed by a handler' });
     expect(output.logs).toEqual(['got 1', 'got 2']);
     expect(output.hooks.assertions.map((a) => [a.args, a.passed])).toEqual([['message 1', true], ['message 2', true]]);
+  });
+
+  it('starts the handlers\' sandbox while the request is in flight, before the response head', async () => {
+    await stopSandbox();
+    let answer: (res: http.ServerResponse) => void = () => undefined;
+    const arrived = new Promise<http.ServerResponse>((r) => (answer = r));
+    const held = http.createServer((_req, res) => answer(res));
+    await new Promise<void>((r) => held.listen(0, '127.0.0.1', r));
+    try {
+      const url = `http://127.0.0.1:${(held.address() as { port: number }).port}/held`;
+      const text = `GET ${url}\n\n> {%\n  response.body.onEachMessage((m) => client.global.set('got', m.n));\n%}\n`;
+      const sent = new Session().send({ text, line: 1, path: '/tmp/stream-warm.http' });
+      const res = await arrived;
+      // The server holds the head: only the request's start can have started the worker.
+      expect(sandboxStarted()).toBe(true);
+      res.writeHead(200, { 'Content-Type': 'text/event-stream' });
+      res.end('data: {"n":1}\n\n');
+      const out = await sent;
+      expect(out.hooks.setVars).toContainEqual({ name: ':got', value: '1' });
+    } finally {
+      held.closeAllConnections();
+      await new Promise((r) => held.close(r));
+    }
   });
 
   it('onFinish, the second argument, runs when the stream has ended: a test over all the events', async () => {

@@ -34,10 +34,31 @@ export interface SandboxResult {
 }
 
 // Plain JavaScript run with `eval: true` (a bundle has no file for the worker to load).
+// Preludes are compiled once (`compiled`): every script of a run shares its prelude's text, its
+// input comes as the context's `__input` string. A feed is one run of a script compiled once
+// (`FEED`): the items arrive as JSON text, and what the script sends back comes in the same run
+// (one vm time limit, one watchdog thread a feed instead of two); only a feed that failed asks
+// `__drain` again on its own.
 const WORKER_CODE = `
 const { parentPort } = require('node:worker_threads');
 const vm = require('node:vm');
 const live = new Map();
+const preludes = new Map();
+const compiled = (text) => {
+  let s = preludes.get(text);
+  if (!s) {
+    s = new vm.Script(text);
+    if (preludes.size >= 8) preludes.delete(preludes.keys().next().value);
+    preludes.set(text, s);
+  }
+  return s;
+};
+const FEED = new vm.Script('__feed(JSON.parse(__items)) + "\\\\n" + (typeof __drain === "function" ? __drain() : "[]")');
+const DRAIN = new vm.Script('"" + (typeof __drain === "function" ? __drain() : "[]")');
+// performance.now() and timeOrigin inside the context: a function made there, which calls the
+// worker's clock and lets nothing of this realm out (no error of it, no object).
+const CLOCK = new vm.Script('(now, origin) => Object.freeze({ now() { let t = NaN; try { t = +now(); } catch (_) { throw new Error("no clock"); } return t; }, timeOrigin: origin })');
+const hostNow = () => performance.now();
 const failure = (e) => {
   const exited = typeof e === 'object' && e !== null && e.exit === true && !(e instanceof Error);
   const message = e instanceof Error || (typeof e === 'object' && e !== null && 'message' in e) ? String(e.message) : String(e);
@@ -49,21 +70,33 @@ const outOf = (context, timeoutMs) => {
   } catch {}
 };
 parentPort.on('message', (m) => {
+  if (m.type === 'compile') {
+    try { compiled(m.prelude); } catch {}
+    return;
+  }
   if (m.type === 'feed') {
     const c = live.get(m.cid);
     let state = 'failed';
     let sends = [];
     if (c && !c.error) {
+      let out;
       try {
-        c.context.__items = JSON.stringify(m.items);
-        state = String(vm.runInContext('__feed(JSON.parse(__items))', c.context, { timeout: c.timeoutMs }));
+        c.context.__items = m.items;
+        out = String(FEED.runInContext(c.context, { timeout: c.timeoutMs }));
       } catch (e) {
         c.error = failure(e);
+        // What the script sends back (a WebSocket handler's output), even when it failed after sending.
+        try {
+          out = '\\n' + DRAIN.runInContext(c.context, { timeout: c.timeoutMs });
+        } catch {}
       }
-      // What the script sends back (a WebSocket handler's output), even when it failed after sending.
-      try {
-        sends = JSON.parse(vm.runInContext('typeof __drain === "function" ? __drain() : "[]"', c.context, { timeout: c.timeoutMs }));
-      } catch {}
+      if (out !== undefined) {
+        const nl = out.indexOf('\\n');
+        if (!c.error) state = out.slice(0, nl);
+        try {
+          sends = JSON.parse(out.slice(nl + 1));
+        } catch {}
+      }
     }
     parentPort.postMessage({ id: m.id, state, sends });
     return;
@@ -85,7 +118,9 @@ parentPort.on('message', (m) => {
   const context = vm.createContext(Object.create(null), { codeGeneration: { strings: false, wasm: false }, microtaskMode: 'afterEvaluate' });
   let error;
   try {
-    vm.runInContext(m.prelude, context, { timeout: m.timeoutMs });
+    context.__input = m.input;
+    context.performance = CLOCK.runInContext(context)(hostNow, performance.timeOrigin);
+    compiled(m.prelude).runInContext(context, { timeout: m.timeoutMs });
     vm.runInContext('(() => {\\n' + m.source + '\\n})();', context, { timeout: m.timeoutMs, filename: m.filename, lineOffset: m.lineOffset });
   } catch (e) {
     error = failure(e);
@@ -106,7 +141,6 @@ const pending = new Map<number, (r: SandboxResult) => void>();
 function theWorker(): Worker {
   if (worker) return worker;
   const w = new Worker(WORKER_CODE, { eval: true, resourceLimits: { maxOldGenerationSizeMb: HANDLER_MEMORY_MB, maxYoungGenerationSizeMb: 16 } });
-  w.unref();
   const gone = (message: string) => {
     if (worker === w) worker = undefined;
     for (const done of pending.values()) done({ error: { exited: false, message } });
@@ -122,23 +156,50 @@ function theWorker(): Worker {
     gone(e.code === 'ERR_WORKER_OUT_OF_MEMORY' ? `the script used more than ${HANDLER_MEMORY_MB} MiB of memory (the script memory limit) and was stopped` : `the script's sandbox failed: ${e.message}`),
   );
   w.on('exit', () => gone('the script\'s sandbox stopped'));
+  // After the listeners, which ref it again: a worker only warmed (`warmSandbox`) keeps no command alive.
+  w.unref();
   worker = w;
   return w;
 }
 
+/** Where a script comes from, and its limit: vm's time limit for each part, in ms. */
+export interface ScriptOptions {
+  timeoutMs: number;
+  filename: string;
+  lineOffset: number;
+  /** The context's `__input` (a string the prelude reads: handlers.ts's JSON), so that the prelude's text stays the same from script to script and is compiled once. */
+  input?: string;
+}
+
 /**
- * Run `prelude`, then `source` as a function body, in a fresh context of the sandbox worker.
- * @param timeoutMs vm's time limit for each part, in ms.
+ * Start the worker now, and compile `prelude` there, when a script will run soon: a request
+ * with handlers starts it while it is in flight (session.ts), so a stream's first events do
+ * not wait for the worker's start (about 60 ms on the 2-core test machine; docs/benchmarks.md,
+ * "Streams"). The worker stays `unref`'d: it keeps no command alive.
+ */
+export function warmSandbox(prelude?: string): void {
+  const w = theWorker();
+  if (prelude !== undefined) w.postMessage({ type: 'compile', prelude });
+}
+
+/**
+ * Run `prelude`, then `source` as a function body, in a fresh context of the sandbox worker;
+ * the context has `performance.now()` and `performance.timeOrigin` (ms, fractional: the worker's
+ * clock, as in browsers and Node) besides JavaScript's own globals.
+ * @param o.timeoutMs vm's time limit for each part, in ms.
  * @returns the script's `__out` (JSON) and how it stopped; never rejects.
  */
-export function runInSandbox(prelude: string, source: string, o: { timeoutMs: number; filename: string; lineOffset: number }): Promise<SandboxResult> {
+export function runInSandbox(prelude: string, source: string, o: ScriptOptions): Promise<SandboxResult> {
   return ask({ type: 'run', prelude, source, ...o }, o.timeoutMs);
 }
 
 /** A script kept open in the sandbox (see the file comment). */
 export interface OpenScript {
-  /** Hand `items` (JSON data) to the script's `__feed`; resolves to what it returned (or `failed`) and what it sends back (`__drain`). */
-  feed(items: unknown[]): Promise<{ state: string; sends: string[] }>;
+  /**
+   * Hand `items` (JSON text of a list: the script's `__feed` gets it parsed) to the script;
+   * resolves to what `__feed` returned (or `failed`) and what it sends back (`__drain`).
+   */
+  feed(items: string): Promise<{ state: string; sends: string[] }>;
   /** Run the script's `__finish` (when it has one), forget its context; its `__out` and how it stopped. */
   close(): Promise<SandboxResult>;
 }
@@ -147,7 +208,7 @@ export interface OpenScript {
  * Run `prelude` and `source` as {@link runInSandbox} does, and keep the context open for
  * {@link OpenScript.feed}. Resolves once the script ran (`failed`: it failed already).
  */
-export async function openInSandbox(prelude: string, source: string, o: { timeoutMs: number; filename: string; lineOffset: number }): Promise<{ failed: boolean; script: OpenScript }> {
+export async function openInSandbox(prelude: string, source: string, o: ScriptOptions): Promise<{ failed: boolean; script: OpenScript }> {
   const cid = nextId++;
   const opened = await ask({ type: 'open', cid, prelude, source, ...o }, o.timeoutMs);
   return {
@@ -177,6 +238,11 @@ function ask(message: Record<string, unknown>, timeoutMs: number): Promise<Sandb
     });
     w.postMessage({ ...message, id });
   });
+}
+
+/** Whether the sandbox worker has been started (and not stopped): tests of when it starts. */
+export function sandboxStarted(): boolean {
+  return worker !== undefined;
 }
 
 /** Stop the sandbox worker (tests; a command's exit stops it anyway). */

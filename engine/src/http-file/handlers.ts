@@ -13,7 +13,7 @@
  */
 import { STREAM_BODY_PRELUDE } from './stream-handler-api.js';
 import fs from 'node:fs/promises';
-import { openInSandbox, runInSandbox, type OpenScript, type SandboxResult } from './handler-sandbox.js';
+import { openInSandbox, runInSandbox, warmSandbox, type OpenScript, type SandboxResult } from './handler-sandbox.js';
 import type { ResponseHandler } from '../sheet/ast.js';
 import { EngineError } from '../errors.js';
 import { expandPath } from '../resolve/resolve.js';
@@ -47,9 +47,28 @@ export interface HandlerResponse {
   body: string;
 }
 
+/**
+ * One event or message for the handlers of a stream: `line` is what `onEachLine` gets;
+ * `onEachMessage` gets it parsed (inside the sandbox) when `json` is true and it parses, else
+ * `line` itself (a malformed event, a binary WebSocket message).
+ */
+export interface StreamItem {
+  line: string;
+  json: boolean;
+}
+
+/**
+ * Start the handlers' sandbox (a worker thread) now, with this file's prelude compiled, for a
+ * request whose handlers will run soon (handler-sandbox.ts, `warmSandbox`).
+ */
+export function warmHandlers(): void {
+  warmSandbox(PRELUDE);
+}
+
 /** Default time limit of one handler, in ms. */
 export const HANDLER_TIMEOUT_MS = 2000;
 
+// The same text for every script (compiled once in the worker); its input is the context's `__input`.
 const PRELUDE = `
 'use strict';
 const __out = { tests: [], globals: {}, cleared: [], logs: [], variables: {} };
@@ -120,7 +139,7 @@ export async function runHandlerScript(source: string, line: number, res: Handle
   // literal. The user's script runs in its own function so its declarations do not clash with
   // the prelude, and a `return` ends it (kulala.nvim's scripts write `if (!x) { return; }`).
   const out: HandlerResult = { tests: [], variables: new Map(Object.entries(req?.variables ?? {})), globals: new Map(globals), cleared: [], logs: [] };
-  const ran = await runInSandbox(`const __input = ${JSON.stringify(inputJson(res, globals, req))};\n${PRELUDE}`, source, { timeoutMs, filename: `handler@line${line}.js`, lineOffset: line - 2 });
+  const ran = await runInSandbox(PRELUDE, source, { input: inputJson(res, globals, req), timeoutMs, filename: `handler@line${line}.js`, lineOffset: line - 2 });
   return resultOf(ran, out, line, timeoutMs, what);
 }
 
@@ -200,18 +219,21 @@ export async function runHandlers(handlers: ResponseHandler[], res: HandlerRespo
  * @param o.websocket the messages are a WebSocket's: `output` sends (to `o.output`) instead of logging.
  * @throws EngineError `file-unreadable` when a handler file cannot be read.
  */
-export async function openHandlers(handlers: ResponseHandler[], res: HandlerResponse, globals: ReadonlyMap<string, string>, baseDir: string, timeoutMs = HANDLER_TIMEOUT_MS, req?: HandlerRequest, o: { websocket?: boolean; output?: (text: string) => void } = {}): Promise<{ feed(events: { line: string; message: unknown }[]): Promise<boolean>; close(): Promise<HandlerResult> }> {
+export async function openHandlers(handlers: ResponseHandler[], res: HandlerResponse, globals: ReadonlyMap<string, string>, baseDir: string, timeoutMs = HANDLER_TIMEOUT_MS, req?: HandlerRequest, o: { websocket?: boolean; output?: (text: string) => void } = {}): Promise<{ feed(events: StreamItem[]): Promise<boolean>; close(): Promise<HandlerResult> }> {
   const open: { script: OpenScript; line: number; state: string }[] = [];
   for (const h of handlers) {
     const source = await handlerSource(h, baseDir);
-    const { failed, script } = await openInSandbox(`const __input = ${JSON.stringify(inputJson(res, globals, req, o.websocket ? 'websocket' : 'stream'))};\n${PRELUDE}`, source, { timeoutMs, filename: `handler@line${h.line}.js`, lineOffset: h.line - 2 });
-    open.push({ script, line: h.line, state: failed ? 'failed' : (await script.feed([])).state });
+    const { failed, script } = await openInSandbox(PRELUDE, source, { input: inputJson(res, globals, req, o.websocket ? 'websocket' : 'stream'), timeoutMs, filename: `handler@line${h.line}.js`, lineOffset: h.line - 2 });
+    open.push({ script, line: h.line, state: failed ? 'failed' : (await script.feed('[]')).state });
   }
   return {
     async feed(events) {
+      // One JSON text for every script: the items are parsed inside each context, not here.
+      let items: string | undefined;
       for (const s of open) {
         if (s.state !== 'subscribed') continue;
-        const r = await s.script.feed(events);
+        items ??= JSON.stringify(events);
+        const r = await s.script.feed(items);
         s.state = r.state;
         for (const text of r.sends) o.output?.(text);
       }

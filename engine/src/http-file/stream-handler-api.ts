@@ -19,7 +19,7 @@
 
 /**
  * The prelude's part: `__streamBody`, and the functions the sandbox worker calls: `__feed(items)`
- * (each `{line, message}`; returns `unsubscribed`, `subscribed` or `none`), `__drain()` (the
+ * (each `{line, json}`: handlers.ts's `StreamItem`, the message parsed here when `json`; returns `unsubscribed`, `subscribed` or `none`), `__drain()` (the
  * texts `output` sent since the last call, as JSON) and `__finish()`. Runs inside the sandbox
  * (plain ES2020); `__out`, `__str` and `__data` are the prelude's (handlers.ts).
  */
@@ -29,10 +29,16 @@ const __unsubscribe = () => { __subs.stopped = true; };
 const __output = __data.response && __data.response.websocket
   ? (...args) => { __subs.sends.push(args.map(__str).join(' ')); }
   : (...args) => { __out.logs.push(args.map(__str).join(' ')); };
+const __message = (it) => {
+  if (!it.json) return it.line;
+  try { return JSON.parse(it.line); } catch (_) { return it.line; }
+};
 function __feed(items) {
   for (const it of items) {
     for (const f of __subs.lines) { if (!__subs.stopped) f(it.line, __unsubscribe); }
-    for (const f of __subs.messages) { if (!__subs.stopped) f(it.message, __unsubscribe, __output); }
+    if (!__subs.messages.length || __subs.stopped) continue;
+    const message = __message(it);
+    for (const f of __subs.messages) { if (!__subs.stopped) f(message, __unsubscribe, __output); }
   }
   return __subs.stopped ? 'unsubscribed' : __subs.lines.length + __subs.messages.length ? 'subscribed' : 'none';
 }

@@ -7,7 +7,7 @@
  */
 import path from 'node:path';
 import { loadEnvironment, type Environment } from '../http-file/environment.js';
-import { openHandlers, runHandlers, HANDLER_TIMEOUT_MS, type HandlerResult } from '../http-file/handlers.js';
+import { openHandlers, runHandlers, HANDLER_TIMEOUT_MS, type HandlerResult, type StreamItem } from '../http-file/handlers.js';
 import { runPreRequest } from '../http-file/pre-request.js';
 import { requestAfter } from '../http-file/request-api.js';
 import { bodyText, rememberRequest } from '../http-file/named.js';
@@ -137,7 +137,7 @@ timeoutMs = HANDLER_TIMEOUT_MS,
 /** The handlers of a streamed response, open while it arrives (`openStreamHandlers`). */
 export interface LiveHandlers {
   /** Feed events; true: the handlers unsubscribed, end the request (handlers.ts, `openHandlers`). */
-  feed(events: { line: string; message: unknown }[]): Promise<boolean>;
+  feed(events: StreamItem[]): Promise<boolean>;
   close(): Promise<HandlerResult>;
   /** The `client.global` values they started with. */
   globals: Map<string, string>;

@@ -31,6 +31,7 @@ import { filterBody } from '../hooks/jq-filter.js';
 import { toCurl } from '../curl/to-curl.js';
 import { toCode } from '../snippet/to-code.js';
 import { loadEnvironment } from '../http-file/environment.js';
+import { warmHandlers } from '../http-file/handlers.js';
 import { requestMeta } from '../resolve/resolve-http.js';
 import { outlineOf } from './outline.js';
 import { withUserAgent } from './user-agent.js';
@@ -276,6 +277,9 @@ export class Session {
     // A body that arrives over time (SSE, NDJSON, `# @accept chunked`) is cut into events as it comes (stream.ts).
     const streamReq = streamRequestOf(resolved.node, resolved.request.headers);
     const live = resolved.http && resolved.node.handlers?.length ? (head: SinkHead, sent: Request) => openStreamHandlers(resolved.node, sent, head, p.path, this.overrides, resolved.http, local.handlerTimeoutMs) : undefined;
+    // The handlers' sandbox starts while the request is in flight, not when its head comes: a
+    // stream's first events would wait for the worker's start (docs/benchmarks.md, "Streams").
+    if (live) warmHandlers();
     // A gRPC stream's messages are NDJSON events (grpc.ts).
     const choice = new StreamChoice(resolved.node.grpc ? { acceptChunked: false, forced: 'ndjson' } : streamReq.stream, spillAt !== undefined ? (head: SinkHead) => (sink = new SpillSink(spillAt, MAX_BUFFERED_BODY, head.url, { headers: head.headers, raw: p.raw })) : undefined, local.onStream, live, signal);
     // The transport (transports.ts): a gRPC call, a WebSocket, or HTTP.

@@ -13,6 +13,7 @@ import { bodyTooLarge, MAX_BUFFERED_BODY } from '../http/send.js';
 import { headerValue, type Exchange, type Request } from '../model.js';
 import { isEngineError } from '../errors.js';
 import type { SinkHead } from './exchange.js';
+import type { StreamItem } from '../http-file/handlers.js';
 
 /** Most events an answer keeps (the newest). */
 export const MAX_KEPT_EVENTS = 10000;
@@ -47,7 +48,7 @@ export interface StreamSinkOptions {
   /** The request's method, for the head of the first batch (the URL is the head's). */
   method?: string;
   /** The `.http` handlers listening (`onEachLine` / `onEachMessage`): fed each write's events before the next write (back-pressure); `stop()` when they unsubscribed. */
-  live?: { feed(events: { line: string; message: unknown }[]): Promise<boolean>; stop(): void };
+  live?: { feed(events: StreamItem[]): Promise<boolean>; stop(): void };
 }
 
 /**
@@ -95,6 +96,17 @@ export class StreamSink extends Writable {
     this.toHandlers().then(() => cb(), cb);
   }
 
+  /**
+   * The chunks that arrived while the handlers were busy (a feed in flight, their sandbox still
+   * starting) go to them in one feed, not one round trip to the worker each: a backlog clears
+   * at once.
+   */
+  override _writev(chunks: { chunk: Buffer }[], cb: (e?: Error | null) => void): void {
+    for (const { chunk } of chunks) this.splitter.feed(this.decoder.decode(chunk, { stream: true }));
+    this.schedule();
+    this.toHandlers().then(() => cb(), cb);
+  }
+
   override _final(cb: (e?: Error | null) => void): void {
     this.close();
     this.handled.then(() => cb(), cb);
@@ -119,7 +131,7 @@ export class StreamSink extends Writable {
   private toHandlers(): Promise<void> {
     const live = this.o.live;
     if (!live || !this.forHandlers.length) return this.handled;
-    const events = this.forHandlers.splice(0).map((e) => ({ line: e.data, message: e.malformed ? e.data : jsonOr(e.data) }));
+    const events = this.forHandlers.splice(0).map((e): StreamItem => ({ line: e.data, json: !e.malformed }));
     this.handled = this.handled.then(async () => {
       if (await live.feed(events)) live.stop();
     });
@@ -211,15 +223,6 @@ export function streamRequestOf(node: { directives?: { name: string; value: stri
   // An SSE request line asks for the event stream, as an EventSource does (WHATWG HTML, 9.2).
   if (node.stream === 'sse' && !kept.some(([n]) => n.toLowerCase() === 'accept')) kept.push(['Accept', 'text/event-stream']);
   return { stream: { acceptChunked, ...(node.stream ? { forced: node.stream } : {}), ...(types.length ? { eventTypes: types } : {}) }, headers: node.stream || types.length ? kept : headers };
-}
-
-/** `text` parsed as JSON, else `text` itself (`onEachMessage` gets JSON messages parsed). */
-export function jsonOr(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
 }
 
 /** How an exchange error ends a stream that had begun, or undefined when the error is the request's (nothing received). */
@@ -334,7 +337,7 @@ export class StreamChoice {
 
 /** What the `.http` handlers of a stream are to the stream (session/http-file.ts's `LiveHandlers`). */
 export interface LiveFeed {
-  feed(events: { line: string; message: unknown }[]): Promise<boolean>;
+  feed(events: StreamItem[]): Promise<boolean>;
 }
 
 /** A stream's presentation: its kept events' text (`StreamSink.text`), JSON mode for NDJSON. */

@@ -19,7 +19,7 @@ import { expandPath } from '../resolve/resolve.js';
 import { GRAPHQL_WS_PROTOCOL, graphQlMessage, runGraphQl } from '../ws/graphql.js';
 import type { ExchangeJar } from './jar.js';
 import type { Assertion } from '../hooks/results.js';
-import { jsonOr } from './stream.js';
+import type { StreamItem } from '../http-file/handlers.js';
 
 /** What a WebSocket request did, for the answer and the reports (`SendOutput.websocket`). */
 export interface WebSocketRecord {
@@ -59,9 +59,9 @@ export interface WebSocketExchangeOptions {
   handlers?: (handshake: Exchange['response'], output: (text: string) => void) => Promise<LiveFeed | undefined>;
 }
 
-/** Handlers fed the received messages (`{line: text, message: parsed JSON or text}`); true: they unsubscribed. */
+/** Handlers fed the received messages (`{line: text, json}`: parsed in the sandbox unless binary); true: they unsubscribed. */
 export interface LiveFeed {
-  feed(events: { line: string; message: unknown }[]): Promise<boolean>;
+  feed(events: StreamItem[]): Promise<boolean>;
 }
 
 /**
@@ -70,7 +70,7 @@ export interface LiveFeed {
  * with 1000 at once. `done()` resolves when every message received so far has been fed.
  */
 function feedHandlers(c: WsConnection, live: LiveFeed, graphql: boolean): { unsubscribed(): boolean; done(): Promise<void> } {
-  let queue: { line: string; message: unknown }[] = [];
+  let queue: StreamItem[] = [];
   let chain = Promise.resolve();
   let stopped = false;
   const pump = () => {
@@ -90,8 +90,8 @@ function feedHandlers(c: WsConnection, live: LiveFeed, graphql: boolean): { unsu
       // GraphQL over WebSocket: the handlers get the results (`next` payloads), not the protocol.
       const g = graphQlMessage(m);
       if (g?.type !== 'next') return;
-      queue.push({ line: JSON.stringify(g.payload), message: g.payload });
-    } else queue.push({ line: m.text, message: m.binary ? m.text : jsonOr(m.text) });
+      queue.push({ line: JSON.stringify(g.payload), json: true });
+    } else queue.push({ line: m.text, json: !m.binary });
     pump();
   });
   return { unsubscribed: () => stopped, done: () => chain };

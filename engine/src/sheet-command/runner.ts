@@ -15,6 +15,7 @@ import type { Assertion, HookResults, ProxySetting, RequestInfo, Settings, Strea
 import type { Block, RequestNode, Sheet } from '../sheet/ast.js';
 import { requestAt } from '../sheet/parse.js';
 import { parseForFile } from '../http-file/index.js';
+import { warmHandlers } from '../http-file/handlers.js';
 import { loadEnvironment, type Environment } from '../http-file/environment.js';
 import { batchEvalLisp, noEmacsError, type BatchEmacs } from './lisp-batch.js';
 import { answersFor, type Ask } from './prompts.js';
@@ -240,6 +241,9 @@ export async function runFile(file: string, o: RunOptions): Promise<FileResult> 
     return out;
   }
   const requests = steps.filter((n): n is RequestNode => 'method' in n);
+  // A file with scripts: their sandbox (a worker thread, ~60 ms to start) starts now, beside
+  // the run's own setup, rather than when the first script or stream needs it.
+  if (requests.some((n) => n.handlers?.length || n.preScripts?.length)) warmHandlers();
   const pre = preflight(file, sheet, requests, o);
   if (pre) {
     out.error = pre;

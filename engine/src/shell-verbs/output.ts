@@ -68,7 +68,7 @@ export class Forward extends Writable {
   bytes = 0;
   /** The target failed: the bytes since are counted and dropped. */
   readerLeft = false;
-  /** Sees each chunk as it passes (run.ts: a stream's events counted for its error message). */
+  /** Sees each chunk once it has been written (run.ts: a stream's events counted for its error message). */
   tap: ((c: Buffer) => void) | undefined;
   constructor(private readonly target: Writable) {
     // 1 MiB in flight: fewer pause/resume turns with the socket than the 16 KiB default.
@@ -83,9 +83,14 @@ export class Forward extends Writable {
     if (!c.length) return cb();
     this.bytes += c.length;
     this.last = c[c.length - 1]!;
-    this.tap?.(c);
     if (this.target.destroyed || this.target.writableEnded) this.readerLeft = true;
-    if (this.readerLeft) return cb(this.bytes > CURL_PIPE_BLOCK ? new Error('output closed') : null);
+    if (this.readerLeft) {
+      this.tap?.(c);
+      return cb(this.bytes > CURL_PIPE_BLOCK ? new Error('output closed') : null);
+    }
+    // The bytes go out first; the tap (a stream's event count) looks at them after the write.
+    const ok = this.target.write(c);
+    this.tap?.(c);
     const onClose = () => {
       this.readerLeft = true;
       done();
@@ -95,7 +100,7 @@ export class Forward extends Writable {
       this.target.off('close', onClose);
       cb(this.readerLeft && this.bytes > CURL_PIPE_BLOCK ? new Error('output closed') : null);
     };
-    if (this.target.write(c)) return cb();
+    if (ok) return cb();
     // Wait for room, or for the target to go (a closed socket never drains).
     this.target.once('drain', done);
     this.target.once('close', onClose);
