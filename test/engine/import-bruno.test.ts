@@ -207,9 +207,10 @@ describe('sheet import of a Bruno collection folder', () => {
       '### request-setting / follow-redirect',
       '### ping',
     ]);
-    // collection.bru: bearer auth inherited, its headers on every request, its vars as file variables.
+    // collection.bru: bearer auth inherited, its headers on every request (their @description
+    // annotations as comment lines above them), its vars as file variables.
     expect(text).toContain('@collection_pre_var = collection_pre_var_value\n');
-    expect(text).toMatch(/### auth \/ inherit auth \/ inherit Bearer Auth 200\n# @name inherit_Bearer_Auth_200\n(#.*\n)*GET \{\{host\}\}\/api\/auth\/bearer\/protected\nAuthorization: Bearer \{\{bearer_auth_token\}\}\ncheck: again\n/);
+    expect(text).toMatch(/### auth \/ inherit auth \/ inherit Bearer Auth 200\n# @name inherit_Bearer_Auth_200\n(#.*\n)*GET \{\{host\}\}\/api\/auth\/bearer\/protected\nAuthorization: Bearer \{\{bearer_auth_token\}\}\n# asd\ncheck: again\n# asd\n# asd\n# asd\ntoken: \{\{collection_pre_var_token\}\}\n/);
     expect(text).toContain('Authorization: Digest admin {{digest_password}}\n');
     expect(text).toContain('Content-Type: multipart/form-data; boundary=SheetImportBoundary\n');
     expect(text).toContain('Content-Disposition: form-data; name="foo"\nContent-Type: application/json--test\n\n{"bar":"baz"}\n');
