@@ -4,45 +4,26 @@
 // headers the collection set, body) to a recording server on 127.0.0.1. Also the folders come
 // back, `--env` writes a Postman environment with secrets marked, and bad usage writes nothing.
 import fs from 'node:fs';
-import http from 'node:http';
 import path from 'node:path';
-import type { AddressInfo } from 'node:net';
 import newman from 'newman';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runSheet, tempDir } from './helpers.js';
-
-interface Recorded {
-  method: string;
-  url: string;
-  headers: Record<string, string>;
-  body: string;
-}
+import { startRecordingServer, type Recorded, type RecordingServer } from './recording-server.js';
 
 const FIXTURES = path.join(import.meta.dirname, '../fixtures/imports/postman');
 const OWN = new Set(['host', 'connection', 'content-length', 'user-agent', 'accept', 'accept-encoding', 'postman-token', 'cache-control', 'transfer-encoding']);
-let server: http.Server;
+let rec: RecordingServer;
 let base = '';
-let recorded: Recorded[] = [];
 let dir: string;
 
 beforeAll(async () => {
   dir = tempDir('export-postman-');
-  server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const headers: Record<string, string> = {};
-      for (const [k, v] of Object.entries(req.headers)) if (!OWN.has(k)) headers[k] = String(v);
-      recorded.push({ method: req.method!, url: req.url!, headers, body: Buffer.concat(chunks).toString('latin1') });
-      res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok": true}');
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  rec = await startRecordingServer({ own: OWN, answer: '{"ok": true}' });
+  base = rec.base;
 });
 
 afterAll(async () => {
-  await new Promise((r) => server.close(r));
+  await rec.close();
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
@@ -53,9 +34,9 @@ function copy(name: string): string {
 }
 
 async function viaNewman(collection: unknown, environment?: unknown, vars: Record<string, string> = {}): Promise<Recorded[]> {
-  recorded = [];
+  rec.reset();
   await new Promise<void>((resolve, reject) => newman.run({ collection: collection as never, environment: environment as never, envVar: Object.entries(vars).map(([key, value]) => ({ key, value })), reporters: [] }, (e) => (e ? reject(e) : resolve())));
-  return recorded;
+  return rec.recorded;
 }
 
 describe('sheet export --to postman', () => {

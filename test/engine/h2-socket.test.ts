@@ -6,6 +6,8 @@
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
+import { once } from 'node:events';
+import { PassThrough, Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { send, type SendOptions } from '../../engine/src/http/send.js';
 import { tempDir } from './helpers.js';
@@ -88,6 +90,32 @@ describe('HTTP/2 (curl --http2, undici allowH2)', () => {
     const ex = await send({ method: 'POST', url: `${h2.url}/post`, headers: [['Content-Type', 'text/plain']], body: Buffer.from('hello') }, { http2: true, trust: { caFile: h2.ca, env: {} }, proxy: { env: {} } });
     expect(ex.response.httpVersion).toBe('2');
     expect(JSON.parse(Buffer.from(ex.response.body).toString()).path).toBe('/post');
+  });
+  it('a server that answers before the streamed body ends and resets with NO_ERROR: the answer is kept (RFC 9113 8.1)', async () => {
+    // private-ca.mjs answers without reading the body; node:http2 then sends RST_STREAM(NO_ERROR).
+    // The body (a pipe of unknown length, as `echo hi | POST` through the shell's daemon) is
+    // still open then, and the sink holds the head until the client has taken the reset: the
+    // upload stops (the body is closed) or, as undici's pipeline did, the exchange failed with
+    // ERR_STREAM_PREMATURE_CLOSE after 0 bytes. The 2 s bound is reached only in that failure.
+    const body = new PassThrough();
+    const out: Buffer[] = [];
+    const ex = await send(
+      { method: 'POST', url: `${h2.url}/early`, headers: [], body: new Uint8Array(0) },
+      {
+        http2: true,
+        trust: { caFile: h2.ca, env: {} },
+        proxy: { env: {} },
+        bodyStream: { open: () => body, reopen: false },
+        sink: async () => {
+          await Promise.race([once(body, 'close'), new Promise((r) => setTimeout(r, 2000).unref())]);
+          return new Writable({ write: (c: Buffer, _e, cb) => (out.push(c), cb()) });
+        },
+      },
+    );
+    expect(ex.response.httpVersion).toBe('2');
+    expect(ex.response.status).toBe(200);
+    expect(JSON.parse(Buffer.concat(out).toString()).path).toBe('/early');
+    expect(body.destroyed).toBe(true);
   });
 });
 

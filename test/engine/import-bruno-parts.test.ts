@@ -1,11 +1,13 @@
 // The parts of the Bruno import (convert/bruno.ts, convert/bruno-scripts.ts; docs/import.md,
 // "Bruno") that the end-to-end file (import-bruno.test.ts) does not reach: the assert operators,
 // run as the handler runs them against a response; scripts in and out of the subset; OAuth2,
-// AWS SigV4 and unsupported auth, request types and the script flow of bruno.json.
+// AWS SigV4 and unsupported auth, request types and the script flow of bruno.json; a header's
+// `@description` and `example` blocks as comment lines.
 import { describe, expect, it } from 'vitest';
 import { importBruno } from '../../engine/src/convert/bruno.js';
 import { convertAssertion, convertBrunoScript } from '../../engine/src/convert/bruno-scripts.js';
 import { fileToHttp } from '../../engine/src/convert/write-http.js';
+import { parseHttpFile } from '../../engine/src/http-file/parse.js';
 
 /** Run handler JS against `response`: the names of the client.test calls that passed and failed. */
 function run(js: string, response: { status: number; body: unknown; headers?: Record<string, string> }): { passed: string[]; failed: string[] } {
@@ -156,5 +158,115 @@ describe('Bruno auth, request types and script flow', () => {
       'f/folder.bru:6: post-response variable took: res.responseTime is not converted (only res.status, res.body..., res.headers.NAME); kept as a comment',
       "f/folder.bru:8: the folder's docs are not carried (a .http file has no folder to hold them)",
     ]);
+  });
+});
+
+describe('Bruno header descriptions and examples, as comment lines', () => {
+  // .bru text as Bruno writes it (@usebruno/lang's jsonToBru: `@description(...)` above a header,
+  // `example { ... }` blocks), parsed by @usebruno/lang in importBruno.
+  const bru = [
+    'meta {',
+    '  name: Get user',
+    '  type: http',
+    '  seq: 1',
+    '}',
+    '',
+    'get {',
+    '  url: {{base}}/users/1',
+    '  body: none',
+    '  auth: none',
+    '}',
+    '',
+    'headers {',
+    "  @description('the trace id, echoed in logs')",
+    '  X-Trace: on',
+    '  Accept: application/json',
+    '  @description("off for now")',
+    '  ~X-Off: no',
+    '}',
+    '',
+    'example {',
+    '  name: Found',
+    '  description: A user that exists',
+    '',
+    '  request: {',
+    '    url: {{base}}/users/1',
+    '    method: get',
+    '    mode: none',
+    '  }',
+    '',
+    '  response: {',
+    '    headers: {',
+    '      Content-Type: application/json',
+    '    }',
+    '',
+    '    status: {',
+    '      code: 200',
+    '      text: OK',
+    '    }',
+    '',
+    '    body: {',
+    '      type: json',
+    "      content: '''",
+    '        {',
+    '          "id": 1',
+    '        }',
+    "      '''",
+    '    }',
+    '  }',
+    '}',
+    '',
+    'example {',
+    '  name: Missing',
+    '',
+    '  request: {',
+    '    url: {{base}}/users/999',
+    '    method: get',
+    '    mode: none',
+    '  }',
+    '',
+    '  response: {',
+    '    status: {',
+    '      code: 404',
+    '      text: Not Found',
+    '    }',
+    '  }',
+    '}',
+  ].join('\n');
+
+  it("a header's @description is a comment line above it; a disabled header's too", async () => {
+    const { r, text } = await imported({ 'bruno.json': '{"version": "1", "name": "Docs"}', 'Get user.bru': bru });
+    expect(r.warnings).toEqual([]);
+    expect(text).toContain(['GET {{base}}/users/1', '# the trace id, echoed in logs', 'X-Trace: on', 'Accept: application/json', '# off for now', '# X-Off: no'].join('\n'));
+  });
+
+  it('example blocks are a comment block above the request line: name, description, a request that differs, status, headers, body', async () => {
+    const { text } = await imported({ 'bruno.json': '{"version": "1", "name": "Docs"}', 'Get user.bru': bru });
+    expect(text).toContain(
+      [
+        '# @name Get_user',
+        '# Bruno example "Found": A user that exists',
+        '#   response: 200 OK',
+        '#   Content-Type: application/json',
+        '#',
+        '#   {',
+        '#     "id": 1',
+        '#   }',
+        '# Bruno example "Missing"',
+        '#   request: GET {{base}}/users/999',
+        '#   response: 404 Not Found',
+        'GET {{base}}/users/1',
+      ].join('\n'),
+    );
+  });
+
+  it('the comment lines leave the request as it was: the same request line and headers when the .http file is parsed', async () => {
+    const { text } = await imported({ 'bruno.json': '{"version": "1", "name": "Docs"}', 'Get user.bru': bru });
+    const [req, ...more] = parseHttpFile(text).requests;
+    expect(more).toEqual([]);
+    expect(req!.method).toBe('GET');
+    expect(req!.url).toBe('{{base}}/users/1');
+    expect(req!.headers.map((h) => (h.kind === 'header' ? `${h.name}: ${h.value}` : h.name))).toEqual(['X-Trace: on', 'Accept: application/json']);
+    expect(req!.body).toBeUndefined();
   });
 });

@@ -7,27 +7,18 @@
 // below and in docs/import.md, "Bruno"); bad input: exit 2, nothing written.
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
-import http from 'node:http';
 import path from 'node:path';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runSheet, tempDir } from './helpers.js';
+import { startRecordingServer, type Recorded, type RecordingServer } from './recording-server.js';
 
 const FIXTURE = path.resolve(__dirname, '../fixtures/imports/bruno');
 const BRU = path.resolve(__dirname, '../../node_modules/@usebruno/cli/bin/bru.js');
 
-interface Recorded {
-  method: string;
-  url: string;
-  headers: Record<string, string>;
-  body: string;
-}
-
 // What each runner adds of its own (Bruno: `request-start-time`, its timing header).
 const OWN = new Set(['host', 'connection', 'content-length', 'user-agent', 'accept', 'accept-encoding', 'transfer-encoding', 'request-start-time']);
-let server: http.Server;
+let rec: RecordingServer;
 let base = '';
-let recorded: Recorded[] = [];
 let dir: string;
 
 /** A collection folder written for this test: name -> text. */
@@ -147,18 +138,8 @@ const collection = (): Record<string, string> => ({
 
 beforeAll(async () => {
   dir = tempDir('import-bruno-');
-  server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const headers: Record<string, string> = {};
-      for (const [k, v] of Object.entries(req.headers)) if (!OWN.has(k)) headers[k] = String(v);
-      recorded.push({ method: req.method!, url: req.url!, headers, body: Buffer.concat(chunks).toString('latin1') });
-      res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok": true, "token": "t-9"}');
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  rec = await startRecordingServer({ own: OWN, answer: '{"ok": true, "token": "t-9"}' });
+  base = rec.base;
   for (const [name, text] of Object.entries(collection())) {
     fs.mkdirSync(path.dirname(path.join(dir, 'kinds', name)), { recursive: true });
     fs.writeFileSync(path.join(dir, 'kinds', name), text);
@@ -166,7 +147,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await new Promise((r) => server.close(r));
+  await rec.close();
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
@@ -226,9 +207,10 @@ describe('sheet import of a Bruno collection folder', () => {
       '### request-setting / follow-redirect',
       '### ping',
     ]);
-    // collection.bru: bearer auth inherited, its headers on every request, its vars as file variables.
+    // collection.bru: bearer auth inherited, its headers on every request (their @description
+    // annotations as comment lines above them), its vars as file variables.
     expect(text).toContain('@collection_pre_var = collection_pre_var_value\n');
-    expect(text).toMatch(/### auth \/ inherit auth \/ inherit Bearer Auth 200\n# @name inherit_Bearer_Auth_200\n(#.*\n)*GET \{\{host\}\}\/api\/auth\/bearer\/protected\nAuthorization: Bearer \{\{bearer_auth_token\}\}\ncheck: again\n/);
+    expect(text).toMatch(/### auth \/ inherit auth \/ inherit Bearer Auth 200\n# @name inherit_Bearer_Auth_200\n(#.*\n)*GET \{\{host\}\}\/api\/auth\/bearer\/protected\nAuthorization: Bearer \{\{bearer_auth_token\}\}\n# asd\ncheck: again\n# asd\n# asd\n# asd\ntoken: \{\{collection_pre_var_token\}\}\n/);
     expect(text).toContain('Authorization: Digest admin {{digest_password}}\n');
     expect(text).toContain('Content-Type: multipart/form-data; boundary=SheetImportBoundary\n');
     expect(text).toContain('Content-Disposition: form-data; name="foo"\nContent-Type: application/json--test\n\n{"bar":"baz"}\n');
@@ -255,10 +237,10 @@ describe('sheet import of a Bruno collection folder', () => {
 
   it('sends what Bruno sends: headers of every level, inherited auth, every body kind, vars and post-response vars', async () => {
     fs.writeFileSync(path.join(dir, 'kinds/note.txt'), 'a note\n');
-    recorded = [];
+    rec.reset();
     const bru = await bruRun(path.join(dir, 'kinds'), ['--env', 'local', '--env-var', 'api_secret=q-key']);
     expect(bru.code, bru.out).toBe(0);
-    const byBruno = recorded;
+    const byBruno = rec.recorded;
     expect(byBruno.length).toBe(6);
     const imp = await runSheet(['import', 'kinds', '-o', 'out'], { cwd: dir });
     expect(imp.code, imp.err).toBe(1);
@@ -277,12 +259,12 @@ describe('sheet import of a Bruno collection folder', () => {
     expect(text).toContain('# X-Off: no\n');
     expect(text).toContain('# disabled form field: c=off\n');
     expect(text).not.toContain('s3cr3t-token');
-    recorded = [];
+    rec.reset();
     const run = await runSheet(['run', 'out/Kinds.http', '--env', 'local'], { cwd: dir });
     expect(run.code, run.out + run.err).toBe(0);
     const json = 'application/json';
     const bearer = 'Bearer s3cr3t-token';
-    expect(recorded.map((r) => ({ ...r, body: r.url === '/graphql' ? JSON.stringify({ ...JSON.parse(r.body), operationName: undefined }) : r.body }))).toEqual([
+    expect(rec.recorded.map((r) => ({ ...r, body: r.url === '/graphql' ? JSON.stringify({ ...JSON.parse(r.body), operationName: undefined }) : r.body }))).toEqual([
       { method: 'POST', url: '/users', headers: { 'x-api-key': 'k-123', 'content-type': json, 'x-collection': 'c1', 'x-level': 'folder' }, body: '{"name": "Ada"}' },
       { method: 'GET', url: '/users/7?page=2', headers: { 'x-api-key': 'k-123', 'x-collection': 'c1', 'x-level': 'folder', 'x-trace': 'on' }, body: '' },
       { method: 'POST', url: '/form', headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-collection': 'c1', 'x-level': 'collection' }, body: 'a=1&b=two%20words' },
@@ -300,7 +282,7 @@ describe('sheet import of a Bruno collection folder', () => {
     // The import sends the key, as Bruno's auth settings ask.
     expect(byBruno[5]!.url).toBe('/xml?t=t-9');
     expect(bru.out).toContain('Invalid URL: {{base}}/xml?t={{token}}');
-    const ours = recorded.map((r) => (r.url.endsWith('&api_key=q-key') ? { ...r, url: r.url.replace('&api_key=q-key', '') } : r));
+    const ours = rec.recorded.map((r) => (r.url.endsWith('&api_key=q-key') ? { ...r, url: r.url.replace('&api_key=q-key', '') } : r));
     expect(comparable(ours)).toEqual(comparable(byBruno));
   }, 120_000);
 

@@ -4,53 +4,28 @@
 // `sheet run` on the import. Same method, URL, headers, body. Issue 42 items 1-3.
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
-import http from 'node:http';
 import path from 'node:path';
-import type { AddressInfo } from 'node:net';
 import { HTTPSnippet, type HarRequest } from '@readme/httpsnippet';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runSheet, tempDir } from './helpers.js';
-
-interface Recorded {
-  method: string;
-  url: string;
-  headers: Record<string, string>;
-  body: string;
-}
+import { startRecordingServer, type Recorded, type RecordingServer } from './recording-server.js';
 
 const FIXTURES = path.join(import.meta.dirname, '../fixtures/imports/har');
 const ENTRIES = ['full', 'application-form-encoded', 'application-json', 'multipart-data', 'text-plain', 'headers'];
 const OWN = new Set(['host', 'connection', 'content-length', 'user-agent', 'accept-encoding', 'transfer-encoding']);
 
-let server: http.Server;
+let rec: RecordingServer;
 let base = '';
-let recorded: Recorded[] = [];
 let dir: string;
 
 beforeAll(async () => {
   dir = tempDir('import-har-');
-  server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const headers: Record<string, string> = {};
-      for (const [k, v] of Object.entries(req.headers)) if (!OWN.has(k)) headers[k] = String(v);
-      let body = Buffer.concat(chunks).toString('latin1');
-      const b = /boundary=(\S+)/.exec(headers['content-type'] ?? '')?.[1];
-      if (b) {
-        body = body.split(b).join('BOUNDARY').replace(/--BOUNDARY--\r\n$/, '--BOUNDARY--');
-        headers['content-type'] = headers['content-type']!.replace(b, 'BOUNDARY');
-      }
-      recorded.push({ method: req.method!, url: req.url!, headers, body });
-      res.writeHead(200).end();
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  rec = await startRecordingServer({ own: OWN, sameBoundary: true });
+  base = rec.base;
 });
 
 afterAll(async () => {
-  await new Promise((r) => server.close(r));
+  await rec.close();
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
@@ -73,21 +48,21 @@ function same(r: Recorded): Recorded {
 describe('sheet import of HAR', () => {
   it('sends what httpsnippet\'s curl commands send', async () => {
     fs.writeFileSync(path.join(dir, 'hello.txt'), 'Hello World');
-    recorded = [];
+    rec.reset();
     for (const r of requests()) {
       const cmd = (await new HTTPSnippet(r).convert('shell', 'curl')) as string;
       await new Promise<void>((resolve, reject) => execFile('bash', ['-c', `${cmd} -s -o /dev/null`], { cwd: dir }, (e) => (e ? reject(e) : resolve())));
     }
-    const expected = recorded;
+    const expected = rec.recorded;
     expect(expected.length).toBe(ENTRIES.length);
     fs.writeFileSync(path.join(dir, 'browser.har'), JSON.stringify({ log: { version: '1.2', creator: { name: 'test', version: '1' }, entries: requests().map((request) => ({ request })) } }));
     const imp = await runSheet(['import', 'browser.har'], { cwd: dir });
     expect(imp.out).toContain('wrote browser.http (6 requests)');
-    recorded = [];
+    rec.reset();
     const run = await runSheet(['run', 'browser.http'], { cwd: dir });
     expect(run.code, run.out + run.err).toBe(0);
-    expect(recorded.map(same)).toEqual(expected.map(same));
+    expect(rec.recorded.map(same)).toEqual(expected.map(same));
     // The import sends the HAR's JSON text as written (httpsnippet's curl re-indents it).
-    expect(recorded[2]!.body).toBe(requests()[2]!.postData!.text);
+    expect(rec.recorded[2]!.body).toBe(requests()[2]!.postData!.text);
   });
 });

@@ -5,24 +5,15 @@
 // to a recording server on 127.0.0.1 and compared; the text of the import checked for what only
 // the file shows (comments, secrets, handlers). Also the bad inputs: exit 2, nothing written.
 import fs from 'node:fs';
-import http from 'node:http';
 import path from 'node:path';
-import type { AddressInfo } from 'node:net';
 import newman from 'newman';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runSheet, tempDir } from './helpers.js';
-
-interface Recorded {
-  method: string;
-  url: string;
-  headers: Record<string, string>;
-  body: string;
-}
+import { startRecordingServer, type Recorded, type RecordingServer } from './recording-server.js';
 
 const OWN = new Set(['host', 'connection', 'content-length', 'user-agent', 'accept', 'accept-encoding', 'postman-token', 'cache-control', 'transfer-encoding']);
-let server: http.Server;
+let rec: RecordingServer;
 let base = '';
-let recorded: Recorded[] = [];
 let dir: string;
 
 const collection = () => ({
@@ -75,57 +66,37 @@ const collection = () => ({
 
 beforeAll(async () => {
   dir = tempDir('import-kinds-');
-  server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const headers: Record<string, string> = {};
-      for (const [k, v] of Object.entries(req.headers)) if (!OWN.has(k)) headers[k] = String(v);
-      let body = Buffer.concat(chunks).toString('latin1');
-      // Each runner picks its own multipart boundary: compare the parts, not the boundary.
-      const b = /boundary=(\S+)/.exec(headers['content-type'] ?? '')?.[1];
-      if (b) {
-        body = body.split(b).join('BOUNDARY');
-        headers['content-type'] = headers['content-type']!.replace(b, 'BOUNDARY');
-        // newman ends the body with a CRLF after the close delimiter, which a .http body cannot
-        // end with (trailing blank lines are dropped); RFC 2046 5.1.1 makes it optional.
-        body = body.replace(/--BOUNDARY--\r\n$/, '--BOUNDARY--');
-      }
-      recorded.push({ method: req.method!, url: req.url!, headers, body });
-      res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok": true}');
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  rec = await startRecordingServer({ own: OWN, answer: '{"ok": true}', sameBoundary: true });
+  base = rec.base;
   fs.writeFileSync(path.join(dir, 'kinds.postman_collection.json'), JSON.stringify(collection(), null, 2));
   fs.writeFileSync(path.join(dir, 'note.txt'), 'a note\n');
 });
 
 afterAll(async () => {
-  await new Promise((r) => server.close(r));
+  await rec.close();
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
 describe('sheet import: auth, bodies and scripts of a v2.1 collection', () => {
   it('sends what newman sends', async () => {
-    recorded = [];
+    rec.reset();
     await new Promise<void>((resolve, reject) =>
       newman.run({ collection: collection(), envVar: [{ key: 'key', value: 'q-key' }], workingDir: dir, reporters: [] }, (e) => (e ? reject(e) : resolve())),
     );
-    const expected = recorded;
+    const expected = rec.recorded;
     expect(expected.length).toBe(5);
     const imp = await runSheet(['import', 'kinds.postman_collection.json', '-o', 'out'], { cwd: dir });
     expect(imp.code, imp.err).toBe(0);
     // The file part's path is relative to the collection's working directory: beside the .http file here.
     fs.copyFileSync(path.join(dir, 'note.txt'), path.join(dir, 'out/note.txt'));
-    recorded = [];
+    rec.reset();
     const run = await runSheet(['run', 'out/Kinds.http', '--var', 'key=q-key'], { cwd: dir });
     expect(run.code, run.out + run.err).toBe(0);
     // GraphQL: the engine adds operationName (as REST Client and httpyac send it) and writes the
     // variables compactly; compared as JSON without operationName (docs/import.md).
     const graphql = (rs: Recorded[]) => rs.map((r) => (r.url === '/graphql' ? { ...r, body: JSON.stringify({ ...JSON.parse(r.body), operationName: undefined }) } : r));
-    expect(graphql(recorded)).toEqual(graphql(expected));
-    expect(JSON.parse(recorded.find((r) => r.url === '/graphql')!.body).operationName).toBe('Me');
+    expect(graphql(rec.recorded)).toEqual(graphql(expected));
+    expect(JSON.parse(rec.recorded.find((r) => r.url === '/graphql')!.body).operationName).toBe('Me');
   });
 
   it('writes disabled parts as comments, secrets in the private file, pm.* as a JetBrains handler', () => {

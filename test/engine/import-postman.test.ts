@@ -3,48 +3,28 @@
 // with `sheet run` on what `sheet import` wrote. The requests must be the same: method, URL,
 // the headers the collection (and its auth) set, body. Issue 42 items 1-3.
 import fs from 'node:fs';
-import http from 'node:http';
 import path from 'node:path';
-import type { AddressInfo } from 'node:net';
 import newman from 'newman';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runSheet, tempDir } from './helpers.js';
-
-interface Recorded {
-  method: string;
-  url: string;
-  headers: Record<string, string>;
-  body: string;
-}
+import { startRecordingServer, type Recorded, type RecordingServer } from './recording-server.js';
 
 const FIXTURES = path.join(import.meta.dirname, '../fixtures/imports/postman');
 // Headers each runner adds of its own accord, not set by the collection.
 const OWN = new Set(['host', 'connection', 'content-length', 'user-agent', 'accept', 'accept-encoding', 'postman-token', 'cache-control', 'transfer-encoding']);
 
-let server: http.Server;
+let rec: RecordingServer;
 let base = '';
-let recorded: Recorded[] = [];
 let dir: string;
 
 beforeAll(async () => {
   dir = tempDir('import-postman-');
-  server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const headers: Record<string, string> = {};
-      for (const [k, v] of Object.entries(req.headers)) if (!OWN.has(k)) headers[k] = String(v);
-      recorded.push({ method: req.method!, url: req.url!, headers, body: Buffer.concat(chunks).toString('latin1') });
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end('{"ok": true}');
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  rec = await startRecordingServer({ own: OWN, answer: '{"ok": true}' });
+  base = rec.base;
 });
 
 afterAll(async () => {
-  await new Promise((r) => server.close(r));
+  await rec.close();
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
@@ -57,14 +37,14 @@ function copy(name: string): string {
 }
 
 async function viaNewman(collection: string, environment: string | undefined, vars: Record<string, string>): Promise<Recorded[]> {
-  recorded = [];
+  rec.reset();
   await new Promise<void>((resolve, reject) =>
     newman.run(
       { collection: JSON.parse(fs.readFileSync(collection, 'utf8')), environment: environment ? JSON.parse(fs.readFileSync(environment, 'utf8')) : undefined, envVar: Object.entries(vars).map(([key, value]) => ({ key, value })), reporters: [] },
       (e) => (e ? reject(e) : resolve()),
     ),
   );
-  return recorded;
+  return rec.recorded;
 }
 
 async function viaSheet(files: string[], env: string | undefined, vars: Record<string, string>, out: string): Promise<{ recorded: Recorded[]; importErr: string; runErr: string; code: number }> {
@@ -72,10 +52,10 @@ async function viaSheet(files: string[], env: string | undefined, vars: Record<s
   expect(imp.code, imp.err).not.toBe(2);
   const http = fs.readdirSync(path.join(dir, out)).filter((f) => f.endsWith('.http'));
   expect(http.length).toBe(1);
-  recorded = [];
+  rec.reset();
   const args = ['run', path.join(out, http[0]!), ...(env ? ['--env', env] : []), ...Object.entries(vars).flatMap(([k, v]) => ['--var', `${k}=${v}`])];
   const run = await runSheet(args, { cwd: dir });
-  return { recorded, importErr: imp.err, runErr: run.err, code: run.code };
+  return { recorded: rec.recorded, importErr: imp.err, runErr: run.err, code: run.code };
 }
 
 /** The requests as compared: newman sends an empty body as none, so does the engine. */
@@ -120,10 +100,10 @@ describe('sheet import of Postman collections, against newman', () => {
     const expected = await viaNewman(c, undefined, {});
     const imp = await runSheet(['import', c, '--to', 'sheet', '-o', 'out-sheet'], { cwd: dir });
     expect(imp.out).toContain('wrote out-sheet/Sample-Postman-Collection.sheet (3 requests)');
-    recorded = [];
+    rec.reset();
     const run = await runSheet(['run', 'out-sheet/Sample-Postman-Collection.sheet'], { cwd: dir });
     expect(run.code, run.out + run.err).toBe(0);
-    expect(shape(recorded)).toEqual(shape(expected));
+    expect(shape(rec.recorded)).toEqual(shape(expected));
   });
 
   it('esc-formdata (urlencoded body, variables in names and values, a backslash)', async () => {

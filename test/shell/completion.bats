@@ -51,6 +51,13 @@ rest() { printf '[%s]' \"\$@\"; echo; }" 'rest 127.0.0.1:\t\r' "\[127\.0\.0\.1:$
   [ "$status" -eq 0 ]
 }
 
+@test "WS options complete WS's own --binary; other verbs' do not offer it" {
+  pty "WS() { printf '[%s]' \"\$@\"; echo; }
+$show_args" 'WS /chat --bin\t\rGET /x --bin\t\r' '</x><--bin>'
+  [ "$status" -eq 0 ]
+  [[ "$output" == *"[/chat][--binary]"* ]]
+}
+
 @test "rest --env <TAB> offers the environments found from the working directory" {
   mkdir -p "$BATS_TEST_TMPDIR/proj"
   printf '{"dev": {"host": "a"}, "staging": {"host": "b"}}\n' >"$BATS_TEST_TMPDIR/proj/http-client.env.json"

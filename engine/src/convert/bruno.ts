@@ -19,11 +19,13 @@
  * - vars: the collection's `vars:pre-request` as file variables, a folder's and a request's as
  *   `request.variables.set` in the pre-request script; `vars:post-response` as
  *   `client.global.set`; environments as environments, `vars:secret` names in the private file;
- * - scripts, tests, asserts: `bruno-scripts.ts`.
+ * - scripts, tests, asserts: `bruno-scripts.ts`; `example` blocks and a header's `@description`
+ *   as comment lines: `bruno-examples.ts`, write-http.ts.
  */
 import { authOf } from './bruno-auth.js';
 import { AuthContext, mapAuth, type PostmanAuth } from './postman-auth.js';
 import { convertAssertion, convertBrunoScript, responseExpr } from './bruno-scripts.js';
+import { exampleComments } from './bruno-examples.js';
 import type { ImportedBody, ImportedField, ImportedHeader, ImportedRequest, ImportResult, ImportWarning } from './model.js';
 import { emptyResult, setEnv } from './model.js';
 import { fileSlug, fileTypes } from './postman.js';
@@ -46,7 +48,7 @@ export class BrunoSyntaxError extends Error {
 }
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- @usebruno/lang's untyped output
-type Pair = { name: string; value: unknown; enabled?: boolean; type?: string; contentType?: string; filePath?: string; selected?: boolean; secret?: boolean };
+type Pair = { name: string; value: unknown; enabled?: boolean; type?: string; contentType?: string; filePath?: string; selected?: boolean; secret?: boolean; description?: string };
 
 /** A folder of the collection: its `folder.bru` (or the collection's `collection.bru`), requests and subfolders. */
 interface Folder {
@@ -104,7 +106,8 @@ function headers(chain: Json[], own: Pair[]): ImportedHeader[] {
       if (!h.name) continue;
       const key = `${h.enabled === false ? '~' : ''}${h.name.toLowerCase()}`;
       merged.delete(key);
-      merged.set(key, { name: h.name, value: brunoVars(str(h.value)), disabled: h.enabled === false });
+      // A header's `@description('...')` annotation: a comment line above it (write-http.ts).
+      merged.set(key, { name: h.name, value: brunoVars(str(h.value)), disabled: h.enabled === false, ...(str(h.description).trim() ? { comment: str(h.description).trim() } : {}) });
     }
   }
   return [...merged.values()].filter((h) => !h.disabled || !merged.has(h.name.toLowerCase()));
@@ -264,11 +267,14 @@ function request(levels: { root: Json; file: string }[], file: string, r: Json, 
     }
   }
   post.push(...scriptsOf((j) => j.request?.tests ?? j.tests, 'tests', flow));
+  const method = str(r.http?.method).toUpperCase() || 'GET';
+  // `example` blocks: a comment block, after the other comments (bruno-examples.ts).
+  comments.push(...exampleComments(r.examples, method, url, brunoVars));
   return {
     name,
     folder: folderPath,
     comments,
-    method: str(r.http?.method).toUpperCase() || 'GET',
+    method,
     url: url || 'http://localhost/',
     headers: [...authHeaders, ...hs],
     body: b,

@@ -22,6 +22,8 @@ export interface ImportedHeader {
   name: string;
   value: string;
   disabled?: boolean;
+  /** Its description in the source (Bruno's `@description`), written as comment lines above it. */
+  comment?: string;
 }
 
 /** A form field (urlencoded) or a multipart part; `file` is a path written as `< path`. */

@@ -2,7 +2,7 @@
  * Imported requests (`model.ts`) -> `.http` text in the syntax docs/http-files.md describes:
  * `###` and the folder path with the name, `# @name` (an identifier made of the name, unique in
  * the import), comment lines, `< {% %}` pre-request scripts, the request line, headers (disabled
- * ones as `# Name: value` comment lines), the body of each kind, `> {% %}` handlers. Pure.
+ * ones as `# Name: value` comment lines, a description as comment lines above its header), the body of each kind, `> {% %}` handlers. Pure.
  */
 import type { ImportedBody, ImportedField, ImportedFile, ImportedRequest, ImportWarning } from './model.js';
 
@@ -100,7 +100,10 @@ export function requestToHttpLines(r: ImportedRequest, taken: Set<string>, warni
   // JetBrains' GRAPHQL request line: POST with the GraphQL JSON body and no marker header.
   out.push(`${r.body?.kind === 'graphql' && r.method.toUpperCase() === 'POST' ? 'GRAPHQL' : r.method.toUpperCase()} ${r.url}`);
   for (const [n, v] of impliedHeaders(r)) out.push(`${n}: ${v}`);
-  for (const h of r.headers) out.push(`${h.disabled ? '# ' : ''}${h.name}: ${h.value}`);
+  for (const h of r.headers) {
+    if (h.comment) out.push(...commentLines(h.comment));
+    out.push(`${h.disabled ? '# ' : ''}${h.name}: ${h.value}`);
+  }
   if (r.body) {
     const lines = bodyLines(r.body, where, warnings);
     if (lines.length) out.push('', ...lines);

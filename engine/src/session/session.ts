@@ -3,31 +3,29 @@
  * variable overrides, the cookie jar (jar.ts), the settings, what `.http` files carry from one
  * request to the next (http-file.ts). Its operations on a sheet: parse -> resolve -> exchange
  * (exchange.ts: the jar, send, the body to a sink) -> present -> hooks, as in DESIGN.md's data
- * flow, and the look-ups an editor asks (outline, variables, curl, environments). Inputs and
- * outputs are the session's own types (types.ts); it knows nothing of JSON-RPC, the shell or
- * the `sheet` command, which are adapters over it (emacs/, shell-verbs/, sheet-command/).
+ * flow (present and hooks: send-answer.ts), and the look-ups an editor asks (outline,
+ * variables, curl, environments). Inputs and outputs are the session's own types (types.ts);
+ * it knows nothing of JSON-RPC, the shell or the `sheet` command, which are adapters over it
+ * (emacs/, shell-verbs/, sheet-command/).
  */
 import path from 'node:path';
 import { AUTH_TAG, requestAt } from '../sheet/parse.js';
 import { parseForFile, syntaxChoice, withSyntaxHint } from '../http-file/index.js';
 import type { Sheet } from '../sheet/ast.js';
 import { IncrementalSheetParser } from '../sheet/incremental.js';
-import { expandPath, resolveRequest, visibleVars, type EvalLisp, type LispDecl } from '../resolve/resolve.js';
+import { expandPath, resolveRequest, type EvalLisp, type LispDecl } from '../resolve/resolve.js';
 import { fetchWith, MAX_BUFFERED_BODY } from '../http/send.js';
 import type { SinkHead } from './exchange.js';
 import { FileJar } from './jar.js';
 import { wantsHttp2 } from './tls-settings.js';
 import { connectionCurl, connectionSend, type ConnectionInput } from './connection.js';
 import { SPILL_MIN_BYTES, SpillSink, spillBytes } from './spill.js';
-import { grpcStatusAssertion, grpcurlCommand, grpcurlOnly } from './grpc.js';
-import { StreamChoice, streamPresentation, streamRequestOf } from './stream.js';
+import { grpcurlCommand, grpcurlOnly } from './grpc.js';
+import { StreamChoice, streamRequestOf } from './stream.js';
 import { exchangeOf } from './transports.js';
+import { answerOf } from './send-answer.js';
 
-import { present } from '../present/present.js';
-import { presentationOut, requestInfo, responseInfo } from './answer.js';
-import { bodyNotRead, requestWarnings } from './warnings.js';
-import { HOOK_TYPES, runHooks } from '../hooks/run.js';
-import { filterBody } from '../hooks/jq-filter.js';
+import { HOOK_TYPES } from '../hooks/run.js';
 import { toCurl } from '../curl/to-curl.js';
 import { toCode } from '../snippet/to-code.js';
 import { loadEnvironment } from '../http-file/environment.js';
@@ -36,15 +34,13 @@ import { requestMeta } from '../resolve/resolve-http.js';
 import { outlineOf } from './outline.js';
 import { withUserAgent } from './user-agent.js';
 import { sheetVariables } from './variables.js';
-import { saveResponses } from './save-response.js';
-import { afterHttp, openStreamHandlers, type LiveHandlers, asAssertions, beforeHttp, explainNoEnvironment, httpContext, httpEnvironmentValues, httpVariables, newHttpState, noteHttpFailure } from './http-file.js';
+import { openStreamHandlers, beforeHttp, explainNoEnvironment, httpContext, httpEnvironmentValues, httpVariables, newHttpState, noteHttpFailure } from './http-file.js';
 import type { RequestRecord } from '../resolve/http-vars.js';
 import { SessionAuth } from './auth.js';
-import { websocketFailures, websocketOpen, type OpenWebSocket } from './websocket.js';
+import { websocketOpen, type OpenWebSocket } from './websocket.js';
 import type { WsClose, WsMessage } from '../ws/connect.js';
-import { maskSecrets } from './history.js';
 import { EngineError } from '../errors.js';
-import { headerValue, type Request } from '../model.js';
+import type { Request } from '../model.js';
 import type { CookieJar } from 'tough-cookie';
 import type {
   CodeInput,
@@ -284,66 +280,16 @@ export class Session {
     const choice = new StreamChoice(resolved.node.grpc ? { acceptChunked: false, forced: 'ndjson' } : streamReq.stream, spillAt !== undefined ? (head: SinkHead) => (sink = new SpillSink(spillAt, MAX_BUFFERED_BODY, head.url, { headers: head.headers, raw: p.raw })) : undefined, local.onStream, live, signal);
     // The transport (transports.ts): a gRPC call, a WebSocket, or HTTP.
     const jar = s.inhibitCookies ? undefined : this.jar;
-    const { sent, grpc, ws, wsLive, ended } = await exchangeOf(resolved, { settings: s, meta, jar, connection: this.connection(p, s, resolved), choice, streamHeaders: streamReq.headers, signal, path: p.path, local, overrides: this.overrides });
-    await choice.stream?.handled;
-    // A gRPC stream's body stays the array of its messages (grpc.ts).
-    const streamed = grpc ? { exchange: sent.exchange, info: choice.info(ended, 'message') } : choice.finish(sent.exchange, ended);
-    let exchange = streamed.exchange;
-    const jarWarning = sent.jarWarning;
-    const spilled = sink?.file ? sink : undefined;
-    if (sink && !spilled) exchange = { ...exchange, response: { ...exchange.response, body: sink.body() } };
-    const before = resolved.http ? new Map(this.overrides) : undefined;
-    const after = resolved.http ? await afterHttp(resolved.node, exchange.request, exchange.response, p.path, this.overrides, this.http, resolved.http, local.handlerTimeoutMs, wsLive ?? (choice.live as LiveHandlers | undefined)) : undefined;
-    // What the `.http` handlers set (`client.global.set`) is reported with jq-set-var's, so a
-    // client that keeps the session's overrides (sheet-mode) knows it too.
-    const handlerSet = before ? [...this.overrides].filter(([n, v]) => before.get(n) !== v).map(([name, value]) => ({ name, value })) : [];
-    // A spilled body was presented by its sink as it passed (re-indented or raw, in the file);
-    // hooks do not read it.
-    const pres = spilled ? undefined : streamed.info && !grpc ? streamPresentation(streamed.info, Buffer.from(exchange.response.body).toString('utf8'), headerValue(exchange.response.headers, 'content-type'), s.threshold) : present(exchange.response, { raw: p.raw, threshold: s.threshold });
-    const hooks = await runHooks(resolved.hooks, pres?.kind === 'text' ? pres.text! : '', (n, v) => this.overrides.set(n, v), {
-      status: exchange.response.status,
-      statusText: exchange.response.statusText,
-      headers: exchange.response.headers,
-      durationMs: exchange.durationMs,
-      ...(streamed.info ? { stream: { count: streamed.info.events, ended: streamed.info.ended, data: choice.stream!.kept.map((e) => e.data) } } : {}),
-    });
-    hooks.assertions.unshift(...asAssertions(resolved.pre.tests), ...(ws ? websocketFailures(ws.websocket, exchange.response, resolved.node.line) : []));
-    // A gRPC status other than OK fails the request unless an assertion expects it (grpc.ts).
-    const grpcFailure = grpc && grpcStatusAssertion(resolved.node, exchange.response, resolved.hooks, ended);
-    if (grpcFailure) hooks.assertions.push(grpcFailure);
-    if (after) hooks.assertions.push(...asAssertions(after.tests));
-    // JetBrains' `>> file`: the body saved after the exchange; a failure is that line's failed assertion.
-    const saves = resolved.node.saveResponse?.length ? await saveResponses(resolved.node.saveResponse, spilled ? { file: spilled.file! } : { bytes: exchange.response.body }, p.path ? path.dirname(path.resolve(p.path)) : process.cwd(), resolved.http) : undefined;
-    if (saves) hooks.assertions.push(...saves.failures);
-    hooks.setVars.unshift(...handlerSet);
-    hooks.warnings.unshift(...requestWarnings(resolved.sheet, resolved.node, resolved.warnings));
-    if (jarWarning) hooks.warnings.push({ line: resolved.request.line ?? p.line, code: 'cookie-jar-unwritable', message: jarWarning });
-    for (const message of resolved.authWarnings) hooks.warnings.push({ line: resolved.request.line ?? p.line, code: 'token-cache-unwritable', message });
-    const unread = spilled && bodyNotRead(resolved.hooks, spilled.size, this.spillBigBodies);
-    if (unread) hooks.warnings.push(unread);
-    if (this.jarReadWarning) {
-      hooks.warnings.push({ line: resolved.request.line ?? p.line, code: 'cookie-jar-unreadable', message: this.jarReadWarning });
-      this.jarReadWarning = null;
-    }
-    const { request, response } = exchange;
-    const scripts = after ? { tests: [...resolved.pre.tests, ...after.tests], logs: [...resolved.pre.logs, ...after.logs] } : resolved.pre;
-    const output: SendOutput = {
-      // The tokens and secrets of `{{$auth.token}}` are never shown (the exchange keeps them).
-      request: maskSecrets(requestInfo(request), resolved.secrets),
-      response: responseInfo(response, spilled ? spilled.size : response.body.length),
-      presentation: !pres ? spilled!.presentation() : await presentationOut(pres, response.body, p),
-      redirects: exchange.redirects,
-      durationMs: exchange.durationMs,
-      hooks,
-      ...(streamed.info ? { stream: streamed.info } : {}),
-      ...(exchange.proxy ? { proxy: `${exchange.proxy.origin} (from ${exchange.proxy.source})` } : {}),
-      vars: visibleVars(resolved.variables, new Map(hooks.setVars.map((v) => [v.name, v.value])), s.maxPasses),
-      ...(p.jq ? { jq: await filterBody(p.jq, pres?.kind === 'text' ? pres.text! : '') } : {}),
-      ...(scripts.logs.length ? { logs: scripts.logs } : {}),
-      ...(saves?.saved.length ? { saved: saves.saved } : {}),
-      ...(ws ? { websocket: ws.websocket } : {}),
-    };
-    return { output, exchange, scripts };
+    const transport = await exchangeOf(resolved, { settings: s, meta, jar, connection: this.connection(p, s, resolved), choice, streamHeaders: streamReq.headers, signal, path: p.path, local, overrides: this.overrides });
+    // present -> hooks -> the answer (send-answer.ts).
+    return answerOf({ p, s, local, resolved, transport, choice, sink, overrides: this.overrides, http: this.http, spillBigBodies: this.spillBigBodies, takeJarReadWarning: () => this.takeJarReadWarning() });
+  }
+
+  /** The cookie file's read failure (configure), said once: the next answer takes it. */
+  private takeJarReadWarning(): string | null {
+    const w = this.jarReadWarning;
+    this.jarReadWarning = null;
+    return w;
   }
 
   /**
