@@ -15,7 +15,6 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import { execFileSync } from 'node:child_process';
 import type { Browser } from 'puppeteer-core';
-// @ts-expect-error plain JS fixture
 import { sharedHttpbin } from '../fixtures/shared-httpbin.js';
 // @ts-expect-error plain JS fixture
 import { launchChromium } from '../fixtures/chromium.mjs';

@@ -5,7 +5,6 @@
 // (the Fetch standard's "extract a body"), never as the text "[object FormData]".
 import { describe, it, expect, beforeAll } from 'vitest';
 import { createClient } from '../../client-lib/src/node';
-// @ts-expect-error plain JS fixture
 import { sharedHttpbin } from '../fixtures/shared-httpbin.js';
 
 let bin: { url: string };

@@ -11,7 +11,6 @@ import path from 'node:path';
 import { createClient, ClientHttpError } from '../../client-lib/src/node';
 // @ts-expect-error plain JS fixture
 import { startServer } from '../fixtures/server.mjs';
-// @ts-expect-error plain JS fixture
 import { sharedHttpbin } from '../fixtures/shared-httpbin.js';
 // @ts-expect-error plain JS fixture
 import { startProxy } from '../fixtures/proxy.mjs';

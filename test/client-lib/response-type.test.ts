@@ -6,7 +6,6 @@
 import { describe, it, expect, beforeAll } from 'vitest';
 import { execFileSync } from 'node:child_process';
 import { createClient } from '../../client-lib/src/node';
-// @ts-expect-error plain JS fixture
 import { sharedHttpbin } from '../fixtures/shared-httpbin.js';
 
 let bin: { url: string };

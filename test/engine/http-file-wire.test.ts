@@ -11,7 +11,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-// @ts-expect-error plain ESM fixture without types
 import { sharedHttpbin } from '../fixtures/shared-httpbin.js';
 import { loadEnvironment } from '../../engine/src/http-file/environment.js';
 import { HttpFileRunner } from '../../engine/src/session/http-file-runner.js';

@@ -12,7 +12,6 @@ import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { Parser } from 'tap-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { root, runSheet, startApi, tempDir, type Api, type CliRun } from './helpers.js';
-// @ts-expect-error plain ESM fixture without types
 import { sharedHttpbin } from '../fixtures/shared-httpbin.js';
 import { VERSION } from '../../engine/src/version.js';
 

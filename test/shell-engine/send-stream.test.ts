@@ -6,7 +6,6 @@ import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error plain .mjs fixture without types
 import { startServer } from '../fixtures/server.mjs';
-// @ts-expect-error plain .mjs fixture without types
 import { sharedHttpbin } from '../fixtures/shared-httpbin.js';
 import { closeConnections, MAX_REDIRECTS, send } from '../../engine/src/http/send.js';
 import { decoder, encodings } from '../../engine/src/http/decode.js';
