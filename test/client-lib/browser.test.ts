@@ -15,15 +15,14 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import { execFileSync } from 'node:child_process';
 import type { Browser } from 'puppeteer-core';
-// @ts-expect-error plain JS fixture
-import { startHttpbin } from '../fixtures/httpbin.mjs';
+import { sharedHttpbin } from '../fixtures/shared-httpbin.js';
 // @ts-expect-error plain JS fixture
 import { launchChromium } from '../fixtures/chromium.mjs';
 
 const require = createRequire(import.meta.url);
 const root = path.resolve(__dirname, '../..');
 
-let bin: { url: string; close(): Promise<void> };
+let bin: { url: string };
 let site: http.Server;
 let origin: string;
 let chromium: { browser: Browser; close(): Promise<void> };
@@ -36,7 +35,7 @@ const files: Record<string, () => string> = {
 };
 
 beforeAll(async () => {
-  bin = await startHttpbin();
+  bin = await sharedHttpbin();
   site = http.createServer((req, res) => {
     const f = files[req.url || ''];
     if (!f) return res.writeHead(404).end();
@@ -51,7 +50,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await chromium?.close();
   await new Promise((r) => site?.close(r));
-  await bin?.close();
 });
 
 /** Run `body` (a function source taking `(Client, $http, $q, HB)`) in an app of module `client`; resolves with what its promise gives. */

@@ -3,19 +3,14 @@
 // 127.0.0.1: what Restangular users send besides JSON (the FormData upload of Restangular's README
 // FAQ, "How can I send files", URLSearchParams, a Blob) goes out as Node's own fetch sends it
 // (the Fetch standard's "extract a body"), never as the text "[object FormData]".
-import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { describe, it, expect, beforeAll } from 'vitest';
 import { createClient } from '../../client-lib/src/node';
-// @ts-expect-error plain JS fixture
-import { startHttpbin } from '../fixtures/httpbin.mjs';
+import { sharedHttpbin } from '../fixtures/shared-httpbin.js';
 
-let bin: { url: string; close(): Promise<void> };
+let bin: { url: string };
 beforeAll(async () => {
-  bin = await startHttpbin();
+  bin = await sharedHttpbin();
 }, 30000);
-afterAll(async () => {
-  await bin.close();
-});
-
 const form = (): FormData => {
   const f = new FormData();
   f.append('file', new Blob(['hello'], { type: 'text/plain' }), 'a.txt');

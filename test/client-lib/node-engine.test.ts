@@ -11,20 +11,19 @@ import path from 'node:path';
 import { createClient, ClientHttpError } from '../../client-lib/src/node';
 // @ts-expect-error plain JS fixture
 import { startServer } from '../fixtures/server.mjs';
-// @ts-expect-error plain JS fixture
-import { startHttpbin } from '../fixtures/httpbin.mjs';
+import { sharedHttpbin } from '../fixtures/shared-httpbin.js';
 // @ts-expect-error plain JS fixture
 import { startProxy } from '../fixtures/proxy.mjs';
 
-let api: { url: string; close(): Promise<void> };
-let bin: { url: string; close(): Promise<void> };
+let api: { url: string };
+let bin: { url: string };
 let dir: string;
 beforeAll(async () => {
-  [api, bin] = await Promise.all([startServer(), startHttpbin()]);
+  [api, bin] = await Promise.all([startServer(), sharedHttpbin()]);
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'client-lib-node-'));
 }, 30000);
 afterAll(async () => {
-  await Promise.all([api.close(), bin.close()]);
+  await api.close();
   fs.rmSync(dir, { recursive: true, force: true });
 });
 

@@ -3,22 +3,17 @@
 // without AngularJS: the Node engine and Node's fetch, against httpbin on 127.0.0.1. The
 // download habit of Restangular code, `withHttpConfig({responseType: 'arraybuffer'}).get()`,
 // gets the bytes as sent, not a string decoded as UTF-8 (which loses every byte over 0x7f).
-import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { describe, it, expect, beforeAll } from 'vitest';
 import { execFileSync } from 'node:child_process';
 import { createClient } from '../../client-lib/src/node';
-// @ts-expect-error plain JS fixture
-import { startHttpbin } from '../fixtures/httpbin.mjs';
+import { sharedHttpbin } from '../fixtures/shared-httpbin.js';
 
-let bin: { url: string; close(): Promise<void> };
+let bin: { url: string };
 let png: Buffer;
 beforeAll(async () => {
-  bin = await startHttpbin();
+  bin = await sharedHttpbin();
   png = execFileSync('curl', ['-s', bin.url + '/image/png']);
 }, 30000);
-afterAll(async () => {
-  await bin.close();
-});
-
 const transports = [
   ['engine', () => createClient({ baseUrl: bin.url })],
   ['Node fetch', () => createClient({ baseUrl: bin.url, fetch: globalThis.fetch })],

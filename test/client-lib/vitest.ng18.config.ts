@@ -11,7 +11,8 @@ export default defineProject({
     setupFiles: ['test/client-lib/setup.ng18.ts'],
     testTimeout: 20000,
     hookTimeout: 20000,
-    // A directory per run for the results both AngularJS projects share (type checks run once).
-    globalSetup: ['test/client-lib/global-setup.ts'],
+    // A directory per run for the results both AngularJS projects share (type checks run once),
+    // and the run's shared servers (test/fixtures/shared-httpbin.ts).
+    globalSetup: ['test/client-lib/global-setup.ts', 'test/fixtures/shared-servers-setup.ts'],
   },
 });

@@ -4,20 +4,16 @@
 // the printed command, run by bash, authenticates with python3-httpbin.
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { toCurl } from '../../engine/src/curl/to-curl.js';
 import { curlToSheet } from '../../engine/src/curl/from-curl.js';
-import { startHttpbin } from '../fixtures/httpbin.mjs';
+import { sharedHttpbin } from '../fixtures/shared-httpbin.js';
 import { spawnEngine, tempDir } from './helpers.js';
 
-let hb: { url: string; close(): Promise<void> };
+let hb: { url: string };
 beforeAll(async () => {
-  hb = await startHttpbin();
+  hb = await sharedHttpbin();
 }, 30_000);
-afterAll(async () => {
-  await hb?.close();
-});
-
 const get = (auth: string) => ({ method: 'GET', url: 'http://h.example/x', headers: [['Authorization', auth]] as [string, string][] });
 
 describe('to curl', () => {

@@ -5,24 +5,20 @@
 import { execFile, execFileSync } from 'node:child_process';
 import { promisify } from 'node:util';
 import net from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { send } from '../../engine/src/http/send.js';
 import { authShorthand } from '../../engine/src/http/auth.js';
 import { digestAuthorization, digestChallenge } from '../../engine/src/http/digest.js';
-import { startHttpbin } from '../fixtures/httpbin.mjs';
+import { sharedHttpbin } from '../fixtures/shared-httpbin.js';
 import { startScripted } from '../fixtures/http/capture-server.mjs';
 
 /** A request as the capture server parsed it. */
 type Raw = { requestLine: string; headers: [string, string][]; body: Buffer };
 
-let hb: { url: string; close(): Promise<void> };
+let hb: { url: string };
 beforeAll(async () => {
-  hb = await startHttpbin();
+  hb = await sharedHttpbin();
 }, 30_000);
-afterAll(async () => {
-  await hb?.close();
-});
-
 const curlStatus = (args: string[]) => execFileSync('curl', ['-s', '-o', '/dev/null', '-w', '%{http_code}', ...args], { encoding: 'utf8' });
 
 describe('httpbin /digest-auth, the engine and curl --digest', () => {

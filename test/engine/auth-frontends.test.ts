@@ -4,18 +4,17 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHttpbin } from '../fixtures/httpbin.mjs';
+import { sharedHttpbin } from '../fixtures/shared-httpbin.js';
 import { runSheet, spawnEngine, tempDir } from './helpers.js';
 
-let hb: { url: string; close(): Promise<void> };
+let hb: { url: string };
 let dir: string;
 beforeAll(async () => {
-  hb = await startHttpbin();
+  hb = await sharedHttpbin();
   dir = tempDir('auth-frontends-');
   fs.writeFileSync(path.join(dir, 'netrc'), 'machine 127.0.0.1 login user password passwd\n');
 }, 30_000);
 afterAll(async () => {
-  await hb?.close();
   fs.rmSync(dir, { recursive: true, force: true });
 });
 

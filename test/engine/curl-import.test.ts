@@ -15,7 +15,7 @@ import { bodyBytes, type Request } from '../../engine/src/model.js';
 import { METHODS, parseSheet } from '../../engine/src/sheet/parse.js';
 import { resolveRequest } from '../../engine/src/resolve/resolve.js';
 import { spawnEngine, startApi, tempDir, type Api, type EngineProcess } from './helpers.js';
-import { startHttpbin } from '../fixtures/httpbin.mjs';
+import { sharedHttpbin } from '../fixtures/shared-httpbin.js';
 
 const execFileP = promisify(execFile);
 const sheet = (...lines: string[]) => lines.join('\n');
@@ -227,13 +227,10 @@ describe('on the wire: real curl and the imported sheet send the same request', 
   });
 
   describe('against httpbin (a server nobody here wrote)', () => {
-    let hb: { url: string; close(): Promise<void> };
+    let hb: { url: string };
     beforeAll(async () => {
-      hb = await startHttpbin();
+      hb = await sharedHttpbin();
     }, 30_000);
-    afterAll(async () => {
-      await hb.close();
-    });
 
     interface Anything {
       method: string;

@@ -11,8 +11,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-// @ts-expect-error plain ESM fixture without types
-import { startHttpbin } from '../fixtures/httpbin.mjs';
+import { sharedHttpbin } from '../fixtures/shared-httpbin.js';
 import { loadEnvironment } from '../../engine/src/http-file/environment.js';
 import { HttpFileRunner } from '../../engine/src/session/http-file-runner.js';
 // @ts-expect-error plain ESM fixture without types
@@ -109,14 +108,13 @@ describe.each(['vscode-examples.http', 'jetbrains-examples.http', 'vscode-chaini
 
 // The JetBrains examples are written for httpbin: they run unchanged against Debian's httpbin too.
 describe('jetbrains-examples.http against httpbin', () => {
-  let hb: { url: string; close(): Promise<void> };
+  let hb: { url: string };
   let dir: string;
   beforeAll(async () => {
-    hb = await startHttpbin();
+    hb = await sharedHttpbin();
     dir = copyFixtures(hb.url);
   }, 30_000);
   afterAll(async () => {
-    await hb?.close();
     fs.rmSync(dir, { recursive: true, force: true });
   });
 

@@ -11,11 +11,11 @@ import { builtinModules } from 'node:module';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VERSION } from '../../engine/src/version.js';
-import { startHttpbin } from '../fixtures/httpbin.mjs';
+import { sharedHttpbin } from '../fixtures/shared-httpbin.js';
 import { root, spawnEngine, startApi, tempDir, type Api } from './helpers.js';
 
 let api: Api;
-let hb: { url: string; close(): Promise<void> };
+let hb: { url: string };
 let tmp: string;
 let tarball: string;
 let packed: { name: string; version: string; files: { path: string }[] };
@@ -59,7 +59,7 @@ beforeAll(async () => {
   home = path.join(tmp, 'home');
   runtime = path.join(tmp, 'run');
   fs.mkdirSync(home);
-  [api, hb] = await Promise.all([startApi(), startHttpbin()]);
+  [api, hb] = await Promise.all([startApi(), sharedHttpbin()]);
   // From the repository root, as `npm publish -w engine` would (the root .gitignore ignores
   // engine/dist/; engine/.npmignore keeps it from applying).
   const pack = await run('npm', ['pack', '-w', 'engine', '--json', '--pack-destination', tmp], { cwd: root });
@@ -80,7 +80,7 @@ afterAll(async () => {
   } catch {
     // stopped by rest --stop already
   }
-  await Promise.all([api?.close(), hb?.close()]);
+  await api?.close();
   if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
 });
 

@@ -12,12 +12,11 @@ import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { Parser } from 'tap-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { root, runSheet, startApi, tempDir, type Api, type CliRun } from './helpers.js';
-// @ts-expect-error plain ESM fixture without types
-import { startHttpbin } from '../fixtures/httpbin.mjs';
+import { sharedHttpbin } from '../fixtures/shared-httpbin.js';
 import { VERSION } from '../../engine/src/version.js';
 
 let api: Api;
-let hb: { url: string; close(): Promise<void> };
+let hb: { url: string };
 let dir: string;
 
 const sheet = (args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliRun> => runSheet(args, { cwd: dir, env });
@@ -34,12 +33,12 @@ beforeAll(async () => {
   const tmp = `${out}.${process.pid}.tmp`;
   await build({ absWorkingDir: root, entryPoints: ['engine/src/sheet-command/entry.ts'], bundle: true, platform: 'node', target: 'node20', format: 'cjs', outfile: tmp, logLevel: 'warning', legalComments: 'none', alias: WS_NATIVE_ALIAS });
   fs.renameSync(tmp, out);
-  [api, hb] = await Promise.all([startApi(), startHttpbin()]);
+  [api, hb] = await Promise.all([startApi(), sharedHttpbin()]);
   dir = tempDir('sheet-run-');
 }, 60000);
 
 afterAll(async () => {
-  await Promise.all([api?.close(), hb?.close()]);
+  await api?.close();
   fs.rmSync(dir, { recursive: true, force: true });
 });
 

@@ -8,7 +8,8 @@ export default defineProject({
     environment: 'node',
     testTimeout: 20000,
     hookTimeout: 20000,
-    // Builds engine/dist/engine.cjs (the stdio server the RPC tests spawn).
-    globalSetup: ['test/engine/global-setup.ts'],
+    // Builds engine/dist/engine.cjs (the stdio server the RPC tests spawn); the run's shared
+    // servers (test/fixtures/shared-httpbin.ts).
+    globalSetup: ['test/engine/global-setup.ts', 'test/fixtures/shared-servers-setup.ts'],
   },
 });

@@ -6,21 +6,20 @@ import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error plain .mjs fixture without types
 import { startServer } from '../fixtures/server.mjs';
-// @ts-expect-error plain .mjs fixture without types
-import { startHttpbin } from '../fixtures/httpbin.mjs';
+import { sharedHttpbin } from '../fixtures/shared-httpbin.js';
 import { closeConnections, MAX_REDIRECTS, send } from '../../engine/src/http/send.js';
 import { decoder, encodings } from '../../engine/src/http/decode.js';
 import type { EngineError } from '../../engine/src/errors.js';
 
-let api: { url: string; close(): Promise<void> };
-let hb: { url: string; close(): Promise<void> };
+let api: { url: string };
+let hb: { url: string };
 
 beforeAll(async () => {
-  [api, hb] = await Promise.all([startServer(), startHttpbin()]);
+  [api, hb] = await Promise.all([startServer(), sharedHttpbin()]);
 }, 40_000);
 afterAll(async () => {
   await closeConnections();
-  await Promise.all([api.close(), hb.close()]);
+  await api.close();
 });
 
 /** A sink that counts bytes (and keeps the first few) without holding the body. */

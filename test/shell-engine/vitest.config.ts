@@ -8,5 +8,7 @@ export default defineProject({
     environment: 'node',
     testTimeout: 20000,
     hookTimeout: 20000,
+    // The run's shared servers (test/fixtures/shared-httpbin.ts).
+    globalSetup: ['test/fixtures/shared-servers-setup.ts'],
   },
 });

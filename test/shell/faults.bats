@@ -93,7 +93,10 @@ faults_all() {
   # The healthy calls: three 2 s answers in a row, in flight while the faults go through.
   rsh 'rest "$FAULTS" >/dev/null; for i in 1 2 3; do GET /slow-ok; echo " $?"; done' >"$healthy" 2>&1 &
   local bg=$!
-  for p in /empty-close /close-body /gzip-close /1xx-storm /short /reset /chunk-garbage; do
+  # The close-delimited gzip bomb at 32 MiB, not 1 GiB: 1 GiB decoded took 10 s a call, to a file
+  # and through the pipe. With the undici patch reversed, a call to it ended in exit 8 as often at
+  # 32 MiB (8 of 20 calls) as at 1 GiB (6 of 16); the other faults end with it in any case.
+  for p in /empty-close /close-body /gzip-close/32 /1xx-storm /short /reset /chunk-garbage; do
     # Written to a file, and read through a slow pipe (back-pressure when the server closes).
     P=$p run --separate-stderr rsh 'rest "$FAULTS" >/dev/null; GET "$P" -m 20 -o "$BATS_TEST_TMPDIR/out" --compressed'
     [ "$status" -ne 124 ] && [ "$status" -ne 8 ] || { echo "$p -o: status $status, stderr: $stderr"; return 1; }
