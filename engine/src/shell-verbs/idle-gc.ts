@@ -35,40 +35,45 @@ function findGc(): (() => void) | undefined {
 export const IDLE_GC_MS = 1000;
 
 /**
- * A function to call whenever a call ends and none is in flight: it (re)arms one collection
- * after {@link IDLE_GC_MS}; `busy()` tells whether a call started meanwhile (then it waits
- * for the next idle moment).
+ * A function to call whenever a call ends and none is in flight: one collection follows
+ * {@link IDLE_GC_MS} after the last such call; `busy()` tells whether a call started meanwhile
+ * (then it waits for the next idle moment). One timer per idle period, not per call: when it
+ * fires early (calls ended since it was armed) it is armed again for what is left.
  */
 export function idleCollector(busy: () => boolean): () => void {
   const gc = gcFunction();
   let timer: NodeJS.Timeout | undefined;
-  return () => {
-    if (!gc) return;
-    if (timer) clearTimeout(timer);
+  let lastEnd = 0;
+  /** Run `step` after `ms` unless a call is in flight; a call that ended since starts over. */
+  const after = (ms: number, step: () => void) => {
+    const armed = lastEnd;
     timer = setTimeout(() => {
       timer = undefined;
       if (busy()) return;
-      gc();
-      // Buffers' memory is released by V8's sweeper after a collection, and given back to
-      // the C heap only at the next one.
-      timer = setTimeout(() => {
-        timer = undefined;
-        if (busy()) return;
-        gc();
-        releaseHeapTop();
-        // The spill's buffers, freed by the next collections.
-        timer = setTimeout(() => {
-          timer = undefined;
-          if (!busy()) {
-            gc();
-            gc();
-          }
-        }, 100);
-        timer.unref();
-      }, 100);
-      timer.unref();
-    }, IDLE_GC_MS);
+      const left = IDLE_GC_MS - (performance.now() - lastEnd);
+      if (lastEnd !== armed && left > 1) after(left, collect);
+      else step();
+    }, ms);
     timer.unref();
+  };
+  const collect = () => {
+    gc!();
+    // Buffers' memory is released by V8's sweeper after a collection, and given back to
+    // the C heap only at the next one.
+    after(100, () => {
+      gc!();
+      releaseHeapTop();
+      // The spill's buffers, freed by the next collections.
+      after(100, () => {
+        gc!();
+        gc!();
+      });
+    });
+  };
+  return () => {
+    if (!gc) return;
+    lastEnd = performance.now();
+    if (!timer) after(IDLE_GC_MS, collect);
   };
 }
 
