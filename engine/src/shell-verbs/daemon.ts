@@ -66,11 +66,14 @@ export async function runDaemon(opts: DaemonOptions): Promise<number> {
   const server = http.createServer((req, res) => {
     active++;
     touch();
-    watchBuffers();
+    watchBuffers.start();
     const done = () => {
       active--;
       touch();
-      if (active === 0) collect();
+      if (active === 0) {
+        watchBuffers.stop();
+        collect();
+      }
       pendingStop.settled(active);
     };
     if (req.method === 'GET' && req.url === '/ping') {

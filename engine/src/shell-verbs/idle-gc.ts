@@ -109,23 +109,25 @@ export const PRESSURE_CHECK_MS = 5;
  * chunks whose small wrappers die young, but V8 lets their memory (outside its heap) grow to
  * 64 MiB before it collects on its own: 30 MB and more over the idle size during a big
  * transfer (issue 21). A scavenge of the 2 MB young generation costs well under a millisecond.
- * Call the returned function when a call starts; it stops looking when none is in flight.
+ * Call `start` when a call starts and `stop` when none is in flight any more: the daemon then
+ * does not wake 5 ms after every small call only to find it over (issue 36).
  */
-export function pressureCollector(busy: () => boolean): () => void {
+export function pressureCollector(busy: () => boolean): { start: () => void; stop: () => void } {
   const gc = gcFunction() as ((o?: { type: 'minor' | 'major' }) => void) | undefined;
   let timer: NodeJS.Timeout | undefined;
-  return () => {
+  const stop = () => {
+    clearInterval(timer);
+    timer = undefined;
+  };
+  const start = () => {
     if (!gc || timer) return;
     timer = setInterval(() => {
-      if (!busy()) {
-        clearInterval(timer);
-        timer = undefined;
-        return;
-      }
-      if (process.memoryUsage().arrayBuffers > BUFFER_PRESSURE_BYTES) gc({ type: 'minor' });
+      if (!busy()) stop();
+      else if (process.memoryUsage().arrayBuffers > BUFFER_PRESSURE_BYTES) gc({ type: 'minor' });
     }, PRESSURE_CHECK_MS);
     timer.unref();
   };
+  return { start, stop };
 }
 
 /** Bytes {@link releaseHeapTop} allocates: more than `MALLOC_TRIM_THRESHOLD_` (src/shell-verbs/main.ts), in chunks under `MALLOC_MMAP_THRESHOLD_`. */
