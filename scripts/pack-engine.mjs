@@ -18,6 +18,7 @@ const engine = path.join(root, 'engine');
 const COPIES = [
   ['shell/rest', 'shell/rest'],
   ['shell/rest-verbs', 'shell/rest-verbs'],
+  ['shell/rest-daemon', 'shell/rest-daemon'],
   ['shell/rest-completion', 'shell/rest-completion'],
   ['shell/_rest', 'shell/_rest'],
   ['LICENSE', 'LICENSE'],

@@ -5,7 +5,7 @@
  * `no_proxy`, `NO_PROXY`, `CURL_CA_BUNDLE`, `SSL_CERT_FILE` (curl's manual, ENVIRONMENT) and
  * `NODE_EXTRA_CA_CERTS` (Node's), and `HOME` (where `-n` finds `.netrc`).
  * The proxy variables, which may hold credentials, come in headers `X-Rest-Env: NAME=VALUE`, one a
- * variable: shell/rest-verbs hands them to curl as a header file on a file descriptor
+ * variable: shell/rest-daemon hands them to curl as a header file on a file descriptor
  * (`-H @/dev/fd/3`), so they never appear on a command line (where `ps` would show them) and the
  * body keeps the length curl knows (a streamed upload's Content-Length). The others are file
  * names, no secrets: call fields of their own name ({@link FIELD_VARIABLES}), like PATH, so a

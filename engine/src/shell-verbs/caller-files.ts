@@ -272,7 +272,7 @@ export function callerPath(name: string, pid: string | undefined): string {
 /**
  * The lines of the call's status file that tell the shell how far to move its own offsets
  * after the call: `+N` for stdout, `<N` for stdin (bytes), before the exit status line
- * (shell/rest-verbs, `_rest_daemon_rest`). Empty when nothing moved.
+ * (shell/rest-daemon, `_rest_daemon_rest`). Empty when nothing moved.
  */
 export function offsetLines(out: CallerOutput | undefined, input: CallerInput | undefined): string {
   const o = out?.advance() ?? 0;

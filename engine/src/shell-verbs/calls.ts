@@ -18,7 +18,7 @@ import { endResponse, type Relay } from './relay.js';
 
 /**
  * The reason a call is aborted with when the daemon stops (rest --stop, a rebuilt engine): its
- * status file then says `stopped`, and the shell says so (shell/rest-verbs, `_rest_daemon_rest`).
+ * status file then says `stopped`, and the shell says so (shell/rest-daemon, `_rest_daemon_rest`).
  */
 export const STOPPED = 'stopped';
 

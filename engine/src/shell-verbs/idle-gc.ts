@@ -35,40 +35,45 @@ function findGc(): (() => void) | undefined {
 export const IDLE_GC_MS = 1000;
 
 /**
- * A function to call whenever a call ends and none is in flight: it (re)arms one collection
- * after {@link IDLE_GC_MS}; `busy()` tells whether a call started meanwhile (then it waits
- * for the next idle moment).
+ * A function to call whenever a call ends and none is in flight: one collection follows
+ * {@link IDLE_GC_MS} after the last such call; `busy()` tells whether a call started meanwhile
+ * (then it waits for the next idle moment). One timer per idle period, not per call: when it
+ * fires early (calls ended since it was armed) it is armed again for what is left.
  */
 export function idleCollector(busy: () => boolean): () => void {
   const gc = gcFunction();
   let timer: NodeJS.Timeout | undefined;
-  return () => {
-    if (!gc) return;
-    if (timer) clearTimeout(timer);
+  let lastEnd = 0;
+  /** Run `step` after `ms` unless a call is in flight; a call that ended since starts over. */
+  const after = (ms: number, step: () => void) => {
+    const armed = lastEnd;
     timer = setTimeout(() => {
       timer = undefined;
       if (busy()) return;
-      gc();
-      // Buffers' memory is released by V8's sweeper after a collection, and given back to
-      // the C heap only at the next one.
-      timer = setTimeout(() => {
-        timer = undefined;
-        if (busy()) return;
-        gc();
-        releaseHeapTop();
-        // The spill's buffers, freed by the next collections.
-        timer = setTimeout(() => {
-          timer = undefined;
-          if (!busy()) {
-            gc();
-            gc();
-          }
-        }, 100);
-        timer.unref();
-      }, 100);
-      timer.unref();
-    }, IDLE_GC_MS);
+      const left = IDLE_GC_MS - (performance.now() - lastEnd);
+      if (lastEnd !== armed && left > 1) after(left, collect);
+      else step();
+    }, ms);
     timer.unref();
+  };
+  const collect = () => {
+    gc!();
+    // Buffers' memory is released by V8's sweeper after a collection, and given back to
+    // the C heap only at the next one.
+    after(100, () => {
+      gc!();
+      releaseHeapTop();
+      // The spill's buffers, freed by the next collections.
+      after(100, () => {
+        gc!();
+        gc!();
+      });
+    });
+  };
+  return () => {
+    if (!gc) return;
+    lastEnd = performance.now();
+    if (!timer) after(IDLE_GC_MS, collect);
   };
 }
 
@@ -104,23 +109,25 @@ export const PRESSURE_CHECK_MS = 5;
  * chunks whose small wrappers die young, but V8 lets their memory (outside its heap) grow to
  * 64 MiB before it collects on its own: 30 MB and more over the idle size during a big
  * transfer (issue 21). A scavenge of the 2 MB young generation costs well under a millisecond.
- * Call the returned function when a call starts; it stops looking when none is in flight.
+ * Call `start` when a call starts and `stop` when none is in flight any more: the daemon then
+ * does not wake 5 ms after every small call only to find it over (issue 36).
  */
-export function pressureCollector(busy: () => boolean): () => void {
+export function pressureCollector(busy: () => boolean): { start: () => void; stop: () => void } {
   const gc = gcFunction() as ((o?: { type: 'minor' | 'major' }) => void) | undefined;
   let timer: NodeJS.Timeout | undefined;
-  return () => {
+  const stop = () => {
+    clearInterval(timer);
+    timer = undefined;
+  };
+  const start = () => {
     if (!gc || timer) return;
     timer = setInterval(() => {
-      if (!busy()) {
-        clearInterval(timer);
-        timer = undefined;
-        return;
-      }
-      if (process.memoryUsage().arrayBuffers > BUFFER_PRESSURE_BYTES) gc({ type: 'minor' });
+      if (!busy()) stop();
+      else if (process.memoryUsage().arrayBuffers > BUFFER_PRESSURE_BYTES) gc({ type: 'minor' });
     }, PRESSURE_CHECK_MS);
     timer.unref();
   };
+  return { start, stop };
 }
 
 /** Bytes {@link releaseHeapTop} allocates: more than `MALLOC_TRIM_THRESHOLD_` (src/shell-verbs/main.ts), in chunks under `MALLOC_MMAP_THRESHOLD_`. */

@@ -55,9 +55,12 @@ export function idleSeconds(): number {
  * V8 flags of the daemon: a 2 MB semi-space keeps its resident size low while bodies stream;
  * WebAssembly (undici's HTTP parser, llhttp) stays on V8's baseline compiler: its optimizing
  * tier compiled the parser on the first big transfer with about 30 MB of compiler memory, the
- * daemon's peak (issue 21: 104-113 MB -> 83-87 MB, times within the noise).
+ * daemon's peak (issue 21: 104-113 MB -> 83-87 MB, times within the noise). The collector
+ * works on the main thread alone: a small call's scavenge (one every 10-12 calls) then waits
+ * for no helper thread, which a loaded machine leaves without a core (issue 36: median
+ * scavenge 1.3-5.6 ms -> 0.8-0.9 ms at a load average of 13-18; docs/shell.md, "Per call").
  */
-export const DAEMON_NODE_FLAGS = ['--max-semi-space-size=2', '--liftoff-only'];
+export const DAEMON_NODE_FLAGS = ['--max-semi-space-size=2', '--liftoff-only', '--single-threaded-gc'];
 
 /** Start the daemon, detached. When one already serves `dir`, the new one sees it and exits. */
 function startDaemon(dir: string): void {

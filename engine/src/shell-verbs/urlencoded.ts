@@ -11,17 +11,34 @@ import type { Field } from './multipart.js';
 /** Largest field body read (bytes): far above what a command line can hold (ARG_MAX). */
 export const MAX_FORM_BYTES = 64 * 1024 * 1024;
 
-/** Percent-decode one name or value to its bytes. */
+/** The value of one hex digit's char code, or -1. */
+function hexValue(c: number): number {
+  if (c >= 0x30 && c <= 0x39) return c - 0x30;
+  const l = c | 0x20;
+  return l >= 0x61 && l <= 0x66 ? l - 0x57 : -1;
+}
+
+/**
+ * Percent-decode one name or value to its bytes. Char codes only: every call decodes its PATH
+ * and file names, `%2F` after `%2F` (with a slice and a regular expression per escape, this was
+ * a tenth of what a call allocated).
+ */
 function unescapeBytes(s: string): Buffer {
   if (!/[%+]/.test(s)) return Buffer.from(s, 'latin1');
   const out = Buffer.allocUnsafe(s.length);
   let n = 0;
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
-    if (c === 0x25 && i + 2 < s.length && /^[0-9a-fA-F]{2}$/.test(s.slice(i + 1, i + 3))) {
-      out[n++] = parseInt(s.slice(i + 1, i + 3), 16);
-      i += 2;
-    } else out[n++] = c === 0x2b ? 0x20 : c & 0xff;
+    if (c === 0x25 && i + 2 < s.length) {
+      const hi = hexValue(s.charCodeAt(i + 1));
+      const lo = hexValue(s.charCodeAt(i + 2));
+      if (hi >= 0 && lo >= 0) {
+        out[n++] = hi * 16 + lo;
+        i += 2;
+        continue;
+      }
+    }
+    out[n++] = c === 0x2b ? 0x20 : c & 0xff;
   }
   return out.subarray(0, n);
 }
