@@ -123,6 +123,8 @@ describe('sheet run: passing, failing, exit statuses', () => {
     expect(r.code).toBe(2);
     expect(r.out).toMatch(/✗ ERR GET :nowhere\/users \(undef\.sheet:3\)/);
     expect(r.out).toContain('undef.sheet:3');
+    // What to do comes with the request's error, as with a file's.
+    expect(r.out).toMatch(/undef\.sheet:3: invalid URL ":nowhere\/users"\n {4}hint: Write an absolute URL/);
   });
 
   it.each([

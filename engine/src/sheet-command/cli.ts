@@ -251,6 +251,8 @@ export async function main(argv: string[], io: Io): Promise<number> {
     const flaky = r.attempts ? ` (${r.flaky ? 'flaky: passed' : 'failed'} on attempt ${r.attempts})` : '';
     say(`${mark} ${status} ${name}${ms}${flaky}  [${done}/${total}]\n`);
     for (const m of failures(r)) say(`    ${paint('31', m)}\n`);
+    // What to do, as a file's own error prints it (below): a request's error has it too.
+    if (r.error?.hint) say(`    hint: ${r.error.hint}\n`);
     for (const w of r.warnings) say(`    warning: ${w.message}\n`);
     if (r.stream) say(`    ${r.stream.summary}\n`);
     for (const l of r.logs ?? []) say(`    log: ${l}\n`);
