@@ -20,12 +20,18 @@ export function bodyText(bytes: Uint8Array | undefined, contentType: string | un
 /**
  * Keep request `name`'s exchange in `requests` for later `{{name.request...}}` and
  * `{{name.response...}}` references: the request's headers and body (as text), the response's
- * status, headers and `responseText` (its body as {@link bodyText} gives it).
+ * status, headers and `responseText` (its body as {@link bodyText} gives it). `responseText` may
+ * be a function giving that text: it is called at the first read of `response.body`, once (a file
+ * of many `### name` requests that no reference reads decodes none of their bodies; `sheet run`'s
+ * 1,000 gRPC calls spent ~18 ms of CPU decoding them: docs/benchmarks.md, "grpc").
  */
-export function rememberRequest(requests: Map<string, RequestRecord>, name: string, request: Request, response: { status: number; headers: Header[] }, responseText: string): void {
+export function rememberRequest(requests: Map<string, RequestRecord>, name: string, request: Request, response: { status: number; headers: Header[] }, responseText: string | (() => string)): void {
   const rb = request.body ? (request.body.kind === 'text' ? request.body.text : bodyText(request.body.bytes, headerValue(request.headers, 'content-type'))) : undefined;
-  requests.set(name, {
-    request: { headers: request.headers, ...(rb !== undefined ? { body: rb } : {}) },
-    response: { status: response.status, headers: response.headers, body: responseText },
-  });
+  const kept: NonNullable<RequestRecord['response']> = { status: response.status, headers: response.headers, body: '' };
+  if (typeof responseText === 'string') kept.body = responseText;
+  else {
+    let text: string | undefined;
+    Object.defineProperty(kept, 'body', { enumerable: true, configurable: true, get: () => (text ??= responseText()) });
+  }
+  requests.set(name, { request: { headers: request.headers, ...(rb !== undefined ? { body: rb } : {}) }, response: kept });
 }

@@ -118,7 +118,9 @@ timeoutMs = HANDLER_TIMEOUT_MS,
   const meta = requestMeta(node);
   // The body as text only where something reads it: a named request kept, handlers.
   if (!meta.name && !live && !node.handlers?.length) return { tests: [], logs: [] };
-  const body = bodyText(response.body, headerValue(response.headers, 'content-type')) ?? '';
+  // Decoded at its first read, once: a named request no reference reads is never decoded.
+  let decoded: string | undefined;
+  const body = () => (decoded ??= bodyText(response.body, headerValue(response.headers, 'content-type')) ?? '');
   if (meta.name) rememberRequest(requests, meta.name, request, response, body);
   if (live) {
     // A streamed response's handlers ran while it arrived (openStreamHandlers): their result now.
@@ -129,7 +131,7 @@ timeoutMs = HANDLER_TIMEOUT_MS,
   if (!node.handlers?.length) return { tests: [], logs: [] };
   const globals = handedGlobals(sessionOverrides);
   const req = requestAfter(node, request, ctx?.env, ctx?.requestVars);
-  const r = await runHandlers(node.handlers, { status: response.status, headers: response.headers, body }, globals, baseDirOf(file), timeoutMs, req);
+  const r = await runHandlers(node.handlers, { status: response.status, headers: response.headers, body: body() }, globals, baseDirOf(file), timeoutMs, req);
   keepGlobals(r, globals, sessionOverrides, state);
   return { tests: r.tests, logs: r.logs };
 }

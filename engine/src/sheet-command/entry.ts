@@ -4,6 +4,7 @@ import { readAll } from './import-curl-cli.js';
 import { terminalAsker } from './prompts.js';
 import { containStrayErrors } from '../call-scope.js';
 import { stopJqServers } from '../hooks/jq-server.js';
+import { batchedOut } from './batched-out.js';
 
 // An error a library throws outside our awaits fails that request, not the run (src/call-scope.ts).
 containStrayErrors('sheet');
@@ -30,10 +31,16 @@ const closed = () => {
 };
 process.stdout.on('error', closed);
 process.stderr.on('error', closed);
+// stdout in batches (a line per request was a write per request); stderr flushes it first.
+const stdout = batchedOut((s) => void process.stdout.write(s), () => outputClosed);
+const asker = process.stdin.isTTY && process.stderr.isTTY ? terminalAsker(process.stdin, process.stderr, () => process.exit(130)) : undefined;
 
 main(process.argv.slice(2), {
-  out: (s) => void (outputClosed || process.stdout.write(s)),
-  err: (s) => void (outputClosed || process.stderr.write(s)),
+  out: stdout.out,
+  err: (s) => {
+    stdout.flush();
+    if (!outputClosed) process.stderr.write(s);
+  },
   isTTY: !!process.stdout.isTTY,
   env: process.env,
   stdin: () => readAll(process.stdin),
@@ -53,12 +60,13 @@ main(process.argv.slice(2), {
       fn().finally(() => process.exit(130));
     });
   },
-  ask: process.stdin.isTTY && process.stderr.isTTY ? terminalAsker(process.stdin, process.stderr, () => process.exit(130)) : undefined,
+  ask: asker && ((q) => (stdout.flush(), asker(q))),
 }).then(
   (code) => {
     process.exitCode = code;
   },
   (e) => {
+    stdout.flush();
     process.stderr.write(`sheet: internal error: ${e instanceof Error ? e.stack : String(e)}\n`);
     process.exitCode = 2;
   },
