@@ -138,22 +138,24 @@ make_body() {
   [ "$(stat -c %a "$HOME/.rest/host")" = 600 ]
 }
 
+# until_hanging OP N: wait (10 s at most) until the server's count of calls held on
+# /stream/hang satisfies `[ COUNT OP N ]`, then check it once more (the test's failure if not).
+until_hanging() {
+  for _ in $(seq 1 100); do
+    [ "$(curl -s "$API/stream/hanging" | jq .hanging)" "$1" "$2" ] && break
+    sleep 0.1
+  done
+  [ "$(curl -s "$API/stream/hanging" | jq .hanging)" "$1" "$2" ]
+}
+
 @test "the abandoned call: a killed caller cancels its upstream request; rest --stop --force stops the process" {
   start_daemon
   rsh 'rest "$API" >/dev/null; GET /stream/hang' 3>&- &
   caller=$!
-  for _ in $(seq 1 50); do
-    [ "$(curl -s "$API/stream/hanging" | jq .hanging)" -ge 1 ] && break
-    sleep 0.1
-  done
-  [ "$(curl -s "$API/stream/hanging" | jq .hanging)" -ge 1 ]
+  until_hanging -ge 1
   # Kill the caller's whole tree (the shell and its curl), as a closed terminal would.
   kill_tree "$caller"
-  for _ in $(seq 1 50); do
-    [ "$(curl -s "$API/stream/hanging" | jq .hanging)" -eq 0 ] && break
-    sleep 0.1
-  done
-  [ "$(curl -s "$API/stream/hanging" | jq .hanging)" -eq 0 ]
+  until_hanging -eq 0
   pid=$(cat "$REST_RUNTIME_DIR/engine.pid")
   # A second hung call in flight, then rest --stop --force (a plain --stop waits for the
   # call, docs/shell.md): the process goes, not only the socket.
@@ -161,11 +163,7 @@ make_body() {
   # call would start a new daemon and hang for good (a fixed sleep did that on a loaded CI run).
   rsh 'rest "$API" >/dev/null; GET /stream/hang' >/dev/null 2>&1 3>&- &
   second=$!
-  for _ in $(seq 1 100); do
-    [ "$(curl -s "$API/stream/hanging" | jq .hanging)" -ge 1 ] && break
-    sleep 0.1
-  done
-  [ "$(curl -s "$API/stream/hanging" | jq .hanging)" -ge 1 ]
+  until_hanging -ge 1
   rsh 'rest --stop --force'
   for _ in $(seq 1 30); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
   if kill -0 "$pid" 2>/dev/null; then echo "$pid still runs"; return 1; fi
