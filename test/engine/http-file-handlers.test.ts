@@ -69,6 +69,11 @@ describe('sandbox', () => {
     expect(r.globals.get('frac')).toBe('true');
   });
 
+  it('a stream feed\'s __items cannot become a setter (it would run outside the time limit)', async () => {
+    const r = await run('Object.defineProperty(globalThis, "__items", { set() { for (;;) {} } });');
+    expect(r.tests).toEqual([expect.objectContaining({ passed: false, message: expect.stringMatching(/Cannot redefine property: __items/) })]);
+  });
+
   it('an endless loop is stopped at the time limit', async () => {
     const t0 = Date.now();
     const r = await run('for (;;) {}');
