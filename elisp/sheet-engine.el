@@ -50,6 +50,8 @@
 ;; The engine's requests to Emacs (`lisp/eval') and the contexts of
 ;; the requests in flight.
 (require 'sheet-engine-eval)
+;; Every message of a read handled, a synchronous answer among them.
+(require 'sheet-engine-read)
 
 ;;; State
 
@@ -224,6 +226,8 @@ the process's sentinel)."
     ;; After jsonrpc.el's own sentinel, which ignores a stop.
     (add-function :after (process-sentinel sheet-engine--process)
                   #'sheet-engine--watch-stop)
+    (add-function :around (process-filter sheet-engine--process)
+                  #'sheet-engine--read-on)
     (condition-case err
         (jsonrpc-request conn 'initialize (sheet-engine--initialize-params)
                          :timeout 20)

@@ -49,7 +49,7 @@
 ;; sheet-font-lock.el (faces, syntax), sheet-outline.el,
 ;; sheet-environment.el, sheet-run.el, sheet-session.el (what
 ;; outlives an engine), sheet-engine-eval.el (Lisp for the engine),
-;; sheet-engine-log.el, sheet-settings.el,
+;; sheet-engine-log.el, sheet-engine-read.el, sheet-settings.el,
 ;; sheet-prompt.el, sheet-curl.el (curl both ways), sheet-curl-edit.el,
 ;; sheet-complete.el, sheet-eldoc.el, sheet-flymake.el,
 ;; sheet-history.el, sheet-code.el, sheet-restclient.el.

@@ -148,6 +148,28 @@
       (should (string-match-p "request cancelled" (sheet-test-messages-since mark)))
       (should-not (get-buffer "*HTTP Response*")))))
 
+(ert-deftest sheet-test-answer-read-with-a-look-up-answer ()
+  "A send's answer read in one piece with a synchronous look-up's is handled.
+Emacs 28's jsonrpc.el leaves its process filter by `throw' at the
+look-up's answer; the send's answer after it in the same read waited
+for the engine's next output, for ever when there was none (ob-sheet's
+async test hung so under load, its second block's outline)."
+  (sheet-test-with-sheet "GET :base/slow?ms=100\n"
+    (let* ((done nil)
+           (sheet-response-loaded-hook (list (lambda () (setq done t)))))
+      (sheet-test-key "C-c C-c")
+      (should sheet-engine--in-flight)
+      ;; A timer runs before Emacs reads: for 1 s it reads nothing, the
+      ;; engine writes the look-up's answer, then the send's, and one
+      ;; read gets both.
+      (run-at-time 0 nil (lambda ()
+                           (let ((end (+ (float-time) 1)))
+                             (while (< (float-time) end)))))
+      (should (sheet-engine--request 'sheet/outline
+                                     (list :text "GET http://127.0.0.1/\n")))
+      (sheet-test-wait-until (lambda () done) 5 "the send's answer")
+      (should-not sheet-engine--in-flight))))
+
 (ert-deftest sheet-test-engine-crash-and-restart ()
   "If the engine dies, the pending request fails with a message and the next command starts a new one."
   (sheet-test-with-sheet "GET :base/slow?ms=8000\n#\nGET :base/users\n"
