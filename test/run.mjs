@@ -40,6 +40,15 @@ const SERIAL = process.env.TEST_SERIAL === '1';
  */
 const BATS_TEST_TIMEOUT = process.env.BATS_TEST_TIMEOUT || '300';
 
+/**
+ * ERT's limit per test, in seconds, read by test/elisp/test-helper.el (ERT has none of its own):
+ * a test that waits past it (on a process, a helper's wait, a JSON-RPC answer) fails under its
+ * name and the run goes on. A test that never waits (a loop in Lisp) runs no timer: when no ERT
+ * test has ended for this limit plus 30 s, that Emacs is stopped, the test fails under its name
+ * and a fresh Emacs runs the tests after it (`ertRuns`).
+ */
+const ERT_TEST_TIMEOUT = process.env.ERT_TEST_TIMEOUT || '300';
+
 /** A writer that prefixes each whole line with `[label] ` (a suite beside others), or passes through. */
 function prefixed(stream, label) {
   if (!label) return (d) => stream.write(d);
@@ -57,9 +66,10 @@ function prefixed(stream, label) {
 
 /**
  * Run a command with output shown live and also captured; its process group is killed at the
- * limit. `label`: the output's lines are prefixed with it (a suite running beside others).
+ * limit. `label`: the output's lines are prefixed with it (a suite running beside others);
+ * `watch`, when given, is called with the child process once it is spawned.
  */
-function run(cmd, args, env = {}, label = '') {
+function run(cmd, args, env = {}, label = '', watch = null) {
   return new Promise((resolve) => {
     const child = spawn(cmd, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     let out = '';
@@ -69,6 +79,7 @@ function run(cmd, args, env = {}, label = '') {
       process.stderr.write(`\ntest/run.mjs: ${cmd} ran over ${SUITE_LIMIT_MS / 60000} minutes; stopping it\n`);
       try { process.kill(-child.pid, 'SIGKILL'); } catch { /* already gone */ }
     }, SUITE_LIMIT_MS);
+    watch?.(child);
     const toOut = prefixed(process.stdout, label);
     const toErr = prefixed(process.stderr, label);
     const flush = () => { toOut.flush?.(); toErr.flush?.(); };
@@ -123,30 +134,33 @@ const suites = {
       const m = new RegExp(`^Test ${n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} condition:\n((?:[ \t].*\n?){1,16})`, 'm').exec(out);
       return m ? m[1].replace(/\s+/g, ' ').replace(/ (?:FAILED|passed) +\d+\/\d+ .*$/, '').trim().slice(0, 200) : '';
     };
-    const { code, out } = await run('emacs', [...args, '-f', 'ert-run-tests-batch-and-exit'], {}, SERIAL ? '' : 'ert');
+    const first = await ertRuns(args, ertNames(dir, files), SERIAL ? '' : 'ert', true);
+    const { code, out, hung } = first;
     const m = summary(out);
-    if (!m) return { passed: 0, failed: 1, note: `ERT exited ${code} without a summary` };
-    const times = ertFileTimes(dir, files, out);
-    let failed = Number(m[3]);
-    let passed = Number(m[2]);
-    let names = failedIn(out);
+    if (!m && !hung.length) return { passed: 0, failed: 1, note: `ERT exited ${code} without a summary` };
+    const times = ertFileTimes(dir, files, first.outs.join('\n'));
+    let failed = first.failed + (m ? Number(m[3]) : 0);
+    let passed = first.passed + (m ? Number(m[2]) : 0);
+    let names = first.outs.flatMap(failedIn);
     const flaky = [];
-    const outs = [out];
+    const outs = [...first.outs];
     // One more try for the failed tests, as vitest's --retry=1: in a fresh Emacs, only them. A
     // test that fails twice fails; one that passes on the second try counts as passed and is
     // named under "Passed only on a second try", never hidden.
     if (failed > 0 && names.length === failed) {
       process.stdout.write(`\n[ert] trying the ${failed} failed test(s) once more: ${names.join(' ')}\n`);
-      const selector = `(ert-run-tests-batch-and-exit '(member ${names.join(' ')}))`;
-      const again = await run('emacs', [...args, '--eval', selector], {}, SERIAL ? '' : 'ert retry');
-      const still = summary(again.out) ? failedIn(again.out) : names;
+      const again = await ertRuns(args, names, SERIAL ? '' : 'ert retry');
+      const still = summary(again.out) ? again.outs.flatMap(failedIn).concat(again.hung) : names;
       for (const n of names) if (!still.includes(n)) flaky.push(`${n}: failed on the first try`);
       passed += names.length - still.length;
       failed = still.length;
       names = still;
-      outs.unshift(again.out);
+      outs.unshift(...again.outs);
     }
     names = names.map((n) => { const w = outs.map((o) => why(o, n)).find(Boolean); return w ? `${n}: ${w}` : n; });
+    // A hung test is not tried again (its Emacs was stopped; a second try would take as long).
+    for (const n of hung) names.push(`${n}: no result within ${Number(ERT_TEST_TIMEOUT) + 30} s and its Emacs stopped (a test that never waits: ERT_TEST_TIMEOUT)`);
+    failed += hung.length;
     return { times, passed, failed: failed + (code !== 0 && failed === 0 && !flaky.length ? 1 : 0), names, flaky };
   },
   async bats() {
@@ -193,6 +207,81 @@ const suites = {
     return { times, passed, failed, names, flaky };
   },
 };
+
+/** ERT's line for a test's result ("   passed  3/9  NAME (0.1 sec)"): its word and NAME. */
+const ERT_RESULT = /^\s+(passed|FAILED|skipped|QUIT)\s+\d+\/\d+\s+(\S+)/gm;
+const ERT_RESULT_LINE = new RegExp(ERT_RESULT.source);
+
+/**
+ * A watchdog for an ERT run: each test's result line restarts it; past ERT_TEST_TIMEOUT plus
+ * 30 s without one (a test that never waits, which test-helper.el's timer cannot stop), Emacs's
+ * process group (the engine and servers it started too) is killed and `stopped` called.
+ */
+function ertWatchdog(label, stopped) {
+  const ms = (Number(ERT_TEST_TIMEOUT) + 30) * 1000;
+  return (child) => {
+    let timer;
+    const arm = () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => {
+        process.stderr.write(`\n${label ? `[${label}] ` : ''}test/run.mjs: no ERT test ended for ${ms / 1000} s (ERT_TEST_TIMEOUT ${ERT_TEST_TIMEOUT} + 30); stopping that Emacs\n`);
+        stopped();
+        try { process.kill(-child.pid, 'SIGKILL'); } catch { /* already gone */ }
+      }, ms);
+    };
+    // Whole lines only: a result line may come in two pieces.
+    const ended = () => {
+      let rest = '';
+      return (d) => {
+        const lines = (rest + d).split('\n');
+        rest = lines.pop();
+        if (lines.some((l) => ERT_RESULT_LINE.test(l))) arm();
+      };
+    };
+    child.stdout.on('data', ended());
+    child.stderr.on('data', ended());
+    child.on('close', () => clearTimeout(timer));
+    arm();
+  };
+}
+
+/**
+ * Run the ERT tests `names` (in ERT's order, by name; `whole`: every test loaded, selected as
+ * ERT's `t`) in batch Emacs (`args` before the selector) until each has a result. When the
+ * watchdog stops an Emacs, the first test without a result is the one that hung (ERT runs them
+ * in that order): it is named in `hung`, and a fresh Emacs runs the tests after it. Returns the last run's `code` and `out`, every run's output in
+ * `outs`, and the `passed` and `failed` counts of the stopped runs (the last run's are in its
+ * summary).
+ */
+async function ertRuns(args, names, label, whole = false) {
+  const outs = [];
+  const hung = [];
+  let passed = 0;
+  let failed = 0;
+  let left = names;
+  const member = (list) => ['--eval', `(ert-run-tests-batch-and-exit '(member ${list.join(' ')}))`];
+  let selector = whole ? ['-f', 'ert-run-tests-batch-and-exit'] : member(names);
+  for (;;) {
+    let stopped = false;
+    const { code, out } = await run('emacs', [...args, ...selector], { ERT_TEST_TIMEOUT }, label, ertWatchdog(label, () => { stopped = true; }));
+    outs.push(out);
+    if (!stopped) return { code, out, outs, hung, passed, failed };
+    const results = [...out.matchAll(ERT_RESULT)];
+    passed += results.filter((r) => r[1] === 'passed').length;
+    failed += results.filter((r) => r[1] === 'FAILED' || r[1] === 'QUIT').length;
+    const ended = new Set(results.map((r) => r[2]));
+    const rest = left.filter((n) => !ended.has(n));
+    if (rest.length) hung.push(rest.shift());
+    left = rest;
+    if (!left.length) return { code: 1, out: '', outs, hung, passed, failed };
+    selector = member(left);
+  }
+}
+
+/** The names of the ERT tests in `files` (under `dir`), in ERT's order: by name. */
+function ertNames(dir, files) {
+  return files.flatMap((f) => [...fs.readFileSync(path.join(dir, f), 'utf8').matchAll(/^\(ert-deftest\s+(\S+)/gm)].map((m) => m[1])).sort();
+}
 
 /**
  * ERT's time per test file: batch ERT prints each test's duration ("passed 3/9 name (0.1 sec)");

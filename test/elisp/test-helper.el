@@ -7,7 +7,8 @@
 ;; (test/fixtures/httpbin.mjs) and `python3 -m http.server'
 ;; (test/fixtures/python-http-server.mjs) on 127.0.0.1 once each, provides the
 ;; fixture macro `sheet-test-with-sheet' and the bounded wait `sheet-test-wait-until',
-;; and stops the engine and the fixtures when Emacs exits.
+;; stops each test at `sheet-test-timeout' (ERT_TEST_TIMEOUT, 300 s), and stops the
+;; engine and the fixtures when Emacs exits.
 
 ;;; Code:
 
@@ -128,6 +129,35 @@ serves hello.txt and hello.json."
     (delete-process sheet-test--python-http-process)))
 
 (add-hook 'kill-emacs-hook #'sheet-test-stop-all)
+
+;;; Each test's time limit
+
+(defconst sheet-test-timeout
+  (let ((n (string-to-number (or (getenv "ERT_TEST_TIMEOUT") ""))))
+    (if (> n 0) n 300))
+  "Seconds a test may run before it fails (ERT_TEST_TIMEOUT, default 300).
+As bats-core's BATS_TEST_TIMEOUT: a hung test fails under its own
+name and the run goes on; ERT has no limit of its own.")
+
+(defun sheet-test--limited (run test)
+  "RUN (`ert-run-test') TEST with its body stopped at `sheet-test-timeout'.
+The limit is `with-timeout''s timer, which runs when the test
+waits (a process's output, a wait helper, `jsonrpc-request'): the
+wait is left by `throw', the test's `unwind-protect' forms run and
+the test fails, naming the limit.  A test that never waits (a loop
+in Lisp) runs no timer; test/run.mjs stops that Emacs when no test
+has ended for 30 s more, fails the test and runs the rest."
+  (let ((body (ert-test-body test)))
+    (setf (ert-test-body test)
+          (lambda ()
+            (with-timeout (sheet-test-timeout
+                           (ert-fail (list (format "Ran over %s s \
+\(ERT_TEST_TIMEOUT); stopped" sheet-test-timeout))))
+              (funcall body))))
+    (unwind-protect (funcall run test)
+      (setf (ert-test-body test) body))))
+
+(advice-add 'ert-run-test :around #'sheet-test--limited)
 
 (defmacro sheet-test-with-sheet (text &rest body)
   "Run BODY in a fresh `sheet-mode' buffer holding TEXT.
