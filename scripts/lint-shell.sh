@@ -5,10 +5,11 @@
 set -u
 cd "$(dirname "$0")/.." || exit 1
 rc=0
-shellcheck -s bash shell/rest shell/rest-verbs shell/rest-daemon shell/rest-completion || rc=1
+shellcheck -s bash shell/rest shell/rest-verbs shell/rest-daemon shell/rest-wire shell/rest-completion || rc=1
 zsh -n shell/rest || rc=1
 zsh -n shell/rest-verbs || rc=1
 zsh -n shell/rest-daemon || rc=1
+zsh -n shell/rest-wire || rc=1
 zsh -n shell/rest-completion || rc=1
 zsh -n shell/_rest || rc=1
 shellcheck -s bash test/shell/test_helper.bash scripts/lint-shell.sh || rc=1
