@@ -21,16 +21,18 @@
  *   io     "1": the shell moves its own offsets by the `+N` / `<N` lines of `s` (below), so
  *          a stdout that is a regular file or a pipe is written by the daemon itself
  *   in     "0": the body is the caller's fd 0, a regular file the daemon reads itself
- *   w      "1": a call without curl (src/shell-verbs/wire.ts): the daemon writes both outputs
- *          into the caller's files itself, or answers 409 at once, before running anything,
- *          when it may not (the shell then sends the call through curl); the answer is then
- *          200 with an empty body once the call has ended and `s` is written
- *   o      with `w`: the caller's fd that is its stdout for the call (default 1; bash's is a
+ *   t      with `POST /wire` from bash: its `t.PID` file (bash's SIGPIPE trap, kept there while
+ *          it writes the request; shell/rest-wire), removed by the daemon
+ *   o      with `POST /wire`: the caller's fd that is its stdout for the call (default 1; bash's is a
  *          copy, its fd 1 being the connection while it writes)
  *   stdin  (optional, last, file part) the caller's standard input, streamed to the request
  * and, one header `X-Rest-Env: NAME=VALUE` each, the caller's proxy variables that are set (the
  * daemon's own are never used; src/shell-verbs/caller-env.ts).
- * The response is `200`, chunked, with the stdout bytes as they arrive from the server; `s` is
+ * `POST /wire` is a call without curl (src/shell-verbs/wire.ts), the same fields: the daemon
+ * writes both outputs into the caller's files itself, or answers 409 at once, before running
+ * anything, when it may not (the shell then sends the call through curl, `POST /run`); its
+ * answer is `200 Wired` with an empty body once the call has ended and `s` is written.
+ * The response to `POST /run` is `200`, chunked, with the stdout bytes as they arrive from the server; `s` is
  * complete before the response ends, so a 2xx call leaves no file at all; the shell reads and
  * removes `s` when it exists. With `io`, a stdout that is a regular file (at the shell's
  * offset) or a pipe is written by the daemon, and `in` has it read the body from the
@@ -47,6 +49,7 @@
  */
 import { buffer } from 'node:stream/consumers';
 import fs from 'node:fs';
+import path from 'node:path';
 import type http from 'node:http';
 import { Readable, Writable } from 'node:stream';
 import { decodeArg } from './bytes.js';
@@ -95,8 +98,10 @@ export async function handleRun(req: http.IncomingMessage, res: http.ServerRespo
   let ttyErr = false;
   let io = false;
   let inFd = false;
-  let wire = false;
+  // POST /wire: a call without curl (src/shell-verbs/wire.ts).
+  const wire = req.url === '/wire';
   let wireOut = 1;
+  let trapFile = '';
   for (const f of fields) {
     const v = decodeArg(f.data);
     if (f.name === 'a') argv.push(v);
@@ -107,13 +112,16 @@ export async function handleRun(req: http.IncomingMessage, res: http.ServerRespo
     else if (f.name === 'ep') callerPid = v;
     else if (f.name === 'io') io = v === '1';
     else if (f.name === 'in') inFd = v === '0';
-    else if (f.name === 'w') wire = v === '1';
     else if (f.name === 'o' && /^[0-9]$/.test(v)) wireOut = Number(v);
+    else if (f.name === 't') trapFile = v;
     else if (f.name === 'tty') {
       tty = v === '1' || v === '12';
       ttyErr = v === '2' || v === '12';
     }
   }
+  // bash's saved SIGPIPE trap, read back before the request was sent (shell/rest-wire): a
+  // `t.PID` beside the status file, removed now.
+  if (trapFile && sFile && /^t\.\d+$/.test(path.basename(trapFile)) && path.dirname(trapFile) === path.dirname(sFile)) fs.rm(trapFile, () => undefined);
   // Without curl: both outputs the caller's own files, or curl's way (409, nothing run).
   const wired = wire && sFile ? openWire(callerPid, wireOut) : undefined;
   if (wire && !wired) {
@@ -231,7 +239,7 @@ export async function handleRun(req: http.IncomingMessage, res: http.ServerRespo
   // A big body went through: give its memory back before the answer ends (src/shell-verbs/idle-gc.ts).
   if (req.socket.bytesRead + req.socket.bytesWritten >= BIG_CALL_BYTES) collectAfterBig();
   if (wired) {
-    if (!res.destroyed) res.writeHead(200, { 'Content-Length': '0', Connection: 'close' }).end();
+    if (!res.destroyed) res.writeHead(200, 'Wired', { 'Content-Length': '0', Connection: 'close' }).end();
   } else if (!relay) res.end();
 }
 

@@ -5,7 +5,8 @@
  *
  * Protocol (HTTP/1.1 on the socket, and on a loopback port for bash with a token:
  * src/shell-verbs/loopback.ts): `POST /run`, one verb call (its fields and answer:
- * src/shell-verbs/daemon-call.ts); `POST /next` and `POST /wait`, the shell asking about its
+ * src/shell-verbs/daemon-call.ts); `POST /wire`, the same without curl (src/shell-verbs/wire.ts;
+ * a daemon older than it answers 404 without running anything, and the shell uses curl); `POST /next` and `POST /wait`, the shell asking about its
  * call (src/shell-verbs/calls.ts); `GET /ping` answers `pong`. `POST /stop` (rest --stop)
  * answers the number of calls in flight and stops after them, or at once with `force=1`
  * (src/shell-verbs/stop.ts).
@@ -80,8 +81,9 @@ export async function runDaemon(opts: DaemonOptions): Promise<number> {
       pendingStop.settled(active);
     };
     if (!allowed(req)) {
-      // The loopback port without the token (src/shell-verbs/loopback.ts).
-      res.writeHead(403, { 'Content-Length': '0', Connection: 'close' }).end();
+      // The loopback port without the token (src/shell-verbs/loopback.ts): refused once the
+      // request is read, so the answer is not lost to a reset.
+      req.resume().once('end', () => res.writeHead(403, { 'Content-Length': '0', Connection: 'close' }).end());
       done();
       return;
     }
@@ -115,7 +117,7 @@ export async function runDaemon(opts: DaemonOptions): Promise<number> {
         .finally(done);
       return;
     }
-    if (req.method !== 'POST' || !req.url?.startsWith('/run')) {
+    if (req.method !== 'POST' || !(req.url?.startsWith('/run') || req.url === '/wire')) {
       res.writeHead(404).end();
       done();
       return;

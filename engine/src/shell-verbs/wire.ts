@@ -8,7 +8,7 @@
  * (src/shell-verbs/caller-files.ts, src/shell-verbs/caller-stderr.ts).
  *
  * That is possible when writing through a second open file description cannot disturb the
- * shell: stdout a terminal, a character device (`/dev/null`), a pipe or closed, and stderr one
+ * shell: stdout a terminal, a character device (`/dev/null`) or a pipe, and stderr one
  * that {@link callerStderr} allows. A regular file as stdout has an offset only the shell's own
  * descriptor moves, and a socket cannot be opened at all: the daemon then refuses the call
  * before running it (409) and the shell sends it through curl, as before. When stdout and
@@ -36,10 +36,12 @@ export interface WireOutputs {
 export function openWire(pid: string, outFd = 1): WireOutputs | undefined {
   const out = callerFd(pid, outFd);
   const err = callerStderr(pid);
-  if (!out || !err || !(out.kind === 'device' || out.kind === 'pipe' || out.kind === 'closed')) return undefined;
+  // A closed stdout is curl's 23 (a failed write), which curl's way gives.
+  if (!out || !err || !(out.kind === 'device' || out.kind === 'pipe')) return undefined;
   const stdout = writerOf(pid, outFd, out.kind, out.path);
   if (!stdout) return undefined;
-  if (sameFile(pid, outFd, 2)) return { stdout: stdout.stream, stderr: stdout.stream, close: stdout.close };
+  // A closed stderr (`2>&-`) is not stdout's file, though neither can be compared.
+  if (!(err.path === '/dev/null' && callerFd(pid, 2)?.kind === 'closed') && sameFile(pid, outFd, 2)) return { stdout: stdout.stream, stderr: stdout.stream, close: stdout.close };
   const stderr = isNull(err.path) ? discard() : openWriter(err);
   return {
     stdout: stdout.stream,
@@ -50,9 +52,9 @@ export function openWire(pid: string, outFd = 1): WireOutputs | undefined {
   };
 }
 
-/** The caller's fd 1 as a writer: a pipe through libuv's pipe handle, a device opened on its first byte, `/dev/null` and a closed fd dropped. */
-function writerOf(pid: string, fd: number, kind: 'device' | 'pipe' | 'closed', path: string): { stream: Writable; close: () => Promise<void> } | undefined {
-  if (kind === 'closed' || isNull(path)) return discard();
+/** The caller's stdout as a writer: a pipe through libuv's pipe handle, a device opened on its first byte, `/dev/null` dropped. */
+function writerOf(pid: string, fd: number, kind: 'device' | 'pipe', path: string): { stream: Writable; close: () => Promise<void> } | undefined {
+  if (isNull(path)) return discard();
   if (kind === 'pipe') {
     const o = openCallerOutput(pid, fd);
     return o && { stream: o.stream, close: o.close };
