@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The shell front end's lint (run by scripts/lint.sh, `make lint`): shellcheck as bash and
-# zsh -n on shell/rest, shell/rest-verbs, shell/rest-daemon, shell/rest-completion and shell/_rest; shellcheck on the bats helper and this script;
+# zsh -n on shell/rest, shell/rest-verbs, shell/rest-daemon, shell/rest-wire, shell/rest-completion and shell/_rest; shellcheck on the bats helper and this script;
 # no bare `wait` in a bats test.
 set -u
 cd "$(dirname "$0")/.." || exit 1
