@@ -19,6 +19,7 @@ const COPIES = [
   ['shell/rest', 'shell/rest'],
   ['shell/rest-verbs', 'shell/rest-verbs'],
   ['shell/rest-daemon', 'shell/rest-daemon'],
+  ['shell/rest-wire', 'shell/rest-wire'],
   ['shell/rest-completion', 'shell/rest-completion'],
   ['shell/_rest', 'shell/_rest'],
   ['LICENSE', 'LICENSE'],

@@ -3,6 +3,8 @@
 // keep-alive example API on 127.0.0.1, in ms per call, against 200 plain `curl -s` calls from
 // the same shell in the same run (the floor). Target: at most 1.25x curl per call. Also the
 // direct mode (REST_NO_DAEMON=1: one engine start per call), which the daemon replaces.
+// The verb goes without curl (shell/rest-wire; issue 36) and, in the same rounds, with
+// REST_NO_WIRE=1 through one curl to the daemon ("via curl").
 // Then big bodies (REST_BENCH_MB, default 1000 MB) through files and pipes both ways against
 // curl, alternating rounds, and the daemon's peak RSS and its RSS 30 s after the last call
 // (issue 21: files 1.3x curl, pipes 2x, peak < 96 MB, < 80 MB after 30 s).
@@ -22,15 +24,20 @@ const N = Number(process.env.REST_BENCH_CALLS ?? 200);
 const DIRECT_N = Number(process.env.REST_BENCH_DIRECT_CALLS ?? 10);
 const ROUNDS = 3;
 
-function sh(shell, script, env) {
+// `errFile`: the shell's stderr is that file, opened for appending (a terminal's or a script's
+// `2>>log` stand-in: a Node child's 'pipe' is a socket pair, which no other process can open
+// through /proc, so a verb there goes through curl; issue 36).
+function sh(shell, script, env, errFile) {
   const argv = shell === 'zsh' ? ['-f', '-c', script] : ['-c', script];
   return new Promise((resolve, reject) => {
-    const child = spawn(shell, argv, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const errFd = errFile ? fs.openSync(errFile, 'a') : undefined;
+    const child = spawn(shell, argv, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', errFd ?? 'pipe'] });
+    if (errFd !== undefined) fs.closeSync(errFd);
     let out = '';
     let err = '';
     child.stdout.on('data', (d) => (out += d));
-    child.stderr.on('data', (d) => (err += d));
-    child.on('close', (code) => (code === 0 ? resolve(out) : reject(new Error(`${shell} exited ${code}: ${err}`))));
+    child.stderr?.on('data', (d) => (err += d));
+    child.on('close', (code) => (code === 0 ? resolve(out) : reject(new Error(`${shell} exited ${code}: ${err}${errFile ? fs.readFileSync(errFile, 'utf8') : ''}`))));
   });
 }
 
@@ -55,13 +62,15 @@ function loops(n, directN) {
     i=0; while [ ! -S "$REST_RUNTIME_DIR/engine.sock" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done
     GET /small >/dev/null || exit 1
     for round in ${Array.from({ length: ROUNDS }, (_, i) => i + 1).join(' ')}; do
-      c=0; r=0; i=0
+      c=0; r=0; v=0; i=0
       while [ $i -lt ${n} ]; do
-        us; a=$REPLY; curl -s "$API/small" >/dev/null || exit 1; us; b=$REPLY; GET /small >/dev/null || exit 1; us
-        c=$((c + b - a)); r=$((r + REPLY - b)); i=$((i+1))
+        us; a=$REPLY; curl -s "$API/small" >/dev/null || exit 1; us; b=$REPLY; GET /small >/dev/null || exit 1; us; d=$REPLY
+        REST_NO_WIRE=1 GET /small >/dev/null || exit 1; us
+        c=$((c + b - a)); r=$((r + d - b)); v=$((v + REPLY - d)); i=$((i+1))
       done
       echo "curl $c"
       echo "rest $r"
+      echo "viacurl $v"
     done
     t0=$(ms); i=0; while [ $i -lt ${directN} ]; do REST_NO_DAEMON=1 GET /small >/dev/null || exit 1; i=$((i+1)); done; t1=$(ms)
     echo "direct $t0 $t1"
@@ -155,9 +164,9 @@ try {
     const loadBefore = os.loadavg()[0];
     const rt = fs.mkdtempSync('/tmp/rest-bench-rt.');
     process.stderr.write(`shell bench: ${shell}, ${ROUNDS} rounds of ${N} calls each\n`);
-    const out = await sh(shell, loops(N, DIRECT_N), { API: api.url, HOME: home, REST_RUNTIME_DIR: rt, REST_DAEMON_IDLE: '30', XDG_CONFIG_HOME: '', XDG_DATA_HOME: '' });
+    const out = await sh(shell, loops(N, DIRECT_N), { API: api.url, HOME: home, REST_RUNTIME_DIR: rt, REST_DAEMON_IDLE: '30', XDG_CONFIG_HOME: '', XDG_DATA_HOME: '' }, path.join(home, 'stderr.log'));
     fs.rmSync(rt, { recursive: true, force: true });
-    const per = { curl: [], rest: [], direct: [] };
+    const per = { curl: [], rest: [], viacurl: [], direct: [] };
     for (const line of out.trim().split('\n')) {
       const [kind, t0, t1] = line.split(' ');
       if (kind === 'direct') per.direct.push(((Number(t1.replace(',', '.')) - Number(t0.replace(',', '.'))) * 1000) / DIRECT_N);
@@ -168,7 +177,7 @@ try {
     busy?.stop();
     busy = undefined;
     const worst = Math.max(...per.rest.map((x, i) => x / per.curl[i]));
-    rows.push({ cond, shell, curl, rest, ratio: rest / curl, worst, direct: median(per.direct), rounds: per, load: [loadBefore, os.loadavg()[0]] });
+    rows.push({ cond, shell, curl, rest, viacurl: median(per.viacurl), ratio: rest / curl, worst, direct: median(per.direct), rounds: per, load: [loadBefore, os.loadavg()[0]] });
     process.stderr.write(`  ${cond}: curl ${curl.toFixed(2)} ms, rest ${rest.toFixed(2)} ms, worst round ${worst.toFixed(2)}x, direct ${median(per.direct).toFixed(1)} ms\n`);
   }
   if (MB > 0) {
@@ -185,13 +194,13 @@ const fmt = (x) => x.toFixed(2);
 const lines = [
   '## Shell verbs: sequential GET /small (shell/rest)',
   '',
-  `${N} sequential \`GET /small\` calls from one shell to the example API (keep-alive, 127.0.0.1), against ${N} plain \`curl -s\` calls from the same shell in the same run, interleaved call by call (curl, then the verb, each timed alone) so that both meet the same load; median of ${ROUNDS} rounds. The verbs reach the per-user engine daemon with one \`curl --unix-socket\` each; the daemon sends with undici over a kept-alive connection. "Direct" is the fallback without the daemon (one engine start per call, ${DIRECT_N} calls). Target: at most 1.25x curl per call (issue 10; resty 3.0: 23-30 ms, about 4x curl).`,
+  `${N} sequential \`GET /small\` calls from one shell to the example API (keep-alive, 127.0.0.1), against ${N} plain \`curl -s\` calls from the same shell in the same run, interleaved call by call (curl, then the verb, each timed alone) so that both meet the same load; median of ${ROUNDS} rounds. The verbs reach the per-user engine daemon without starting a process (bash: \`/dev/tcp\` to the daemon's loopback port; zsh: \`zsocket\` on its Unix socket; shell/rest-wire), and the daemon writes the output into the shell's own files; it sends with undici over a kept-alive connection. The shell's stderr is a file opened for appending, as a terminal or a script's \`2>>log\` is for the daemon (a Node child's stderr pipe is a socket pair, which only curl's way can serve). "Via curl" is the same call with \`REST_NO_WIRE=1\`: one \`curl --unix-socket\` to the daemon, the way a call goes when stdout is a regular file, stderr a socket, or stdin the body (informational, same rounds). "Direct" is the fallback without the daemon (one engine start per call, ${DIRECT_N} calls). Target: at most 1.25x curl per call (issue 10; resty 3.0: 23-30 ms, about 4x curl).`,
   '',
   `Each shell runs them as the machine is ("as is": this machine is shared, its load average is given) and under a background load of two busy processes this benchmark starts (\`node -e 'for (;;) {}'\`, "+2 busy"; issue 36). Target: every round at or under 1.25x.`,
   '',
-  '| Shell | machine | load average (before, after) | curl -s (ms/call) | GET via daemon (ms/call) | ratio (median) | worst round | direct mode (ms/call) | rounds rest/curl (ms) |',
-  '|---|---|---|---:|---:|---:|---:|---:|---|',
-  ...rows.map((r) => `| ${r.shell} | ${r.cond === 'load' ? '+2 busy' : 'as is'} | ${r.load.map((x) => x.toFixed(1)).join(', ')} | ${fmt(r.curl)} | ${fmt(r.rest)} | ${r.ratio.toFixed(2)}x | ${r.worst.toFixed(2)}x | ${r.direct.toFixed(1)} | ${r.rounds.rest.map((x, i) => `${fmt(x)}/${fmt(r.rounds.curl[i])}`).join(', ')} |`),
+  '| Shell | machine | load average (before, after) | curl -s (ms/call) | GET via daemon (ms/call) | ratio (median) | worst round | via curl (ms/call) | direct mode (ms/call) | rounds rest/curl (ms) |',
+  '|---|---|---|---:|---:|---:|---:|---:|---:|---|',
+  ...rows.map((r) => `| ${r.shell} | ${r.cond === 'load' ? '+2 busy' : 'as is'} | ${r.load.map((x) => x.toFixed(1)).join(', ')} | ${fmt(r.curl)} | ${fmt(r.rest)} | ${r.ratio.toFixed(2)}x | ${r.worst.toFixed(2)}x | ${fmt(r.viacurl)} | ${r.direct.toFixed(1)} | ${r.rounds.rest.map((x, i) => `${fmt(x)}/${fmt(r.rounds.curl[i])}`).join(', ')} |`),
   '',
   rows.every((r) => r.worst <= 1.25) ? 'Target (1.25x in every round, issues 10 and 36) met in both shells.' : `Target (1.25x in every round, issues 10 and 36) not met in: ${rows.filter((r) => r.worst > 1.25).map((r) => `${r.shell} ${r.cond === 'load' ? '+2 busy' : 'as is'} (worst ${r.worst.toFixed(2)}x)`).join(', ')}.`,
   '',

@@ -89,7 +89,7 @@ describe('npm pack', () => {
     expect(packed.name).toBe('sheet-rest');
     expect(packed.version).toBe(VERSION);
     expect(packed.files.map((f) => f.path).sort()).toEqual(
-      ['LICENSE', 'README.md', 'bin/package.json', 'bin/sheet', 'dist/convert.cjs', 'dist/engine.cjs', 'dist/rest-cli.cjs', 'dist/sheet.cjs', 'dist/shell-path.cjs', ...elispFiles, 'package.json', 'shell/_rest', 'shell/rest', 'shell/rest-completion', 'shell/rest-daemon', 'shell/rest-verbs'].sort(),
+      ['LICENSE', 'README.md', 'bin/package.json', 'bin/sheet', 'dist/convert.cjs', 'dist/engine.cjs', 'dist/rest-cli.cjs', 'dist/sheet.cjs', 'dist/shell-path.cjs', ...elispFiles, 'package.json', 'shell/_rest', 'shell/rest', 'shell/rest-completion', 'shell/rest-daemon', 'shell/rest-verbs', 'shell/rest-wire'].sort(),
     );
     expect(elispFiles).toContain('elisp/sheet-mode.el');
     expect(elispFiles).toContain('elisp/sheet-batch.el');
@@ -117,7 +117,7 @@ describe('npm pack', () => {
   });
 
   it('the copies prepack made are gone from engine/ after packing', () => {
-    for (const f of ['shell/rest', 'shell/rest-verbs', 'shell/rest-daemon', 'shell/rest-completion', 'shell/_rest', 'LICENSE', ...elispFiles]) expect(fs.existsSync(path.join(root, 'engine', f))).toBe(false);
+    for (const f of ['shell/rest', 'shell/rest-verbs', 'shell/rest-daemon', 'shell/rest-wire', 'shell/rest-completion', 'shell/_rest', 'LICENSE', ...elispFiles]) expect(fs.existsSync(path.join(root, 'engine', f))).toBe(false);
     expect(fs.existsSync(path.join(root, 'engine/elisp'))).toBe(false);
   });
 

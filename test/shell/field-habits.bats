@@ -60,10 +60,22 @@ setup() {
   local prog='const r = require("child_process").spawnSync(process.argv[1], process.argv.slice(2), { input: "l1\nl2\n", stdio: ["pipe", "inherit", "inherit"] }); process.exit(r.status ?? 9)'
   local sh=bash flag=-c
   [ "$REST_TEST_SHELL" = zsh ] && sh=zsh flag=-fc
-  SHIM_PATH=$BATS_TEST_TMPDIR/bin:$PATH run node -e "$prog" "$sh" "$flag" 'source "$REST_ROOT/shell/rest"; PATH=$SHIM_PATH; [ -S /dev/stdin ] || exit 99; rest "$API" >/dev/null; while read -r id; do POST /echo -d "id=$id" | jq -r .body; done'
-  [ "$status" -eq 0 ]
-  [ "$output" = "$(printf 'id=l1\nid=l2')" ]
-  [ "$(grep -c -- '--unix-socket' "$BATS_TEST_TMPDIR/args")" -eq 2 ]
+  # Through curl (REST_NO_WIRE=1), then without (shell/rest-wire): no curl and no direct run
+  # (a node shim as REST_NODE logs one).
+  printf '#!/bin/bash\necho direct >>%q\nexec node "$@"\n' "$BATS_TEST_TMPDIR/direct" >"$BATS_TEST_TMPDIR/bin/node-shim"
+  chmod +x "$BATS_TEST_TMPDIR/bin/node-shim"
+  for nw in 1 ''; do
+    rm -f "$BATS_TEST_TMPDIR/args" "$BATS_TEST_TMPDIR/direct"
+    NW=$nw REST_NODE=$BATS_TEST_TMPDIR/bin/node-shim SHIM_PATH=$BATS_TEST_TMPDIR/bin:$PATH run node -e "$prog" "$sh" "$flag" 'source "$REST_ROOT/shell/rest"; PATH=$SHIM_PATH; [ -z "$NW" ] || export REST_NO_WIRE=1; [ -S /dev/stdin ] || exit 99; rest "$API" >/dev/null; while read -r id; do POST /echo -d "id=$id" | jq -r .body; done'
+    [ "$status" -eq 0 ]
+    [ "$output" = "$(printf 'id=l1\nid=l2')" ]
+    [ ! -e "$BATS_TEST_TMPDIR/direct" ]
+    if [ -n "$nw" ]; then
+      [ "$(grep -c -- '--unix-socket' "$BATS_TEST_TMPDIR/args")" -eq 2 ]
+    else
+      [ ! -e "$BATS_TEST_TMPDIR/args" ]
+    fi
+  done
 }
 
 # shellcheck disable=SC2016

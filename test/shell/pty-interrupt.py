@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
 """Ctrl-C in the middle of a verb call, on a real pseudo-terminal (for test/shell/tty-verbose.bats).
 
-usage: pty-interrupt.py SHELL SETUP COMMAND
+usage: pty-interrupt.py SHELL SETUP COMMAND [AFTER]
 
 Starts an interactive SHELL (bash or zsh -f), types SETUP, then COMMAND; once COMMAND has run
 for a second, sends the terminal's interrupt character (Ctrl-C), then types `echo "st=$?"` and
-prints the status the shell reports, e.g. `130`. Exit 1 when no status line came back.
+prints the status the shell reports, e.g. `130`. With AFTER, then types it in the same shell
+(still running) and prints its output line after the status, e.g. `130 {"hanging":0}`. Exit 1
+when no status line came back.
 """
 
 import os
@@ -32,7 +34,12 @@ def main() -> int:
         time.sleep(0.5)
         child.sendline('echo "st=$?"')
         child.expect(re.compile(rb"st=(\d+)"), timeout=20)
-        print(child.match.group(1).decode())
+        st = child.match.group(1).decode()
+        if len(sys.argv) > 4:
+            child.sendline(sys.argv[4] + '; echo "<after>"')
+            child.expect(re.compile(rb"\n([^\n]*)\r?\n<after>"), timeout=20)
+            st += " " + child.match.group(1).decode().strip()
+        print(st)
         return 0
     except Exception as e:  # noqa: BLE001 - the test reads the reason
         print(f"no status: {e}", file=sys.stderr)

@@ -80,7 +80,7 @@ pattern() {
   [[ "$(tail -n 1 "$err")" == "rest: "*"/stream/bytes"*"2000 ms"* ]]
   [ "$(watched)" -lt 64 ] || { echo "runtime dir peaked at $(watched) KiB"; return 1; }
   run ls -A "$REST_RUNTIME_DIR"
-  [ "$output" = "$(printf 'engine.pid\nengine.sock')" ]
+  [ "$output" = "$(printf 'engine.pid\nengine.sock\nengine.tcp')" ]
 }
 
 # shellcheck disable=SC2016 # the code runs in the shell under test, which expands it
@@ -95,7 +95,7 @@ pattern() {
     [ "$(od -An -c <"$BATS_TEST_TMPDIR/log")" = "$want" ] || { echo "mode '$mode':"; od -c "$BATS_TEST_TMPDIR/log"; return 1; }
   done
   run ls -A "$REST_RUNTIME_DIR"
-  [ "$output" = "$(printf 'engine.pid\nengine.sock')" ]
+  [ "$output" = "$(printf 'engine.pid\nengine.sock\nengine.tcp')" ]
 }
 
 # shellcheck disable=SC2016 # the code runs in the shell under test, which expands it

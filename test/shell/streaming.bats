@@ -133,7 +133,7 @@ make_body() {
   start_daemon
   run rsh 'rest "$API" >/dev/null; for i in 1 2 3 4 5; do x=$(GET /small); y=$(GET /users/999 2>&1); GET /small -v >/dev/null 2>&1; done; true'
   run ls -A "$REST_RUNTIME_DIR"
-  [ "$output" = "$(printf 'engine.pid\nengine.sock')" ]
+  [ "$output" = "$(printf 'engine.pid\nengine.sock\nengine.tcp')" ]
   [ "$(stat -c %a "$HOME/.rest")" = 700 ]
   [ "$(stat -c %a "$HOME/.rest/host")" = 600 ]
 }

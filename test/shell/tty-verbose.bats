@@ -50,14 +50,16 @@ missing_expect='-v\n> GET /nonexistent HTTP/1\.1\n(> [^\n]*\n)*>\n< HTTP/1\.1 40
   [ "$status" -eq 0 ]
 }
 
-@test "Ctrl-C during a call leaves \$? at 130, as curl and bash do, through the daemon and directly" {
+@test "Ctrl-C during a call leaves \$? at 130, as curl and bash do, and ends the upstream request at once, without curl, through curl and directly" {
   start_daemon
   local mode
-  for mode in : 'export REST_NO_DAEMON=1'; do
+  # The shell still runs when the server is asked: a connection to the daemon left open by the
+  # shell (without curl, shell/rest-wire) would keep the upstream request hanging.
+  for mode in : 'export REST_NO_WIRE=1' 'export REST_NO_DAEMON=1'; do
     run /usr/bin/python3 "$BATS_TEST_DIRNAME/pty-interrupt.py" "$REST_TEST_SHELL" "$mode
 source \"\$REST_ROOT/shell/rest\"
-rest \"\$API\" >/dev/null" 'GET /stream/hang'
+rest \"\$API\" >/dev/null" 'GET /stream/hang' 'i=0; while h=$(curl -s "$API/stream/hanging"); [ "$h" != "{\"hanging\":0}" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i+1)); done; echo "$h"'
     [ "$status" -eq 0 ] || { echo "$mode: $output"; return 1; }
-    [ "$output" = 130 ] || { echo "$mode: \$? was $output"; return 1; }
+    [ "$output" = '130 {"hanging":0}' ] || { echo "$mode: \$? and the server's count were $output"; return 1; }
   done
 }

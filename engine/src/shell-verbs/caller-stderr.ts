@@ -36,7 +36,14 @@ export function callerStderr(pid: string): { path: string; flags: string } | und
  */
 export function openCallerStderr(pid: string): { stream: Writable; close: () => Promise<void> } | undefined {
   const target = callerStderr(pid);
-  if (!target) return undefined;
+  return target ? openWriter(target) : undefined;
+}
+
+/**
+ * A file of the caller (`path`, a `/proc/PID/fd/N`, opened with `flags`) as a Writable, opened
+ * on the first byte; a write is done once its bytes are in the file (see {@link openCallerStderr}).
+ */
+export function openWriter(target: { path: string; flags: string }): { stream: Writable; close: () => Promise<void> } {
   let ws: fs.WriteStream | undefined;
   const stream = new Writable({
     write(c: Buffer, _e, cb) {

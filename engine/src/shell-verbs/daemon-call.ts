@@ -21,10 +21,18 @@
  *   io     "1": the shell moves its own offsets by the `+N` / `<N` lines of `s` (below), so
  *          a stdout that is a regular file or a pipe is written by the daemon itself
  *   in     "0": the body is the caller's fd 0, a regular file the daemon reads itself
+ *   t      with `POST /wire` from bash: its `t.PID` file (bash's SIGPIPE trap, kept there while
+ *          it writes the request; shell/rest-wire), removed by the daemon
+ *   o      with `POST /wire`: the caller's fd that is its stdout for the call (default 1; bash's is a
+ *          copy, its fd 1 being the connection while it writes)
  *   stdin  (optional, last, file part) the caller's standard input, streamed to the request
  * and, one header `X-Rest-Env: NAME=VALUE` each, the caller's proxy variables that are set (the
  * daemon's own are never used; src/shell-verbs/caller-env.ts).
- * The response is `200`, chunked, with the stdout bytes as they arrive from the server; `s` is
+ * `POST /wire` is a call without curl (src/shell-verbs/wire.ts), the same fields: the daemon
+ * writes both outputs into the caller's files itself, or answers 409 at once, before running
+ * anything, when it may not (the shell then sends the call through curl, `POST /run`); its
+ * answer is `200 Wired` with an empty body once the call has ended and `s` is written.
+ * The response to `POST /run` is `200`, chunked, with the stdout bytes as they arrive from the server; `s` is
  * complete before the response ends, so a 2xx call leaves no file at all; the shell reads and
  * removes `s` when it exists. With `io`, a stdout that is a regular file (at the shell's
  * offset) or a pipe is written by the daemon, and `in` has it read the body from the
@@ -41,6 +49,7 @@
  */
 import { buffer } from 'node:stream/consumers';
 import fs from 'node:fs';
+import path from 'node:path';
 import type http from 'node:http';
 import { Readable, Writable } from 'node:stream';
 import { decodeArg } from './bytes.js';
@@ -55,6 +64,7 @@ import { EngineError } from '../errors.js';
 import { FIELD_VARIABLES, callerEnv } from './caller-env.js';
 import { Relay } from './relay.js';
 import { Calls, STOPPED, type Call } from './calls.js';
+import { openWire } from './wire.js';
 
 /** Calls in flight, to abort them when the daemon stops. */
 export const inFlight = new Set<AbortController>();
@@ -88,6 +98,10 @@ export async function handleRun(req: http.IncomingMessage, res: http.ServerRespo
   let ttyErr = false;
   let io = false;
   let inFd = false;
+  // POST /wire: a call without curl (src/shell-verbs/wire.ts).
+  const wire = req.url === '/wire';
+  let wireOut = 1;
+  let trapFile = '';
   for (const f of fields) {
     const v = decodeArg(f.data);
     if (f.name === 'a') argv.push(v);
@@ -98,10 +112,22 @@ export async function handleRun(req: http.IncomingMessage, res: http.ServerRespo
     else if (f.name === 'ep') callerPid = v;
     else if (f.name === 'io') io = v === '1';
     else if (f.name === 'in') inFd = v === '0';
+    else if (f.name === 'o' && /^[0-9]$/.test(v)) wireOut = Number(v);
+    else if (f.name === 't') trapFile = v;
     else if (f.name === 'tty') {
       tty = v === '1' || v === '12';
       ttyErr = v === '2' || v === '12';
     }
+  }
+  // bash's saved SIGPIPE trap, read back before the request was sent (shell/rest-wire): a
+  // `t.PID` beside the status file, removed now.
+  if (trapFile && sFile && /^t\.\d+$/.test(path.basename(trapFile)) && path.dirname(trapFile) === path.dirname(sFile)) fs.rm(trapFile, () => undefined);
+  // Without curl: both outputs the caller's own files, or curl's way (409, nothing run).
+  const wired = wire && sFile ? openWire(callerPid, wireOut) : undefined;
+  if (wire && !wired) {
+    stdin?.stream.resume();
+    res.writeHead(409, { 'Content-Length': '0', Connection: 'close' }).end();
+    return;
   }
   const ac = new AbortController();
   inFlight.add(ac);
@@ -132,12 +158,12 @@ export async function handleRun(req: http.IncomingMessage, res: http.ServerRespo
   };
   // The caller's own stderr when it can take a second writer (caller-stderr.ts); else both
   // streams go through the caller's own curl processes, in segments (relay.ts).
-  const direct = openCallerStderr(callerPid);
+  const direct = wired ? undefined : openCallerStderr(callerPid);
   // A file or pipe as stdout (stdin: body() below): the daemon's own (caller-files.ts); not a stdout
   // shared with a relayed stderr or a pipe (`> f 2>&1`, `2>&1 |`: the relay keeps their order).
-  const outFd = io && sFile && !(sameFile(callerPid, 1, 2) && (!direct || callerFd(callerPid, 1)?.kind !== 'file')) ? callerFd(callerPid, 1) : undefined;
-  res.writeHead(200, { 'Content-Type': 'application/octet-stream' });
-  const relay = direct || !sFile ? undefined : new Relay({ first: res, sFile, uploadDone, onGone: gone });
+  const outFd = !wired && io && sFile && !(sameFile(callerPid, 1, 2) && (!direct || callerFd(callerPid, 1)?.kind !== 'file')) ? callerFd(callerPid, 1) : undefined;
+  if (!wired) res.writeHead(200, { 'Content-Type': 'application/octet-stream' });
+  const relay = wired || direct || !sFile ? undefined : new Relay({ first: res, sFile, uploadDone, onGone: gone });
   if (relay) call.relay = relay;
   else
     res.once('close', () => {
@@ -146,9 +172,9 @@ export async function handleRun(req: http.IncomingMessage, res: http.ServerRespo
   calls.begin(sFile, call);
   // A small body, its head and the end of the response leave in one write: the response stays
   // corked until the loop turn after the first body bytes (res.end() flushes it all at once).
-  res.cork();
   const write = res.write.bind(res) as (...a: unknown[]) => boolean;
-  let corked = true;
+  let corked = !wired;
+  if (corked) res.cork();
   res.write = ((...a: unknown[]) => {
     const chunk = a[0];
     if (!relay && (typeof chunk === 'string' || chunk instanceof Uint8Array)) stdoutBytes += chunk.length;
@@ -161,7 +187,9 @@ export async function handleRun(req: http.IncomingMessage, res: http.ServerRespo
   }) as typeof res.write;
   let code: number = EXIT.failure;
   let fileIn: CallerInput | undefined;
-  const outputs: Outputs = { stdout: relay?.stdout ?? res, stderr: relay?.stderr ?? direct?.stream ?? discard(), tty, ttyErr };
+  const outputs: Outputs = wired
+    ? { stdout: wired.stdout, stderr: wired.stderr, tty, ttyErr }
+    : { stdout: relay?.stdout ?? res, stderr: relay?.stderr ?? direct?.stream ?? discard(), tty, ttyErr };
   const fileOut = pickCallerStdout(callerPid, outFd, outputs);
   try {
     // The caller's stdin, opened once read: -d leaves a pipe to the shell's `while read`, as curl does.
@@ -187,6 +215,7 @@ export async function handleRun(req: http.IncomingMessage, res: http.ServerRespo
     await direct?.close();
   } finally {
     await fileOut()?.close();
+    await wired?.close();
     fileIn?.stream.destroy();
     inFlight.delete(ac);
     clearTimeout(grace);
@@ -209,7 +238,9 @@ export async function handleRun(req: http.IncomingMessage, res: http.ServerRespo
   }
   // A big body went through: give its memory back before the answer ends (src/shell-verbs/idle-gc.ts).
   if (req.socket.bytesRead + req.socket.bytesWritten >= BIG_CALL_BYTES) collectAfterBig();
-  if (!relay) res.end();
+  if (wired) {
+    if (!res.destroyed) res.writeHead(200, 'Wired', { 'Content-Length': '0', Connection: 'close' }).end();
+  } else if (!relay) res.end();
 }
 
 /** A Writable that drops what it is given (stderr of a caller that named no status file). */

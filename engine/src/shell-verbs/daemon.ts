@@ -3,8 +3,10 @@
  * so a verb costs one `curl --unix-socket` run instead of a Node start (docs/shell.md,
  * "The daemon").
  *
- * Protocol (HTTP/1.1 on the socket): `POST /run`, one verb call (its fields and answer:
- * src/shell-verbs/daemon-call.ts); `POST /next` and `POST /wait`, the shell asking about its
+ * Protocol (HTTP/1.1 on the socket, and on a loopback port for bash with a token:
+ * src/shell-verbs/loopback.ts): `POST /run`, one verb call (its fields and answer:
+ * src/shell-verbs/daemon-call.ts); `POST /wire`, the same without curl (src/shell-verbs/wire.ts;
+ * a daemon older than it answers 404 without running anything, and the shell uses curl); `POST /next` and `POST /wait`, the shell asking about its
  * call (src/shell-verbs/calls.ts); `GET /ping` answers `pong`. `POST /stop` (rest --stop)
  * answers the number of calls in flight and stops after them, or at once with `force=1`
  * (src/shell-verbs/stop.ts).
@@ -27,6 +29,7 @@ import { STOPPED } from './calls.js';
 import { calls, handleRun, inFlight } from './daemon-call.js';
 import { ensurePrivateDir, probe, sweep } from './runtime-dir.js';
 import { PendingStop, readStopAsk } from './stop.js';
+import { allowed, listenLoopback } from './loopback.js';
 
 export const SOCKET_NAME = 'engine.sock';
 
@@ -63,6 +66,7 @@ export async function runDaemon(opts: DaemonOptions): Promise<number> {
   const idleMs = opts.idleSeconds * 1000;
   let lastActive = performance.now();
   let timer: NodeJS.Timeout | undefined;
+  let loop: { close: () => void } | undefined;
   const server = http.createServer((req, res) => {
     active++;
     touch();
@@ -76,6 +80,13 @@ export async function runDaemon(opts: DaemonOptions): Promise<number> {
       }
       pendingStop.settled(active);
     };
+    if (!allowed(req)) {
+      // The loopback port without the token (src/shell-verbs/loopback.ts): refused once the
+      // request is read, so the answer is not lost to a reset.
+      req.resume().once('end', () => res.writeHead(403, { 'Content-Length': '0', Connection: 'close' }).end());
+      done();
+      return;
+    }
     if (req.method === 'GET' && req.url === '/ping') {
       res.end('pong');
       done();
@@ -106,7 +117,7 @@ export async function runDaemon(opts: DaemonOptions): Promise<number> {
         .finally(done);
       return;
     }
-    if (req.method !== 'POST' || !req.url?.startsWith('/run')) {
+    if (req.method !== 'POST' || !(req.url?.startsWith('/run') || req.url === '/wire')) {
       res.writeHead(404).end();
       done();
       return;
@@ -154,6 +165,9 @@ export async function runDaemon(opts: DaemonOptions): Promise<number> {
   const pidTmp = `${pidFile}.${process.pid}`;
   fs.writeFileSync(pidTmp, `${process.pid}\n`, { mode: 0o600 });
   fs.renameSync(pidTmp, pidFile);
+  // bash's calls without curl (src/shell-verbs/loopback.ts); without it, bash's calls use curl.
+  loop = await listenLoopback(server, opts.dir).catch(() => undefined);
+  if (stopping) loop?.close();
 
   function touch() {
     lastActive = performance.now();
@@ -188,6 +202,7 @@ export async function runDaemon(opts: DaemonOptions): Promise<number> {
     } catch {
       /* gone */
     }
+    loop?.close();
     sweep(opts.dir);
     for (const ac of inFlight) ac.abort(STOPPED);
     process.off('SIGHUP', onHup);

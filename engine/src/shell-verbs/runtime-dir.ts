@@ -18,12 +18,12 @@ export function probe(sock: string): Promise<boolean> {
   });
 }
 
-/** Remove per-call files (s.*, e.*, i.*; r.* of older versions) a killed shell left over a minute ago. */
+/** Remove per-call files (s.*, e.*, i.*, t.*: shell/rest-wire's; r.* of older versions) a killed shell left over a minute ago. */
 export function sweep(dir: string): void {
   const old = Date.now() - 60_000;
   try {
     for (const f of fs.readdirSync(dir)) {
-      if (!/^[srei]\.\d+(\.\d+)?$/.test(f)) continue;
+      if (!/^[sreit]\.\d+(\.\d+)?$/.test(f)) continue;
       const p = path.join(dir, f);
       try {
         if (fs.lstatSync(p).mtimeMs < old) fs.rmSync(p, { force: true });

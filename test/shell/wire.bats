@@ -1,0 +1,114 @@
+#!/usr/bin/env bats
+# Verb calls without curl (issue 36; shell/rest-wire, engine/src/shell-verbs/wire.ts and
+# loopback.ts): bash reaches the daemon through /dev/tcp on its loopback port with the token of
+# engine.tcp, zsh through zsocket on its Unix socket; the daemon writes both outputs into the
+# shell's own files. A curl shim on PATH logs every curl the shell starts.
+
+load test_helper
+
+setup() {
+  rest_test_env
+  mkdir -p "$BATS_TEST_TMPDIR/bin"
+  printf '#!/bin/bash\necho "$*" >>%q\nexec %q "$@"\n' "$BATS_TEST_TMPDIR/curls" "$(command -v curl)" >"$BATS_TEST_TMPDIR/bin/curl"
+  chmod +x "$BATS_TEST_TMPDIR/bin/curl"
+  export SHIM_PATH="$BATS_TEST_TMPDIR/bin:$PATH"
+  start_daemon
+}
+
+# Lines the curl shim logged (0 when it never ran).
+curls() {
+  if [ -e "$BATS_TEST_TMPDIR/curls" ]; then wc -l <"$BATS_TEST_TMPDIR/curls"; else echo 0; fi
+}
+
+# shellcheck disable=SC2016 # the code runs in the shell under test, which expands it
+@test "to a pipe and /dev/null no curl starts, the bytes and exit statuses are curl's; a closed stdout is curl's 23, through curl" {
+  run rsh 'PATH=$SHIM_PATH; rest "$API" >/dev/null; GET /small | cat; echo " $?"; GET /users/999 2>&1 | cat; echo " ${PIPESTATUS[0]}${pipestatus[1]}"; GET /small >/dev/null; echo "null $?"; GET /small >&-; echo "closed $?"'
+  [ "$status" -eq 0 ]
+  [ "${lines[0]}" = '{"id":1,"name":"small","ok":true} 0' ]
+  [[ ${lines[1]} == *'"error"'*' 4' ]]
+  [ "${lines[2]}" = 'null 0' ]
+  [ "${lines[3]}" = "closed 23" ] || { echo "$output"; return 1; }
+  [ "$(curls)" -eq 1 ] || { cat "$BATS_TEST_TMPDIR/curls"; return 1; }
+}
+
+# shellcheck disable=SC2016
+@test "stdout a regular file goes through curl (its offset is the shell's), with the shell's own lines around it" {
+  F=$BATS_TEST_TMPDIR/out run rsh 'PATH=$SHIM_PATH; rest "$API" >/dev/null; { echo a; GET /small; echo; echo b; } >"$F"'
+  [ "$status" -eq 0 ]
+  [ "$(cat "$BATS_TEST_TMPDIR/out")" = "$(printf 'a\n{"id":1,"name":"small","ok":true}\nb')" ]
+  [ "$(curls)" -eq 1 ]
+}
+
+# shellcheck disable=SC2016
+@test "the loopback port serves only with the token of engine.tcp (0600): 403 without it" {
+  local port tok
+  [ "$(stat -c %a "$REST_RUNTIME_DIR/engine.tcp")" = 600 ]
+  read -r port tok <"$REST_RUNTIME_DIR/engine.tcp"
+  [[ $port =~ ^[0-9]+$ ]]
+  [ "${#tok}" -eq 64 ]
+  [ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/ping")" = 403 ]
+  [ "$(curl -s -o /dev/null -w '%{http_code}' -H "X-Rest-Token: ${tok%?}0" "http://127.0.0.1:$port/ping")" = 403 ]
+  [ "$(curl -s -o /dev/null -w '%{http_code}' -X POST -F a=GET "http://127.0.0.1:$port/wire")" = 403 ]
+  [ "$(curl -s -H "X-Rest-Token: $tok" "http://127.0.0.1:$port/ping")" = pong ]
+}
+
+# shellcheck disable=SC2016
+@test "the caller's SIGPIPE trap is the same after a call, and no per-call file stays" {
+  # zsh's `trap` lists them all (no -p); none is set but the test's.
+  local list='trap -p PIPE'
+  [ "$REST_TEST_SHELL" = zsh ] && list=trap
+  run rsh "rest \"\$API\" >/dev/null; trap 'echo piped' PIPE; GET /small >/dev/null; $list; trap '' PIPE; GET /small >/dev/null; $list; trap - PIPE; GET /small >/dev/null; $list; echo end"
+  [ "$status" -eq 0 ]
+  [[ ${lines[0]} == *'echo piped'* ]]
+  [[ ${lines[1]} == "trap -- '' "*PIPE ]]
+  [ "${lines[2]}" = end ]
+  run ls -A "$REST_RUNTIME_DIR"
+  [ "$output" = "$(printf 'engine.pid\nengine.sock\nengine.tcp')" ]
+}
+
+# shellcheck disable=SC2016
+@test "a daemon that closes the connection while the request is written: the shell lives on (no SIGPIPE), the call says so" {
+  # A stand-in daemon on a runtime directory of its own: both ways in (engine.sock, engine.tcp),
+  # each connection closed as soon as it is accepted, so the request's writes meet a closed
+  # connection (EPIPE: SIGPIPE unless ignored).
+  local rt=$BATS_TEST_TMPDIR/rt
+  mkdir -m 700 "$rt"
+  node -e '
+    const net = require("net"), fs = require("fs"), dir = process.argv[1];
+    const reset = (s) => s.destroy();
+    net.createServer(reset).listen(dir + "/engine.sock");
+    const t = net.createServer(reset).listen(0, "127.0.0.1", () => {
+      fs.writeFileSync(dir + "/engine.tcp", t.address().port + " " + "0".repeat(64) + "\n", { mode: 0o600 });
+      fs.writeFileSync(dir + "/engine.pid", process.pid + "\n");
+    });' "$rt" 3>&- &
+  wait_for "$rt/engine.pid"
+  REST_RUNTIME_DIR=$rt run rsh 'rest "$API" >/dev/null; big=$(head -c 8000000 /dev/zero | tr "\0" a); POST /echo "$big" >/dev/null; echo "alive $?"'
+  kill "$(cat "$rt/engine.pid")"
+  [ "$status" -eq 0 ] || { echo "the shell ended with $status: $output"; return 1; }
+  [[ ${lines[-1]} == 'alive '[1-9]* ]]
+}
+
+# shellcheck disable=SC2016
+@test "a stale engine.tcp (its daemon gone): the call goes through curl, nothing said" {
+  local port tok
+  read -r port tok <"$REST_RUNTIME_DIR/engine.tcp"
+  # A port nobody listens on.
+  printf '1 %s\n' "$tok" >"$REST_RUNTIME_DIR/engine.tcp"
+  run rsh 'PATH=$SHIM_PATH; rest "$API" >/dev/null; GET /small | cat; echo " $?"'
+  printf '%s %s\n' "$port" "$tok" >"$REST_RUNTIME_DIR/engine.tcp"
+  [ "$status" -eq 0 ]
+  [ "$output" = '{"id":1,"name":"small","ok":true} 0' ]
+  if [ "$REST_TEST_SHELL" = bash ]; then [ "$(curls)" -eq 1 ]; else [ "$(curls)" -eq 0 ]; fi
+}
+
+# shellcheck disable=SC2016
+@test "the caller's strict options: bash set -euo pipefail and noclobber, zsh nounset, ksh_arrays and sh_word_split" {
+  local opts='set -euo pipefail; set -C'
+  [ "$REST_TEST_SHELL" = zsh ] && opts='setopt nounset ksh_arrays sh_word_split err_exit'
+  run rsh "PATH=\$SHIM_PATH; $opts; rest \"\$API\" >/dev/null; GET /small | cat; echo; GET /small | cat; echo; POST /echo '{\"a\":\"é b\"}' | jq -r .body"
+  [ "$status" -eq 0 ]
+  [ "${lines[0]}" = '{"id":1,"name":"small","ok":true}' ] || { echo "$output"; return 1; }
+  [ "${lines[1]}" = '{"id":1,"name":"small","ok":true}' ]
+  [ "${lines[2]}" = '{"a":"é b"}' ]
+  [ "$(curls)" -eq 0 ]
+}
