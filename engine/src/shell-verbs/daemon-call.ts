@@ -228,7 +228,7 @@ export async function handleRun(req: http.IncomingMessage, res: http.ServerRespo
       await uploadDone;
       await relay.finish(halted ? 0 : code, offsetLines(fileOut(), fileIn) + halted);
     } else if (sFile && !res.destroyed) {
-      const say = offsetLines(fileOut(), fileIn) + (halted || (code !== 0 ? `${code}\n` : ''));
+      const say = offsetLines(wired ? wired.file : fileOut(), fileIn) + (halted || (code !== 0 ? `${code}\n` : ''));
       if (say) await fs.promises.writeFile(sFile, say, { mode: 0o600 });
     }
   } finally {

@@ -8,16 +8,18 @@
  * (src/shell-verbs/caller-files.ts, src/shell-verbs/caller-stderr.ts).
  *
  * That is possible when writing through a second open file description cannot disturb the
- * shell: stdout a terminal, a character device (`/dev/null`) or a pipe, and stderr one
- * that {@link callerStderr} allows. A regular file as stdout has an offset only the shell's own
- * descriptor moves, and a socket cannot be opened at all: the daemon then refuses the call
- * before running it (409) and the shell sends it through curl, as before. When stdout and
+ * shell: stdout a terminal, a character device (`/dev/null`), a pipe, or a regular file
+ * written at the shell's offset (or appended to) whose offset the shell then moves by what the
+ * status file says (`+N`, src/shell-verbs/caller-files.ts), and stderr one that
+ * {@link callerStderr} allows. A socket cannot be opened at all, and a closed stdout is curl's
+ * 23: the daemon then refuses the call before running it (409) and the shell sends it through
+ * curl, as before. When stdout and
  * stderr are the same file (a terminal, `2>&1 |`), one writer serves both, so -v lines, an
  * error body and the body keep the order in which the call wrote them.
  */
 import fs from 'node:fs';
 import { Writable } from 'node:stream';
-import { callerFd, openCallerOutput, sameFile } from './caller-files.js';
+import { type CallerOutput, callerFd, openCallerOutput, sameFile } from './caller-files.js';
 import { callerStderr, openWriter } from './caller-stderr.js';
 
 /** The call's two outputs, both the caller's own files; `close` settles when all is written. */
@@ -25,6 +27,8 @@ export interface WireOutputs {
   stdout: Writable;
   stderr: Writable;
   close: () => Promise<void>;
+  /** A regular file as stdout: its writer, whose `advance` the status file reports. */
+  file?: CallerOutput;
 }
 
 /**
@@ -37,11 +41,12 @@ export function openWire(pid: string, outFd = 1): WireOutputs | undefined {
   const out = callerFd(pid, outFd);
   const err = callerStderr(pid);
   // A closed stdout is curl's 23 (a failed write), which curl's way gives.
-  if (!out || !err || !(out.kind === 'device' || out.kind === 'pipe')) return undefined;
-  const stdout = writerOf(pid, outFd, out.kind, out.path);
+  if (!out || !err || !(out.kind === 'device' || out.kind === 'pipe' || out.kind === 'file')) return undefined;
+  const file = out.kind === 'file' ? openCallerOutput(pid, outFd) : undefined;
+  const stdout = file ? { stream: file.stream, close: file.close } : out.kind === 'file' ? undefined : writerOf(pid, outFd, out.kind, out.path);
   if (!stdout) return undefined;
   // A closed stderr (`2>&-`) is not stdout's file, though neither can be compared.
-  if (!(err.path === '/dev/null' && callerFd(pid, 2)?.kind === 'closed') && sameFile(pid, outFd, 2)) return { stdout: stdout.stream, stderr: stdout.stream, close: stdout.close };
+  if (!(err.path === '/dev/null' && callerFd(pid, 2)?.kind === 'closed') && sameFile(pid, outFd, 2)) return { stdout: stdout.stream, stderr: stdout.stream, close: stdout.close, file };
   const stderr = isNull(err.path) ? discard() : openWriter(err);
   return {
     stdout: stdout.stream,
@@ -49,6 +54,7 @@ export function openWire(pid: string, outFd = 1): WireOutputs | undefined {
     close: async () => {
       await Promise.all([stdout.close(), stderr.close()]);
     },
+    file,
   };
 }
 
