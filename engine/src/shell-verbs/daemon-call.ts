@@ -31,7 +31,8 @@
  * `POST /wire` is a call without curl (src/shell-verbs/wire.ts), the same fields: the daemon
  * writes both outputs into the caller's files itself, or answers 409 at once, before running
  * anything, when it may not (the shell then sends the call through curl, `POST /run`); its
- * answer is `200 Wired` with an empty body once the call has ended and `s` is written.
+ * answer is `200 Wired` once the call has ended, its body what `s` would hold (empty for a
+ * quiet 2xx), and `s` is never written.
  * The response to `POST /run` is `200`, chunked, with the stdout bytes as they arrive from the server; `s` is
  * complete before the response ends, so a 2xx call leaves no file at all; the shell reads and
  * removes `s` when it exists. With `io`, a stdout that is a regular file (at the shell's
@@ -223,12 +224,16 @@ export async function handleRun(req: http.IncomingMessage, res: http.ServerRespo
     stdin?.stream.resume();
   }
   const halted = ac.signal.reason === STOPPED ? `${STOPPED}\n` : ''; // the daemon stopped under the call
+  // What `s` would hold (offset moves, the status when not 0): a call without curl gets it
+  // in the answer's body instead, no file (the shell would remove it with a process).
+  let answer = '';
   try {
-    if (relay) {
+    if (wired) answer = offsetLines(wired.file, fileIn) + (halted || (code !== 0 ? `${code}\n` : ''));
+    else if (relay) {
       await uploadDone;
       await relay.finish(halted ? 0 : code, offsetLines(fileOut(), fileIn) + halted);
     } else if (sFile && !res.destroyed) {
-      const say = offsetLines(wired ? wired.file : fileOut(), fileIn) + (halted || (code !== 0 ? `${code}\n` : ''));
+      const say = offsetLines(fileOut(), fileIn) + (halted || (code !== 0 ? `${code}\n` : ''));
       if (say) await fs.promises.writeFile(sFile, say, { mode: 0o600 });
     }
   } finally {
@@ -239,7 +244,8 @@ export async function handleRun(req: http.IncomingMessage, res: http.ServerRespo
   // A big body went through: give its memory back before the answer ends (src/shell-verbs/idle-gc.ts).
   if (req.socket.bytesRead + req.socket.bytesWritten >= BIG_CALL_BYTES) collectAfterBig();
   if (wired) {
-    if (!res.destroyed) res.writeHead(200, 'Wired', { 'Content-Length': '0', Connection: 'close' }).end();
+    res.sendDate = false;
+    if (!res.destroyed) res.writeHead(200, 'Wired', { 'Content-Length': String(Buffer.byteLength(answer)), Connection: 'close' }).end(answer);
   } else if (!relay) res.end();
 }
 
