@@ -170,6 +170,15 @@ export class Session {
     return sheet;
   }
 
+  /**
+   * Take `sheet`, the caller's parse of `text` (`fileName` picks the syntax, as {@link parse}):
+   * the next operations on the same text use it rather than parse again (`sheet run` parses a
+   * file before it sends its requests). It must be `parseForFile(text, fileName)`'s result.
+   */
+  adoptParse(text: string, fileName: string | undefined, sheet: Sheet): void {
+    this.cache = { text, fileName, sheet };
+  }
+
   private merged(s: Settings | undefined): Required<Settings> {
     return { ...this.settings, ...Object.fromEntries(Object.entries(s ?? {}).filter(([, v]) => v !== undefined)) };
   }
