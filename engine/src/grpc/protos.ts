@@ -118,7 +118,7 @@ const cache = new Map<string, PackageDefinition>();
  *   missing; `bad-proto` with the proto's file and line when it does not parse.
  */
 export async function loadProtos(sources: ProtoSource[], options: Options, baseDir: string): Promise<PackageDefinition> {
-  const files = sources.map((s) => ({ ...s, abs: path.resolve(baseDir, s.file) }));
+  const files = sources.map((s) => Object.assign({}, s, { abs: path.resolve(baseDir, s.file) }));
   let key = optionsKey(options);
   for (const f of files) {
     const st = fs.statSync(f.abs, { throwIfNoEntry: false });

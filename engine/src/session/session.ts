@@ -210,7 +210,7 @@ export class Session {
     const tag = sheet.syntax === 'http' || lookup ? undefined : node.directives?.find((d) => d.name === AUTH_TAG);
     const bearer = tag ? await this.auth.sheetToken(tag, file, local.environment ?? p.env, signal) : undefined;
     const request = bearer && !resolved.request.headers.some(([n]) => /^authorization$/i.test(n)) ? { ...resolved.request, headers: [...resolved.request.headers, ['Authorization', `Bearer ${bearer.token}`] as [string, string]] } : resolved.request;
-    return { ...resolved, request, node, sheet, http, pre: pre?.scripts ?? { tests: [], logs: [] }, secrets: [...(auth?.secrets ?? []), ...(bearer?.secrets ?? [])], authWarnings: [...(auth?.warnings ?? []), ...(bearer?.warnings ?? [])] };
+    return Object.assign({}, resolved, { request, node, sheet, http, pre: pre?.scripts ?? { tests: [], logs: [] }, secrets: [...(auth?.secrets ?? []), ...(bearer?.secrets ?? [])], authWarnings: [...(auth?.warnings ?? []), ...(bearer?.warnings ?? [])] });
   }
 
   /**
@@ -377,6 +377,6 @@ export class Session {
 
   /** What the request at point connects with: the settings, its directives (values substituted), its sheet's directory. */
   private connection(p: { path?: string }, s: Required<Settings>, resolved: { node: ConnectionInput['node']; directives: ConnectionInput['node']['directives']; http?: { clientCertificates?: ConnectionInput['envCertificates'] } }): ConnectionInput {
-    return { settings: s, node: { ...resolved.node, directives: resolved.directives }, baseDir: p.path ? path.dirname(path.resolve(p.path)) : process.cwd(), envCertificates: resolved.http?.clientCertificates };
+    return { settings: s, node: Object.assign({}, resolved.node, { directives: resolved.directives }), baseDir: p.path ? path.dirname(path.resolve(p.path)) : process.cwd(), envCertificates: resolved.http?.clientCertificates };
   }
 }
