@@ -279,6 +279,8 @@ export async function main(argv: string[], io: Io): Promise<number> {
     stop: () => stopped,
     answers,
     ask,
+    // One worker: one request at a time in the whole run (call-scope.ts `alone`).
+    alone: Math.min(jobs, files.length) === 1,
   };
   const results: FileResult[] = new Array(files.length);
   // What ran so far, for reports written on Ctrl-C: each started file's results as they came.

@@ -135,6 +135,11 @@ export interface RunOptions {
   ask?: Ask;
   /** `--untrusted`: refuse files that carry code (Lisp, run-hook, `.http` handlers); untrusted.ts. */
   untrusted?: boolean;
+  /**
+   * No other file runs meanwhile (one worker, `--jobs 1`): each request's call scope is the one
+   * running, without `AsyncLocalStorage` (../call-scope.ts, `alone`).
+   */
+  alone?: boolean;
 }
 
 /** The last file parsed for a run, kept for its next reader (`parsedFile`). */
@@ -313,7 +318,7 @@ export async function runFile(file: string, o: RunOptions): Promise<FileResult> 
       const prompts = sheet.syntax === 'http' ? await answersFor(node, file, o) : undefined;
       // An error a library throws outside our awaits fails this request alone (src/call-scope.ts).
       r.startedAt = Date.now();
-      const send = () => withCallScope(async (signal) => (await session.sendDetailed({ text, line: node.line, path: file, ...(o.env ? { env: o.env } : {}), ...(prompts ? { prompts } : {}) }, signal, environment ? { environment } : {})).output);
+      const send = () => withCallScope(async (signal) => (await session.sendDetailed({ text, line: node.line, path: file, ...(o.env ? { env: o.env } : {}), ...(prompts ? { prompts } : {}) }, signal, environment ? { environment } : {})).output, undefined, { alone: o.alone });
       // Assertions marked `retry` (hooks/expect.ts): sent again while one of them fails; the
       // mark is also the user's leave to send a method that is not idempotent again.
       const retryLines = new Set(node.hooks.filter(isRetryable).map((h) => h.line));
