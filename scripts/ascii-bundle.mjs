@@ -2,9 +2,9 @@
 // Makes each bundle given ASCII only (make build-engine runs it on engine/dist/*.cjs).
 // esbuild escapes non-ASCII characters in strings (its default --charset=ascii), but leaves
 // those of the comments it keeps and of regular expression literals as they are; one such
-// character makes Node read a whole bundle as a two-byte string, and decoding the 4 MB of
-// engine/dist/sheet.cjs from UTF-8 took ~40 ms of every `sheet` start against ~1 ms for ASCII
-// (docs/benchmarks.md, "grpc"). Each such character is written as \uXXXX: in a comment it is
+// character makes Node read a whole bundle as a two-byte string (8 MB for the 4 MB of
+// engine/dist/sheet.cjs), and decoding it from UTF-8 took 11-15 ms of every `sheet` start
+// against 4-5 ms for ASCII, more under load (docs/benchmarks.md, "grpc"). Each such character is written as \uXXXX: in a comment it is
 // text, in a regular expression or string the same character. One after a backtick on its line
 // (a tagged template literal, whose raw text an escape would change) fails the build instead,
 // naming the line.
