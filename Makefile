@@ -28,6 +28,7 @@ build-engine:
 	$(NODE_BIN)/esbuild engine/src/sheet-command/entry.ts --bundle --platform=node --target=node20 --format=cjs $(WS_NATIVE) --outfile=engine/dist/sheet.cjs --log-level=warning --legal-comments=none
 	$(NODE_BIN)/esbuild engine/src/sheet-command/import-cli.ts --bundle --platform=node --target=node20 --format=cjs $(WS_NATIVE) --outfile=engine/dist/convert.cjs --log-level=warning --legal-comments=none
 	$(NODE_BIN)/esbuild engine/src/sheet-command/shell-path-entry.ts --bundle --platform=node --target=node20 --format=cjs --outfile=engine/dist/shell-path.cjs --log-level=warning --legal-comments=none
+	node scripts/ascii-bundle.mjs $(ENGINE) engine/dist/rest-cli.cjs engine/dist/sheet.cjs engine/dist/convert.cjs engine/dist/shell-path.cjs
 
 build-client-lib:
 	npm run --silent --if-present build -w client-lib

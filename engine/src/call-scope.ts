@@ -8,7 +8,10 @@
  * Built on `AsyncLocalStorage`: Node runs `uncaughtException` and `unhandledRejection`
  * listeners in the async context of the code that threw, so the listener finds the call. An
  * error thrown in a context that belongs to no call (or to a call that has already ended) is
- * written to stderr and otherwise ignored.
+ * written to stderr and otherwise ignored. A caller that runs one call at a time (`sheet run`
+ * with one worker) says so (`alone`): then the call is simply the one running, and no
+ * `AsyncLocalStorage` is entered, whose promise hooks every promise and tick of the process
+ * pays while it is on (issue 41's benchmark: ~0.3 s of CPU in 1,000 gRPC calls).
  *
  * Node's manual warns that a process is not guaranteed to be in a sound state after an
  * uncaught exception; the alternative here, ending every call in flight for one response's
@@ -25,6 +28,8 @@ interface Scope {
 
 const storage = new AsyncLocalStorage<Scope>();
 let installed = false;
+/** The call running alone (withCallScope's `alone`), while it runs. */
+let sole: Scope | undefined;
 
 /** Message for an error that escaped its call: what it was and that only this call ended. */
 function strayError(e: unknown): EngineError {
@@ -46,7 +51,7 @@ export function containStrayErrors(label: string, logCallErrors = true): void {
   if (installed) return;
   installed = true;
   const onError = (e: unknown) => {
-    const scope = storage.getStore();
+    const scope = storage.getStore() ?? sole;
     const stack = e instanceof Error ? (e.stack ?? e.message) : String(e);
     const where = scope && !scope.ended ? 'one request ended' : 'outside any request, ignored';
     try {
@@ -65,11 +70,16 @@ export function containStrayErrors(label: string, logCallErrors = true): void {
  * @param fn the call; it receives a signal that aborts when `outer` aborts or when an error
  *   escapes the call (then its upstream request is cancelled).
  * @param outer the caller's signal (a caller that went away, `$/cancelRequest`).
+ * @param o.alone the caller runs no other call until this one ends (`sheet run` with one
+ *   worker): an error that escapes while it runs is this call's, whichever code threw it (with
+ *   `AsyncLocalStorage`, one thrown by a pooled socket an earlier call opened was that ended
+ *   call's, and ignored), and no `AsyncLocalStorage` is entered (see above). Never give it
+ *   where calls overlap: a call beside it would take its errors, or it theirs.
  * @returns what `fn` returns.
  * @throws what `fn` throws, or an EngineError `internal-error` as soon as an error escapes the
  *   call through an event handler or an unhandled rejection (needs {@link containStrayErrors}).
  */
-export async function withCallScope<T>(fn: (signal: AbortSignal) => Promise<T>, outer?: AbortSignal): Promise<T> {
+export async function withCallScope<T>(fn: (signal: AbortSignal) => Promise<T>, outer?: AbortSignal, o: { alone?: boolean } = {}): Promise<T> {
   const ac = new AbortController();
   const onOuter = () => ac.abort(outer?.reason);
   if (outer?.aborted) ac.abort(outer.reason);
@@ -86,9 +96,12 @@ export async function withCallScope<T>(fn: (signal: AbortSignal) => Promise<T>, 
     },
   };
   try {
-    return await Promise.race([storage.run(scope, () => fn(ac.signal)), failed]);
+    if (!o.alone) return await Promise.race([storage.run(scope, () => fn(ac.signal)), failed]);
+    sole = scope;
+    return await Promise.race([fn(ac.signal), failed]);
   } finally {
     scope.ended = true;
+    if (sole === scope) sole = undefined;
     outer?.removeEventListener('abort', onOuter);
   }
 }

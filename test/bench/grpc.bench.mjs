@@ -8,18 +8,10 @@
 //   (test/bench/floor-grpc.cjs).
 // Also, not under the target: the same calls naming no proto (server reflection, kept per
 // channel: grpc/reflection-cache.ts), so asking the server on every call again shows here.
-// Target: sheet run within 1.5 x the floor. First run (2026-12-02, the shared 2-core machine under
-// load from other work): 10.1 s against 4.5 s (2.2 x, not met; runs spread 5.7-15.0 s and
-// 2.4-5.8 s). A CPU profile of the sheet run: 3.8 s of 9.9 s idle (waiting for the server), the
-// rest spread over the per-request .http pipeline (environment file look-ups, resolve, reports)
-// more than over the gRPC call itself (grpcCall, makeUnaryRequest ~0.2 s together).
-// After the cuts of branch grpc2 (environment files once per file, grpc-js's module kept, one
-// serialization per message): 5714 ms against main's 7083 ms and the floor's 2165 ms, measured
-// together (docs/benchmarks.md, "grpc").
-// After branch grpcbench (reflection kept per channel, the proto cache's key by one stat, undici,
-// junit-report-builder and proper-lockfile loaded at first use): 1.45 s of CPU against main's
-// 1.52 s and the floor's 0.66 s for this file, 1.40 s against 4.15 s for the same calls naming no
-// proto (server reflection), measured together under load 15-17 (docs/benchmarks.md, "grpc").
+// Target: sheet run within 1.5 x the floor. What a run pays beyond the floor, and the cuts
+// that brought it there (branches grpc2, grpcbench, grpc3: environment files once per file,
+// reflection kept per channel, one parse per file, no AsyncLocalStorage with one worker, an
+// ASCII bundle), with the numbers of each: docs/benchmarks.md, "grpc".
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';

@@ -39,19 +39,50 @@ await sleep(50);
 process.stdout.write(JSON.stringify(runs));
 `;
 
+// `alone` (sheet run with one worker): calls one after the other, no AsyncLocalStorage; a
+// stray error while a call runs ends that call, one between calls is logged and ignored.
+const ALONE = `
+import { containStrayErrors, withCallScope } from './engine/src/call-scope.ts';
+containStrayErrors('test');
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const settle = (p) => p.then((v) => ({ ok: v }), (e) => ({ code: e.code, message: e.message }));
+const alone = { alone: true };
+const runs = [];
+runs.push(await settle(withCallScope(async (signal) => {
+  setTimeout(() => { throw new Error('boom while alone'); }, 20);
+  await new Promise((r) => signal.addEventListener('abort', r));
+  await sleep(100);
+  return 'never';
+}, undefined, alone)));
+setTimeout(() => { throw new Error('between calls'); }, 0);
+await sleep(50);
+runs.push(await settle(withCallScope(async () => { await sleep(50); return 'next'; }, undefined, alone)));
+runs.push(await settle(withCallScope(async () => {
+  Promise.reject(new TypeError('nobody awaited this either'));
+  await sleep(1000);
+  return 'never';
+}, undefined, alone)));
+runs.push(await settle(withCallScope(async () => 'last', undefined, alone)));
+process.stdout.write(JSON.stringify(runs));
+`;
+
+/** Runs `script` (ESM, importing the engine's sources) in a child Node: its exit status, stdout, stderr. */
+function runScript(script: string): { status: number | null; stdout: string; stderr: string } {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'call-scope-'));
+  const out = path.join(dir, 'script.mjs');
+  buildSync({ stdin: { contents: script, resolveDir: root, loader: 'js' }, bundle: true, platform: 'node', format: 'esm', outfile: out, logLevel: 'silent' });
+  try {
+    const r = spawnSync(process.execPath, [out], { encoding: 'utf8', timeout: 10_000 });
+    return { status: r.status, stdout: String(r.stdout), stderr: String(r.stderr) };
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 describe('call scope', () => {
   it('a stray error ends its own call; the call beside it and the process go on', () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'call-scope-'));
-    const out = path.join(dir, 'script.mjs');
-    buildSync({ stdin: { contents: SCRIPT, resolveDir: root, loader: 'js' }, bundle: true, platform: 'node', format: 'esm', outfile: out, logLevel: 'silent' });
-    let r: ReturnType<typeof spawnSync>;
-    try {
-      r = spawnSync(process.execPath, [out], { encoding: 'utf8', timeout: 10_000 });
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
-    const stdout = String(r.stdout);
-    const stderr = String(r.stderr);
+    const r = runScript(SCRIPT);
+    const { stdout, stderr } = r;
     expect(r.status, stderr).toBe(0);
     const [timer, rejection, healthy] = JSON.parse(stdout) as { ok?: string; code?: string; message?: string }[];
     expect(timer!.code).toBe('internal-error');
@@ -62,5 +93,19 @@ describe('call scope', () => {
     // Each logged once with its stack; the one outside any call is named so and ignored.
     expect(stderr).toMatch(/test: internal error \(one request ended\): Error: boom from a timer\n\s+at /);
     expect(stderr).toContain('test: internal error (outside any request, ignored): Error: outside');
+  });
+
+  it('alone: a stray error ends the call running, one between calls is ignored, the next calls go on', () => {
+    const r = runScript(ALONE);
+    expect(r.status, r.stderr).toBe(0);
+    const [timer, next, rejection, last] = JSON.parse(r.stdout) as { ok?: string; code?: string; message?: string }[];
+    expect(timer!.code).toBe('internal-error');
+    expect(timer!.message).toContain('boom while alone');
+    expect(next).toEqual({ ok: 'next' });
+    expect(rejection!.code).toBe('internal-error');
+    expect(rejection!.message).toContain('TypeError: nobody awaited this either');
+    expect(last).toEqual({ ok: 'last' });
+    expect(r.stderr).toMatch(/test: internal error \(one request ended\): Error: boom while alone\n\s+at /);
+    expect(r.stderr).toContain('test: internal error (outside any request, ignored): Error: between calls');
   });
 });

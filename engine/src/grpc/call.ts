@@ -14,7 +14,7 @@ import type { StreamStep } from '../sheet/stream-messages.js';
 import { chooseTrust, type TrustOptions } from '../http/trust.js';
 import { chooseClientCert, type ClientCertOptions } from '../http/client-cert.js';
 import { grpcTarget, type GrpcTarget } from './target.js';
-import { loadProtos, loaderOptions, type LoaderOptionLine, type ProtoSource } from './protos.js';
+import { keptProtos, loadProtos, loaderOptions, type LoaderOptionLine, type ProtoSource } from './protos.js';
 import { reflectServices } from './reflection.js';
 import { forgetReflected, reflectedService } from './reflection-cache.js';
 import { checkMessage } from './message-check.js';
@@ -74,13 +74,15 @@ type Grpc = typeof import('@grpc/grpc-js');
 const clients = new Map<string, Client>();
 
 let loaded: Promise<Grpc> | undefined;
+/** The module once loaded: a call takes it without an await. */
+let grpcModule: Grpc | undefined;
 
 /**
  * `@grpc/grpc-js`, loaded at first use and kept: the bundle's `import()` wraps the module anew
  * each time (esbuild's `__toESM` copies every export), which was a per-call cost of `sheet run`.
  */
 export function grpcJs(): Promise<Grpc> {
-  return (loaded ??= import('@grpc/grpc-js'));
+  return (loaded ??= import('@grpc/grpc-js').then((m) => (grpcModule = m)));
 }
 
 /**
@@ -192,7 +194,7 @@ function prepare(def: PackageDefinition, target: GrpcTarget, i: GrpcCallInput, o
  */
 export async function grpcCall(i: GrpcCallInput): Promise<GrpcResult> {
   const target = grpcTarget(i.url, i.line);
-  const grpc = await grpcJs();
+  const grpc = grpcModule ?? (await grpcJs());
   const startedAt = performance.now();
   const client = clientFor(grpc, i, target);
   const options = loaderOptions(i.options, i.importPaths, i.baseDir);
@@ -202,7 +204,7 @@ export async function grpcCall(i: GrpcCallInput): Promise<GrpcResult> {
   const reached = (e: unknown) => (isEngineError(e) ? e : unreachable(e as Error & { code?: number; details?: string }, target, i.line));
   let got: { def: PackageDefinition; kept: boolean };
   try {
-    got = i.protos.length ? { def: await loadProtos(i.protos, options, i.baseDir), kept: false } : await reflect();
+    got = i.protos.length ? { def: keptProtos(i.protos, options, i.baseDir) ?? (await loadProtos(i.protos, options, i.baseDir)), kept: false } : await reflect();
   } catch (e) {
     throw reached(e);
   }

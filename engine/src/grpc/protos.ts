@@ -109,6 +109,25 @@ function readOptions(lines: LoaderOptionLine[], importPaths: ProtoSource[], base
 
 const cache = new Map<string, PackageDefinition>();
 
+/** The files of `sources`, made absolute, and the cache key of their set as it is now (one `stat` a file). */
+function keptLookup(sources: ProtoSource[], options: Options, baseDir: string): { files: (ProtoSource & { abs: string })[]; key: string; hit: PackageDefinition | undefined } {
+  const files = sources.map((s) => Object.assign({}, s, { abs: path.resolve(baseDir, s.file) }));
+  let key = optionsKey(options);
+  for (const f of files) {
+    const st = fs.statSync(f.abs, { throwIfNoEntry: false });
+    key += `\n${f.abs}@${st?.mtimeMs}/${st?.ctimeMs}`;
+  }
+  return { files, key, hit: cache.get(key) };
+}
+
+/**
+ * {@link loadProtos}'s kept definition of these files as they are now, without waiting (a call
+ * of a `sheet run` finds it kept: no await, no promise), or undefined when they must be loaded.
+ */
+export function keptProtos(sources: ProtoSource[], options: Options, baseDir: string): PackageDefinition | undefined {
+  return keptLookup(sources, options, baseDir).hit;
+}
+
 /**
  * Load the proto files (each with its imports) into one package definition. Kept per set of
  * files, their modification and change times (an edited or chmod-ed file is read again) and
@@ -118,13 +137,7 @@ const cache = new Map<string, PackageDefinition>();
  *   missing; `bad-proto` with the proto's file and line when it does not parse.
  */
 export async function loadProtos(sources: ProtoSource[], options: Options, baseDir: string): Promise<PackageDefinition> {
-  const files = sources.map((s) => ({ ...s, abs: path.resolve(baseDir, s.file) }));
-  let key = optionsKey(options);
-  for (const f of files) {
-    const st = fs.statSync(f.abs, { throwIfNoEntry: false });
-    key += `\n${f.abs}@${st?.mtimeMs}/${st?.ctimeMs}`;
-  }
-  const hit = cache.get(key);
+  const { files, key, hit } = keptLookup(sources, options, baseDir);
   if (hit) return hit;
   for (const f of files) {
     try {

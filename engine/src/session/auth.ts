@@ -54,7 +54,7 @@ export class SessionAuth {
 
   /** {@link withAuthTokens} with this session's store and options; the secrets are remembered. */
   async prepare(sheet: Sheet, node: RequestNode, ctx: HttpVarContext, file: string | undefined, signal?: AbortSignal, connect?: TokenConnect): Promise<{ ctx: HttpVarContext; secrets: string[]; warnings: string[] }> {
-    const r = await withAuthTokens(sheet, node, ctx, this.store, file, { ...(signal ? { signal } : {}), ...(connect ? { connect } : {}), interactive: this.interactive, ...(this.notify ? { notify: this.notify } : {}), ...(this.openUrl ? { openUrl: this.openUrl } : {}) });
+    const r = await withAuthTokens(sheet, node, ctx, this.store, file, { interactive: this.interactive, ...(signal ? { signal } : {}), ...(connect ? { connect } : {}), ...(this.notify ? { notify: this.notify } : {}), ...(this.openUrl ? { openUrl: this.openUrl } : {}) });
     for (const x of r.secrets) this.secrets.add(x);
     return r;
   }
@@ -100,7 +100,7 @@ export async function withAuthTokens(sheet: Sheet, node: RequestNode, ctx: HttpV
   // File variables are file-wide; the last declaration wins (as resolve-http.ts reads them).
   const fileVars = new Map(ctx.fileVars ?? []);
   for (const v of sheet.vars) fileVars.set(v.name, v.value);
-  const c: HttpVarContext = { ...ctx, fileVars };
+  const c: HttpVarContext = Object.assign({}, ctx, { fileVars });
   const refs = authReferences(templatesOf(node), c);
   // The line as resolve-http.ts will read it (after the pass); a value the pass cannot make
   // yet (a `{{$auth.token}}`) is no `oauth2` line, and its own error comes at resolve time.

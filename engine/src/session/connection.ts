@@ -120,15 +120,15 @@ export function connectionSend(c: ConnectionInput): Pick<SendOptions, 'insecure'
   const base = connectionSendOptions(s, c.node, c.envCertificates);
   const caFile = tags.cacert ? { caFile: fileOf(tags.cacert, c.baseDir), caFileSource: tags.cacert.where } : s.caFile ? { caFile: expandPath(s.caFile, process.cwd()) } : undefined;
   const netrc = tags['netrc-file'] ? { file: fileOf(tags['netrc-file'], c.baseDir) } : tags.netrc || tags['netrc-optional'] ? {} : s.netrc ? { file: s.netrc } : undefined;
-  return {
-    ...base,
+  // `base` is this call's own object: added to, not copied (a spread and then more is slow in Node 20's V8).
+  return Object.assign(base, {
     insecure: s.insecure || !!tags.insecure,
     proxy: proxyOf(s, tags),
     ...(caFile ? { trust: caFile } : {}),
     ...(tags.cert ? { clientCert: clientCertOf(tags, c.baseDir) } : {}),
     ...(tags['unix-socket'] ? { unixSocket: fileOf(tags['unix-socket'], c.baseDir) } : {}),
     ...(netrc ? { auth: { netrc: { ...netrc, ...(tags['netrc-optional'] ? { optional: true } : {}) } } } : {}),
-  };
+  });
 }
 
 /** `# @cert FILE[:PASS]`, `# @key`, `# @pass` as curl's --cert, --key, --pass, named by their lines in errors. */

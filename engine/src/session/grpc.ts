@@ -64,7 +64,8 @@ export async function grpcExchange(request: Request, node: RequestNode, o: { con
     ...(g.authority ? { authority: g.authority } : {}),
     ...(feed ? { onStreamStart: (_kind: string, headers: Header[]) => feed.open(headers), onMessage: (m: unknown) => feed.write(m) } : {}),
   });
-  await feed?.end();
+  // A unary call's feed never opened: nothing to end (and no await).
+  if (feed?.opened) await feed.end();
   return { request, response: responseOf(result), redirects: [], durationMs: result.durationMs };
 }
 
@@ -78,6 +79,11 @@ class MessageFeed {
     private readonly choice: StreamChoice,
     private readonly request: Request,
   ) {}
+
+  /** Whether the call began streaming (its sink opened). */
+  get opened(): boolean {
+    return this.sink !== undefined;
+  }
 
   open(headers: Header[]): void {
     this.sink ??= this.choice.sink({ url: this.request.url, status: 0, statusText: 'OK', headers: [['content-type', 'application/x-ndjson'], ...headers], httpVersion: '2' }, this.request);

@@ -67,7 +67,7 @@ export interface AnswerInput {
 export async function answerOf(a: AnswerInput): Promise<SendDetail> {
   const { p, s, local, resolved, choice, sink } = a;
   const { sent, grpc, ws, wsLive, ended } = a.transport;
-  await choice.stream?.handled;
+  if (choice.stream) await choice.stream.handled;
   // A gRPC stream's body stays the array of its messages (grpc.ts).
   const streamed = grpc ? { exchange: sent.exchange, info: choice.info(ended, 'message') } : choice.finish(sent.exchange, ended);
   let exchange = streamed.exchange;

@@ -170,6 +170,15 @@ export class Session {
     return sheet;
   }
 
+  /**
+   * Take `sheet`, the caller's parse of `text` (`fileName` picks the syntax, as {@link parse}):
+   * the next operations on the same text use it rather than parse again (`sheet run` parses a
+   * file before it sends its requests). It must be `parseForFile(text, fileName)`'s result.
+   */
+  adoptParse(text: string, fileName: string | undefined, sheet: Sheet): void {
+    this.cache = { text, fileName, sheet };
+  }
+
   private merged(s: Settings | undefined): Required<Settings> {
     return { ...this.settings, ...Object.fromEntries(Object.entries(s ?? {}).filter(([, v]) => v !== undefined)) };
   }
@@ -201,7 +210,7 @@ export class Session {
     const tag = sheet.syntax === 'http' || lookup ? undefined : node.directives?.find((d) => d.name === AUTH_TAG);
     const bearer = tag ? await this.auth.sheetToken(tag, file, local.environment ?? p.env, signal) : undefined;
     const request = bearer && !resolved.request.headers.some(([n]) => /^authorization$/i.test(n)) ? { ...resolved.request, headers: [...resolved.request.headers, ['Authorization', `Bearer ${bearer.token}`] as [string, string]] } : resolved.request;
-    return { ...resolved, request, node, sheet, http, pre: pre?.scripts ?? { tests: [], logs: [] }, secrets: [...(auth?.secrets ?? []), ...(bearer?.secrets ?? [])], authWarnings: [...(auth?.warnings ?? []), ...(bearer?.warnings ?? [])] };
+    return Object.assign({}, resolved, { request, node, sheet, http, pre: pre?.scripts ?? { tests: [], logs: [] }, secrets: [...(auth?.secrets ?? []), ...(bearer?.secrets ?? [])], authWarnings: [...(auth?.warnings ?? []), ...(bearer?.warnings ?? [])] });
   }
 
   /**
@@ -368,6 +377,6 @@ export class Session {
 
   /** What the request at point connects with: the settings, its directives (values substituted), its sheet's directory. */
   private connection(p: { path?: string }, s: Required<Settings>, resolved: { node: ConnectionInput['node']; directives: ConnectionInput['node']['directives']; http?: { clientCertificates?: ConnectionInput['envCertificates'] } }): ConnectionInput {
-    return { settings: s, node: { ...resolved.node, directives: resolved.directives }, baseDir: p.path ? path.dirname(path.resolve(p.path)) : process.cwd(), envCertificates: resolved.http?.clientCertificates };
+    return { settings: s, node: Object.assign({}, resolved.node, { directives: resolved.directives }), baseDir: p.path ? path.dirname(path.resolve(p.path)) : process.cwd(), envCertificates: resolved.http?.clientCertificates };
   }
 }

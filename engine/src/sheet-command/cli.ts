@@ -19,8 +19,7 @@ import { failures, requestName } from './report.js';
 import { parseShard, shardFiles } from './shard.js';
 import { reportCommand } from './merge.js';
 import { exitStatus, parseReport, prepareReportPaths, summarize, writeReports, type Report } from './report-write.js';
-import { parseForFile } from '../http-file/index.js';
-import { runSteps } from './runner.js';
+import { parsedFile, runSteps } from './runner.js';
 import fs from 'node:fs';
 import { checkHttpFile, convertCommand } from './convert-cli.js';
 import { exportPostmanCommand, isPostmanExport } from './export-postman-cli.js';
@@ -218,7 +217,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
   for (const f of files) {
     let text: string;
     let selected;
-    const sheet = parseForFile((text = fs.readFileSync(f, 'utf8')), f);
+    const sheet = parsedFile((text = fs.readFileSync(f, 'utf8')), f);
     if (bare.length && sheet.syntax !== 'http') return usage(io, `--var ${bare[0]}: use --var :name=value (name=value is for .http files; ${f} is a sheet)`);
     try {
       const steps = runSteps(sheet, text, { line, grep });
@@ -280,6 +279,8 @@ export async function main(argv: string[], io: Io): Promise<number> {
     stop: () => stopped,
     answers,
     ask,
+    // One worker: one request at a time in the whole run (call-scope.ts `alone`).
+    alone: Math.min(jobs, files.length) === 1,
   };
   const results: FileResult[] = new Array(files.length);
   // What ran so far, for reports written on Ctrl-C: each started file's results as they came.

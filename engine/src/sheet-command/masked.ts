@@ -8,6 +8,9 @@
 import type { RequestNode } from '../sheet/ast.js';
 import { MASK, SECRET_HEADERS } from '../session/history.js';
 
+/** A URL whose password is the history's mask (`http://me:****@host/`). */
+const MASKED_PASSWORD = new RegExp(`^[A-Za-z][A-Za-z0-9+.-]*://[^/?#@:]*:${MASK.replace(/\*/g, '\\*')}@`);
+
 /**
  * The masked credentials of `node`, as warnings.
  * @returns `{line, code, message}` entries, messages starting `line N: `.
@@ -22,7 +25,7 @@ export function maskedCredentials(node: RequestNode): { line: number; code: stri
       out.push({ line: h.line, code: 'masked-credential', message: `line ${h.line}: the ${h.name} header is "${h.value}": the shell history masked this credential when it recorded the call, and it was sent as written; ${how}` });
     }
   }
-  if (new RegExp(`^[A-Za-z][A-Za-z0-9+.-]*://[^/?#@:]*:${MASK.replace(/\*/g, '\\*')}@`).test(node.url)) {
+  if (MASKED_PASSWORD.test(node.url)) {
     out.push({ line: node.line, code: 'masked-credential', message: `line ${node.line}: the password in the URL is "${MASK}": the shell history masked it, and it was sent as written; put the password in its place, or record the history with REST_HISTORY_SECRETS=1` });
   }
   return out;

@@ -135,6 +135,27 @@ export interface RunOptions {
   ask?: Ask;
   /** `--untrusted`: refuse files that carry code (Lisp, run-hook, `.http` handlers); untrusted.ts. */
   untrusted?: boolean;
+  /**
+   * No other file runs meanwhile (one worker, `--jobs 1`): each request's call scope is the one
+   * running, without `AsyncLocalStorage` (../call-scope.ts, `alone`).
+   */
+  alone?: boolean;
+}
+
+/** The last file parsed for a run, kept for its next reader (`parsedFile`). */
+let lastParse: { text: string; file: string; sheet: Sheet } | undefined;
+
+/**
+ * The parse of a run's file (`parseForFile`), kept for one file: `sheet run` counts a file's
+ * requests before the run (cli.ts) and then runs it, and its session looks the requests up in
+ * the same text (issue 41's benchmark: three parses of a 1,000-request file were ~40 ms). The
+ * same text and name give the same parse; one entry, so memory stays that of one file.
+ */
+export function parsedFile(text: string, file: string): Sheet {
+  if (lastParse?.text === text && lastParse.file === file) return lastParse.sheet;
+  const sheet = parseForFile(text, file);
+  lastParse = { text, file, sheet };
+  return sheet;
 }
 
 /** The requests of `sheet` the options select, in file order. */
@@ -231,7 +252,7 @@ function errorOf(e: unknown, file: string): RunError {
  */
 export async function runFile(file: string, o: RunOptions): Promise<FileResult> {
   const text = await fs.readFile(file, 'utf8');
-  const sheet = parseForFile(text, file);
+  const sheet = parsedFile(text, file);
   const out: FileResult = { file, results: [] };
   let steps: (RequestNode | Block)[];
   try {
@@ -251,6 +272,8 @@ export async function runFile(file: string, o: RunOptions): Promise<FileResult> 
   }
   const lisp = o.lisp;
   const session: Session = new Session(lisp && batchEvalLisp(lisp));
+  // Each request is looked up in this parse, not in one of its own.
+  session.adoptParse(text, file, sheet);
   // Bodies past 16 MiB go to a private file as they arrive, removed after the request: the
   // run's memory stays bounded whatever the body (issue 30), as over JSON-RPC.
   session.spillBigBodies = true;
@@ -259,7 +282,8 @@ export async function runFile(file: string, o: RunOptions): Promise<FileResult> 
   if (o.ask) session.auth.notify = (line) => process.stderr.write(`${line}\n`);
   for (const [n, v] of o.vars) session.overrides.set(n, v);
   await session.configure({ timeoutMs: o.timeoutMs, insecure: o.insecure, cookieJarFile: o.cookieJar ?? null, threshold: null, proxy: o.proxy ?? null, caFile: o.caFile ?? null, netrc: o.netrc ?? null, ...o.connection });
-  const lines = text.split(/\r?\n/);
+  // The file's lines, for a block the parser refused (split at the first such block).
+  let lines: string[] | undefined;
   // A `.http` file's environment files read once for the file, not once per request (issue 41's
   // benchmark: 1,000 requests were 1,000 look-ups up the directory tree). Files that do not load
   // are left to each request, whose error names them as before.
@@ -271,7 +295,7 @@ export async function runFile(file: string, o: RunOptions): Promise<FileResult> 
     if (o.stop?.()) break;
     if (!('method' in step)) {
       const d = step.error!;
-      const [method = '', url = ''] = (lines.slice(step.startLine - 1, step.endLine).find((l) => /^[A-Za-z]+[ \t]+\S/.test(l)) ?? '').trim().split(/[ \t]+/);
+      const [method = '', url = ''] = ((lines ??= text.split(/\r?\n/)).slice(step.startLine - 1, step.endLine).find((l) => /^[A-Za-z]+[ \t]+\S/.test(l)) ?? '').trim().split(/[ \t]+/);
       const r: RequestResult = { file, line: d.line, method, url, name: `${method} ${url}`.trim(), outcome: 'error', assertions: [], warnings: [], error: { code: d.code, message: `${file}:${d.line}: ${d.message}`, line: d.line, ...(d.hint ? { hint: d.hint } : {}) } };
       out.results.push(r);
       o.onResult?.(r);
@@ -294,7 +318,7 @@ export async function runFile(file: string, o: RunOptions): Promise<FileResult> 
       const prompts = sheet.syntax === 'http' ? await answersFor(node, file, o) : undefined;
       // An error a library throws outside our awaits fails this request alone (src/call-scope.ts).
       r.startedAt = Date.now();
-      const send = () => withCallScope(async (signal) => (await session.sendDetailed({ text, line: node.line, path: file, ...(o.env ? { env: o.env } : {}), ...(prompts ? { prompts } : {}) }, signal, environment ? { environment } : {})).output);
+      const send = () => withCallScope(async (signal) => (await session.sendDetailed({ text, line: node.line, path: file, ...(o.env ? { env: o.env } : {}), ...(prompts ? { prompts } : {}) }, signal, environment ? { environment } : {})).output, undefined, { alone: o.alone });
       // Assertions marked `retry` (hooks/expect.ts): sent again while one of them fails; the
       // mark is also the user's leave to send a method that is not idempotent again.
       const retryLines = new Set(node.hooks.filter(isRetryable).map((h) => h.line));
@@ -303,8 +327,10 @@ export async function runFile(file: string, o: RunOptions): Promise<FileResult> 
       const s = await withRetry(
         send,
         {
-          ...o,
-          ...(marked?.value ? { retry: Number(marked.value) } : {}),
+          // What withRetry reads of the run's options (not a copy of them all: a spread and then more is slow in Node 20's V8).
+          retry: marked?.value ? Number(marked.value) : o.retry,
+          retryDelayMs: o.retryDelayMs,
+          stop: o.stop,
           transport: TRANSPORT_CODES,
           resend: IDEMPOTENT_METHODS.has(node.method) || retryLines.size > 0 || !!marked,
           again: (a) => busy(a.response.status, a.hooks.assertions) || a.hooks.assertions.some((x) => !x.passed && (!!marked || retryLines.has(x.line))),
