@@ -40,19 +40,36 @@ curls() {
 }
 
 # shellcheck disable=SC2016
-@test "the loopback port serves only with the token of engine.tcp (0600): 403 without it" {
-  local port tok
+@test "the loopback port greets with the proof of engine.tcp (0600) and serves only with its token: 403 without it" {
+  local port tok proof
   [ "$(stat -c %a "$REST_RUNTIME_DIR/engine.tcp")" = 600 ]
-  read -r port tok <"$REST_RUNTIME_DIR/engine.tcp"
+  read -r port tok proof <"$REST_RUNTIME_DIR/engine.tcp"
   [[ $port =~ ^[0-9]+$ ]]
   [ "${#tok}" -eq 64 ]
-  [ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/ping")" = 403 ]
+  [ "${#proof}" -eq 64 ]
+  [ "$tok" != "$proof" ]
+  # ask TOKEN: GET /ping on the port with that X-Rest-Token; prints the greeting, then the status line and the body's last line.
+  ask() {
+    local g l last=''
+    exec 7<>"/dev/tcp/127.0.0.1/$port"
+    IFS= read -r -t 5 -u 7 g
+    printf 'GET /ping HTTP/1.1\r\nHost: rest\r\nX-Rest-Token: %s\r\nConnection: close\r\n\r\n' "$1" >&7
+    IFS= read -r -t 5 -u 7 l
+    while IFS= read -r -t 5 -u 7 last || [ -n "$last" ]; do [ -z "$last" ] || break; done
+    exec 7>&-
+    printf '%s\n%s\n%s\n' "$g" "${l%$'\r'}" "$last"
+  }
   # The token with its last digit changed.
-  local last=0
-  [ "${tok: -1}" != 0 ] || last=1
-  [ "$(curl -s -o /dev/null -w '%{http_code}' -H "X-Rest-Token: ${tok%?}$last" "http://127.0.0.1:$port/ping")" = 403 ]
-  [ "$(curl -s -o /dev/null -w '%{http_code}' -X POST -F a=GET "http://127.0.0.1:$port/wire")" = 403 ]
-  [ "$(curl -s -H "X-Rest-Token: $tok" "http://127.0.0.1:$port/ping")" = pong ]
+  local other=0
+  [ "${tok: -1}" != 0 ] || other=1
+  run ask "${tok%?}$other"
+  [ "${lines[0]}" = "$proof" ]
+  [[ ${lines[1]} == 'HTTP/1.1 403'* ]]
+  run ask ''
+  [[ ${lines[1]} == 'HTTP/1.1 403'* ]]
+  run ask "$tok"
+  [ "${lines[0]}" = "$proof" ]
+  [[ ${lines[1]} == 'HTTP/1.1 200'* ]] || { echo "$output"; return 1; }
 }
 
 # shellcheck disable=SC2016
@@ -114,4 +131,25 @@ curls() {
   [ "${lines[1]}" = '{"id":1,"name":"small","ok":true}' ]
   [ "${lines[2]}" = '{"a":"é b"}' ]
   [ "$(curls)" -eq 0 ]
+}
+
+# shellcheck disable=SC2016
+@test "a stale engine.tcp whose port another program took: that program is sent nothing (no arguments, no credentials), the call goes through curl" {
+  local port tok proof squat=$BATS_TEST_TMPDIR/squat
+  read -r port tok proof <"$REST_RUNTIME_DIR/engine.tcp"
+  # The squatter greets as a daemon would, with a proof of its own, and keeps what it is sent.
+  node -e '
+    const net = require("net"), fs = require("fs"), out = process.argv[1];
+    const s = net.createServer((c) => { c.write("0".repeat(64) + "\n"); c.on("data", (d) => fs.appendFileSync(out + ".bytes", d)); });
+    s.listen(0, "127.0.0.1", () => fs.writeFileSync(out + ".port", String(s.address().port)));' "$squat" 3>&- &
+  local pid=$!
+  wait_for "$squat.port"
+  printf '%s %s %s\n' "$(cat "$squat.port")" "$tok" "$proof" >"$REST_RUNTIME_DIR/engine.tcp"
+  run rsh 'PATH=$SHIM_PATH; rest "$API" >/dev/null; GET /small -u me:s3cret | cat; echo " $?"'
+  printf '%s %s %s\n' "$port" "$tok" "$proof" >"$REST_RUNTIME_DIR/engine.tcp"
+  kill "$pid"
+  wait "$pid" 2>/dev/null || true
+  [ "$status" -eq 0 ]
+  [ "$output" = '{"id":1,"name":"small","ok":true} 0' ]
+  [ ! -e "$squat.bytes" ] || { echo "the squatter got: $(cat "$squat.bytes")"; return 1; }
 }
