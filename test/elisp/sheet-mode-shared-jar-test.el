@@ -34,6 +34,8 @@ for i in $(seq 1 12); do GET /cookies/set -q \"sh_$i=1\" >/dev/null 2>&1 || echo
               (let ((sheet-cookie-jar-file jar))
                 (sheet-test-send-and-wait))))
           (sheet-test-wait-until (lambda () (not (process-live-p shell))) 60 "the shell writer")
+          ;; Its last output can still be in the pipe when its status changes: read it all.
+          (while (accept-process-output shell 0.1))
           (with-current-buffer (process-buffer shell)
             (should (equal (buffer-string) "DONE\n")))
           (let ((text (with-temp-buffer (insert-file-contents jar) (buffer-string))))
