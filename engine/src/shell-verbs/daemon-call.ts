@@ -21,8 +21,8 @@
  *   io     "1": the shell moves its own offsets by the `+N` / `<N` lines of `s` (below), so
  *          a stdout that is a regular file or a pipe is written by the daemon itself
  *   in     "0": the body is the caller's fd 0, a regular file the daemon reads itself
- *   t      with `POST /wire` from bash: its `t.PID` file (bash's SIGPIPE trap, kept there while
- *          it writes the request; shell/rest-wire), removed by the daemon
+ *   t      with `POST /wire` from bash: its `t.PID` file (bash's SIGPIPE trap, written by
+ *          `trap -p` and read back before the request is sent; shell/rest-wire), removed by the daemon
  *   o      with `POST /wire`: the caller's fd that is its stdout for the call (default 1; bash's is a
  *          copy, its fd 1 being the connection while it writes)
  *   stdin  (optional, last, file part) the caller's standard input, streamed to the request
