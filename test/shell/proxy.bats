@@ -126,7 +126,7 @@ proxied() {
   start_daemon
   run rsh 'export http_proxy=$PROXY; rest "$API" >/dev/null; GET /cookies/set -q viaproxy=1 >/dev/null; GET /redirect/2 -q t=redir >/dev/null; GET /cookies -q t=jar'
   [ "$status" -eq 0 ]
-  [ "$(field .cookies.viaproxy)" = 1 ]
+  [ "$(field .cookies.viaproxy)" = 1 ] || { echo "output: $output"; return 1; }
   [ "$(proxied '/redirect/2?t=redir')" -eq 1 ]
   [ "$(proxied '/redirect/1 ')" -ge 1 ]
   [ "$(proxied '/cookies?t=jar')" -eq 1 ]
